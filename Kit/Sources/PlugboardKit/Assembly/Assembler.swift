@@ -1,0 +1,72 @@
+/// Applies assemblies to a container in order and hands out the resolver.
+///
+/// All assemblies of one `apply` register first; then each one's
+/// `loaded(resolver:)` runs, in the same order.
+public final class Assembler {
+  /// The container the assemblies register into.
+  public let container: Container
+
+  /// The container, as a resolver.
+  public var resolver: any Resolver { container }
+
+  /// Creates an assembler over `container` (a new one by default) and
+  /// applies `assemblies`.
+  /// - Throws: ``AssemblyError`` naming the assembly that failed.
+  public init(_ assemblies: [any Assembly] = [], container: Container = Container()) throws {
+    self.container = container
+    try apply(assemblies: assemblies)
+  }
+
+  /// Creates an assembler whose container is a child of `parent`'s: it sees
+  /// the parent's registrations and can override them without touching it.
+  public convenience init(_ assemblies: [any Assembly], parent: Assembler) throws {
+    try self.init(
+      assemblies,
+      container: Container(
+        parent: parent.container, defaultObjectScope: parent.container.defaultObjectScope))
+  }
+
+  /// Applies one more assembly.
+  public func apply(assembly: any Assembly) throws {
+    try apply(assemblies: [assembly])
+  }
+
+  /// Registers every assembly in order, then runs each `loaded(resolver:)`.
+  /// - Throws: ``AssemblyError``; assemblies before the failing one stay
+  ///   registered.
+  public func apply(assemblies: [any Assembly]) throws {
+    for assembly in assemblies {
+      do { try assembly.assemble(container: container) } catch {
+        throw AssemblyError(assembly: type(of: assembly), stage: .assemble, underlying: error)
+      }
+    }
+    for assembly in assemblies {
+      do { try assembly.loaded(resolver: container) } catch {
+        throw AssemblyError(assembly: type(of: assembly), stage: .loaded, underlying: error)
+      }
+    }
+  }
+}
+
+/// An assembly threw while registering or in `loaded(resolver:)`.
+public struct AssemblyError: Error, CustomStringConvertible {
+  public enum Stage: String, Sendable {
+    case assemble = "assemble(container:)"
+    case loaded = "loaded(resolver:)"
+  }
+
+  /// The assembly's fully qualified type name.
+  public let assembly: String
+  public let stage: Stage
+  public let underlying: any Error
+
+  public init(assembly: any Any.Type, stage: Stage, underlying: any Error) {
+    self.assembly = String(reflecting: assembly)
+    self.stage = stage
+    self.underlying = underlying
+  }
+
+  public var description: String {
+    "\(assembly).\(stage.rawValue) threw: \(ResolutionError.describe(underlying))"
+  }
+}

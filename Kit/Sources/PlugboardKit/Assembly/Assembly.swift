@@ -1,0 +1,17 @@
+/// A group of registrations, as in Swinject: one per layer or feature.
+///
+/// `assemble(container:)` registers; `loaded(resolver:)` runs once every
+/// assembly given to the same ``Assembler`` (or, in the host, every
+/// plugin) has registered, for work that needs the whole graph.
+public protocol Assembly {
+  /// Registers this assembly's services. May throw to refuse assembling
+  /// (a missing configuration value, say); the error names this assembly.
+  func assemble(container: Container) throws
+
+  /// Called after every assembly has registered. The default does nothing.
+  func loaded(resolver: any Resolver) throws
+}
+
+extension Assembly {
+  public func loaded(resolver: any Resolver) throws {}
+}

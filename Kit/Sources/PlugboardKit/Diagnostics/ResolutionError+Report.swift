@@ -1,0 +1,100 @@
+extension ResolutionError {
+  /// One sentence: what went wrong.
+  public var summary: String {
+    switch kind {
+    case .notRegistered:
+      return "No registration for \(key)."
+    case .cycle(let path):
+      return "Dependency cycle: \(path.map(\.shortDescription).joined(separator: " → "))."
+    case .factoryFailed(let underlying):
+      return "The factory of \(key) threw: \(Self.describe(underlying))"
+    case .argumentsMismatch(let passed, let registered):
+      let registeredText = registered.map(Self.argumentList).joined(separator: " or ")
+      return "\(key.service.name)\(key.name.map { " named \"\($0)\"" } ?? "") is registered "
+        + "with arguments \(registeredText), but was resolved with \(Self.argumentList(passed))."
+    case .tooDeep(let limit):
+      return "The dependency chain grew deeper than \(limit) resolutions while resolving \(key)."
+    }
+  }
+
+  /// What to do about it.
+  public var action: String {
+    switch kind {
+    case .notRegistered:
+      if let copy = suggestions.first(where: { $0.reason == .duplicatedModule }) {
+        return "Module \(copy.key.service.moduleName ?? "?") is loaded twice, so its types have two "
+          + "identities. Make it a .dynamic library product of its own package, depended on by "
+          + "path (.package(path: ...)), so the host and every plugin share one copy."
+      }
+      return "Register \(key.service.shortName) in an assembly that is loaded, for example "
+        + "container.register(\(key.service.shortName).self\(key.name.map { ", name: \"\($0)\"" } ?? "")) "
+        + "{ r in ... }, or request one of the registrations suggested above."
+    case .cycle:
+      return "Break the cycle: let one of these services resolve its dependency lazily (keep the "
+        + "resolver and resolve on first use), or move the part they share into a new service."
+    case .factoryFailed:
+      let site = chain.last?.site.map { " registered at \($0)" } ?? ""
+      return "Fix the factory\(site); the error above is what it threw."
+    case .argumentsMismatch(_, let registered):
+      let example = registered.first.map(Self.argumentList) ?? "()"
+      return "Pass the arguments the registration expects, in order: \(example)."
+    case .tooDeep:
+      return "Look for a registration with arguments that resolves itself without end, or raise "
+        + "Container.maximumDepth if the chain is really this deep."
+    }
+  }
+
+  /// The full report: what went wrong, the chain, suggestions, and the
+  /// action line.
+  public var description: String {
+    var lines = ["error: cannot resolve \(requested)", "", "What went wrong:", "  \(summary)"]
+    if !chain.isEmpty {
+      lines += ["", "Chain:"]
+      lines += Self.chainLines(chain, failing: key, kind: kind)
+    }
+    let suggestions = self.suggestions
+    if !suggestions.isEmpty {
+      lines += ["", "Did you mean:"]
+      lines += suggestions.map { "  - \($0)" }
+    }
+    lines += ["", "Action:", "  \(action)"]
+    return lines.joined(separator: "\n")
+  }
+
+  /// The chain, one link a line, eliding the middle of very long chains.
+  static func chainLines(_ chain: [ChainLink], failing: ServiceKey, kind: Kind) -> [String] {
+    let marker: String
+    switch kind {
+    case .notRegistered: marker = "✗ not registered"
+    case .cycle: marker = "✗ cycle closes here"
+    case .factoryFailed: marker = "✗ factory threw"
+    case .argumentsMismatch: marker = "✗ arguments do not match"
+    case .tooDeep: marker = "✗ too deep"
+    }
+    func line(_ index: Int, _ link: ChainLink) -> String {
+      let arrow = index == 0 ? "  " : "  → "
+      let isLast = index == chain.count - 1
+      let place = link.site.map { "registered at \($0)" } ?? ""
+      let tail = isLast ? [place, marker].filter { !$0.isEmpty }.joined(separator: "  ") : place
+      return "\(arrow)\(link.key.shortDescription)\(tail.isEmpty ? "" : "  (\(tail))")"
+    }
+    let keep = 8
+    guard chain.count > keep * 2 + 1 else {
+      return chain.enumerated().map { line($0.offset, $0.element) }
+    }
+    let head = chain.prefix(keep).enumerated().map { line($0.offset, $0.element) }
+    let tailStart = chain.count - keep
+    let tail = chain.suffix(keep).enumerated().map { line(tailStart + $0.offset, $0.element) }
+    return head + ["  … \(chain.count - keep * 2) more links …"] + tail
+  }
+
+  static func argumentList(_ types: [TypeIdentity]) -> String {
+    "(\(types.map(\.shortName).joined(separator: ", ")))"
+  }
+
+  static func describe(_ error: any Error) -> String {
+    if let resolution = error as? ResolutionError { return resolution.summary }
+    let text = String(describing: error)
+    return text.isEmpty ? "\(type(of: error))" : text
+  }
+}

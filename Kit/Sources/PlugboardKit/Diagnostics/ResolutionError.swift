@@ -1,0 +1,57 @@
+/// Why a resolution failed, with everything needed to act on it.
+///
+/// Thrown by every `resolve`. Its `description` renders a report in the
+/// spirit of Spring Boot's failure analysis: what went wrong, the chain from
+/// the request to the failing link with each registration site, suggestions,
+/// and an action line. Suggestions are computed only when read, so a failed
+/// lookup that nobody prints stays cheap.
+public struct ResolutionError: Error, CustomStringConvertible {
+  public enum Kind: Sendable {
+    /// Nothing is registered for the failing key.
+    case notRegistered
+    /// The failing key is already being resolved further up the chain.
+    /// `path` runs from its first appearance back to itself: A → B → C → A.
+    case cycle(path: [ServiceKey])
+    /// The registration's factory threw `underlying`.
+    case factoryFailed(underlying: any Error)
+    /// The service is registered under this name, but with other argument
+    /// types than the ones passed; `registered` lists each registration's.
+    case argumentsMismatch(passed: [TypeIdentity], registered: [[TypeIdentity]])
+    /// The chain got deeper than ``Container/maximumDepth``, which almost
+    /// always means a registration with arguments resolves itself forever.
+    case tooDeep(limit: Int)
+  }
+
+  public let kind: Kind
+  /// The key that failed: the missing service, the one that closed the
+  /// cycle, the one whose factory threw.
+  public let key: ServiceKey
+  /// From the top-level request (first) to the failing link (last).
+  public let chain: [ChainLink]
+  /// What the failing container (and its parents) had registered, kept by
+  /// reference to the immutable snapshots so that throwing copies nothing.
+  let registries: [Registry]
+
+  init(kind: Kind, key: ServiceKey, chain: [ChainLink], registries: [Registry]) {
+    self.kind = kind
+    self.key = key
+    self.chain = chain
+    self.registries = registries
+  }
+
+  /// The key the caller asked for at the top level.
+  public var requested: ServiceKey { chain.first?.key ?? key }
+
+  /// Registrations the caller may have meant, most likely first.
+  public var suggestions: [Suggestion] {
+    Suggestion.candidates(for: key, among: registries.flatMap(\.records))
+  }
+
+  /// The error a factory threw, when that is what failed, looking through
+  /// nested factory failures to the original one.
+  public var underlyingError: (any Error)? {
+    guard case .factoryFailed(let underlying) = kind else { return nil }
+    return underlying
+  }
+}
+

@@ -1,0 +1,11 @@
+/// What a plugin hands the host once its versions have been checked: its
+/// assemblies. The host checks the object it receives with `as?
+/// PluginBundle`; if that fails, the plugin linked its own copy of
+/// PlugboardKit and its types cannot match the host's.
+public final class PluginBundle {
+  public let assemblies: [any Assembly]
+
+  public init(assemblies: [any Assembly]) {
+    self.assemblies = assemblies
+  }
+}

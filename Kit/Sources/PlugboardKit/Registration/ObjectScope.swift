@@ -1,0 +1,26 @@
+/// How long an instance made by a registration lives, and who shares it.
+///
+/// The names and meanings follow Swinject, so assemblies port unchanged.
+public enum ObjectScope: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+  /// A new instance for every resolution.
+  case transient
+  /// One instance shared by everything resolved within one top-level
+  /// `resolve` call; the next top-level call makes a new one.
+  case graph
+  /// One instance per container, made lazily on first use and exactly once,
+  /// however many threads ask for it at the same moment.
+  case container
+  /// Shared while someone else holds a strong reference to it; made again
+  /// once the last holder lets go. Only class instances can be held weakly:
+  /// a value type registered `.weak` behaves as `.transient`.
+  case weak
+
+  public var description: String {
+    switch self {
+    case .transient: "transient"
+    case .graph: "graph"
+    case .container: "container"
+    case .weak: "weak"
+    }
+  }
+}

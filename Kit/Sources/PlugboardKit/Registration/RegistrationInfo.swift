@@ -1,0 +1,25 @@
+/// A read-only description of one registration, for listings and tools.
+public struct RegistrationInfo: Sendable, CustomStringConvertible {
+  public let key: ServiceKey
+  public let scope: ObjectScope
+  public let site: RegistrationSite
+  /// The dependencies the registration declared, or `nil` when it declared
+  /// none (its factory is a closure the container cannot see into).
+  public let dependencies: [ServiceKey]?
+
+  public var description: String { "\(key) [\(scope)] at \(site)" }
+}
+
+/// Two registrations with the same key in one container. The later one wins,
+/// as in Swinject; the earlier one stays recorded so tools can report it.
+public struct DuplicateRegistration: Sendable, CustomStringConvertible {
+  public let key: ServiceKey
+  /// The registration that serves the key.
+  public let winner: RegistrationSite
+  /// The registration it replaced.
+  public let replaced: RegistrationSite
+
+  public var description: String {
+    "\(key) is registered twice: \(winner) replaces \(replaced) (the later registration wins)"
+  }
+}

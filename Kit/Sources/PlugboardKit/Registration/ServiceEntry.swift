@@ -1,0 +1,37 @@
+/// The handle `register` returns, for configuring the registration further.
+///
+/// Configure while assembling; the settings take effect for resolutions that
+/// start after they are made.
+public struct ServiceEntry<Service>: Sendable {
+  let record: RegistrationRecord
+
+  /// Sets how long instances live and who shares them.
+  @discardableResult
+  public func inObjectScope(_ scope: ObjectScope) -> ServiceEntry<Service> {
+    record.scope = scope
+    return self
+  }
+
+  /// Declares the services the factory resolves, so that whole-graph checks
+  /// (`plugboard check`) can see the edge without running the factory.
+  @discardableResult
+  public func dependsOn(_ keys: ServiceKey...) -> ServiceEntry<Service> {
+    record.metadata.withLock { $0.dependencies = ($0.dependencies ?? []) + keys }
+    return self
+  }
+
+  /// Declares dependency types (unnamed), as ``dependsOn(_:)-(ServiceKey...)``.
+  @discardableResult
+  public func dependsOn(_ types: any Any.Type...) -> ServiceEntry<Service> {
+    let keys = types.map { ServiceKey($0) }
+    record.metadata.withLock { $0.dependencies = ($0.dependencies ?? []) + keys }
+    return self
+  }
+
+  /// The key this entry registered.
+  public var key: ServiceKey { record.key }
+  /// The scope currently set.
+  public var objectScope: ObjectScope { record.scope }
+  /// Where the registration was made.
+  public var site: RegistrationSite { record.site }
+}

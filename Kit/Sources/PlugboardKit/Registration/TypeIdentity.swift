@@ -1,0 +1,42 @@
+/// A Swift type as the container sees it: its runtime identity, which decides
+/// matches, and its fully qualified name, which is what people read.
+///
+/// Two types can share a name and differ in identity when a module is loaded
+/// twice (a plugin that linked its own copy of a shared module). Diagnostics
+/// look for exactly that case, so both halves are kept.
+public struct TypeIdentity: Hashable, @unchecked Sendable, CustomStringConvertible {
+  // Metatypes are immutable process-wide values; sharing them is safe.
+  /// The type itself.
+  public let type: any Any.Type
+
+  public init(_ type: any Any.Type) {
+    self.type = type
+  }
+
+  /// The runtime identity of the metatype.
+  public var id: ObjectIdentifier { ObjectIdentifier(type) }
+
+  /// The fully qualified name, such as `Contracts.AuthRepository`. Computed on
+  /// demand: registering must not pay for reflection.
+  public var name: String { String(reflecting: type) }
+
+  /// The name without its module prefix: `AuthRepository`. Generic arguments
+  /// keep their own qualification.
+  public var shortName: String {
+    let name = self.name
+    let head = name.prefix { $0 != "<" }
+    let shortHead = head.split(separator: ".").last.map(String.init) ?? String(head)
+    return shortHead + name.dropFirst(head.count)
+  }
+
+  /// The module part of the name, if the name has one.
+  public var moduleName: String? {
+    let head = name.prefix { $0 != "<" }
+    guard let dot = head.firstIndex(of: ".") else { return nil }
+    return String(head[..<dot])
+  }
+
+  public static func == (lhs: TypeIdentity, rhs: TypeIdentity) -> Bool { lhs.id == rhs.id }
+  public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+  public var description: String { name }
+}
