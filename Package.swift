@@ -7,17 +7,41 @@ import PackageDescription
 // of every type. See DEVELOPERS.md.
 let kit: Target.Dependency = .product(name: "PlugboardKit", package: "Kit")
 
+// The contracts the sample plugins share are a `.dynamic` product of their
+// own package for the same reason.
+let contracts: Target.Dependency = .product(name: "AppContracts", package: "Contracts")
+
+let pluginSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+/// The sample deployment's plugins: each a `.dynamic` library under
+/// `Plugins/<Name>/`, named in `plugins.json` as `.build/debug/lib<Name>.so`.
+let samplePlugins = ["Networking", "Keychain", "Auth", "Login", "IssueList", "Shell"]
+
 let package = Package(
   name: "Plugboard",
   products: [
     .executable(name: "plugboard", targets: ["plugboard"])
-  ],
+  ]
+    + samplePlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
+    // Test-only: a plugin whose assembly throws.
+    + [.library(name: "ThrowingPlugin", type: .dynamic, targets: ["ThrowingPlugin"])],
   dependencies: [
-    .package(path: "Kit")
+    .package(path: "Kit"),
+    .package(path: "Plugins/Contracts"),
   ],
   targets: [
     .target(name: "PlugboardHost", dependencies: [kit], path: "Host/PlugboardHost"),
     .executableTarget(name: "plugboard", dependencies: ["PlugboardHost"], path: "Host/plugboard"),
     .testTarget(name: "PlugboardKitTests", dependencies: [kit], path: "Tests/PlugboardKitTests"),
+    .testTarget(
+      name: "PlugboardHostTests", dependencies: ["PlugboardHost", kit],
+      path: "Tests/PlugboardHostTests"),
+    .target(
+      name: "ThrowingPlugin", dependencies: [kit], path: "Tests/Plugins/ThrowingPlugin",
+      swiftSettings: pluginSettings),
   ]
+    + samplePlugins.map {
+      .target(
+        name: $0, dependencies: [kit, contracts], path: "Plugins/\($0)", swiftSettings: pluginSettings)
+    }
 )

@@ -4,10 +4,7 @@ import PlugboardHost
   import Glibc
 #endif
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "--version" {
-  print(HostVersion.line)
-  exit(0)
-}
-print("usage: plugboard [--version] [--help]")
-exit(arguments.first == "--help" ? 0 : 2)
+// A closed pipe (`plugboard list | head -1`) must not kill the process with
+// SIGPIPE: plugboard ends by exiting, with a documented status, always.
+signal(SIGPIPE, SIG_IGN)
+exit(await Plugboard.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,99 @@
+/// Parses `plugboard`'s arguments (without the program name) against the
+/// command specs. Hand-written, strict, and specific in its complaints.
+enum ArgumentParser {
+  static func parse(_ arguments: [String], commands: [CommandSpec] = CommandSpec.all) throws(UsageError)
+    -> Invocation
+  {
+    guard let first = arguments.first else {
+      throw UsageError(message: "missing command; expected one of \(names(commands))", command: nil)
+    }
+    switch first {
+    case "--version":
+      guard arguments.count == 1 else {
+        throw UsageError(message: "--version takes no arguments", command: nil)
+      }
+      return .version
+    case "--help", "-h":
+      return .help(command: nil)
+    case "help":
+      guard let topic = arguments.dropFirst().first else { return .help(command: nil) }
+      return .help(command: try command(named: topic, in: commands).name)
+    default:
+      let spec = try command(named: first, in: commands)
+      let rest = Array(arguments.dropFirst())
+      if rest.contains(where: { $0 == "--help" || $0 == "-h" }), !passesThrough(helpIn: rest) {
+        return .help(command: spec.name)
+      }
+      return .command(name: spec.name, options: try options(rest, for: spec))
+    }
+  }
+
+  private static func command(named name: String, in commands: [CommandSpec]) throws(UsageError)
+    -> CommandSpec
+  {
+    if let spec = commands.first(where: { $0.name == name }) { return spec }
+    if name.hasPrefix("-") {
+      throw UsageError(message: "unknown option '\(name)'; expected a command first", command: nil)
+    }
+    let hint =
+      KeySuggestion.closest(to: name, among: commands.map(\.name))
+      .map { "; did you mean '\($0)'?" } ?? "; expected one of \(names(commands))"
+    throw UsageError(message: "unknown command '\(name)'\(hint)", command: nil)
+  }
+
+  /// `--help` after `--` belongs to the application, not to plugboard.
+  private static func passesThrough(helpIn arguments: [String]) -> Bool {
+    guard let separator = arguments.firstIndex(of: "--") else { return false }
+    return !arguments[..<separator].contains { $0 == "--help" || $0 == "-h" }
+  }
+
+  private static func options(_ arguments: [String], for spec: CommandSpec) throws(UsageError)
+    -> ParsedOptions
+  {
+    var parsed = ParsedOptions()
+    var remaining = arguments[...]
+    func misuse(_ message: String) -> UsageError { UsageError(message: message, command: spec.name) }
+    while let argument = remaining.popFirst() {
+      if argument == "--" {
+        guard spec.passthrough != nil else {
+          throw misuse("'\(spec.name)' takes no arguments after '--'")
+        }
+        parsed.passthrough = Array(remaining)
+        break
+      }
+      guard argument.hasPrefix("--") else {
+        throw misuse("unexpected argument '\(argument)'")
+      }
+      let (name, inlineValue) = split(argument)
+      guard let option = spec.option(named: name) else {
+        let hint =
+          KeySuggestion.closest(to: name, among: spec.options.map(\.name))
+          .map { "; did you mean '\($0)'?" } ?? ""
+        throw misuse("unknown option '\(name)' for '\(spec.name)'\(hint)")
+      }
+      guard parsed.values[name] == nil, !parsed.flags.contains(name) else {
+        throw misuse("\(name) given more than once")
+      }
+      guard let valueName = option.valueName else {
+        guard inlineValue == nil else { throw misuse("\(name) takes no value") }
+        parsed.flags.insert(name)
+        continue
+      }
+      guard let value = inlineValue ?? remaining.popFirst(), !value.isEmpty else {
+        throw misuse("\(name) needs a value: \(name) \(valueName)")
+      }
+      parsed.values[name] = value
+    }
+    return parsed
+  }
+
+  /// `--manifest=x.json` → (`--manifest`, `x.json`).
+  private static func split(_ argument: String) -> (String, String?) {
+    guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+    return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+  }
+
+  private static func names(_ commands: [CommandSpec]) -> String {
+    commands.map { "'\($0.name)'" }.joined(separator: ", ")
+  }
+}

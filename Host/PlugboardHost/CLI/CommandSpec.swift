@@ -1,0 +1,30 @@
+/// What a subcommand accepts, from which both the parser and the help text
+/// are made. A new subcommand (`check`, `explain`, `graph`) is one more
+/// spec here and one more case in ``Plugboard``.
+struct CommandSpec: Sendable {
+  let name: String
+  let summary: String
+  let options: [OptionSpec]
+  /// Whether arguments after `--` are taken (and handed on).
+  let passthrough: String?
+
+  static let run = CommandSpec(
+    name: "run",
+    summary: "load the deployment's plugins, then resolve and run its Application",
+    options: [.manifest], passthrough: "ARGUMENTS…")
+
+  static let list = CommandSpec(
+    name: "list",
+    summary: "print each plugin with its version and file, and its registrations",
+    options: [
+      .manifest,
+      OptionSpec(name: "--json", valueName: nil, help: "print JSON for machines instead of a table"),
+    ],
+    passthrough: nil)
+
+  static let all = [run, list]
+
+  func option(named name: String) -> OptionSpec? {
+    options.first { $0.name == name }
+  }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// `plugboard list`: every plugin with its version, file and registrations,
+/// as a table or (`--json`) as JSON. Problems go to stderr as well, and
+/// make the exit status 1.
+struct ListCommand {
+  static let jsonFlag = "--json"
+
+  let options: ParsedOptions
+  let console: any Console
+
+  func execute() -> ExitStatus.RawValue {
+    let listing: DeploymentListing
+    switch ManifestReader.read(argument: options.manifest) {
+    case .success(let manifest): listing = DeploymentListing(Deployment.bringUp(manifest))
+    case .failure(let error): listing = DeploymentListing(manifestPath: error.path, problems: error.problems)
+    }
+    if options.flags.contains(Self.jsonFlag) {
+      console.out(json(listing))
+    } else if !listing.plugins.isEmpty {
+      for line in ListingTable.lines(listing) { console.out(line) }
+    }
+    for problem in listing.problems {
+      console.err("plugboard: \(problem.stage.rawValue): \(problem.message)")
+    }
+    return (listing.healthy ? ExitStatus.healthy : .problems).rawValue
+  }
+
+  private func json(_ listing: DeploymentListing) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    // Encoding plain strings, numbers and arrays cannot fail; say so if it did.
+    guard let data = try? encoder.encode(listing) else { return #"{"error":"cannot encode the listing"}"# }
+    return String(decoding: data, as: UTF8.self)
+  }
+}

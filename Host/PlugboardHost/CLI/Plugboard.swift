@@ -1,0 +1,34 @@
+/// The `plugboard` command line: parses the arguments, runs the command,
+/// and returns the exit status. The executable only calls ``main(_:console:)``
+/// and exits with its result, so every path ends by exiting.
+public enum Plugboard {
+  /// Runs the command `arguments` (without the program name) describe.
+  /// - Returns: the exit status (see ``ExitStatus``; `run` returns the
+  ///   application's own status once it ran).
+  public static func main(_ arguments: [String], console: any Console = StandardConsole()) async -> Int32 {
+    let invocation: Invocation
+    do {
+      invocation = try ArgumentParser.parse(arguments)
+    } catch {
+      for line in error.lines { console.err(line) }
+      return ExitStatus.misuse.rawValue
+    }
+    switch invocation {
+    case .version:
+      console.out(HostVersion.line)
+      return ExitStatus.healthy.rawValue
+    case .help(let name):
+      let spec = CommandSpec.all.first { $0.name == name }
+      console.out(spec.map(HelpText.command) ?? HelpText.general())
+      return ExitStatus.healthy.rawValue
+    case .command(let name, let options):
+      switch name {
+      case CommandSpec.run.name: return await RunCommand(options: options, console: console).execute()
+      case CommandSpec.list.name: return ListCommand(options: options, console: console).execute()
+      default:
+        console.err("plugboard: internal error: no implementation for '\(name)'")
+        return ExitStatus.misuse.rawValue
+      }
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import PlugboardKit
+
+/// Runs the loaded plugins' assemblies against one container, turning an
+/// assembly that throws into its plugin's failure (stage "assemble").
+enum DeploymentAssembler {
+  /// `outcomes` with every plugin whose assemblies threw marked as failed.
+  /// Registrations a failing plugin made before it threw stay in the
+  /// container, attributed to it; the deployment is reported unhealthy.
+  static func assemble(_ outcomes: [PluginOutcome], into container: Container) -> [PluginOutcome] {
+    var result = outcomes
+    for stage in [AssemblyError.Stage.assemble, .loaded] {
+      for (index, outcome) in result.enumerated() {
+        guard case .loaded(let plugin) = outcome else { continue }
+        if let problem = run(stage, of: plugin, in: container) {
+          result[index] = .failed(plugin.entry, problem)
+        }
+      }
+    }
+    return result
+  }
+
+  private static func run(_ stage: AssemblyError.Stage, of plugin: LoadedPlugin, in container: Container)
+    -> DeploymentProblem?
+  {
+    container.attributing(to: plugin.name) {
+      for assembly in plugin.bundle.assemblies {
+        do {
+          switch stage {
+          case .assemble: try assembly.assemble(container: container)
+          case .loaded: try assembly.loaded(resolver: container)
+          }
+        } catch {
+          let failure = AssemblyError(assembly: type(of: assembly), stage: stage, underlying: error)
+          return DeploymentProblem.plugin(
+            plugin.name, file: plugin.file, stage: .assemble, "failed to assemble: \(failure)")
+        }
+      }
+      return nil
+    }
+  }
+}

@@ -1,0 +1,10 @@
+/// Text that is not valid JSON, with the 1-based line and column where
+/// reading stopped.
+public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
+  public let line: Int
+  public let column: Int
+  public let message: String
+
+  /// `3:14: expected ',' or '}' after an object member`.
+  public var description: String { "\(line):\(column): \(message)" }
+}

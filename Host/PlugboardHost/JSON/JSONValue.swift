@@ -1,0 +1,35 @@
+/// A parsed JSON value that keeps what diagnostics need and `JSONDecoder`
+/// throws away: the exact kind of every value (a boolean is not a number),
+/// object members in their written order, and duplicate keys.
+public indirect enum JSONValue: Equatable, Sendable {
+  case object([JSONMember])
+  case array([JSONValue])
+  case string(String)
+  /// The number as written, so that `1` and `1.0` stay distinguishable.
+  case number(String)
+  case bool(Bool)
+  case null
+
+  /// The kind with its article, as messages say it: "a number", "an object".
+  public var kindDescription: String {
+    switch self {
+    case .object: "an object"
+    case .array: "an array"
+    case .string: "a string"
+    case .number: "a number"
+    case .bool: "a boolean"
+    case .null: "null"
+    }
+  }
+}
+
+/// One `"key": value` member of a JSON object.
+public struct JSONMember: Equatable, Sendable {
+  public let key: String
+  public let value: JSONValue
+
+  public init(key: String, value: JSONValue) {
+    self.key = key
+    self.value = value
+  }
+}

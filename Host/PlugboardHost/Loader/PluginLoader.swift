@@ -1,0 +1,198 @@
+import PlugboardABI
+import PlugboardKit
+
+/// Loads the plugins a manifest names, one after the other, checking each
+/// at every stage before the next touches it:
+///
+/// locate (the file exists and is a regular file) → open (it is an ELF
+/// shared object for this machine; `dlopen`) → find entry
+/// (`plugboard_entry_v1`, or a clear refusal of another ABI) → check
+/// versions (the descriptor's compiler and PlugboardKit versions and name)
+/// → assemble (`make_bundle`, which is only now called, and `as?
+/// PluginBundle`).
+///
+/// A failure becomes that entry's ``PluginOutcome/failed(_:_:)`` and the
+/// loader goes on with the rest.
+public struct PluginLoader {
+  public let host: HostVersions
+
+  /// Other ABI versions probed for when `plugboard_entry_v1` is missing, to
+  /// tell "built for another ABI" from "not a plugin".
+  static let probedABIVersions: ClosedRange<UInt32> = 0...64
+
+  public init(host: HostVersions = .current) {
+    self.host = host
+  }
+
+  /// The outcome of every entry of `manifest`, in its order.
+  public func load(_ manifest: Manifest) -> [PluginOutcome] {
+    var claimed: [String: String] = [:]
+    return manifest.plugins.map { entry in
+      guard entry.enabled else { return .disabled(entry) }
+      do throws(DeploymentProblem) {
+        let file = try locate(entry, in: manifest, claimed: claimed)
+        claimed[file] = entry.name
+        return .loaded(try load(entry, file: file))
+      } catch {
+        return .failed(entry, error)
+      }
+    }
+  }
+
+  // MARK: Stages
+
+  private func locate(_ entry: PluginEntry, in manifest: Manifest, claimed: [String: String])
+    throws(DeploymentProblem) -> String
+  {
+    let absolute = manifest.absolutePath(of: entry)
+    func failure(_ detail: String, file: String = absolute) -> DeploymentProblem {
+      .plugin(entry.name, file: file, stage: .locate, detail)
+    }
+    guard let file = FilePath.canonical(absolute) else {
+      let origin =
+        entry.path.hasPrefix("/")
+        ? "" : " (plugins[\(entry.index)].path is relative to the manifest's folder, \(manifest.directory))"
+      throw failure("does not exist\(origin)")
+    }
+    switch FileKind.of(file) {
+    case .regular: break
+    case .directory: throw failure("is a directory; expected a shared library file", file: file)
+    case .other: throw failure("is not a regular file; expected a shared library file", file: file)
+    }
+    if let owner = claimed[file] {
+      throw failure("is the same file as plugin '\(owner)'; a library can serve one plugin", file: file)
+    }
+    return file
+  }
+
+  private func load(_ entry: PluginEntry, file: String) throws(DeploymentProblem) -> LoadedPlugin {
+    func failure(_ stage: LoadStage, _ detail: String, dlerror: String? = nil) -> DeploymentProblem {
+      .plugin(entry.name, file: file, stage: stage, detail, systemMessage: dlerror)
+    }
+    try vet(file, failure: failure)
+    let library: DynamicLibrary
+    switch DynamicLibrary.open(file) {
+    case .success(let opened): library = opened
+    case .failure(let error):
+      throw failure(.open, "could not be loaded: \(error.text)", dlerror: error.text)
+    }
+    let descriptor = try findDescriptor(in: library, failure: failure)
+    try check(descriptor, entry: entry, failure: failure)
+    let bundle = try makeBundle(descriptor, failure: failure)
+    return LoadedPlugin(entry: entry, file: file, version: descriptor.version, bundle: bundle)
+  }
+
+  /// Refuses, before `dlopen` runs any of its code, a file that is not an
+  /// ELF shared object for this machine.
+  private func vet(_ file: String, failure: (LoadStage, String, String?) -> DeploymentProblem)
+    throws(DeploymentProblem)
+  {
+    let header: ELFHeader
+    switch ELFHeader.read(path: file) {
+    case .success(let read): header = read
+    case .failure(let notELF):
+      throw failure(.open, "is not a shared library: expected an ELF file, found \(notELF.found)", nil)
+    }
+    guard header.type == ELFHeader.sharedObjectType else {
+      throw failure(
+        .open,
+        "is not a shared library: expected an ELF shared object (ET_DYN), found "
+          + header.typeDescription, nil)
+    }
+    if let host = ELFHeader.host, host.machine != header.machine || host.fileClass != header.fileClass {
+      throw failure(
+        .open,
+        "was built for another machine: expected \(host.machineDescription), found "
+          + header.machineDescription, nil)
+    }
+  }
+
+  private func findDescriptor(
+    in library: DynamicLibrary, failure: (LoadStage, String, String?) -> DeploymentProblem
+  ) throws(DeploymentProblem) -> PluginDescriptor {
+    let symbolName = "plugboard_entry_v\(host.abi)"
+    let address: UnsafeMutableRawPointer
+    switch library.symbol(symbolName) {
+    case .success(let found): address = found
+    case .failure(let error):
+      if let other = otherABI(in: library) {
+        throw failure(
+          .checkVersions,
+          "was built for plugin ABI \(other); this host speaks \(host.abi) — "
+            + "rebuild the plugin against PlugboardKit \(host.kit)", nil)
+      }
+      throw failure(
+        .findEntry, "does not export \(symbolName); expected a Plugboard plugin (dlerror: \(error.text))",
+        error.text)
+    }
+    let entryPoint = unsafeBitCast(address, to: plugboard_entry_v1_fn.self)
+    guard let raw = entryPoint() else {
+      throw failure(
+        .findEntry,
+        "returned NULL from \(symbolName); expected a pointer to its plugboard_plugin_v1 "
+          + "descriptor", nil)
+    }
+    switch PluginDescriptor.read(UnsafeRawPointer(raw), host: host) {
+    case .success(let descriptor): return descriptor
+    case .failure(let defect): throw failure(.checkVersions, defect.detail, nil)
+    }
+  }
+
+  private func otherABI(in library: DynamicLibrary) -> UInt32? {
+    Self.probedABIVersions.first { version in
+      guard version != host.abi, case .success = library.symbol("plugboard_entry_v\(version)") else {
+        return false
+      }
+      return true
+    }
+  }
+
+  /// Compiler first: with another compiler nothing else in the descriptor
+  /// can be trusted to mean the same.
+  private func check(
+    _ descriptor: PluginDescriptor, entry: PluginEntry,
+    failure: (LoadStage, String, String?) -> DeploymentProblem
+  ) throws(DeploymentProblem) {
+    guard descriptor.swiftVersion == host.compiler else {
+      throw failure(
+        .checkVersions,
+        "was compiled by Swift \(descriptor.swiftVersion); this host was compiled by "
+          + "Swift \(host.compiler) — rebuild the plugin with the host's toolchain", nil)
+    }
+    guard descriptor.kitVersion == host.kit else {
+      throw failure(
+        .checkVersions,
+        "was compiled against PlugboardKit \(descriptor.kitVersion); this host uses "
+          + "PlugboardKit \(host.kit) — rebuild the plugin against the host's PlugboardKit", nil)
+    }
+    guard descriptor.name == entry.name else {
+      throw failure(
+        .checkVersions,
+        "calls itself '\(descriptor.name)'; the manifest names it '\(entry.name)' "
+          + "(plugins[\(entry.index)]) — correct the name or the path", nil)
+    }
+  }
+
+  /// Calls `make_bundle` and takes ownership of the +1 object it returns.
+  private func makeBundle(
+    _ descriptor: PluginDescriptor, failure: (LoadStage, String, String?) -> DeploymentProblem
+  ) throws(DeploymentProblem) -> PluginBundle {
+    guard let make = descriptor.raw.pointee.make_bundle else {
+      throw failure(.assemble, "has a descriptor without make_bundle; expected a function", nil)
+    }
+    guard let raw = make(descriptor.raw) else {
+      throw failure(.assemble, "returned NULL from make_bundle; expected a PluginBundle", nil)
+    }
+    // Versions matched, so this is a Swift object made by our compiler.
+    let object = Unmanaged<AnyObject>.fromOpaque(raw).takeRetainedValue()
+    guard let bundle = object as? PluginBundle else {
+      let found = String(reflecting: type(of: object))
+      throw failure(
+        .assemble,
+        "returned a \(found) that is not this host's PlugboardKit.PluginBundle: the plugin "
+          + "carries its own copy of PlugboardKit — depend on the PlugboardKit product (a .dynamic "
+          + "library) instead of building its sources into the plugin", nil)
+    }
+    return bundle
+  }
+}

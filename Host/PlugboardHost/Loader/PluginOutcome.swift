@@ -1,0 +1,14 @@
+/// What became of one manifest entry.
+public enum PluginOutcome {
+  case loaded(LoadedPlugin)
+  /// `"enabled": false` in the manifest: listed, not loaded.
+  case disabled(PluginEntry)
+  case failed(PluginEntry, DeploymentProblem)
+
+  public var entry: PluginEntry {
+    switch self {
+    case .loaded(let plugin): plugin.entry
+    case .disabled(let entry), .failed(let entry, _): entry
+    }
+  }
+}

@@ -1,0 +1,30 @@
+/// A deployment description, `plugins.json`: which plugins to load, in
+/// which order. See `Docs/plugins.md` and `plugins.schema.json`.
+public struct Manifest: Equatable, Sendable {
+  /// The only format this host reads. A later format (profiles, integrity
+  /// pins) raises it; an older host then refuses the file clearly instead of
+  /// misreading it.
+  public static let formatVersion = 1
+
+  /// The manifest file's absolute path.
+  public let path: String
+  public let plugins: [PluginEntry]
+
+  public init(path: String, plugins: [PluginEntry]) {
+    self.path = path
+    self.plugins = plugins
+  }
+
+  /// The folder relative plugin paths are resolved against.
+  public var directory: String {
+    FilePath.directory(of: path)
+  }
+}
+
+extension Manifest {
+  /// Where `entry`'s library is, before following links: its path made
+  /// absolute against the manifest's folder.
+  public func absolutePath(of entry: PluginEntry) -> String {
+    FilePath.absolute(entry.path, relativeTo: directory)
+  }
+}

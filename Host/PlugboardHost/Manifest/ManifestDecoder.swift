@@ -1,0 +1,152 @@
+/// Turns a parsed manifest into a ``Manifest``, collecting every problem
+/// with its place rather than stopping at the first.
+struct ManifestDecoder {
+  /// Keys a later format will use. Naming them here gives a precise message
+  /// instead of "unknown key" and keeps anyone from using them for
+  /// something else meanwhile.
+  static let reservedTopLevelKeys = ["profiles": "profiles"]
+  static let reservedPluginKeys = ["sha256": "integrity pins"]
+  static let topLevelKeys = ["$schema", "formatVersion", "plugins"]
+  static let pluginKeys = ["name", "path", "enabled"]
+
+  private var problems: [ManifestProblem] = []
+
+  /// The manifest, or every problem found in it.
+  static func decode(_ document: JSONValue, path: String) -> Result<Manifest, ManifestError> {
+    var decoder = ManifestDecoder()
+    let plugins = decoder.document(document)
+    guard decoder.problems.isEmpty, let plugins else {
+      return .failure(.invalid(path: path, decoder.problems))
+    }
+    return .success(Manifest(path: path, plugins: plugins))
+  }
+
+  private mutating func document(_ value: JSONValue) -> [PluginEntry]? {
+    let root = ManifestPath.root
+    guard
+      let members = object(
+        value, at: root, allowed: Self.topLevelKeys, reserved: Self.reservedTopLevelKeys)
+    else { return nil }
+    formatVersion(members["formatVersion"], at: root.key("formatVersion"))
+    guard let list = members["plugins"] else {
+      report(root, "missing required key \"plugins\"")
+      return nil
+    }
+    guard case .array(let elements) = list else {
+      report(root.key("plugins"), "expected an array, found \(list.kindDescription)")
+      return nil
+    }
+    var plugins: [PluginEntry] = []
+    for (index, element) in elements.enumerated() {
+      if let entry = plugin(element, index: index) { plugins.append(entry) }
+    }
+    rejectDuplicateNames(plugins)
+    return plugins
+  }
+
+  private mutating func formatVersion(_ value: JSONValue?, at path: ManifestPath) {
+    let supported = Manifest.formatVersion
+    guard let value else {
+      report(
+        ManifestPath.root, "missing required key \"formatVersion\" (this plugboard reads format \(supported))"
+      )
+      return
+    }
+    guard case .number(let text) = value else {
+      report(path, "expected a number, found \(value.kindDescription)")
+      return
+    }
+    if Double(text) != Double(supported) {
+      report(path, "this plugboard reads format \(supported), found \(text)")
+    }
+  }
+
+  private mutating func plugin(_ value: JSONValue, index: Int) -> PluginEntry? {
+    let path = ManifestPath.root.key("plugins").index(index)
+    guard
+      let members = object(value, at: path, allowed: Self.pluginKeys, reserved: Self.reservedPluginKeys)
+    else { return nil }
+    let name = nonEmptyString(members["name"], key: "name", in: path)
+    let file = nonEmptyString(members["path"], key: "path", in: path)
+    var enabled = true
+    if let value = members["enabled"] {
+      if case .bool(let flag) = value {
+        enabled = flag
+      } else {
+        report(path.key("enabled"), "expected a boolean, found \(value.kindDescription)")
+      }
+    }
+    guard let name, let file else { return nil }
+    return PluginEntry(index: index, name: name, path: file, enabled: enabled)
+  }
+
+  private mutating func rejectDuplicateNames(_ plugins: [PluginEntry]) {
+    var first: [String: Int] = [:]
+    for plugin in plugins {
+      if let earlier = first[plugin.name] {
+        report(
+          ManifestPath.root.key("plugins").index(plugin.index).key("name"),
+          "\"\(plugin.name)\" is already the name of plugins[\(earlier)]")
+      } else {
+        first[plugin.name] = plugin.index
+      }
+    }
+  }
+
+  // MARK: Shapes
+
+  /// The members of an object, by key, after reporting a non-object,
+  /// duplicate keys, and unknown or reserved keys.
+  private mutating func object(
+    _ value: JSONValue, at path: ManifestPath, allowed: [String], reserved: [String: String]
+  ) -> [String: JSONValue]? {
+    guard case .object(let members) = value else {
+      report(path, "expected an object, found \(value.kindDescription)")
+      return nil
+    }
+    var result: [String: JSONValue] = [:]
+    for member in members {
+      let place = path.key(member.key)
+      if let feature = reserved[member.key] {
+        report(place, "reserved for \(feature), which this version of plugboard does not support yet")
+      } else if !allowed.contains(member.key) {
+        report(place, unknownKey(member.key, allowed: allowed))
+      } else if result[member.key] != nil {
+        report(place, "duplicate key; each key may appear once")
+      } else {
+        result[member.key] = member.value
+      }
+    }
+    return result
+  }
+
+  private func unknownKey(_ key: String, allowed: [String]) -> String {
+    if let suggestion = KeySuggestion.closest(to: key, among: allowed) {
+      return "unknown key; did you mean \"\(suggestion)\"?"
+    }
+    let list = allowed.map { "\"\($0)\"" }.joined(separator: ", ")
+    return "unknown key; expected one of \(list)"
+  }
+
+  private mutating func nonEmptyString(_ value: JSONValue?, key: String, in path: ManifestPath)
+    -> String?
+  {
+    guard let value else {
+      report(path, "missing required key \"\(key)\"")
+      return nil
+    }
+    guard case .string(let text) = value else {
+      report(path.key(key), "expected a string, found \(value.kindDescription)")
+      return nil
+    }
+    guard !text.isEmpty else {
+      report(path.key(key), "expected a non-empty string")
+      return nil
+    }
+    return text
+  }
+
+  private mutating func report(_ path: ManifestPath, _ message: String) {
+    problems.append(ManifestProblem(at: path, message))
+  }
+}

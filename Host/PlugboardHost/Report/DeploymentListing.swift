@@ -1,0 +1,120 @@
+import PlugboardKit
+
+/// What `plugboard list` shows, as data: the same model feeds the table and
+/// `--json`, so the two never disagree. Field names are the JSON's.
+public struct DeploymentListing: Encodable, Sendable {
+  public struct Host: Encodable, Sendable {
+    public let plugboard: String
+    public let kit: String
+    public let abi: UInt32
+    public let swift: String
+  }
+
+  public struct Plugin: Encodable, Sendable {
+    public let name: String
+    /// What the plugin reports for itself; absent unless it loaded.
+    public let version: String?
+    /// The library: canonical when it loaded, as resolved otherwise.
+    public let file: String
+    /// "loaded", "disabled" or "failed".
+    public let status: String
+    /// The stage it failed at, when it failed.
+    public let stage: LoadStage?
+    public let registrations: [Registration]
+  }
+
+  public struct Registration: Encodable, Sendable {
+    /// The fully qualified service type.
+    public let type: String
+    public let name: String?
+    /// The runtime argument types, in order.
+    public let arguments: [String]
+    public let scope: String
+    /// `#fileID` and line of the `register` call.
+    public let file: String
+    public let line: Int
+  }
+
+  public struct Problem: Encodable, Sendable {
+    public let stage: LoadStage
+    public let plugin: String?
+    public let file: String?
+    public let message: String
+    public let dlerror: String?
+  }
+
+  /// The manifest's absolute path.
+  public let manifest: String
+  public let host: Host
+  /// True when nothing is wrong (the exit status is then 0).
+  public let healthy: Bool
+  public let plugins: [Plugin]
+  public let problems: [Problem]
+}
+
+extension DeploymentListing {
+  /// The listing of a deployment that was brought up.
+  public init(_ deployment: Deployment, host: HostVersions = .current) {
+    let registrations = deployment.container.registrations
+    self.init(
+      manifest: deployment.manifest.path, host: Host(host), problems: deployment.problems,
+      plugins: deployment.outcomes.map { outcome in
+        Plugin(outcome, in: deployment.manifest, registrations: registrations)
+      })
+  }
+
+  /// The listing of a deployment whose manifest could not be read.
+  public init(manifestPath: String, problems: [DeploymentProblem], host: HostVersions = .current) {
+    self.init(manifest: manifestPath, host: Host(host), problems: problems, plugins: [])
+  }
+
+  private init(manifest: String, host: Host, problems: [DeploymentProblem], plugins: [Plugin]) {
+    self.init(
+      manifest: manifest, host: host, healthy: problems.isEmpty, plugins: plugins,
+      problems: problems.map(Problem.init))
+  }
+}
+
+extension DeploymentListing.Host {
+  init(_ versions: HostVersions) {
+    self.init(
+      plugboard: HostVersion.plugboard, kit: versions.kit, abi: versions.abi, swift: versions.compiler)
+  }
+}
+
+extension DeploymentListing.Plugin {
+  init(_ outcome: PluginOutcome, in manifest: Manifest, registrations: [RegistrationInfo]) {
+    let entry = outcome.entry
+    switch outcome {
+    case .loaded(let plugin):
+      self.init(
+        name: entry.name, version: plugin.version, file: plugin.file, status: "loaded", stage: nil,
+        registrations: registrations.filter { $0.site.plugin == entry.name }.map(
+          DeploymentListing.Registration.init))
+    case .disabled:
+      self.init(
+        name: entry.name, version: nil, file: manifest.absolutePath(of: entry), status: "disabled",
+        stage: nil, registrations: [])
+    case .failed(_, let problem):
+      self.init(
+        name: entry.name, version: nil, file: problem.file ?? manifest.absolutePath(of: entry),
+        status: "failed", stage: problem.stage, registrations: [])
+    }
+  }
+}
+
+extension DeploymentListing.Registration {
+  init(_ info: RegistrationInfo) {
+    self.init(
+      type: info.key.service.name, name: info.key.name, arguments: info.key.arguments.map(\.name),
+      scope: info.scope.description, file: info.site.fileID, line: info.site.line)
+  }
+}
+
+extension DeploymentListing.Problem {
+  init(_ problem: DeploymentProblem) {
+    self.init(
+      stage: problem.stage, plugin: problem.plugin, file: problem.file, message: problem.message,
+      dlerror: problem.systemMessage)
+  }
+}

@@ -1,0 +1,49 @@
+/// `plugboard list` as text: a heading per plugin (name, version, file)
+/// and under it a table of its registrations.
+enum ListingTable {
+  static func lines(_ listing: DeploymentListing) -> [String] {
+    var lines = ["Deployment \(listing.manifest)", summary(listing)]
+    for plugin in listing.plugins {
+      lines.append("")
+      lines.append(heading(plugin))
+      guard plugin.status == "loaded" else { continue }
+      guard !plugin.registrations.isEmpty else {
+        lines.append("  (no registrations)")
+        continue
+      }
+      let header = ["TYPE", "NAME", "SCOPE", "REGISTERED AT"]
+      let rows = plugin.registrations.map { registration in
+        [
+          type(registration), registration.name.map { "\"\($0)\"" } ?? "-", registration.scope,
+          "\(registration.file):\(registration.line)",
+        ]
+      }
+      lines += TextTable(rows: [header] + rows).lines(indent: "  ")
+    }
+    return lines
+  }
+
+  /// `7 plugins: 6 loaded, 1 disabled, 0 failed; 12 registrations`.
+  private static func summary(_ listing: DeploymentListing) -> String {
+    func count(_ status: String) -> Int { listing.plugins.filter { $0.status == status }.count }
+    let registrations = listing.plugins.map(\.registrations.count).reduce(0, +)
+    let plugins = listing.plugins.count
+    return "\(plugins) plugin\(plugins == 1 ? "" : "s"): \(count("loaded")) loaded, "
+      + "\(count("disabled")) disabled, \(count("failed")) failed; "
+      + "\(registrations) registration\(registrations == 1 ? "" : "s")"
+  }
+
+  private static func heading(_ plugin: DeploymentListing.Plugin) -> String {
+    switch plugin.status {
+    case "loaded": "\(plugin.name) \(plugin.version ?? "?")  \(plugin.file)"
+    case "failed": "\(plugin.name)  \(plugin.file)  FAILED at \(plugin.stage?.rawValue ?? "?") (see stderr)"
+    default: "\(plugin.name)  \(plugin.file)  disabled"
+    }
+  }
+
+  /// The type with its runtime argument types, if any: `Cat (String, Int)`.
+  private static func type(_ registration: DeploymentListing.Registration) -> String {
+    guard !registration.arguments.isEmpty else { return registration.type }
+    return "\(registration.type) (\(registration.arguments.joined(separator: ", ")))"
+  }
+}

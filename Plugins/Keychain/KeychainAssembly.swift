@@ -1,0 +1,10 @@
+import AppContracts
+import PlugboardKit
+
+/// Data layer: secure storage. One keychain per container, like the system's.
+struct KeychainAssembly: Assembly {
+  func assemble(container: Container) throws {
+    container.register((any SecureStore).self) { _ in InMemoryKeychain() }
+      .inObjectScope(.container)
+  }
+}

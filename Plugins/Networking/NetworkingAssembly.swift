@@ -1,0 +1,16 @@
+import AppContracts
+import PlugboardKit
+
+/// Data layer: the HTTP transport (answered from in-process fixtures, so the
+/// sample works offline) and the typed API client on top of it.
+struct NetworkingAssembly: Assembly {
+  func assemble(container: Container) throws {
+    container.register((any HTTPTransport).self) { _ in FixtureTransport() }
+      .inObjectScope(.container)
+    container.register((any APIClient).self) { resolver in
+      RemoteAPIClient(transport: try resolver.resolve())
+    }
+    .inObjectScope(.container)
+    .dependsOn((any HTTPTransport).self)
+  }
+}

@@ -1,0 +1,10 @@
+import AppContracts
+import PlugboardKit
+
+/// Provides the event tracker the features use when it is deployed.
+struct AnalyticsAssembly: Assembly {
+  func assemble(container: Container) throws {
+    container.register((any AnalyticsTracker).self) { _ in MemoryAnalyticsTracker() }
+      .inObjectScope(.container)
+  }
+}
