@@ -1,0 +1,45 @@
+import Testing
+
+@testable import PlugboardHost
+
+@Suite struct ArgumentParserTests {
+  @Test func parsesCommandsAndOptions() throws {
+    #expect(try ArgumentParser.parse(["--version"]) == .version)
+    #expect(try ArgumentParser.parse(["--help"]) == .help(command: nil))
+    #expect(try ArgumentParser.parse(["list", "--help"]) == .help(command: "list"))
+    #expect(try ArgumentParser.parse(["help", "run"]) == .help(command: "run"))
+    #expect(
+      try ArgumentParser.parse(["list", "--json", "--manifest=deploy/p.json"])
+        == .command(
+          name: "list", options: ParsedOptions(values: ["--manifest": "deploy/p.json"], flags: ["--json"])))
+    #expect(
+      try ArgumentParser.parse(["run", "--manifest", "p.json", "--", "--user", "grace", "--help"])
+        == .command(
+          name: "run",
+          options: ParsedOptions(
+            values: ["--manifest": "p.json"], passthrough: ["--user", "grace", "--help"])))
+  }
+
+  @Test(arguments: [
+    ([], "missing command; expected one of 'run', 'list'"),
+    (["lst"], "unknown command 'lst'; did you mean 'list'?"),
+    (["deploy"], "unknown command 'deploy'; expected one of 'run', 'list'"),
+    (["--manifest", "x"], "unknown option '--manifest'; expected a command first"),
+    (["list", "--jsn"], "unknown option '--jsn' for 'list'; did you mean '--json'?"),
+    (["run", "--json"], "unknown option '--json' for 'run'"),
+    (["run", "--manifest"], "--manifest needs a value: --manifest PATH"),
+    (["list", "--manifest", "a", "--manifest", "b"], "--manifest given more than once"),
+    (["list", "extra"], "unexpected argument 'extra'"),
+    (["list", "--", "x"], "'list' takes no arguments after '--'"),
+    (["list", "--json=yes"], "--json takes no value"),
+    (["--version", "run"], "--version takes no arguments"),
+  ])
+  func rejectsMisuse(arguments: [String], message: String) {
+    #expect(throws: UsageError.self) { try ArgumentParser.parse(arguments) }
+    do {
+      _ = try ArgumentParser.parse(arguments)
+    } catch {
+      #expect(error.message == message)
+    }
+  }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import PlugboardKit
+import Testing
+
+/// Every way a plugin can fail to load, each reported with its stage and an
+/// exact message, with exit status 1 and the process ending by exiting.
+@Suite struct LoaderFailureTests {
+  /// The message for a plugin named `name` whose library is `file`, as
+  /// `plugboard` prints it, given the fixture folder.
+  typealias Expectation = @Sendable (_ file: String, _ folder: String) -> String
+
+  static let host = "Swift \(PlugboardBuild.compilerVersion)"
+
+  static let cases: [(name: String, file: String, expected: Expectation)] = [
+    (
+      "Gone", "libGone.so",
+      { file, folder in
+        "locate: plugin 'Gone' (\(file)) does not exist (plugins[0].path is relative to the manifest's "
+          + "folder, \(folder))"
+      }
+    ),
+    (
+      "Folder", "folder.so",
+      { file, _ in "locate: plugin 'Folder' (\(file)) is a directory; expected a shared library file" }
+    ),
+    (
+      "Text", "libText.so",
+      { file, _ in
+        #"open: plugin 'Text' (\#(file)) is not a shared library: expected an ELF file, found text starting "this is not a sh""#
+      }
+    ),
+    (
+      "Object", "libObject.so",
+      { file, _ in
+        "open: plugin 'Object' (\(file)) is not a shared library: expected an ELF shared object (ET_DYN), "
+          + "found an ELF relocatable object (ET_REL)"
+      }
+    ),
+    (
+      "Unresolved", "libUnresolved.so",
+      { file, _ in
+        "open: plugin 'Unresolved' (\(file)) could not be loaded: \(file): undefined symbol: plugboard_fixture_missing"
+      }
+    ),
+    (
+      "NoEntry", "libNoEntry.so",
+      { file, _ in
+        "find entry: plugin 'NoEntry' (\(file)) does not export plugboard_entry_v1; expected a Plugboard plugin "
+          + "(dlerror: \(file): undefined symbol: plugboard_entry_v1)"
+      }
+    ),
+    (
+      "NullEntry", "libNullEntry.so",
+      { file, _ in
+        "find entry: plugin 'NullEntry' (\(file)) returned NULL from plugboard_entry_v1; expected a pointer to "
+          + "its plugboard_plugin_v1 descriptor"
+      }
+    ),
+    (
+      "ABI2", "libABI2.so",
+      { file, _ in
+        "check versions: plugin 'ABI2' (\(file)) was built for plugin ABI 2; this host speaks 1 — rebuild the "
+          + "plugin against PlugboardKit \(PlugboardBuild.kitVersion)"
+      }
+    ),
+    (
+      "OldSwift", "libOldSwift.so",
+      { file, _ in
+        "check versions: plugin 'OldSwift' (\(file)) was compiled by Swift 6.2.0; this host was compiled by "
+          + "\(host) — rebuild the plugin with the host's toolchain"
+      }
+    ),
+    (
+      "OldKit", "libOldKit.so",
+      { file, _ in
+        "check versions: plugin 'OldKit' (\(file)) was compiled against PlugboardKit 0.0.9; this host uses "
+          + "PlugboardKit \(PlugboardBuild.kitVersion) — rebuild the plugin against the host's PlugboardKit"
+      }
+    ),
+    (
+      "Misnamed", "libMisnamed.so",
+      { file, _ in
+        "check versions: plugin 'Misnamed' (\(file)) calls itself 'SomethingElse'; the manifest names it "
+          + "'Misnamed' (plugins[0]) — correct the name or the path"
+      }
+    ),
+    (
+      "NoBundle", "libNoBundle.so",
+      { file, _ in
+        "assemble: plugin 'NoBundle' (\(file)) returned NULL from make_bundle; expected a PluginBundle"
+      }
+    ),
+  ]
+
+  private func fixtures() throws -> String {
+    let folder = try CFixtures.directory.get()
+    try? FileManager.default.createDirectory(atPath: folder + "/folder.so", withIntermediateDirectories: true)
+    return folder
+  }
+
+  @Test(arguments: cases.indices)
+  func reportsEachFailure(index: Int) throws {
+    let (name, file, expected) = Self.cases[index]
+    let folder = try fixtures()
+    let manifest = try TemporaryDirectory()
+    let path = try manifest.write(
+      "plugins.json",
+      #"{ "formatVersion": 1, "plugins": [ { "name": "\#(name)", "path": "\#(folder)/\#(file)" } ] }"#)
+    // The "does not exist" case reads better with a relative path.
+    let relativeManifest = try manifest.writeManifest([(name, file)], name: "relative.json")
+    let result = try Subprocess.plugboard(["list", "--manifest", name == "Gone" ? relativeManifest : path])
+    let shown = name == "Gone" ? manifest.path + "/" + file : folder + "/" + file
+    #expect(result.exited)
+    #expect(result.status == 1)
+    #expect(result.stderrLines == ["plugboard: " + expected(shown, name == "Gone" ? manifest.path : folder)])
+  }
+
+  @Test func reportsAnAssemblyThatThrows() throws {
+    let library = BuildProducts.library("ThrowingPlugin")
+    let folder = try TemporaryDirectory()
+    let manifest = try folder.writeManifest([("Throwing", library)])
+    let result = try Subprocess.plugboard(["run", "--manifest", manifest])
+    #expect(result.exited)
+    #expect(result.status == 1)
+    #expect(
+      result.stderrLines == [
+        "plugboard: assemble: plugin 'Throwing' (\(library)) failed to assemble: "
+          + "ThrowingPlugin.ThrowingAssembly.assemble(container:) threw: missing configuration value 'api-key'",
+        "plugboard: the deployment has 1 problem; the application was not run",
+      ])
+  }
+
+  /// All failures in one deployment, among the healthy sample plugins: each
+  /// is reported, in manifest order, and the healthy plugins still load.
+  @Test func collectsEveryFailureAndLoadsTheRest() throws {
+    let folder = try fixtures()
+    let broken = Self.cases.filter { $0.name != "Gone" }
+    let plugins =
+      BuildProducts.samplePlugins.map { ($0, BuildProducts.library($0)) }
+      + broken.map { ($0.name, folder + "/" + $0.file) } + [
+        ("Throwing", BuildProducts.library("ThrowingPlugin"))
+      ]
+    let deployment = try TemporaryDirectory()
+    let manifest = try deployment.writeManifest(plugins)
+    let result = try Subprocess.plugboard(["list", "--manifest", manifest])
+    #expect(result.exited)
+    #expect(result.status == 1)
+    #expect(
+      result.stdout.contains("\(plugins.count) plugins: 6 loaded, 0 disabled, \(broken.count + 1) failed"))
+    let messages = broken.map { "plugboard: " + $0.expected(folder + "/" + $0.file, folder) }
+    #expect(
+      Array(result.stderrLines.prefix(messages.count))
+        == messages.map {
+          $0.replacingOccurrences(
+            of: "(plugins[0])", with: "(plugins[\(plugins.firstIndex { $0.0 == "Misnamed" } ?? 0)])")
+        })
+    #expect(result.stderrLines.count == broken.count + 1)
+
+    let run = try Subprocess.plugboard(["run", "--manifest", manifest])
+    #expect(run.status == 1)
+    #expect(run.stdout == "")
+    #expect(
+      run.stderrLines.last
+        == "plugboard: the deployment has \(broken.count + 1) problems; the application was not run")
+  }
+}

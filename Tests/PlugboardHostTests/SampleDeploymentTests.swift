@@ -1,0 +1,152 @@
+import Foundation
+import PlugboardKit
+import Testing
+
+@testable import PlugboardHost
+
+/// The sample deployment, from the real plugin libraries SwiftPM built —
+/// including Analytics, built from its own package.
+@Suite struct SampleDeploymentTests {
+  /// A folder with a `plugins.json` naming every sample plugin by absolute
+  /// path, Analytics last.
+  private func deployment() throws -> SampleDeployment {
+    let analytics = try ThirdPartyBuild.analytics.get()
+    let folder = try TemporaryDirectory()
+    let plugins = BuildProducts.samplePlugins.map { (name: $0, path: BuildProducts.library($0)) }
+    let manifest = try folder.writeManifest(plugins + [(name: "Analytics", path: analytics)])
+    return SampleDeployment(folder: folder, manifest: manifest, analytics: analytics)
+  }
+
+  @Test func runsTheApplicationFromItsPlugins() throws {
+    let sample = try deployment()
+    let manifest = sample.manifest
+    let result = try Subprocess.plugboard(["run", "--manifest", manifest])
+    #expect(result.stderr == "")
+    #expect(result.status == 0)
+    #expect(
+      result.stdout == """
+        Signing in as ada…
+        Welcome, Ada Lovelace! Your session token is in the keychain.
+        Open issues (3):
+          #12  Crash when plugins.json is empty  ← assigned to you
+          #15  `plugboard list` should group by layer
+          #21  Document the plugin ABI
+        Analytics recorded: login.succeeded, issues.viewed
+
+        """)
+  }
+
+  @Test func passesArgumentsAfterTheSeparatorToTheApplication() throws {
+    let sample = try deployment()
+    let manifest = sample.manifest
+    let grace = try Subprocess.plugboard([
+      "run", "--manifest", manifest, "--", "--user", "grace", "--password", "cobol",
+    ])
+    #expect(grace.status == 0)
+    #expect(grace.stdout.contains("Welcome, Grace Hopper!"))
+    #expect(grace.stdout.contains("#21  Document the plugin ABI  ← assigned to you"))
+
+    let wrong = try Subprocess.plugboard([
+      "run", "--manifest", manifest, "--", "--user", "grace", "--password", "x",
+    ])
+    #expect(wrong.exited)
+    #expect(wrong.status == 1)
+    #expect(wrong.stderrLines == ["plugboard: run: the application failed: POST /session answered 401"])
+  }
+
+  @Test func listsEachPluginWithItsRegistrations() throws {
+    let deployment = try deployment()
+    let (manifest, analytics) = (deployment.manifest, deployment.analytics)
+    let result = try Subprocess.plugboard(["list", "--manifest", manifest])
+    #expect(result.stderr == "")
+    #expect(result.status == 0)
+    let library = BuildProducts.library
+    #expect(
+      result.stdout == """
+        Deployment \(manifest)
+        7 plugins: 7 loaded, 0 disabled, 0 failed; 9 registrations
+
+        Networking 1.0.0  \(library("Networking"))
+          TYPE                        NAME  SCOPE      REGISTERED AT
+          AppContracts.HTTPTransport  -     container  Networking/NetworkingAssembly.swift:8
+          AppContracts.APIClient      -     container  Networking/NetworkingAssembly.swift:10
+
+        Keychain 1.0.0  \(library("Keychain"))
+          TYPE                      NAME  SCOPE      REGISTERED AT
+          AppContracts.SecureStore  -     container  Keychain/KeychainAssembly.swift:7
+
+        Auth 1.0.0  \(library("Auth"))
+          TYPE                      NAME  SCOPE      REGISTERED AT
+          AppContracts.AuthService  -     container  Auth/AuthAssembly.swift:7
+
+        Login 1.0.0  \(library("Login"))
+          TYPE                       NAME  SCOPE  REGISTERED AT
+          AppContracts.LoginFeature  -     graph  Login/LoginAssembly.swift:7
+
+        IssueList 1.0.0  \(library("IssueList"))
+          TYPE                           NAME  SCOPE  REGISTERED AT
+          AppContracts.IssueListFeature  -     graph  IssueList/IssueListAssembly.swift:7
+
+        Shell 1.0.0  \(library("Shell"))
+          TYPE                      NAME  SCOPE      REGISTERED AT
+          AppContracts.AppConsole   -     container  Shell/ShellAssembly.swift:8
+          PlugboardKit.Application  -     graph      Shell/ShellAssembly.swift:10
+
+        Analytics 2.4.0  \(analytics)
+          TYPE                           NAME  SCOPE      REGISTERED AT
+          AppContracts.AnalyticsTracker  -     container  Analytics/AnalyticsAssembly.swift:7
+
+        """)
+  }
+
+  @Test func listsAsJSONForMachines() throws {
+    let deployment = try deployment()
+    let (folder, analytics) = (deployment.folder, deployment.analytics)
+    let manifest = try folder.write(
+      "disabled.json",
+      #"""
+      { "formatVersion": 1, "plugins": [
+        { "name": "Analytics", "path": "\#(analytics)" },
+        { "name": "Legacy", "path": "legacy/libLegacy.so", "enabled": false } ] }
+      """#)
+    let result = try Subprocess.plugboard(["list", "--json", "--manifest", manifest])
+    #expect(result.status == 0)
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    #expect(json["healthy"] as? Bool == true)
+    #expect(json["manifest"] as? String == manifest)
+    let plugins = try #require(json["plugins"] as? [[String: Any]])
+    #expect(plugins.map { $0["name"] as? String } == ["Analytics", "Legacy"])
+    #expect(plugins.map { $0["status"] as? String } == ["loaded", "disabled"])
+    #expect(plugins[1]["file"] as? String == folder.path + "/legacy/libLegacy.so")
+    let registration = try #require((plugins[0]["registrations"] as? [[String: Any]])?.first)
+    #expect(registration["type"] as? String == "AppContracts.AnalyticsTracker")
+    #expect(registration["scope"] as? String == "container")
+    #expect(registration["file"] as? String == "Analytics/AnalyticsAssembly.swift")
+    #expect(registration["line"] as? Int == 7)
+  }
+
+  /// The real libraries, loaded into this test process: each plugin's
+  /// bundle passes `as? PluginBundle`, and its registrations carry its name.
+  @Test func loadsTheRealPluginsInProcess() throws {
+    let sample = try deployment()
+    let path = sample.manifest
+    let manifest = try ManifestReader.read(path: path, origin: .defaultLocation).get()
+    let deployment = Deployment.bringUp(manifest)
+    #expect(deployment.problems.isEmpty)
+    #expect(deployment.loadedPlugins.map(\.name) == BuildProducts.samplePlugins + ["Analytics"])
+    let owners = Set(deployment.container.registrations.compactMap(\.site.plugin))
+    #expect(owners == Set(BuildProducts.samplePlugins + ["Analytics"]))
+    #expect(deployment.container.hasRegistration((any Application).self))
+    // Loading again reuses the images (never unloaded, deduplicated by path).
+    #expect(Deployment.bringUp(manifest).problems.isEmpty)
+  }
+}
+
+/// A temporary folder holding a manifest of the sample deployment; the
+/// folder lives as long as this value.
+struct SampleDeployment {
+  let folder: TemporaryDirectory
+  let manifest: String
+  let analytics: String
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Where the things under test are: the build products next to the running
+/// test executable (so a custom `--scratch-path` works), and the package's
+/// source tree.
+enum BuildProducts {
+  /// The folder holding the test executable, `plugboard` and the plugins.
+  static let directory: String = {
+    let executable =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: executable).deletingLastPathComponent().path
+  }()
+
+  /// The root package's folder, from this file's path.
+  static let packageRoot: String = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+  /// The `plugboard` executable.
+  static var plugboard: String { directory + "/plugboard" }
+
+  /// The library of a plugin product of the root package.
+  static func library(_ product: String) -> String { directory + "/lib\(product).so" }
+
+  /// The sample plugins of the root package, in `plugins.json` order.
+  static let samplePlugins = ["Networking", "Keychain", "Auth", "Login", "IssueList", "Shell"]
+}

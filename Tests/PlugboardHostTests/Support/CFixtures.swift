@@ -1,0 +1,56 @@
+import Foundation
+import PlugboardKit
+
+/// The malformed plugins of `Tests/Fixtures/fixture_plugin.c`, compiled with
+/// `cc` once per test run into a temporary folder.
+enum CFixtures {
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  /// The variants by file name, with their `cc` flags.
+  static let variants: [String: [String]] = [
+    "libNoEntry.so": ["-shared", "-DFIXTURE_NO_ENTRY"],
+    "libUnresolved.so": ["-shared", "-DFIXTURE_UNRESOLVED"],
+    "libNullEntry.so": ["-shared", "-DFIXTURE_NULL_ENTRY"],
+    "libABI2.so": ["-shared", "-DFIXTURE_ABI2"],
+    "libOldSwift.so": ["-shared", "-DFIXTURE_DESCRIPTOR"] + descriptor(name: "OldSwift", swift: "6.2.0"),
+    "libOldKit.so": ["-shared", "-DFIXTURE_DESCRIPTOR"] + descriptor(name: "OldKit", kit: "0.0.9"),
+    "libNoBundle.so": ["-shared", "-DFIXTURE_DESCRIPTOR"] + descriptor(name: "NoBundle"),
+    "libMisnamed.so": ["-shared", "-DFIXTURE_DESCRIPTOR"] + descriptor(name: "SomethingElse"),
+    // A relocatable object: ELF, but not a shared library.
+    "libObject.so": ["-c", "-DFIXTURE_NO_ENTRY"],
+  ]
+
+  /// The folder holding every compiled variant, plus `libText.so` (a text
+  /// file), or why compiling failed. It sits in this build's scratch folder
+  /// and is made afresh by each test run.
+  static let directory: Result<String, Failure> = {
+    do {
+      let folder = URL(fileURLWithPath: BuildProducts.directory + "/../../plugboard-tests-fixtures")
+        .standardizedFileURL.path
+      try? FileManager.default.removeItem(atPath: folder)
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      let source = BuildProducts.packageRoot + "/Tests/Fixtures/fixture_plugin.c"
+      let include = BuildProducts.packageRoot + "/Kit/Sources/PlugboardABI/include"
+      for (name, flags) in variants.sorted(by: { $0.key < $1.key }) {
+        let result = try Subprocess.run(
+          "/usr/bin/env", ["cc", "-fPIC", "-I", include, "-o", folder + "/" + name, source] + flags)
+        guard result.exited, result.status == 0 else {
+          return .failure(Failure(description: "cc failed for \(name):\n\(result.stderr)"))
+        }
+      }
+      try "this is not a shared library\n".write(
+        toFile: folder + "/libText.so", atomically: true, encoding: .utf8)
+      return .success(folder)
+    } catch {
+      return .failure(Failure(description: "cannot compile the C fixtures: \(error)"))
+    }
+  }()
+
+  private static func descriptor(
+    name: String, swift: String = PlugboardBuild.compilerVersion, kit: String = PlugboardBuild.kitVersion
+  ) -> [String] {
+    [#"-DFIXTURE_NAME="\#(name)""#, #"-DFIXTURE_SWIFT="\#(swift)""#, #"-DFIXTURE_KIT="\#(kit)""#]
+  }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// The Analytics plugin, built from its own package with `swift build
+/// --package-path`, as its vendor would: once per test run, into a scratch
+/// folder beside this build's products, so later runs are incremental.
+enum ThirdPartyBuild {
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  /// The built `libAnalytics.so`, or why it could not be built.
+  static let analytics: Result<String, Failure> = {
+    let package = BuildProducts.packageRoot + "/Plugins/ThirdParty/Analytics"
+    let scratch = URL(fileURLWithPath: BuildProducts.directory + "/../../plugboard-tests-thirdparty")
+      .standardizedFileURL.path
+    do {
+      let result = try Subprocess.run(
+        "/usr/bin/env", ["swift", "build", "--package-path", package, "--scratch-path", scratch])
+      guard result.exited, result.status == 0 else {
+        return .failure(Failure(description: "swift build failed:\n\(result.stdout)\(result.stderr)"))
+      }
+      // Canonical, as plugboard prints it (`debug` is a symbolic link).
+      return .success(URL(fileURLWithPath: scratch + "/debug/libAnalytics.so").resolvingSymlinksInPath().path)
+    } catch {
+      return .failure(Failure(description: "cannot run swift build: \(error)"))
+    }
+  }()
+}
