@@ -104,3 +104,15 @@ import Testing
     }
   }
 }
+
+@Suite struct RepositoryManifestTests {
+  /// The repository's own `plugins.json` (what the README runs) is valid
+  /// and names every sample plugin, in order, then the third-party one.
+  @Test func theSampleManifestIsValid() throws {
+    let manifest = try ManifestReader.read(
+      path: BuildProducts.packageRoot + "/plugins.json", origin: .defaultLocation
+    ).get()
+    #expect(manifest.plugins.map(\.name) == BuildProducts.samplePlugins + ["Analytics"])
+    #expect(manifest.plugins.allSatisfy(\.enabled))
+  }
+}
