@@ -126,6 +126,9 @@ extension Container {
         return instance
       }
       let instance = try call(record, resolver: self, in: context, repeat each arguments)
+      // Only class instances can be held weakly; bridging a value to an
+      // object would make a box nobody else holds (or a cached NSNumber).
+      guard type(of: instance as Any) is AnyObject.Type else { return instance }
       // Another thread may have made one meanwhile; if so, share that one.
       let earlier = record.weakInstance.withLock { reference -> WeakReference in
         if reference.object != nil { return reference }

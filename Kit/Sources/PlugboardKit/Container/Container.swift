@@ -98,6 +98,7 @@ public final class Container: Resolver, @unchecked Sendable {
   /// Runs `body` with every registration it makes attributed to `plugin`,
   /// so diagnostics can say which plugin made it. The host wraps each
   /// plugin's assemblies in this.
+  @discardableResult
   public func attributing<Result>(to plugin: String?, _ body: () throws -> Result) rethrows
     -> Result
   {

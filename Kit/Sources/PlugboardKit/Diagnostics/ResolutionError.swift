@@ -43,8 +43,15 @@ public struct ResolutionError: Error, CustomStringConvertible {
   public var requested: ServiceKey { chain.first?.key ?? key }
 
   /// Registrations the caller may have meant, most likely first.
+  /// Only a request that found nothing, or found the service with other
+  /// arguments, gets suggestions.
   public var suggestions: [Suggestion] {
-    Suggestion.candidates(for: key, among: registries.flatMap(\.records))
+    switch kind {
+    case .notRegistered, .argumentsMismatch:
+      return Suggestion.candidates(for: key, among: registries.flatMap(\.records))
+    case .cycle, .factoryFailed, .tooDeep:
+      return []
+    }
   }
 
   /// The error a factory threw, when that is what failed, looking through

@@ -30,7 +30,9 @@ private final class HopBox<Value>: @unchecked Sendable {
   // `result` is written by the helper before `done` is signalled and read by
   // the caller after; the semaphore orders the two.
   let context: ResolutionContext
-  let body: () throws -> Value
+  /// Cleared by the helper before it signals, so the non-escaping body
+  /// has no reference left when `run` returns.
+  var body: (() throws -> Value)?
   var result: Result<Value, any Error> = .failure(CancellationError())
   let done = DispatchSemaphore(value: 0)
 
@@ -41,7 +43,8 @@ private final class HopBox<Value>: @unchecked Sendable {
 
   func runOnHelper() {
     ResolutionContext.install(context)
-    result = Result { try body() }
+    if let body { result = Result { try body() } }
+    body = nil
     ResolutionContext.install(nil)
     done.signal()
   }

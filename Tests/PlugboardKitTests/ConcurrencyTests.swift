@@ -1,0 +1,234 @@
+import Dispatch
+import Foundation
+import PlugboardKit
+import Synchronization
+import Testing
+
+/// Stress and ordering tests for resolving from many threads. They also run
+/// under `swift test --sanitize=thread` in CI.
+@Suite struct ConcurrencyTests {
+  static let threads = 8
+  static let resolvesPerThread = 100_000
+
+  final class Counters: Sendable {
+    let singleton = Atomic(0)
+    let transient = Atomic(0)
+    let named = Atomic(0)
+    let withArgument = Atomic(0)
+  }
+
+  protocol Service: AnyObject, Sendable {}
+  final class Singleton: Service {}
+  final class Transient: Service {
+    let singleton: Singleton
+    init(singleton: Singleton) { self.singleton = singleton }
+  }
+
+  @Test func mixedResolvesFromEightThreads() throws {
+    let counters = Counters()
+    let container = Container()
+    container.register(Singleton.self) { _ in
+      counters.singleton.add(1, ordering: .relaxed)
+      return Singleton()
+    }.inObjectScope(.container)
+    container.register(Transient.self) { r in
+      counters.transient.add(1, ordering: .relaxed)
+      return try Transient(singleton: r.resolve())
+    }.inObjectScope(.transient)
+    container.register(Service.self, name: "graph") { r in
+      counters.named.add(1, ordering: .relaxed)
+      return try r.resolve(Transient.self)
+    }
+    container.register(Service.self) { (r, seed: Int) in
+      counters.withArgument.add(1, ordering: .relaxed)
+      return try r.resolve(Transient.self)
+    }
+
+    let failures = Atomic(0)
+    let singletons = Mutex(Set<ObjectIdentifier>())
+    DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+      var seen = Set<ObjectIdentifier>()
+      for index in 0..<Self.resolvesPerThread {
+        do {
+          switch index % 4 {
+          case 0: seen.insert(ObjectIdentifier(try container.resolve(Singleton.self)))
+          case 1: seen.insert(ObjectIdentifier(try container.resolve(Transient.self).singleton))
+          case 2: _ = try container.resolve(Service.self, name: "graph")
+          default: _ = try container.resolve(Service.self, argument: thread)
+          }
+        } catch {
+          failures.add(1, ordering: .relaxed)
+        }
+      }
+      singletons.withLock { $0.formUnion(seen) }
+    }
+
+    let perKind = Self.threads * Self.resolvesPerThread / 4
+    #expect(failures.load(ordering: .relaxed) == 0)
+    #expect(counters.singleton.load(ordering: .relaxed) == 1)
+    #expect(singletons.withLock { $0.count } == 1)
+    // Transient instances are made for kinds 1, 2 and 3.
+    #expect(counters.transient.load(ordering: .relaxed) == perKind * 3)
+    #expect(counters.named.load(ordering: .relaxed) == perKind)
+    #expect(counters.withArgument.load(ordering: .relaxed) == perKind)
+  }
+
+  @Test func aContainerInstanceIsMadeOnceHoweverManyRace() throws {
+    for _ in 0..<50 {
+      let made = Atomic(0)
+      let container = Container()
+      container.register(Singleton.self) { _ in
+        made.add(1, ordering: .relaxed)
+        return Singleton()
+      }.inObjectScope(.container)
+      let instances = Mutex(Set<ObjectIdentifier>())
+      // Real threads (not a pool the size of the machine) so that all of
+      // them are waiting at the start line together.
+      let start = StartLine(runners: Self.threads)
+      let finished = DispatchGroup()
+      for _ in 0..<Self.threads {
+        finished.enter()
+        Thread {
+          start.arriveAndWait()
+          if let instance = try? container.resolve(Singleton.self) {
+            instances.withLock { _ = $0.insert(ObjectIdentifier(instance)) }
+          }
+          finished.leave()
+        }.start()
+      }
+      finished.wait()
+      #expect(made.load(ordering: .relaxed) == 1)
+      #expect(instances.withLock { $0.count } == 1)
+    }
+  }
+
+  @Test func aSlowFactoryDoesNotBlockUnrelatedServices() throws {
+    // The slow factory can finish only after another thread has resolved an
+    // unrelated service; a global lock around factories would deadlock here,
+    // so the wait has a generous bound that turns a hang into a failure.
+    let unrelatedResolved = DispatchSemaphore(value: 0)
+    let slowStarted = DispatchSemaphore(value: 0)
+    let timedOut = Atomic(false)
+    let container = Container()
+    container.register(Singleton.self) { _ in
+      slowStarted.signal()
+      if unrelatedResolved.wait(timeout: .now() + 30) == .timedOut {
+        timedOut.store(true, ordering: .relaxed)
+      }
+      return Singleton()
+    }.inObjectScope(.container)
+    container.register(Transient.self) { _ in Transient(singleton: Singleton()) }
+
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) { _ = try? container.resolve(Singleton.self) }
+    slowStarted.wait()
+    let unrelated = try container.resolve(Transient.self)
+    unrelatedResolved.signal()
+    group.wait()
+    #expect(timedOut.load(ordering: .relaxed) == false)
+    _ = unrelated
+  }
+
+  @Test func recursiveResolutionFromFactoriesDoesNotDeadlock() throws {
+    final class Top: Sendable {
+      let middle: Transient
+      init(middle: Transient) { self.middle = middle }
+    }
+    let container = Container()
+    container.register(Singleton.self) { _ in Singleton() }.inObjectScope(.container)
+    container.register(Transient.self) { r in try Transient(singleton: r.resolve()) }
+      .inObjectScope(.container)
+    container.register(Top.self) { r in try Top(middle: r.resolve()) }.inObjectScope(.container)
+    let tops = Mutex(Set<ObjectIdentifier>())
+    DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
+      for _ in 0..<1_000 {
+        if let top = try? container.resolve(Top.self) {
+          tops.withLock { _ = $0.insert(ObjectIdentifier(top)) }
+        }
+      }
+    }
+    #expect(tops.withLock { $0.count } == 1)
+  }
+
+  @Test func aCycleAcrossTwoThreadsIsReportedNotDeadlocked() throws {
+    // Thread 1 makes A, which needs B; thread 2 makes B, which needs A. Each
+    // factory waits until both have started, so each thread owns one
+    // instance and then asks for the other.
+    final class A: Sendable {}
+    final class B: Sendable {}
+    let aStarted = DispatchSemaphore(value: 0)
+    let bStarted = DispatchSemaphore(value: 0)
+    let firstA = Atomic(true)
+    let firstB = Atomic(true)
+    let container = Container()
+    container.register(A.self) { r in
+      if firstA.exchange(false, ordering: .relaxed) {
+        aStarted.signal()
+        bStarted.wait()
+      }
+      _ = try r.resolve(B.self)
+      return A()
+    }.inObjectScope(.container)
+    container.register(B.self) { r in
+      if firstB.exchange(false, ordering: .relaxed) {
+        bStarted.signal()
+        aStarted.wait()
+      }
+      _ = try r.resolve(A.self)
+      return B()
+    }.inObjectScope(.container)
+
+    let outcomes = Mutex([String]())
+    DispatchQueue.concurrentPerform(iterations: 2) { thread in
+      do {
+        if thread == 0 { _ = try container.resolve(A.self) } else { _ = try container.resolve(B.self) }
+        outcomes.withLock { $0.append("resolved") }
+      } catch let error as ResolutionError {
+        if case .cycle = error.kind { outcomes.withLock { $0.append("cycle") } }
+      } catch {
+        outcomes.withLock { $0.append("other") }
+      }
+    }
+    #expect(outcomes.withLock { $0 } == ["cycle", "cycle"])
+  }
+
+  @Test func registeringWhileResolvingIsSafe() throws {
+    let container = Container()
+    container.register(Singleton.self) { _ in Singleton() }.inObjectScope(.container)
+    let failures = Atomic(0)
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for index in 0..<2_000 {
+        if thread == 0 {
+          container.register(Int.self, name: "n\(index)") { _ in index }
+        } else if (try? container.resolve(Singleton.self)) == nil {
+          failures.add(1, ordering: .relaxed)
+        }
+      }
+    }
+    #expect(failures.load(ordering: .relaxed) == 0)
+    #expect(try container.resolve(Int.self, name: "n1999") == 1999)
+  }
+}
+
+/// Releases a fixed number of threads at once.
+final class StartLine: Sendable {
+  private let condition = NSCondition()
+  private let waiting = Mutex(0)
+  private let runners: Int
+
+  init(runners: Int) { self.runners = runners }
+
+  func arriveAndWait() {
+    condition.lock()
+    let arrived = waiting.withLock { count -> Int in
+      count += 1
+      return count
+    }
+    if arrived == runners {
+      condition.broadcast()
+    } else {
+      while waiting.withLock({ $0 }) < runners { condition.wait() }
+    }
+    condition.unlock()
+  }
+}

@@ -1,0 +1,176 @@
+import PlugboardKit
+import Testing
+
+// Layered services for chains: ViewModel → UseCase → Repository → Keychain.
+protocol AuthRepository {}
+protocol Keychain {}
+final class LoginUseCase {
+  init(repository: any AuthRepository) {}
+}
+final class LoginViewModel {
+  init(useCase: LoginUseCase) {}
+}
+final class KeychainAuthRepository: AuthRepository {
+  init(keychain: any Keychain) {}
+}
+final class CycleA {
+  init(_ b: CycleB) {}
+}
+final class CycleB {
+  init(_ c: CycleC) {}
+}
+final class CycleC {
+  init(_ a: CycleA) {}
+}
+
+@Suite struct DiagnosticsTests {
+  func loginContainer() -> Container {
+    let container = Container()
+    container.attributing(to: "Login") {
+      container.register(LoginViewModel.self, file: "Login/LoginAssembly.swift", line: 14) { r in
+        try LoginViewModel(useCase: r.resolve())
+      }
+      container.register(LoginUseCase.self, file: "Login/LoginAssembly.swift", line: 20) { r in
+        try LoginUseCase(repository: r.resolve())
+      }
+    }
+    return container
+  }
+
+  @Test func notRegisteredShowsTheChainAndSuggestions() throws {
+    let container = loginContainer()
+    container.attributing(to: "AuthMock") {
+      container.register(AuthRepository.self, name: "Mock", file: "AuthMock/MockAssembly.swift", line: 9) {
+        _ in KeychainAuthRepository(keychain: NoKeychain())
+      }
+    }
+    let error = try #require(throws: ResolutionError.self) { try container.resolve(LoginViewModel.self) }
+    #expect(error.key == ServiceKey(AuthRepository.self))
+    #expect(error.requested == ServiceKey(LoginViewModel.self))
+    #expect(error.chain.count == 3)
+    #expect(
+      error.description == """
+        error: cannot resolve PlugboardKitTests.LoginViewModel
+
+        What went wrong:
+          No registration for PlugboardKitTests.AuthRepository.
+
+        Chain:
+          LoginViewModel  (registered at Login/LoginAssembly.swift:14 in plugin Login)
+          → LoginUseCase  (registered at Login/LoginAssembly.swift:20 in plugin Login)
+          → AuthRepository  (✗ not registered)
+
+        Did you mean:
+          - PlugboardKitTests.AuthRepository named "Mock" (registered at AuthMock/MockAssembly.swift:9 in plugin AuthMock)
+
+        Action:
+          Register AuthRepository in an assembly that is loaded, for example container.register(AuthRepository.self) { r in ... }, or request one of the registrations suggested above.
+        """)
+  }
+
+  @Test func similarlyNamedTypesAreSuggested() throws {
+    let container = Container()
+    container.register(KeychainAuthRepository.self, file: "Auth/AuthAssembly.swift", line: 3) { _ in
+      KeychainAuthRepository(keychain: NoKeychain())
+    }
+    let error = try #require(throws: ResolutionError.self) { try container.resolve(AuthRepository.self) }
+    #expect(error.suggestions.map(\.reason) == [.similarName])
+    #expect(error.suggestions.first?.key == ServiceKey(KeychainAuthRepository.self))
+  }
+
+  @Test func cycleOfThreeShowsTheWholePath() throws {
+    let container = Container()
+    container.register(CycleA.self, file: "Cycle.swift", line: 1) { r in try CycleA(r.resolve()) }
+    container.register(CycleB.self, file: "Cycle.swift", line: 2) { r in try CycleB(r.resolve()) }
+    container.register(CycleC.self, file: "Cycle.swift", line: 3) { r in try CycleC(r.resolve()) }
+    let error = try #require(throws: ResolutionError.self) { try container.resolve(CycleA.self) }
+    #expect(
+      error.description == """
+        error: cannot resolve PlugboardKitTests.CycleA
+
+        What went wrong:
+          Dependency cycle: CycleA → CycleB → CycleC → CycleA.
+
+        Chain:
+          CycleA  (registered at Cycle.swift:1)
+          → CycleB  (registered at Cycle.swift:2)
+          → CycleC  (registered at Cycle.swift:3)
+          → CycleA  (registered at Cycle.swift:1  ✗ cycle closes here)
+
+        Action:
+          Break the cycle: let one of these services resolve its dependency lazily (keep the resolver and resolve on first use), or move the part they share into a new service.
+        """)
+  }
+
+  @Test func aServiceThatNeedsItselfIsACycle() throws {
+    let container = Container()
+    container.register(CycleA.self) { r in try r.resolve(CycleA.self) }.inObjectScope(.container)
+    let error = try #require(throws: ResolutionError.self) { try container.resolve(CycleA.self) }
+    guard case .cycle(let path) = error.kind else {
+      Issue.record("expected a cycle, got \(error.kind)")
+      return
+    }
+    #expect(path.map(\.shortDescription) == ["CycleA", "CycleA"])
+  }
+
+  @Test func cyclesAreCaughtThroughACapturedContainerToo() throws {
+    let container = Container()
+    container.register(CycleA.self) { _ in try CycleA(container.resolve()) }
+    container.register(CycleB.self) { _ in try CycleB(container.resolve()) }
+    container.register(CycleC.self) { _ in try CycleC(container.resolve()) }
+    #expect(throws: ResolutionError.self) { try container.resolve(CycleB.self) }
+  }
+
+  @Test func theOptionalFormStillThrowsCycles() throws {
+    let container = Container()
+    container.register(CycleA.self) { r in try r.resolve(CycleA.self) }
+    #expect(throws: ResolutionError.self) { try container.resolveIfRegistered(CycleA.self) }
+  }
+
+  @Test func factoryFailureWrapsTheErrorAtItsLink() throws {
+    let container = loginContainer()
+    container.register(AuthRepository.self, file: "Auth/AuthAssembly.swift", line: 30) { r in
+      try KeychainAuthRepository(keychain: r.resolve())
+    }
+    container.register(Keychain.self, file: "Auth/AuthAssembly.swift", line: 40) { _ in
+      throw Failure(reason: "keychain is locked")
+    }
+    let error = try #require(throws: ResolutionError.self) { try container.resolve(LoginViewModel.self) }
+    #expect((error.underlyingError as? Failure)?.reason == "keychain is locked")
+    #expect(
+      error.description == """
+        error: cannot resolve PlugboardKitTests.LoginViewModel
+
+        What went wrong:
+          The factory of PlugboardKitTests.Keychain threw: keychain is locked
+
+        Chain:
+          LoginViewModel  (registered at Login/LoginAssembly.swift:14 in plugin Login)
+          → LoginUseCase  (registered at Login/LoginAssembly.swift:20 in plugin Login)
+          → AuthRepository  (registered at Auth/AuthAssembly.swift:30)
+          → Keychain  (registered at Auth/AuthAssembly.swift:40  ✗ factory threw)
+
+        Action:
+          Fix the factory registered at Auth/AuthAssembly.swift:40; the error above is what it threw.
+        """)
+  }
+
+  @Test func theOptionalFormReturnsNilOnlyWhenNothingIsRegistered() throws {
+    let container = Container()
+    container.register(Keychain.self) { _ in throw Failure(reason: "locked") }
+    #expect(try container.resolveIfRegistered(AuthRepository.self) == nil)
+    #expect(throws: ResolutionError.self) { try container.resolveIfRegistered(Keychain.self) }
+  }
+
+  @Test func tooDeepIsReportedWithTheLimit() throws {
+    let container = Container(maximumDepth: 40)
+    container.register(Int.self) { r, n in try r.resolve(Int.self, argument: n + 1) }
+    let error = try #require(throws: ResolutionError.self) { try container.resolve(Int.self, argument: 0) }
+    #expect(error.summary == "The dependency chain grew deeper than 40 resolutions while resolving Swift.Int with arguments (Swift.Int).")
+    #expect(error.chain.count == 40)
+    // Long chains are elided in the middle.
+    #expect(error.description.contains("  … 24 more links …"))
+  }
+}
+
+struct NoKeychain: Keychain {}
