@@ -28,12 +28,15 @@ public final class Container: Resolver, @unchecked Sendable {
   public let maximumDepth: Int
 
   struct State {
-    var records: [ServiceKey: RegistrationRecord] = [:]
-    var order: [ServiceKey] = []
-    var sequence = 0
-    var duplicates: [DuplicateRegistration] = []
+    /// Every registration ever made here, in order, including replaced
+    /// ones and ones whose profiles are not active.
+    var records: [RegistrationRecord] = []
     var snapshots: [Registry] = []
     var plugin: String?
+    var activeProfile: String?
+    /// Service types whose unnamed requests are served by a named
+    /// registration (a profile's per-service choice).
+    var selections: [ObjectIdentifier: ServiceSelection] = [:]
   }
 
   let state = Mutex(State())
@@ -80,15 +83,9 @@ public final class Container: Resolver, @unchecked Sendable {
     let record = state.withLock { state -> RegistrationRecord in
       let site = RegistrationSite(fileID: file, line: line, plugin: state.plugin)
       let record = TypedRecord<Service, repeat each Argument>(
-        key: key, site: site, scope: defaultObjectScope, sequence: state.sequence, owner: self,
-        factory: factory)
-      state.sequence += 1
-      if let replaced = state.records.updateValue(record, forKey: key) {
-        state.duplicates.append(
-          DuplicateRegistration(key: key, winner: site, replaced: replaced.site))
-      } else {
-        state.order.append(key)
-      }
+        key: key, site: site, scope: defaultObjectScope, sequence: state.records.count,
+        owner: self, factory: factory)
+      state.records.append(record)
       published.store(nil, ordering: .releasing)
       return record
     }
@@ -121,7 +118,42 @@ public final class Container: Resolver, @unchecked Sendable {
   /// Keys registered twice in this container: which registration won and
   /// which it replaced.
   public var duplicateRegistrations: [DuplicateRegistration] {
-    state.withLock { $0.duplicates }
+    registry.duplicates
+  }
+
+  /// Registrations left out because none of their profiles is active.
+  public var inactiveRegistrations: [RegistrationInfo] {
+    registry.inactive.map(\.info)
+  }
+
+  // MARK: Profiles
+
+  /// The profile that decides which profile-tagged registrations take part
+  /// (see ``ServiceEntry/inProfiles(_:)``). Inherited from the parent when
+  /// not set. Changing it takes effect for resolutions that start later.
+  public var activeProfile: String? {
+    get { state.withLock { $0.activeProfile } ?? parent?.activeProfile }
+    set {
+      state.withLock { $0.activeProfile = newValue }
+      published.store(nil, ordering: .releasing)
+    }
+  }
+
+  /// Serves unnamed requests for `serviceType` with its registration named
+  /// `name`: configuration picks the mock a plugin ships beside the real
+  /// implementation. `reason` is kept for diagnostics and tools, e.g.
+  /// "chosen by profile 'mock'".
+  public func select(name: String, for serviceType: TypeIdentity, reason: String) {
+    state.withLock {
+      $0.selections[serviceType.id] = ServiceSelection(
+        service: serviceType, name: name, reason: reason)
+    }
+    published.store(nil, ordering: .releasing)
+  }
+
+  /// The per-service choices in force here.
+  public var selections: [ServiceSelection] {
+    state.withLock { Array($0.selections.values) }.sorted { $0.service.name < $1.service.name }
   }
 
   /// Whether `resolve(serviceType, name:)` would find a registration here or
@@ -131,6 +163,12 @@ public final class Container: Resolver, @unchecked Sendable {
   }
 
   // MARK: Snapshots
+
+  /// Drops the published snapshot so the next resolution rebuilds it, after
+  /// a change that affects which registrations take part.
+  func invalidate() {
+    published.store(nil, ordering: .releasing)
+  }
 
   /// The current registrations, published on first use after a change.
   @inline(__always)
@@ -146,7 +184,9 @@ public final class Container: Resolver, @unchecked Sendable {
       if let pointer = published.load(ordering: .acquiring) {
         return Unmanaged<Registry>.fromOpaque(pointer).takeUnretainedValue()
       }
-      let registry = Registry(records: state.order.compactMap { state.records[$0] })
+      let registry = Registry(
+        records: state.records, activeProfile: state.activeProfile ?? parent?.activeProfile,
+        selections: state.selections)
       // Readers may still hold earlier snapshots without a reference count,
       // so every snapshot lives as long as the container. Snapshots are only
       // rebuilt when registering and resolving interleave.

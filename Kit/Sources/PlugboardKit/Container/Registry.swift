@@ -9,13 +9,42 @@ final class Registry: @unchecked Sendable {
   private let slots: [UInt]
   private let buckets: [TypeBucket?]
   private let mask: Int
-  /// Every registration in registration order (winners only).
+  /// The registrations that serve their keys, in registration order.
   let records: [RegistrationRecord]
+  /// Registrations replaced by a later one with the same key.
+  let duplicates: [DuplicateRegistration]
+  /// Registrations whose profiles are not active.
+  let inactive: [RegistrationRecord]
+  let activeProfile: String?
+  let selections: [ObjectIdentifier: ServiceSelection]
 
-  static let empty = Registry(records: [])
-
-  init(records: [RegistrationRecord]) {
+  /// Picks, for every key, the last registration whose profiles are active.
+  init(
+    records all: [RegistrationRecord], activeProfile: String?,
+    selections: [ObjectIdentifier: ServiceSelection]
+  ) {
+    self.activeProfile = activeProfile
+    self.selections = selections
+    var winners: [ServiceKey: RegistrationRecord] = [:]
+    var order: [ServiceKey] = []
+    var duplicates: [DuplicateRegistration] = []
+    var inactive: [RegistrationRecord] = []
+    for record in all {
+      guard record.isActive(inProfile: activeProfile) else {
+        inactive.append(record)
+        continue
+      }
+      if let replaced = winners.updateValue(record, forKey: record.key) {
+        duplicates.append(
+          DuplicateRegistration(key: record.key, winner: record.site, replaced: replaced.site))
+      } else {
+        order.append(record.key)
+      }
+    }
+    let records = order.compactMap { winners[$0] }
     self.records = records
+    self.duplicates = duplicates
+    self.inactive = inactive
     var grouped: [ObjectIdentifier: [RegistrationRecord]] = [:]
     for record in records { grouped[record.key.service.id, default: []].append(record) }
     var capacity = 8
@@ -28,7 +57,7 @@ final class Registry: @unchecked Sendable {
       var index = Self.index(of: bits, mask: mask)
       while slots[index] != 0 { index = (index + 1) & mask }
       slots[index] = bits
-      buckets[index] = TypeBucket(group)
+      buckets[index] = TypeBucket(group, selection: selections[id])
     }
     self.slots = slots
     self.buckets = buckets
@@ -70,9 +99,14 @@ final class TypeBucket: @unchecked Sendable {
   let all: [RegistrationRecord]
   private let byName: [String: [RegistrationRecord]]
 
-  init(_ records: [RegistrationRecord]) {
+  /// The profile's choice of named registration for unnamed requests.
+  let selection: ServiceSelection?
+
+  init(_ records: [RegistrationRecord], selection: ServiceSelection?) {
     self.all = records
-    self.plain = records.first { $0.key.name == nil && $0.key.arguments.isEmpty }
+    self.selection = selection
+    let servesUnnamed = selection?.name
+    self.plain = records.first { $0.key.name == servesUnnamed && $0.key.arguments.isEmpty }
     var byName: [String: [RegistrationRecord]] = [:]
     for record in records { byName[record.key.name ?? "", default: []].append(record) }
     self.byName = byName

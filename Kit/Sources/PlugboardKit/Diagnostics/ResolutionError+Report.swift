@@ -21,6 +21,14 @@ extension ResolutionError {
   public var action: String {
     switch kind {
     case .notRegistered:
+      if registries.contains(where: { $0.inactive.contains { $0.key.service == key.service } }) {
+        return "Activate a profile \(key.service.shortName) is registered for, or register it for "
+          + "the active profile too (inProfiles(...) on its registration)."
+      }
+      if key.name == nil, registries.contains(where: { $0.selections[key.service.id] != nil }) {
+        return "Register the chosen name for \(key.service.shortName), or change the profile's "
+          + "choice in plugins.json."
+      }
       if let copy = suggestions.first(where: { $0.reason == .duplicatedModule }) {
         return "Module \(copy.key.service.moduleName ?? "?") is loaded twice, so its types have two "
           + "identities. Make it a .dynamic library product of its own package, depended on by "
@@ -48,6 +56,7 @@ extension ResolutionError {
   /// action line.
   public var description: String {
     var lines = ["error: cannot resolve \(requested)", "", "What went wrong:", "  \(summary)"]
+    lines += notes.map { "  \($0)" }
     if !chain.isEmpty {
       lines += ["", "Chain:"]
       lines += Self.chainLines(chain, failing: key, kind: kind)

@@ -54,6 +54,30 @@ public struct ResolutionError: Error, CustomStringConvertible {
     }
   }
 
+  /// Facts about configuration that explain a missing registration: a
+  /// registration that exists only for another profile, or a profile's
+  /// choice of a named registration that does not exist.
+  public var notes: [String] {
+    guard case .notRegistered = kind else { return [] }
+    var notes: [String] = []
+    for registry in registries {
+      if key.name == nil, let selection = registry.selections[key.service.id] {
+        notes.append(
+          "Unnamed requests for \(key.service.shortName) are served by its registration named "
+            + "\"\(selection.name)\" (\(selection.reason)), and there is none.")
+      }
+      for record in registry.inactive where record.key.service == key.service {
+        guard let profiles = record.info.profiles else { continue }
+        let name = record.key.name.map { " named \"\($0)\"" } ?? ""
+        let active = registry.activeProfile.map { "the active profile is '\($0)'" } ?? "no profile is active"
+        notes.append(
+          "\(key.service.shortName)\(name) is registered only for profile \(profiles) "
+            + "(at \(record.site)); \(active).")
+      }
+    }
+    return notes
+  }
+
   /// The error a factory threw, when that is what failed, looking through
   /// nested factory failures to the original one.
   public var underlyingError: (any Error)? {

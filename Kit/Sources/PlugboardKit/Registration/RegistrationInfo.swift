@@ -6,6 +6,10 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
   /// The dependencies the registration declared, or `nil` when it declared
   /// none (its factory is a closure the container cannot see into).
   public let dependencies: [ServiceKey]?
+  /// Dependencies the factory uses only when they are registered.
+  public let optionalDependencies: [ServiceKey]
+  /// The profiles the registration serves; `nil` for every profile.
+  public let profiles: ProfileCondition?
 
   public var description: String { "\(key) [\(scope)] at \(site)" }
 }

@@ -30,7 +30,13 @@ class RegistrationRecord: @unchecked Sendable {
   var info: RegistrationInfo {
     let metadata = metadata.withLock { $0 }
     return RegistrationInfo(
-      key: key, scope: scope, site: site, dependencies: metadata.dependencies)
+      key: key, scope: scope, site: site, dependencies: metadata.dependencies,
+      optionalDependencies: metadata.optionalDependencies, profiles: metadata.profiles)
+  }
+
+  /// Whether this registration takes part when `profile` is active.
+  func isActive(inProfile profile: String?) -> Bool {
+    metadata.withLock { $0.profiles }?.matches(profile) ?? true
   }
 }
 
@@ -39,6 +45,10 @@ struct RegistrationMetadata: Sendable {
   /// Dependencies declared with ``ServiceEntry/dependsOn(_:)``, or learned
   /// from an initializer's signature; `nil` when unknown.
   var dependencies: [ServiceKey]?
+  /// Dependencies used when present (`resolveIfRegistered`).
+  var optionalDependencies: [ServiceKey] = []
+  /// The profiles this registration serves; `nil` for all of them.
+  var profiles: ProfileCondition?
 }
 
 /// A registration with its factory and the storage its scope needs.

@@ -28,6 +28,29 @@ public struct ServiceEntry<Service>: Sendable {
     return self
   }
 
+  /// Declares services the factory uses only when they are registered
+  /// (resolved with `resolveIfRegistered`), so checks know the edge exists
+  /// but do not report it missing.
+  @discardableResult
+  public func optionallyDependsOn(_ types: any Any.Type...) -> ServiceEntry<Service> {
+    let keys = types.map { ServiceKey($0) }
+    record.metadata.withLock { $0.optionalDependencies += keys }
+    return self
+  }
+
+  /// Limits the registration to profiles, as Spring's `@Profile`: each
+  /// expression is a profile name, or `!name` for every profile but that
+  /// one; the registration takes part when any expression matches the
+  /// container's ``Container/activeProfile``. `inProfiles("mock")` ships a
+  /// mock beside the real service; `inProfiles("!live")` serves everything
+  /// but production.
+  @discardableResult
+  public func inProfiles(_ expressions: String...) -> ServiceEntry<Service> {
+    record.metadata.withLock { $0.profiles = ProfileCondition(expressions) }
+    record.owner.invalidate()
+    return self
+  }
+
   /// The key this entry registered.
   public var key: ServiceKey { record.key }
   /// The scope currently set.
