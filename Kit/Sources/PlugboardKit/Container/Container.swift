@@ -126,6 +126,13 @@ public final class Container: Resolver, @unchecked Sendable {
     registry.inactive.map(\.info)
   }
 
+  /// Registrations a request for `key` may have meant (other names, other
+  /// arguments, a duplicated module copy, similar type names), as a failed
+  /// resolution would suggest them; for whole-graph checks.
+  public func suggestions(for key: ServiceKey) -> [Suggestion] {
+    Suggestion.candidates(for: key, among: registries.flatMap(\.records))
+  }
+
   // MARK: Profiles
 
   /// The profile that decides which profile-tagged registrations take part
