@@ -51,11 +51,13 @@ import Testing
     container.attributing(to: "Auth") {
       container.register(Animal.self, file: "Auth/AuthAssembly.swift", line: 12) { _ in Cat(name: "x") }
     }
+    let registeredAt = #line + 1
     container.register(Person.self) { r in try PetOwner(pet: r.resolve()) }
     let infos = container.registrations
-    #expect(infos.map(\.site.description) == [
-      "Auth/AuthAssembly.swift:12 in plugin Auth", "PlugboardKitTests/AssemblyTests.swift:\(#line - 2)",
-    ])
+    #expect(
+      infos.map(\.site.description) == [
+        "Auth/AuthAssembly.swift:12 in plugin Auth", "PlugboardKitTests/AssemblyTests.swift:\(registeredAt)",
+      ])
   }
 
   @Test func duplicateKeysLaterWinsAndIsRecorded() throws {

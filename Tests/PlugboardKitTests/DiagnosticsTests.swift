@@ -166,7 +166,10 @@ final class CycleC {
     let container = Container(maximumDepth: 40)
     container.register(Int.self) { r, n in try r.resolve(Int.self, argument: n + 1) }
     let error = try #require(throws: ResolutionError.self) { try container.resolve(Int.self, argument: 0) }
-    #expect(error.summary == "The dependency chain grew deeper than 40 resolutions while resolving Swift.Int with arguments (Swift.Int).")
+    #expect(
+      error.summary
+        == "The dependency chain grew deeper than 40 resolutions while resolving "
+        + "Swift.Int with arguments (Swift.Int).")
     #expect(error.chain.count == 40)
     // Long chains are elided in the middle.
     #expect(error.description.contains("  … 24 more links …"))

@@ -85,4 +85,3 @@ public struct ResolutionError: Error, CustomStringConvertible {
     return underlying
   }
 }
-
