@@ -58,12 +58,12 @@ import Testing
       { "formatVersion": 2, "plugin": [], "plugins": [
         "Auth", { "name": "", "path": "x.so", "enabled": "yes" },
         { "name": "A", "path": "a.so" }, { "name": "A", "path": "b.so", "sha256": "00" } ],
-        "profiles": {} }
+        "profile": {} }
       """#
     #expect(
       try problems(text) == [
         #"plugin: unknown key; did you mean "plugins"?"#,
-        "profiles: reserved for profiles, which this version of plugboard does not support yet",
+        #"profile: unknown key; did you mean "profiles"?"#,
         "formatVersion: this plugboard reads format 1, found 2",
         "plugins[0]: expected an object, found a string",
         "plugins[1].name: expected a non-empty string",

@@ -9,21 +9,60 @@ public struct Deployment {
   /// Every registration of every plugin that assembled, each attributed to
   /// its plugin.
   public let container: Container
+  /// The profile it was brought up in; nil when the manifest declares none.
+  public internal(set) var profile: ActiveProfile? = nil
+  /// Problems applying the profile's per-service choices.
+  public internal(set) var profileProblems: [DeploymentProblem] = []
 
   /// Loads every enabled plugin of `manifest`, then assembles those that
   /// loaded: all register first, then each one's `loaded(resolver:)` runs,
-  /// so a plugin may look at the whole graph there.
+  /// so a plugin may look at the whole graph there. The manifest's
+  /// `activeProfile` is the profile.
   public static func bringUp(_ manifest: Manifest, loader: PluginLoader = PluginLoader()) -> Deployment {
-    let container = Container()
-    let outcomes = DeploymentAssembler.assemble(loader.load(manifest), into: container)
-    return Deployment(manifest: manifest, outcomes: outcomes, container: container)
+    let profile = manifest.activeProfile.flatMap(manifest.profile(named:)).map {
+      ActiveProfile($0, source: .manifest, manifestDefault: manifest.activeProfile)
+    }
+    return bringUp(manifest, profile: profile, loader: loader)
   }
 
-  /// Every problem found, in manifest order.
+  /// Brings `manifest` up in `profile`: only the plugins that load in it
+  /// are loaded (the others are reported as disabled, see
+  /// ``excludedByProfile``), profile-tagged registrations follow it, and
+  /// its per-service choices are applied after every plugin registered and
+  /// before any `loaded(resolver:)` runs.
+  public static func bringUp(
+    _ manifest: Manifest, profile: ActiveProfile?, loader: PluginLoader = PluginLoader()
+  ) -> Deployment {
+    let container = Container()
+    // Before anything registers, so the registry never holds a snapshot
+    // built for another profile.
+    container.activeProfile = profile?.name
+    var profileProblems: [DeploymentProblem] = []
+    let outcomes = DeploymentAssembler.assemble(
+      loader.load(manifest, profile: profile?.name), into: container
+    ) { container in
+      guard let profile else { return }
+      profileProblems = ServiceSelector.apply(profile.declaration, to: container, manifest: manifest.path)
+    }
+    var deployment = Deployment(manifest: manifest, outcomes: outcomes, container: container)
+    deployment.profile = profile
+    deployment.profileProblems = profileProblems
+    return deployment
+  }
+
+  /// Every problem found, in manifest order, then the profile's.
   public var problems: [DeploymentProblem] {
     outcomes.compactMap { outcome in
       guard case .failed(_, let problem) = outcome else { return nil }
       return problem
+    } + profileProblems
+  }
+
+  /// The enabled plugins the active profile leaves out.
+  public var excludedByProfile: [PluginEntry] {
+    outcomes.compactMap { outcome in
+      guard case .disabled(let entry) = outcome, entry.enabled else { return nil }
+      return entry
     }
   }
 

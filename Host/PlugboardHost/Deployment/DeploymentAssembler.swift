@@ -6,9 +6,15 @@ enum DeploymentAssembler {
   /// `outcomes` with every plugin whose assemblies threw marked as failed.
   /// Registrations a failing plugin made before it threw stay in the
   /// container, attributed to it; the deployment is reported unhealthy.
-  static func assemble(_ outcomes: [PluginOutcome], into container: Container) -> [PluginOutcome] {
+  /// `configure` runs once every plugin registered and before any
+  /// `loaded(resolver:)`, which may already resolve: the profile's
+  /// per-service choices are made there.
+  static func assemble(
+    _ outcomes: [PluginOutcome], into container: Container, configure: (Container) -> Void = { _ in }
+  ) -> [PluginOutcome] {
     var result = outcomes
     for stage in [AssemblyError.Stage.assemble, .loaded] {
+      if stage == .loaded { configure(container) }
       for (index, outcome) in result.enumerated() {
         guard case .loaded(let plugin) = outcome else { continue }
         if let problem = run(stage, of: plugin, in: container) {

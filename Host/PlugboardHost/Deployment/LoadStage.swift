@@ -7,6 +7,9 @@ public enum LoadStage: String, Sendable, CaseIterable, Codable {
   case findEntry = "find entry"
   case checkVersions = "check versions"
   case assemble
+  /// Applying the active profile's per-service choices to the assembled
+  /// container.
+  case applyProfile = "apply profile"
   /// Resolving and running the `Application` (`plugboard run`).
   case run
 }

@@ -24,11 +24,12 @@ public struct PluginLoader {
     self.host = host
   }
 
-  /// The outcome of every entry of `manifest`, in its order.
-  public func load(_ manifest: Manifest) -> [PluginOutcome] {
+  /// The outcome of every entry of `manifest`, in its order. A plugin that
+  /// is disabled, or does not load in `profile`, is not opened.
+  public func load(_ manifest: Manifest, profile: String? = nil) -> [PluginOutcome] {
     var claimed: [String: String] = [:]
     return manifest.plugins.map { entry in
-      guard entry.enabled else { return .disabled(entry) }
+      guard entry.loads(inProfile: profile) else { return .disabled(entry) }
       do throws(DeploymentProblem) {
         let file = try locate(entry, in: manifest, claimed: claimed)
         claimed[file] = entry.name

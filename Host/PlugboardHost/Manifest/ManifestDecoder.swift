@@ -4,12 +4,19 @@ struct ManifestDecoder {
   /// Keys a later format will use. Naming them here gives a precise message
   /// instead of "unknown key" and keeps anyone from using them for
   /// something else meanwhile.
-  static let reservedTopLevelKeys = ["profiles": "profiles"]
+  static let reservedTopLevelKeys: [String: String] = [:]
   static let reservedPluginKeys = ["sha256": "integrity pins"]
-  static let topLevelKeys = ["$schema", "formatVersion", "plugins"]
-  static let pluginKeys = ["name", "path", "enabled"]
+  static let topLevelKeys = ["$schema", "formatVersion", "activeProfile", "profiles", "plugins"]
+  static let pluginKeys = ["name", "path", "enabled", "profiles"]
 
-  private var problems: [ManifestProblem] = []
+  var problems: [ManifestProblem] = []
+  /// The declared profiles, decoded before the plugins so that a plugin's
+  /// `profiles` list can be checked against them.
+  var profiles: [ProfileDeclaration] = []
+  var activeProfile: String?
+  /// Every well-formed key of `profiles`, even one whose body has problems,
+  /// so those problems are not repeated as "not declared" wherever it is used.
+  var profileNames: [String] = []
 
   /// The manifest, or every problem found in it.
   static func decode(_ document: JSONValue, path: String) -> Result<Manifest, ManifestError> {
@@ -18,7 +25,9 @@ struct ManifestDecoder {
     guard decoder.problems.isEmpty, let plugins else {
       return .failure(.invalid(path: path, decoder.problems))
     }
-    return .success(Manifest(path: path, plugins: plugins))
+    return .success(
+      Manifest(
+        path: path, plugins: plugins, profiles: decoder.profiles, activeProfile: decoder.activeProfile))
   }
 
   private mutating func document(_ value: JSONValue) -> [PluginEntry]? {
@@ -28,6 +37,8 @@ struct ManifestDecoder {
         value, at: root, allowed: Self.topLevelKeys, reserved: Self.reservedTopLevelKeys)
     else { return nil }
     formatVersion(members["formatVersion"], at: root.key("formatVersion"))
+    profiles = declarations(members["profiles"])
+    activeProfile = defaultProfile(members["activeProfile"])
     guard let list = members["plugins"] else {
       report(root, "missing required key \"plugins\"")
       return nil
@@ -76,8 +87,9 @@ struct ManifestDecoder {
         report(path.key("enabled"), "expected a boolean, found \(value.kindDescription)")
       }
     }
+    let profiles = members["profiles"].flatMap { pluginProfiles($0, at: path.key("profiles")) }
     guard let name, let file else { return nil }
-    return PluginEntry(index: index, name: name, path: file, enabled: enabled)
+    return PluginEntry(index: index, name: name, path: file, enabled: enabled, profiles: profiles)
   }
 
   private mutating func rejectDuplicateNames(_ plugins: [PluginEntry]) {
@@ -97,7 +109,7 @@ struct ManifestDecoder {
 
   /// The members of an object, by key, after reporting a non-object,
   /// duplicate keys, and unknown or reserved keys.
-  private mutating func object(
+  mutating func object(
     _ value: JSONValue, at path: ManifestPath, allowed: [String], reserved: [String: String]
   ) -> [String: JSONValue]? {
     guard case .object(let members) = value else {
@@ -120,7 +132,7 @@ struct ManifestDecoder {
     return result
   }
 
-  private func unknownKey(_ key: String, allowed: [String]) -> String {
+  func unknownKey(_ key: String, allowed: [String]) -> String {
     if let suggestion = KeySuggestion.closest(to: key, among: allowed) {
       return "unknown key; did you mean \"\(suggestion)\"?"
     }
@@ -128,7 +140,7 @@ struct ManifestDecoder {
     return "unknown key; expected one of \(list)"
   }
 
-  private mutating func nonEmptyString(_ value: JSONValue?, key: String, in path: ManifestPath)
+  mutating func nonEmptyString(_ value: JSONValue?, key: String, in path: ManifestPath)
     -> String?
   {
     guard let value else {
@@ -146,7 +158,7 @@ struct ManifestDecoder {
     return text
   }
 
-  private mutating func report(_ path: ManifestPath, _ message: String) {
+  mutating func report(_ path: ManifestPath, _ message: String) {
     problems.append(ManifestProblem(at: path, message))
   }
 }

@@ -1,0 +1,147 @@
+import PlugboardKit
+
+/// Decoding of the profile keys: the top-level `profiles` and
+/// `activeProfile`, and each plugin's `profiles` list. Every profile name
+/// used anywhere must be declared, so a typo is an error with a
+/// did-you-mean rather than a profile that silently never matches.
+extension ManifestDecoder {
+  static let profileKeys = ["description", "services"]
+
+  /// The `profiles` object's members, each a declared profile.
+  mutating func declarations(_ value: JSONValue?) -> [ProfileDeclaration] {
+    guard let value else { return [] }
+    let path = ManifestPath.root.key("profiles")
+    var declarations: [ProfileDeclaration] = []
+    for (name, body) in orderedMembers(value, at: path) {
+      guard validProfileName(name, at: path.key(name)) else { continue }
+      profileNames.append(name)
+      if let declaration = declaration(name, body, at: path.key(name)) {
+        declarations.append(declaration)
+      }
+    }
+    return declarations
+  }
+
+  private mutating func validProfileName(_ name: String, at path: ManifestPath) -> Bool {
+    if name.isEmpty {
+      report(path, "a profile name must not be empty")
+      return false
+    }
+    if name.hasPrefix("!") {
+      report(path, "a profile name cannot start with \"!\", which means \"every profile but\"")
+      return false
+    }
+    return true
+  }
+
+  private mutating func declaration(_ name: String, _ value: JSONValue, at path: ManifestPath)
+    -> ProfileDeclaration?
+  {
+    guard let members = object(value, at: path, allowed: Self.profileKeys, reserved: [:]) else {
+      return nil
+    }
+    var description: String?
+    if let value = members["description"] {
+      if case .string(let text) = value {
+        description = text
+      } else {
+        report(path.key("description"), "expected a string, found \(value.kindDescription)")
+      }
+    }
+    var services: [ServiceChoice] = []
+    if let value = members["services"] {
+      let servicesPath = path.key("services")
+      for (type, choice) in orderedMembers(value, at: servicesPath) {
+        let place = servicesPath.key(type)
+        guard case .string(let registration) = choice else {
+          report(
+            place,
+            "expected a string (the registration name that serves \(type)), found \(choice.kindDescription)")
+          continue
+        }
+        guard !type.isEmpty, !registration.isEmpty else {
+          report(place, "expected a service type and a registration name, both non-empty")
+          continue
+        }
+        services.append(ServiceChoice(type: type, name: registration, path: place))
+      }
+    }
+    return ProfileDeclaration(name: name, description: description, services: services)
+  }
+
+  /// `activeProfile`: a declared profile, required as soon as any is
+  /// declared, so that which profile is active is never a guess.
+  mutating func defaultProfile(_ value: JSONValue?) -> String? {
+    let path = ManifestPath.root.key("activeProfile")
+    guard let value else {
+      if !profileNames.isEmpty {
+        report(
+          ManifestPath.root,
+          "missing required key \"activeProfile\" (the profile used when neither --profile nor "
+            + "PLUGBOARD_PROFILE chooses one; declared: \(declaredList))")
+      }
+      return nil
+    }
+    guard case .string(let name) = value else {
+      report(path, "expected a string, found \(value.kindDescription)")
+      return nil
+    }
+    guard requireDeclared(name, at: path) else { return nil }
+    return name
+  }
+
+  /// A plugin's `profiles`: a non-empty array of declared profile names,
+  /// each possibly negated with `!`.
+  mutating func pluginProfiles(_ value: JSONValue, at path: ManifestPath) -> ProfileCondition? {
+    guard case .array(let elements) = value else {
+      report(path, "expected an array of profile names, found \(value.kindDescription)")
+      return nil
+    }
+    guard !elements.isEmpty else {
+      report(path, "expected at least one profile; omit the key to load the plugin in every profile")
+      return nil
+    }
+    var expressions: [String] = []
+    for (index, element) in elements.enumerated() {
+      let place = path.index(index)
+      guard case .string(let expression) = element else {
+        report(place, "expected a string, found \(element.kindDescription)")
+        continue
+      }
+      let name = expression.hasPrefix("!") ? String(expression.dropFirst()) : expression
+      if requireDeclared(name, at: place) { expressions.append(expression) }
+    }
+    return expressions.count == elements.count ? ProfileCondition(expressions) : nil
+  }
+
+  private mutating func requireDeclared(_ name: String, at path: ManifestPath) -> Bool {
+    guard profileNames.contains(name) else {
+      report(path, ProfileSuggestion.notDeclared(name, among: profileNames))
+      return false
+    }
+    return true
+  }
+
+  private var declaredList: String {
+    profileNames.map { "'\($0)'" }.joined(separator: ", ")
+  }
+
+  /// An object's members in written order, after reporting a non-object
+  /// and duplicate keys; for objects whose keys are names, not a schema.
+  private mutating func orderedMembers(_ value: JSONValue, at path: ManifestPath) -> [(String, JSONValue)] {
+    guard case .object(let members) = value else {
+      report(path, "expected an object, found \(value.kindDescription)")
+      return []
+    }
+    var seen: Set<String> = []
+    var result: [(String, JSONValue)] = []
+    for member in members {
+      guard seen.insert(member.key).inserted else {
+        report(path.key(member.key), "duplicate key; each key may appear once")
+        continue
+      }
+      result.append((member.key, member.value))
+    }
+    return result
+  }
+}

@@ -1,0 +1,18 @@
+/// A profile asked for by `--profile` or `PLUGBOARD_PROFILE` that the
+/// manifest does not declare. It is a mistake in how plugboard was
+/// invoked, not in the deployment, so it ends with exit status 2; nothing
+/// falls back to another profile.
+public struct ProfileChoiceError: Error, Equatable, Sendable, CustomStringConvertible {
+  public let source: ProfileSource
+  public let requested: String
+  /// The complete sentence after the source.
+  public let message: String
+
+  /// `--profile moc: no profile 'moc' is declared in /srv/plugins.json; did you mean 'mock'?`
+  public var description: String {
+    switch source {
+    case .option: "\(ProfileChooser.optionName) \(requested): \(message)"
+    case .environment, .manifest: "\(ProfileChooser.environmentVariable)=\(requested): \(message)"
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import PlugboardKit
+
+/// Applies a profile's per-service choices to an assembled container:
+/// each `"Type": "Name"` is matched against the service types the plugins
+/// registered, by fully qualified or bare name, and the match is passed to
+/// ``Container/select(name:for:reason:)``.
+///
+/// Every choice is checked when the deployment comes up, not when the
+/// service is first resolved: a type that no plugin registers, a bare name
+/// that fits two types, or a registration name the type does not have is a
+/// problem of the deployment, reported at its place in the manifest.
+enum ServiceSelector {
+  static func apply(_ profile: ProfileDeclaration, to container: Container, manifest: String)
+    -> [DeploymentProblem]
+  {
+    // Inactive registrations count: a choice may name a registration that
+    // is tagged for this very profile.
+    let registrations = container.registrations + container.inactiveRegistrations
+    var types: [TypeIdentity] = []
+    for info in registrations where !types.contains(info.key.service) { types.append(info.key.service) }
+    var problems: [DeploymentProblem] = []
+    for choice in profile.services {
+      func problem(_ text: String) {
+        problems.append(
+          DeploymentProblem(
+            stage: .applyProfile, plugin: nil, file: manifest, message: "\(manifest): \(choice.path): \(text)"
+          ))
+      }
+      let matches = types.filter { $0.name == choice.type || $0.shortName == choice.type }
+      guard let type = matches.first else {
+        problem(unknownType(choice.type, among: types))
+        continue
+      }
+      guard matches.count == 1 else {
+        let names = matches.map(\.name).sorted().joined(separator: ", ")
+        problem(
+          "\"\(choice.type)\" matches several registered service types (\(names)); write the qualified name")
+        continue
+      }
+      let names = registrations.filter { $0.key.service == type && $0.key.arguments.isEmpty }.map(\.key.name)
+      guard names.contains(choice.name) else {
+        problem(unknownName(choice.name, of: type, among: names, profile: profile.name))
+        continue
+      }
+      container.select(name: choice.name, for: type, reason: "chosen by profile '\(profile.name)'")
+    }
+    return problems
+  }
+
+  private static func unknownType(_ written: String, among types: [TypeIdentity]) -> String {
+    let head = "no plugin registers a service type called \"\(written)\""
+    let candidates = written.contains(".") ? types.map(\.name) : types.map(\.shortName)
+    if let close = KeySuggestion.closest(to: written, among: candidates) {
+      return head + "; did you mean \"\(close)\"?"
+    }
+    return head
+  }
+
+  private static func unknownName(
+    _ name: String, of type: TypeIdentity, among names: [String?], profile: String
+  )
+    -> String
+  {
+    let head = "\(type.name) has no registration named \"\(name)\" to serve it in profile '\(profile)'"
+    let named = names.compactMap { $0 }
+    if let close = KeySuggestion.closest(to: name, among: named) {
+      return head + "; did you mean \"\(close)\"?"
+    }
+    let listed = names.map { $0.map { "\"\($0)\"" } ?? "(unnamed)" }.joined(separator: ", ")
+    return head + "; its registrations: " + listed
+  }
+}
