@@ -62,7 +62,11 @@ enum ArgumentParser {
         break
       }
       guard argument.hasPrefix("--") else {
-        throw misuse("unexpected argument '\(argument)'")
+        guard spec.positional != nil, parsed.positionals.isEmpty else {
+          throw misuse("unexpected argument '\(argument)'")
+        }
+        parsed.positionals.append(argument)
+        continue
       }
       let (name, inlineValue) = split(argument)
       guard let option = spec.option(named: name) else {
@@ -83,6 +87,9 @@ enum ArgumentParser {
         throw misuse("\(name) needs a value: \(name) \(valueName)")
       }
       parsed.values[name] = value
+    }
+    if let positional = spec.positional, parsed.positionals.isEmpty {
+      throw misuse("missing \(positional): plugboard \(spec.name) \(positional)")
     }
     return parsed
   }

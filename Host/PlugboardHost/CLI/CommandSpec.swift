@@ -7,6 +7,8 @@ struct CommandSpec: Sendable {
   let options: [OptionSpec]
   /// Whether arguments after `--` are taken (and handed on).
   let passthrough: String?
+  /// The one positional argument it takes (`TYPE` for `explain`), if any.
+  var positional: String? = nil
 
   static let run = CommandSpec(
     name: "run",
@@ -22,7 +24,7 @@ struct CommandSpec: Sendable {
     ],
     passthrough: nil)
 
-  static let all = [run, list]
+  static let all = [run, list, check, explain, graph]
 
   func option(named name: String) -> OptionSpec? {
     options.first { $0.name == name }

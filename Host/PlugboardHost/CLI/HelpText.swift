@@ -26,7 +26,7 @@ enum HelpText {
     return """
       plugboard \(spec.name) — \(spec.summary)
 
-      Usage: plugboard \(spec.name) [options]\(tail)
+      Usage: plugboard \(spec.name)\(spec.positional.map { " \($0)" } ?? "") [options]\(tail)
 
       Options:
       \(lines.joined(separator: "\n"))

@@ -12,6 +12,8 @@ struct ParsedOptions: Equatable {
   var values: [String: String] = [:]
   var flags: Set<String> = []
   var passthrough: [String] = []
+  /// Arguments that are not options, for a command that takes one.
+  var positionals: [String] = []
 
   var manifest: String? { values[OptionSpec.manifest.name] }
 }

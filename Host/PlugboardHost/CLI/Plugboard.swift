@@ -6,6 +6,11 @@ public enum Plugboard {
   /// - Returns: the exit status (see ``ExitStatus``; `run` returns the
   ///   application's own status once it ran).
   public static func main(_ arguments: [String], console: any Console = StandardConsole()) async -> Int32 {
+    // The hidden probe is for plugboard's own child processes; it has no
+    // help and takes no options.
+    if arguments.first == ProbeCommand.name {
+      return ProbeCommand(arguments: Array(arguments.dropFirst()), console: console).execute()
+    }
     let invocation: Invocation
     do {
       invocation = try ArgumentParser.parse(arguments)
@@ -25,6 +30,9 @@ public enum Plugboard {
       switch name {
       case CommandSpec.run.name: return await RunCommand(options: options, console: console).execute()
       case CommandSpec.list.name: return ListCommand(options: options, console: console).execute()
+      case CommandSpec.check.name: return CheckCommand(options: options, console: console).execute()
+      case CommandSpec.explain.name: return ExplainCommand(options: options, console: console).execute()
+      case CommandSpec.graph.name: return GraphCommand(options: options, console: console).execute()
       default:
         console.err("plugboard: internal error: no implementation for '\(name)'")
         return ExitStatus.misuse.rawValue

@@ -1,0 +1,46 @@
+import PlugboardKit
+
+/// One link of a finding's chain: a service, and the registration serving
+/// it (plugin and site), or a marker saying why the link fails.
+public struct ChainStep: Sendable, Equatable, Encodable {
+  /// The fully qualified service type.
+  public let service: String
+  /// The short form used in text: `AuthService named "Mock"`.
+  public let display: String
+  public let name: String?
+  public let scope: String?
+  public let plugin: String?
+  /// `#fileID` and line of the registration, when one serves the link.
+  public let file: String?
+  public let line: Int?
+  /// Why the link fails: "✗ not registered", "✗ cycle closes here".
+  public let marker: String?
+
+  /// A link served by `info`.
+  init(_ info: RegistrationInfo, marker: String? = nil) {
+    self.init(key: info.key, site: info.site, scope: info.scope, marker: marker)
+  }
+
+  /// A link for `key`, served by the registration at `site` if any.
+  init(key: ServiceKey, site: RegistrationSite?, scope: ObjectScope?, marker: String?) {
+    service = key.service.name
+    display = key.shortDescription
+    name = key.name
+    self.scope = scope?.description
+    plugin = site?.plugin
+    file = site?.fileID
+    line = site?.line
+    self.marker = marker
+  }
+
+  /// `AuthService  (registered at Auth/AuthAssembly.swift:7 in plugin Auth)`,
+  /// in the style of PlugboardKit's resolution errors.
+  var text: String {
+    var place: [String] = []
+    if let file, let line {
+      place.append("registered at \(file):\(line)" + (plugin.map { " in plugin \($0)" } ?? ""))
+    }
+    if let marker { place.append(marker) }
+    return place.isEmpty ? display : "\(display)  (\(place.joined(separator: "  ")))"
+  }
+}

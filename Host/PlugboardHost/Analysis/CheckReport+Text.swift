@@ -1,0 +1,42 @@
+extension CheckReport {
+  /// The report as people read it: a heading, each finding in the style of
+  /// PlugboardKit's resolution errors (what went wrong, the chain, did you
+  /// mean, action), and a last line with the counts.
+  public var lines: [String] {
+    let profileText = profile.map { " in profile '\($0)'" } ?? ""
+    var lines = [
+      "Checking \(manifest)\(profileText): \(Self.count(plugins, "plugin")) (\(loaded) loaded), "
+        + "\(Self.count(registrations, "registration"))"
+    ]
+    for finding in findings {
+      lines.append("")
+      lines += finding.lines
+    }
+    lines.append("")
+    let verdict = healthy ? "the deployment is healthy" : "the deployment is broken"
+    lines.append("check: \(Self.count(errors, "error")), \(Self.count(warnings, "warning")); \(verdict)")
+    return lines
+  }
+
+  static func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
+  }
+}
+
+extension Finding {
+  /// `error: …`, then the report's sections.
+  public var lines: [String] {
+    var lines = ["\(severity.rawValue): \(title)", "", "What went wrong:"]
+    lines += explanation.map { "  \($0)" }
+    if !chain.isEmpty {
+      lines += ["", "\(chainTitle):"]
+      lines += chain.enumerated().map { offset, step in (offset == 0 ? "  " : "  → ") + step.text }
+    }
+    if !suggestions.isEmpty {
+      lines += ["", "Did you mean:"]
+      lines += suggestions.map { "  - \($0)" }
+    }
+    lines += ["", "Action:", "  \(action)"]
+    return lines
+  }
+}

@@ -1,0 +1,43 @@
+/// The result of `plugboard check`: what was checked and every finding.
+/// The text report and `--json` are both made from it.
+public struct CheckReport: Sendable, Encodable {
+  /// The manifest's absolute path.
+  public let manifest: String
+  /// The active profile, when the manifest declares profiles.
+  public let profile: String?
+  public let plugins: Int
+  public let loaded: Int
+  public let registrations: Int
+  public let findings: [Finding]
+
+  init(deployment: Deployment, findings: [Finding]) {
+    manifest = deployment.manifest.path
+    profile = deployment.profile?.name
+    plugins = deployment.outcomes.count
+    loaded = deployment.loadedPlugins.count
+    registrations = deployment.container.registrations.count
+    self.findings = findings
+  }
+
+  public var errors: Int { findings.filter { $0.severity == .error }.count }
+  public var warnings: Int { findings.filter { $0.severity == .warning }.count }
+  /// No errors (warnings allowed): `check` exits with status 0.
+  public var healthy: Bool { errors == 0 }
+
+  private enum CodingKeys: String, CodingKey {
+    case manifest, profile, plugins, loaded, registrations, findings, errors, warnings, healthy
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(manifest, forKey: .manifest)
+    try container.encodeIfPresent(profile, forKey: .profile)
+    try container.encode(plugins, forKey: .plugins)
+    try container.encode(loaded, forKey: .loaded)
+    try container.encode(registrations, forKey: .registrations)
+    try container.encode(findings, forKey: .findings)
+    try container.encode(errors, forKey: .errors)
+    try container.encode(warnings, forKey: .warnings)
+    try container.encode(healthy, forKey: .healthy)
+  }
+}

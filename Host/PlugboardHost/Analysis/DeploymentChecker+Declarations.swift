@@ -1,0 +1,47 @@
+extension DeploymentChecker {
+  /// Registrations whose factories declare nothing: the check cannot see
+  /// what they resolve, so it says so rather than pass them silently.
+  func undeclaredDependencies() -> [Finding] {
+    graph.nodes.filter { $0.isAvailable && !$0.declaresDependencies }.map { node in
+      let name = node.key.shortDescription
+      return Finding(
+        .warning, .undeclaredDependencies,
+        title: "\(name) does not declare its dependencies; check cannot see past it",
+        explanation: [
+          "Its factory, registered at \(node.info.site), is a closure that declares nothing, so "
+            + "whatever it resolves is not checked."
+        ],
+        action: "Declare what the factory resolves with .dependsOn(...) (and .optionallyDependsOn(...) "
+          + "for what it resolves if registered), or register it with autoregister(\(node.key.service.shortName)"
+          + ".self, initializer: ...); a factory that resolves nothing can use autoregister too.")
+    }
+  }
+
+  /// Plugins that failed to load, and profile choices that failed.
+  func loadFailures() -> [Finding] {
+    deployment.problems.map { problem in
+      Finding(
+        .error, .loadFailure,
+        title: problem.plugin.map { "plugin '\($0)' failed to load" }
+          ?? "the deployment failed at stage '\(problem.stage.rawValue)'",
+        explanation: [problem.description],
+        action: "Fix the problem above; until then, nothing the plugin registers is available.")
+    }
+  }
+
+  /// Plugins that were not loaded and whose registrations could not be
+  /// learned in a child process.
+  func probeFailures() -> [Finding] {
+    probes.compactMap { probe in
+      guard case .failed(let reason) = probe.outcome else { return nil }
+      return Finding(
+        .warning, .probeFailure,
+        title: "what plugin '\(probe.entry.name)' provides is unknown",
+        explanation: [
+          "Plugin '\(probe.entry.name)' \(whyNotLoaded(probe.entry)); it was loaded in a child process "
+            + "to learn what it registers, and that failed: \(reason)."
+        ],
+        action: "Fix the plugin before loading it, or remove it from plugins.json.")
+    }
+  }
+}

@@ -1,0 +1,36 @@
+extension DeploymentChecker {
+  /// Keys registered twice: which registration wins (the later one, and
+  /// plugins register in manifest order) and which is never used.
+  func duplicateRegistrations() -> [Finding] {
+    deployment.container.duplicateRegistrations.map { duplicate in
+      let key = duplicate.key.shortDescription
+      let (winner, replaced) = (duplicate.winner, duplicate.replaced)
+      let used = [
+        "\(duplicate.key) is registered at \(replaced) and again at \(winner)."
+      ]
+      guard let first = replaced.plugin, let second = winner.plugin, first != second else {
+        return Finding(
+          .warning, .duplicateRegistration,
+          title: "\(key) is registered twice\(winner.plugin.map { " in plugin '\($0)'" } ?? ""); "
+            + "the later registration wins",
+          explanation: used + [
+            "The later registration wins, so the one at \(replaced.fileID):\(replaced.line) is never used."
+          ],
+          action: "Remove one of the two registrations, or give one of them a name "
+            + "(register(\(duplicate.key.service.shortName).self, name: \"...\")).")
+      }
+      return Finding(
+        .warning, .duplicateRegistration,
+        title: "\(key) is registered by plugins '\(first)' and '\(second)'; '\(second)' wins",
+        explanation: used + [
+          "The later registration wins, and plugins register in manifest order: '\(second)' "
+            + "(\(manifestPosition(of: second))) comes after '\(first)' (\(manifestPosition(of: first))), "
+            + "so the registration in '\(first)' is never used."
+        ],
+        action: "If '\(second)' is meant to replace it, remove the registration from '\(first)' or "
+          + "disable '\(first)'; if both are needed, give one a name "
+          + "(register(\(duplicate.key.service.shortName).self, name: \"...\")); to switch between "
+          + "them, use profiles.")
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import PlugboardKit
+
+extension DeploymentChecker {
+  /// `.container` registrations that hold `.transient` or `.graph` ones,
+  /// as .NET's ValidateScopes and Simple Injector's lifestyle mismatch
+  /// find them: the held instance is made once and kept as long as the
+  /// container, whatever its own scope says.
+  func captiveDependencies() -> [Finding] {
+    graph.nodes.filter { $0.isAvailable && $0.info.scope == .container }.flatMap { holder in
+      graph.edges(from: holder.index).compactMap { edge -> Finding? in
+        guard let target = edge.to else { return nil }
+        let held = graph.nodes[target].info
+        guard held.scope == .transient || held.scope == .graph else { return nil }
+        let meaning =
+          held.scope == .transient ? "a new instance for every resolution" : "one instance per resolution"
+        let (holderName, heldName) = (holder.key.shortDescription, held.key.shortDescription)
+        return Finding(
+          .warning, .captiveDependency,
+          title: "captive dependency: \(holderName) (container) holds \(heldName) (\(held.scope))",
+          explanation: [
+            "\(holderName) is made once per container and keeps the \(heldName) it receives for as "
+              + "long as the container lives, although \(heldName) is registered \(held.scope) "
+              + "(\(meaning)): everything using \(holderName) shares one \(heldName).",
+            "The dependency is declared at \(holder.info.site).",
+          ],
+          chain: [
+            ChainStep(holder.info, marker: "scope container"),
+            ChainStep(held, marker: "✗ scope \(held.scope), captured"),
+          ],
+          action: "If one shared \(heldName) is right, register it .inObjectScope(.container); "
+            + "otherwise make \(holderName) .transient or .graph, or let it keep the resolver and "
+            + "resolve \(heldName) each time it needs one.")
+      }
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import PlugboardKit
+
+/// `plugboard check`'s analysis: a function of a deployment that was
+/// brought up (its container, what became of each plugin, its manifest)
+/// and of what its disabled plugins would provide. Nothing is resolved and
+/// no factory runs; see ``DependencyGraph`` for what that can and cannot
+/// see. A caller checking several profiles brings the deployment up once
+/// per profile and checks each.
+public struct DeploymentChecker {
+  let deployment: Deployment
+  let probes: [ProbeResult]
+  let graph: DependencyGraph
+
+  /// - Parameters:
+  ///   - probes: what each plugin that was not loaded would provide
+  ///     (see ``PluginProbe``); empty to check without that knowledge.
+  public init(_ deployment: Deployment, probes: [ProbeResult] = []) {
+    self.deployment = deployment
+    self.probes = probes
+    let failed = Set(
+      deployment.outcomes.compactMap { outcome -> String? in
+        guard case .failed(let entry, _) = outcome else { return nil }
+        return entry.name
+      })
+    self.graph = DependencyGraph(container: deployment.container, failedPlugins: failed)
+  }
+
+  /// Every finding, errors first, each group in the order found.
+  public func check() -> CheckReport {
+    let findings =
+      loadFailures() + missingApplication() + missingDependencies() + cycles()
+      + captiveDependencies() + duplicateRegistrations() + undeclaredDependencies() + probeFailures()
+    let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
+    return CheckReport(deployment: deployment, findings: ordered)
+  }
+
+  // MARK: Facts about plugins
+
+  /// The outcome of the plugin called `name`.
+  func outcome(of name: String?) -> PluginOutcome? {
+    deployment.outcomes.first { $0.entry.name == name }
+  }
+
+  /// `plugins[2]`, for the plugin called `name`.
+  func manifestPosition(of name: String?) -> String {
+    outcome(of: name).map { "plugins[\($0.entry.index)]" } ?? "plugins[?]"
+  }
+
+  /// Why a plugin that was not loaded was left out.
+  func whyNotLoaded(_ entry: PluginEntry) -> String {
+    guard entry.enabled else {
+      return "is disabled in plugins.json (plugins[\(entry.index)].enabled is false)"
+    }
+    let profile = deployment.profile.map { "'\($0.name)'" } ?? "no profile"
+    return "does not load in the active profile (\(profile))"
+  }
+
+  /// The library a plugin was loaded from.
+  func library(of plugin: String?) -> String? {
+    guard case .loaded(let loaded) = outcome(of: plugin) else { return nil }
+    return loaded.file
+  }
+}

@@ -1,0 +1,67 @@
+/// One thing `plugboard check` found, as a value: how serious it is, what
+/// it is, and everything its report says. The text report and `--json`
+/// are both made from it, so they never disagree.
+public struct Finding: Sendable, Equatable, Encodable {
+  public enum Severity: String, Sendable, Encodable {
+    /// The deployment would fail: `check` exits with status 1.
+    case error
+    /// Worth knowing and fixing; the deployment still works.
+    case warning
+  }
+
+  public enum Kind: String, Sendable, Encodable {
+    /// A plugin the manifest enables did not load or assemble.
+    case loadFailure
+    /// Nothing registers the `Application` that `plugboard run` resolves.
+    case missingApplication
+    /// A declared dependency nothing serves.
+    case missingDependency
+    /// A declared dependency served only by a disabled plugin.
+    case disabledProvider
+    /// A declared dependency served only by a plugin that failed.
+    case failedProvider
+    /// A declared dependency registered under another identity of a type
+    /// with the same name: the module defining it is loaded twice.
+    case duplicatedModule
+    /// A cycle of declared dependencies.
+    case cycle
+    /// A `.container` registration holding a `.transient` or `.graph` one.
+    case captiveDependency
+    /// The same key registered twice; the later registration wins.
+    case duplicateRegistration
+    /// A registration whose factory declares no dependencies.
+    case undeclaredDependencies
+    /// What a disabled plugin provides could not be learned.
+    case probeFailure
+  }
+
+  public let severity: Severity
+  public let kind: Kind
+  /// The headline, after `error: ` or `warning: `.
+  public let title: String
+  /// The lines under "What went wrong:".
+  public let explanation: [String]
+  /// "Chain" or "Cycle": what ``chain`` shows.
+  public let chainTitle: String
+  /// From the entry point (or the registration checked) to the failing
+  /// link; empty when the finding has no chain.
+  public let chain: [ChainStep]
+  /// Registrations that may have been meant, as "Did you mean:" lists them.
+  public let suggestions: [String]
+  /// What to do.
+  public let action: String
+
+  init(
+    _ severity: Severity, _ kind: Kind, title: String, explanation: [String],
+    chainTitle: String = "Chain", chain: [ChainStep] = [], suggestions: [String] = [], action: String
+  ) {
+    self.severity = severity
+    self.kind = kind
+    self.title = title
+    self.explanation = explanation
+    self.chainTitle = chainTitle
+    self.chain = chain
+    self.suggestions = suggestions
+    self.action = action
+  }
+}

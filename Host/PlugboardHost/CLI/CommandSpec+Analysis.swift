@@ -1,0 +1,30 @@
+/// The commands that analyse a deployment without running it (issue 5).
+extension CommandSpec {
+  static let check = CommandSpec(
+    name: "check",
+    summary: "validate the whole deployment without running it: missing links, cycles, scopes",
+    options: [
+      .manifest,
+      OptionSpec(name: "--json", valueName: nil, help: "print the report as JSON for machines"),
+    ],
+    passthrough: nil)
+
+  static let explain = CommandSpec(
+    name: "explain",
+    summary: "show how TYPE would be resolved: the registration chosen, its tree, the others",
+    options: [
+      .manifest,
+      OptionSpec(name: ExplainCommand.nameOption, valueName: "NAME", help: "the registration name asked for"),
+    ],
+    passthrough: nil, positional: "TYPE")
+
+  static let graph = CommandSpec(
+    name: "graph",
+    summary: "print the dependency graph, grouped by plugin, for Graphviz or Mermaid",
+    options: [
+      .manifest,
+      OptionSpec(
+        name: GraphCommand.formatOption, valueName: "FORMAT", help: "dot (default), mermaid or json"),
+    ],
+    passthrough: nil)
+}

@@ -1,0 +1,35 @@
+/// `plugboard graph [--format dot|mermaid|json]`: the declared dependency
+/// graph on stdout (DOT by default). Load problems go to stderr and make
+/// the exit status 1; the graph is printed all the same.
+struct GraphCommand {
+  static let formats = ["dot", "mermaid", "json"]
+  static let formatOption = "--format"
+
+  let options: ParsedOptions
+  let console: any Console
+
+  func execute() -> ExitStatus.RawValue {
+    let format = options.values[Self.formatOption] ?? "dot"
+    guard Self.formats.contains(format) else {
+      let hint =
+        KeySuggestion.closest(to: format, among: Self.formats).map { "; did you mean '\($0)'?" } ?? ""
+      let error = UsageError(
+        message: "unknown format '\(format)' for --format; expected dot, mermaid or json\(hint)",
+        command: CommandSpec.graph.name)
+      for line in error.lines { console.err(line) }
+      return ExitStatus.misuse.rawValue
+    }
+    guard let manifest = ManifestArgument.read(options, console: console) else {
+      return ExitStatus.problems.rawValue
+    }
+    let deployment = Deployment.bringUp(manifest)
+    let model = GraphModel(deployment)
+    switch format {
+    case "mermaid": console.out(MermaidRenderer.render(model))
+    case "json": console.out(JSONText.encode(model))
+    default: console.out(DOTRenderer.render(model))
+    }
+    for problem in deployment.problems { console.err("plugboard: \(problem)") }
+    return (deployment.problems.isEmpty ? ExitStatus.healthy : .problems).rawValue
+  }
+}

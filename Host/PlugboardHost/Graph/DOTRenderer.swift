@@ -1,0 +1,54 @@
+/// `plugboard graph --format dot`: Graphviz's language. Each plugin is a
+/// `cluster_` subgraph (drawn as a box around its registrations); missing
+/// services are red dashed nodes; cycle edges are thick and red; optional
+/// dependencies are dashed.
+enum DOTRenderer {
+  static func render(_ model: GraphModel) -> String {
+    var lines = [
+      "digraph Plugboard {",
+      "  rankdir=LR;",
+      ##"  node [shape=box, style="rounded,filled", fillcolor="#f5f7fa", fontname="Helvetica", fontsize=11];"##,
+      ##"  edge [fontname="Helvetica", fontsize=9];"##,
+    ]
+    for (index, cluster) in model.plugins.enumerated() {
+      lines.append("  subgraph cluster_\(index) {")
+      lines.append("    label=\(quoted(cluster.plugin));")
+      lines.append(##"    style="rounded"; color="#8a94a6"; fontname="Helvetica";"##)
+      for id in cluster.nodes {
+        if let node = model.node(id) { lines.append("    \(statement(node))") }
+      }
+      lines.append("  }")
+    }
+    for node in model.unclustered { lines.append("  \(statement(node))") }
+    for edge in model.edges {
+      var attributes: [String] = []
+      if edge.optional { attributes += ["style=dashed", ##"label="optional""##] }
+      if edge.cycle { attributes += [##"color="#cc0000""##, "penwidth=2.5", ##"fontcolor="#cc0000""##] }
+      if edge.cycle && !edge.optional { attributes.append(##"label="cycle""##) }
+      let tail = attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]"
+      lines.append("  \(edge.from) -> \(edge.to)\(tail);")
+    }
+    lines.append("}")
+    return lines.joined(separator: "\n")
+  }
+
+  private static func statement(_ node: GraphModel.Node) -> String {
+    switch node.status {
+    case "missing":
+      return "\(node.id) [label=\(quoted(node.label + "\n✗ missing")), "
+        + ##"style="rounded,dashed", color="#cc0000", fontcolor="#cc0000"];"##
+    case "failed":
+      return "\(node.id) [label=\(quoted(node.label + "\n" + (node.scope ?? "") + " · plugin failed"))"
+        + ##", color="#cc0000"];"##
+    default:
+      return "\(node.id) [label=\(quoted(node.label + "\n" + (node.scope ?? "")))];"
+    }
+  }
+
+  /// A DOT string literal.
+  static func quoted(_ text: String) -> String {
+    let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
+      .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+    return "\"\(escaped)\""
+  }
+}

@@ -1,0 +1,105 @@
+import PlugboardKit
+
+/// The dependency graph as `plugboard graph` draws it: a node per
+/// registration, grouped by plugin; a node per dependency nothing serves;
+/// an edge per declared dependency, marked optional or part of a cycle.
+/// The DOT, Mermaid and JSON renderings are all made from it.
+public struct GraphModel: Sendable, Encodable {
+  public struct Node: Sendable, Encodable {
+    public let id: String
+    /// The fully qualified service type.
+    public let type: String
+    /// `AuthService` or `AuthService "Mock"`.
+    public let label: String
+    public let name: String?
+    public let scope: String?
+    public let plugin: String?
+    public let file: String?
+    public let line: Int?
+    /// "registered", "missing", or "failed" (its plugin failed).
+    public let status: String
+  }
+
+  public struct Edge: Sendable, Encodable {
+    public let from: String
+    public let to: String
+    public let optional: Bool
+    public let cycle: Bool
+  }
+
+  public struct Cluster: Sendable, Encodable {
+    public let plugin: String
+    public let nodes: [String]
+  }
+
+  public let nodes: [Node]
+  public let edges: [Edge]
+  /// The plugins with registrations, in manifest order.
+  public let plugins: [Cluster]
+
+  /// The graph of `deployment`'s declared dependencies.
+  public init(_ deployment: Deployment) {
+    let graph = DependencyGraph(
+      container: deployment.container,
+      failedPlugins: Set(
+        deployment.outcomes.compactMap { outcome -> String? in
+          guard case .failed(let entry, _) = outcome else { return nil }
+          return entry.name
+        }))
+    let cycleEdges = CycleFinder.edges(of: CycleFinder.cycles(in: graph))
+    var nodes = graph.nodes.map { node in
+      Node(
+        id: "n\(node.index)", type: node.key.service.name, label: Self.label(node.key),
+        name: node.key.name, scope: node.info.scope.description, plugin: node.plugin,
+        file: node.info.site.fileID, line: node.info.site.line,
+        status: node.isAvailable ? "registered" : "failed")
+    }
+    var missing: [ServiceKey: String] = [:]
+    var edges: [Edge] = []
+    for node in graph.nodes {
+      for edge in graph.edges(from: node.index) {
+        if let target = edge.to {
+          edges.append(
+            Edge(
+              from: "n\(node.index)", to: "n\(target)", optional: edge.isOptional,
+              cycle: cycleEdges.contains([node.index, target])))
+        } else if !edge.isOptional {
+          let id =
+            missing[edge.key]
+            ?? {
+              let id = "m\(missing.count)"
+              missing[edge.key] = id
+              nodes.append(
+                Node(
+                  id: id, type: edge.key.service.name, label: Self.label(edge.key), name: edge.key.name,
+                  scope: nil, plugin: nil, file: nil, line: nil, status: "missing"))
+              return id
+            }()
+          edges.append(Edge(from: "n\(node.index)", to: id, optional: false, cycle: false))
+        }
+      }
+    }
+    self.nodes = nodes
+    self.edges = edges
+    self.plugins = deployment.manifest.plugins.compactMap { entry in
+      let members = graph.nodes.filter { $0.plugin == entry.name }.map { "n\($0.index)" }
+      return members.isEmpty ? nil : Cluster(plugin: entry.name, nodes: members)
+    }
+  }
+
+  /// Nodes that belong to no plugin's cluster (missing ones, and any
+  /// registration made outside a plugin).
+  var unclustered: [Node] {
+    let clustered = Set(plugins.flatMap(\.nodes))
+    return nodes.filter { !clustered.contains($0.id) }
+  }
+
+  func node(_ id: String) -> Node? { nodes.first { $0.id == id } }
+
+  private static func label(_ key: ServiceKey) -> String {
+    var label = key.service.shortName
+    if let name = key.name { label += " \"\(name)\"" }
+    if !key.arguments.isEmpty { label += " (\(key.arguments.map(\.shortName).joined(separator: ", ")))" }
+    return label
+  }
+}

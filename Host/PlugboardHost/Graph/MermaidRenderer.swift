@@ -1,0 +1,45 @@
+/// `plugboard graph --format mermaid`: a Mermaid flowchart, which GitHub
+/// and most Markdown viewers render. Plugins are subgraphs; missing
+/// services use the `missing` class; cycle edges are restyled red.
+enum MermaidRenderer {
+  static func render(_ model: GraphModel) -> String {
+    var lines = ["flowchart LR"]
+    for (index, cluster) in model.plugins.enumerated() {
+      lines.append("  subgraph p\(index) [\(quoted(cluster.plugin))]")
+      for id in cluster.nodes {
+        if let node = model.node(id) { lines.append("    \(statement(node))") }
+      }
+      lines.append("  end")
+    }
+    for node in model.unclustered { lines.append("  \(statement(node))") }
+    var cycleLinks: [Int] = []
+    for (index, edge) in model.edges.enumerated() {
+      let arrow =
+        edge.optional ? "-. optional .->" : (edge.cycle ? "-- cycle -->" : "-->")
+      lines.append("  \(edge.from) \(arrow) \(edge.to)")
+      if edge.cycle { cycleLinks.append(index) }
+    }
+    if model.nodes.contains(where: { $0.status != "registered" }) {
+      lines.append("  classDef missing fill:#fde8e8,stroke:#cc0000,color:#cc0000,stroke-dasharray:4 3")
+    }
+    if !cycleLinks.isEmpty {
+      lines.append(
+        "  linkStyle \(cycleLinks.map(String.init).joined(separator: ",")) stroke:#cc0000,stroke-width:3px")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private static func statement(_ node: GraphModel.Node) -> String {
+    switch node.status {
+    case "missing": "\(node.id)[\(quoted(node.label + "<br/>✗ missing"))]:::missing"
+    case "failed":
+      "\(node.id)[\(quoted(node.label + "<br/>" + (node.scope ?? "") + " · plugin failed"))]:::missing"
+    default: "\(node.id)[\(quoted(node.label + "<br/>" + (node.scope ?? "")))]"
+    }
+  }
+
+  /// A Mermaid string: double quotes become the `#quot;` entity.
+  private static func quoted(_ text: String) -> String {
+    "\"\(text.replacingOccurrences(of: "\"", with: "#quot;"))\""
+  }
+}
