@@ -10,5 +10,6 @@ struct IssueListAssembly: Assembly {
         analytics: try resolver.resolveIfRegistered())
     }
     .dependsOn((any APIClient).self, (any AuthService).self)
+    .optionallyDependsOn((any AnalyticsTracker).self)
   }
 }

@@ -4,7 +4,7 @@ import PlugboardKit
 /// Data layer: secure storage. One keychain per container, like the system's.
 struct KeychainAssembly: Assembly {
   func assemble(container: Container) throws {
-    container.register((any SecureStore).self) { _ in InMemoryKeychain() }
+    container.autoregister((any SecureStore).self) { InMemoryKeychain() }
       .inObjectScope(.container)
   }
 }

@@ -10,5 +10,6 @@ struct LoginAssembly: Assembly {
         analytics: try resolver.resolveIfRegistered())
     }
     .dependsOn((any AuthService).self, (any AppConsole).self)
+    .optionallyDependsOn((any AnalyticsTracker).self)
   }
 }

@@ -4,7 +4,7 @@ import PlugboardKit
 /// Provides the event tracker the features use when it is deployed.
 struct AnalyticsAssembly: Assembly {
   func assemble(container: Container) throws {
-    container.register((any AnalyticsTracker).self) { _ in MemoryAnalyticsTracker() }
+    container.autoregister((any AnalyticsTracker).self) { MemoryAnalyticsTracker() }
       .inObjectScope(.container)
   }
 }
