@@ -15,7 +15,7 @@ let pluginSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 /// The sample deployment's plugins: each a `.dynamic` library under
 /// `Plugins/<Name>/`, named in `plugins.json` as `.build/debug/lib<Name>.so`.
-let samplePlugins = ["Networking", "Keychain", "Auth", "Login", "IssueList", "Shell"]
+let samplePlugins = ["Networking", "Keychain", "Auth", "AuthMock", "Login", "IssueList", "Shell"]
 
 let package = Package(
   name: "Plugboard",

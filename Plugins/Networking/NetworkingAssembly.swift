@@ -12,5 +12,9 @@ struct NetworkingAssembly: Assembly {
     }
     .inObjectScope(.container)
     .dependsOn((any HTTPTransport).self)
+    // The plugin's own mock, chosen per service by a profile's
+    // `"APIClient": "Mock"`; unused otherwise.
+    container.register((any APIClient).self, name: "Mock") { _ in FixtureAPIClient() }
+      .inObjectScope(.container)
   }
 }

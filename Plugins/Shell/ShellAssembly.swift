@@ -7,6 +7,11 @@ struct ShellAssembly: Assembly {
   func assemble(container: Container) throws {
     container.register((any AppConsole).self) { _ in StandardOutputConsole() }
       .inObjectScope(.container)
+    // In every profile but `live` (later registrations of a key win, and an
+    // inactive one neither serves nor replaces): label fixture output.
+    container.register((any AppConsole).self) { _ in LabelledConsole(label: "[fixture]") }
+      .inObjectScope(.container)
+      .inProfiles("!live")
     container.register((any Application).self) { resolver in
       SampleApplication(
         login: try resolver.resolve(), issues: try resolver.resolve(),

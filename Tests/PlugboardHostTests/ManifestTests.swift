@@ -82,7 +82,7 @@ import Testing
     #expect(try problems("[]") == ["(top level): expected an object, found an array"])
     #expect(
       try problems(#"{"formatVersion": "1", "plugins": {}, "x": 1}"#) == [
-        #"x: unknown key; expected one of "$schema", "formatVersion", "plugins""#,
+        #"x: unknown key; expected one of "$schema", "formatVersion", "activeProfile", "profiles", "plugins""#,
         "formatVersion: expected a number, found a string",
         "plugins: expected an array, found an object",
       ])

@@ -7,13 +7,12 @@ import Testing
 /// The sample deployment, from the real plugin libraries SwiftPM built —
 /// including Analytics, built from its own package.
 @Suite struct SampleDeploymentTests {
-  /// A folder with a `plugins.json` naming every sample plugin by absolute
-  /// path, Analytics last.
+  /// A folder with the sample's `plugins.json` (profiles included) naming
+  /// every sample plugin by absolute path, Analytics last.
   private func deployment() throws -> SampleDeployment {
     let analytics = try ThirdPartyBuild.analytics.get()
     let folder = try TemporaryDirectory()
-    let plugins = BuildProducts.samplePlugins.map { (name: $0, path: BuildProducts.library($0)) }
-    let manifest = try folder.writeManifest(plugins + [(name: "Analytics", path: analytics)])
+    let manifest = try folder.write("plugins.json", SampleManifest.text(analytics: analytics))
     return SampleDeployment(folder: folder, manifest: manifest, analytics: analytics)
   }
 
@@ -23,17 +22,7 @@ import Testing
     let result = try Subprocess.plugboard(["run", "--manifest", manifest])
     #expect(result.stderr == "")
     #expect(result.status == 0)
-    #expect(
-      result.stdout == """
-        Signing in as ada…
-        Welcome, Ada Lovelace! Your session token is in the keychain.
-        Open issues (3):
-          #12  Crash when plugins.json is empty  ← assigned to you
-          #15  `plugboard list` should group by layer
-          #21  Document the plugin ABI
-        Analytics recorded: login.succeeded, issues.viewed
-
-        """)
+    #expect(result.stdout == ProfileDeploymentTests.liveOutput)
   }
 
   @Test func passesArgumentsAfterTheSeparatorToTheApplication() throws {
@@ -64,12 +53,16 @@ import Testing
     #expect(
       result.stdout == """
         Deployment \(manifest)
-        7 plugins: 7 loaded, 0 disabled, 0 failed; 9 registrations
+        Profile 'live' (from activeProfile in the manifest): the real implementations
+          plugin left out: AuthMock (loads in 'mock')
+          registration left out: AppContracts.AppConsole at Shell/ShellAssembly.swift:12 in plugin Shell (for every profile but 'live')
+        8 plugins: 7 loaded, 1 not in profile 'live', 0 disabled, 0 failed; 10 registrations
 
         Networking 1.0.0  \(library("Networking"))
-          TYPE                        NAME  SCOPE      REGISTERED AT
-          AppContracts.HTTPTransport  -     container  Networking/NetworkingAssembly.swift:8
-          AppContracts.APIClient      -     container  Networking/NetworkingAssembly.swift:10
+          TYPE                        NAME    SCOPE      REGISTERED AT
+          AppContracts.HTTPTransport  -       container  Networking/NetworkingAssembly.swift:8
+          AppContracts.APIClient      -       container  Networking/NetworkingAssembly.swift:10
+          AppContracts.APIClient      "Mock"  container  Networking/NetworkingAssembly.swift:17
 
         Keychain 1.0.0  \(library("Keychain"))
           TYPE                      NAME  SCOPE      REGISTERED AT
@@ -78,6 +71,8 @@ import Testing
         Auth 1.0.0  \(library("Auth"))
           TYPE                      NAME  SCOPE      REGISTERED AT
           AppContracts.AuthService  -     container  Auth/AuthAssembly.swift:7
+
+        AuthMock  \(library("AuthMock"))  not loaded in this profile
 
         Login 1.0.0  \(library("Login"))
           TYPE                       NAME  SCOPE  REGISTERED AT
@@ -90,7 +85,7 @@ import Testing
         Shell 1.0.0  \(library("Shell"))
           TYPE                      NAME  SCOPE      REGISTERED AT
           AppContracts.AppConsole   -     container  Shell/ShellAssembly.swift:8
-          PlugboardKit.Application  -     graph      Shell/ShellAssembly.swift:10
+          PlugboardKit.Application  -     graph      Shell/ShellAssembly.swift:15
 
         Analytics 2.4.0  \(analytics)
           TYPE                           NAME  SCOPE      REGISTERED AT
@@ -134,9 +129,10 @@ import Testing
     let manifest = try ManifestReader.read(path: path, origin: .defaultLocation).get()
     let deployment = Deployment.bringUp(manifest)
     #expect(deployment.problems.isEmpty)
-    #expect(deployment.loadedPlugins.map(\.name) == BuildProducts.samplePlugins + ["Analytics"])
+    #expect(deployment.loadedPlugins.map(\.name) == BuildProducts.livePlugins + ["Analytics"])
+    #expect(deployment.excludedByProfile.map(\.name) == ["AuthMock"])
     let owners = Set(deployment.container.registrations.compactMap(\.site.plugin))
-    #expect(owners == Set(BuildProducts.samplePlugins + ["Analytics"]))
+    #expect(owners == Set(BuildProducts.livePlugins + ["Analytics"]))
     #expect(deployment.container.hasRegistration((any Application).self))
     // Loading again reuses the images (never unloaded, deduplicated by path).
     #expect(Deployment.bringUp(manifest).problems.isEmpty)

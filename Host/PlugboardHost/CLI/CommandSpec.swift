@@ -13,13 +13,13 @@ struct CommandSpec: Sendable {
   static let run = CommandSpec(
     name: "run",
     summary: "load the deployment's plugins, then resolve and run its Application",
-    options: [.manifest], passthrough: "ARGUMENTS…")
+    options: [.manifest, .profile], passthrough: "ARGUMENTS…")
 
   static let list = CommandSpec(
     name: "list",
     summary: "print each plugin with its version and file, and its registrations",
     options: [
-      .manifest,
+      .manifest, .profile,
       OptionSpec(name: "--json", valueName: nil, help: "print JSON for machines instead of a table"),
     ],
     passthrough: nil)

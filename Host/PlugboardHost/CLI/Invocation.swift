@@ -16,4 +16,5 @@ struct ParsedOptions: Equatable {
   var positionals: [String] = []
 
   var manifest: String? { values[OptionSpec.manifest.name] }
+  var profile: String? { values[OptionSpec.profile.name] }
 }

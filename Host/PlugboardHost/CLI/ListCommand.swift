@@ -10,10 +10,14 @@ struct ListCommand {
   let console: any Console
 
   func execute() -> ExitStatus.RawValue {
+    let request = DeploymentRequest(options: options, command: CommandSpec.list.name)
     let listing: DeploymentListing
-    switch ManifestReader.read(argument: options.manifest) {
-    case .success(let manifest): listing = DeploymentListing(Deployment.bringUp(manifest))
-    case .failure(let error): listing = DeploymentListing(manifestPath: error.path, problems: error.problems)
+    switch request.bringUp() {
+    case .success(let deployment): listing = DeploymentListing(deployment)
+    case .failure(.manifest(let error)):
+      listing = DeploymentListing(manifestPath: error.path, problems: error.problems)
+    case .failure(let failure):
+      return request.report(failure, on: console)
     }
     if options.flags.contains(Self.jsonFlag) {
       console.out(json(listing))

@@ -10,4 +10,11 @@ struct OptionSpec: Sendable {
   static let manifest = OptionSpec(
     name: "--manifest", valueName: "PATH",
     help: "the deployment's manifest (default: ./plugins.json)")
+
+  /// `--profile NAME`: the profile to bring the deployment up in. It
+  /// overrides `PLUGBOARD_PROFILE`, which overrides the manifest's
+  /// `activeProfile` (see ``ProfileChooser``).
+  static let profile = OptionSpec(
+    name: ProfileChooser.optionName, valueName: "NAME",
+    help: "the profile to use (overrides PLUGBOARD_PROFILE and the manifest's activeProfile)")
 }

@@ -10,14 +10,16 @@ struct RunCommand {
   let console: any Console
 
   func execute() async -> ExitStatus.RawValue {
-    let manifest: Manifest
-    switch ManifestReader.read(argument: options.manifest) {
-    case .success(let read): manifest = read
-    case .failure(let error):
+    let request = DeploymentRequest(options: options, command: CommandSpec.run.name)
+    let deployment: Deployment
+    switch request.bringUp() {
+    case .success(let brought): deployment = brought
+    case .failure(.manifest(let error)):
       report(error.problems)
       return ExitStatus.problems.rawValue
+    case .failure(let failure):
+      return request.report(failure, on: console)
     }
-    let deployment = Deployment.bringUp(manifest)
     guard deployment.problems.isEmpty else {
       report(deployment.problems)
       return ExitStatus.problems.rawValue
@@ -28,6 +30,7 @@ struct RunCommand {
     } catch {
       console.err("plugboard: run: cannot resolve the Application to run:")
       console.err("\(error)")
+      reportProfileHints(for: error, in: deployment)
       return ExitStatus.problems.rawValue
     }
     do {
@@ -35,6 +38,15 @@ struct RunCommand {
     } catch {
       console.err("plugboard: run: the application failed: \(error)")
       return ExitStatus.problems.rawValue
+    }
+  }
+
+  /// When what is missing would come from a plugin the profile left out,
+  /// says so: the fix is usually the profile, not the code.
+  private func reportProfileHints(for error: any Error, in deployment: Deployment) {
+    guard let resolution = error as? ResolutionError, case .notRegistered = resolution.kind else { return }
+    for provider in ExcludedProvider.providers(of: resolution.key, in: deployment) {
+      console.err("plugboard: run: \(provider)")
     }
   }
 

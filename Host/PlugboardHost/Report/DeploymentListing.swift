@@ -16,7 +16,8 @@ public struct DeploymentListing: Encodable, Sendable {
     public let version: String?
     /// The library: canonical when it loaded, as resolved otherwise.
     public let file: String
-    /// "loaded", "disabled" or "failed".
+    /// "loaded", "disabled", "excluded" (left out by the active profile)
+    /// or "failed".
     public let status: String
     /// The stage it failed at, when it failed.
     public let stage: LoadStage?
@@ -50,6 +51,9 @@ public struct DeploymentListing: Encodable, Sendable {
   public let healthy: Bool
   public let plugins: [Plugin]
   public let problems: [Problem]
+  /// The active profile and what it changed; absent when the manifest
+  /// declares no profiles.
+  public internal(set) var profile: ProfileEffects?
 }
 
 extension DeploymentListing {
@@ -61,6 +65,7 @@ extension DeploymentListing {
       plugins: deployment.outcomes.map { outcome in
         Plugin(outcome, in: deployment.manifest, registrations: registrations)
       })
+    profile = ProfileEffects(deployment)
   }
 
   /// The listing of a deployment whose manifest could not be read.
@@ -92,9 +97,10 @@ extension DeploymentListing.Plugin {
         registrations: registrations.filter { $0.site.plugin == entry.name }.map(
           DeploymentListing.Registration.init))
     case .disabled:
+      // Enabled but not opened: the active profile left it out.
       self.init(
-        name: entry.name, version: nil, file: manifest.absolutePath(of: entry), status: "disabled",
-        stage: nil, registrations: [])
+        name: entry.name, version: nil, file: manifest.absolutePath(of: entry),
+        status: entry.enabled ? "excluded" : "disabled", stage: nil, registrations: [])
     case .failed(_, let problem):
       self.init(
         name: entry.name, version: nil, file: problem.file ?? manifest.absolutePath(of: entry),

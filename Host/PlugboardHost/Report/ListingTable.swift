@@ -2,7 +2,9 @@
 /// and under it a table of its registrations.
 enum ListingTable {
   static func lines(_ listing: DeploymentListing) -> [String] {
-    var lines = ["Deployment \(listing.manifest)", summary(listing)]
+    var lines = ["Deployment \(listing.manifest)"]
+    if let profile = listing.profile { lines += ProfileLines.lines(profile) }
+    lines.append(summary(listing))
     for plugin in listing.plugins {
       lines.append("")
       lines.append(heading(plugin))
@@ -28,7 +30,8 @@ enum ListingTable {
     func count(_ status: String) -> Int { listing.plugins.filter { $0.status == status }.count }
     let registrations = listing.plugins.map(\.registrations.count).reduce(0, +)
     let plugins = listing.plugins.count
-    return "\(plugins) plugin\(plugins == 1 ? "" : "s"): \(count("loaded")) loaded, "
+    let excluded = listing.profile.map { ", \(count("excluded")) not in profile '\($0.name)'" } ?? ""
+    return "\(plugins) plugin\(plugins == 1 ? "" : "s"): \(count("loaded")) loaded\(excluded), "
       + "\(count("disabled")) disabled, \(count("failed")) failed; "
       + "\(registrations) registration\(registrations == 1 ? "" : "s")"
   }
@@ -37,6 +40,7 @@ enum ListingTable {
     switch plugin.status {
     case "loaded": "\(plugin.name) \(plugin.version ?? "?")  \(plugin.file)"
     case "failed": "\(plugin.name)  \(plugin.file)  FAILED at \(plugin.stage?.rawValue ?? "?") (see stderr)"
+    case "excluded": "\(plugin.name)  \(plugin.file)  not loaded in this profile"
     default: "\(plugin.name)  \(plugin.file)  disabled"
     }
   }

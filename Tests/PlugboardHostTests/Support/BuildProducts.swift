@@ -24,5 +24,8 @@ enum BuildProducts {
   static func library(_ product: String) -> String { directory + "/lib\(product).so" }
 
   /// The sample plugins of the root package, in `plugins.json` order.
-  static let samplePlugins = ["Networking", "Keychain", "Auth", "Login", "IssueList", "Shell"]
+  static let samplePlugins = ["Networking", "Keychain", "Auth", "AuthMock", "Login", "IssueList", "Shell"]
+
+  /// The sample plugins that load in profile `live` (all but `AuthMock`).
+  static let livePlugins = samplePlugins.filter { $0 != "AuthMock" }
 }

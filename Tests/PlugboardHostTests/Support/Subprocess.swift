@@ -16,9 +16,11 @@ struct ProcessResult: Sendable {
 enum Subprocess {
   /// Runs `executable` with `arguments` in `directory` to completion. Output
   /// goes to files, so a chatty child cannot fill a pipe and block.
-  static func run(_ executable: String, _ arguments: [String], in directory: String? = nil) throws
-    -> ProcessResult
-  {
+  /// `environment` is added to this process's environment.
+  static func run(
+    _ executable: String, _ arguments: [String], in directory: String? = nil,
+    environment: [String: String] = [:]
+  ) throws -> ProcessResult {
     let outputs = try TemporaryDirectory()
     let stdoutPath = outputs.path + "/stdout"
     let stderrPath = outputs.path + "/stderr"
@@ -28,6 +30,9 @@ enum Subprocess {
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
     process.standardInput = FileHandle.nullDevice
@@ -40,7 +45,9 @@ enum Subprocess {
   }
 
   /// Runs `plugboard` with `arguments`.
-  static func plugboard(_ arguments: [String], in directory: String? = nil) throws -> ProcessResult {
-    try run(BuildProducts.plugboard, arguments, in: directory)
+  static func plugboard(
+    _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]
+  ) throws -> ProcessResult {
+    try run(BuildProducts.plugboard, arguments, in: directory, environment: environment)
   }
 }

@@ -1,0 +1,31 @@
+import Foundation
+
+/// The sample deployment's `plugins.json` as the repository has it (profiles
+/// `live` and `mock`, `Auth` in every profile but `mock`, `AuthMock` only in
+/// `mock`), pointing at this build's libraries by absolute path.
+enum SampleManifest {
+  static func text(analytics: String, activeProfile: String = "live") -> String {
+    func path(_ name: String) -> String { BuildProducts.library(name) }
+    return """
+      {
+        "formatVersion": 1,
+        "activeProfile": "\(activeProfile)",
+        "profiles": {
+          "live": { "description": "the real implementations" },
+          "mock": { "description": "offline, on fixture data", "services": { "APIClient": "Mock" } }
+        },
+        "plugins": [
+          { "name": "Networking", "path": "\(path("Networking"))" },
+          { "name": "Keychain", "path": "\(path("Keychain"))" },
+          { "name": "Auth", "path": "\(path("Auth"))", "profiles": ["!mock"] },
+          { "name": "AuthMock", "path": "\(path("AuthMock"))", "profiles": ["mock"] },
+          { "name": "Login", "path": "\(path("Login"))" },
+          { "name": "IssueList", "path": "\(path("IssueList"))" },
+          { "name": "Shell", "path": "\(path("Shell"))" },
+          { "name": "Analytics", "path": "\(analytics)" }
+        ]
+      }
+
+      """
+  }
+}
