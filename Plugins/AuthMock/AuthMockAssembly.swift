@@ -5,7 +5,7 @@ import PlugboardKit
 /// Registers the same key as `Auth`; the manifest loads one or the other.
 struct AuthMockAssembly: Assembly {
   func assemble(container: Container) throws {
-    container.register((any AuthService).self) { _ in FixtureAuthService() }
+    container.autoregister((any AuthService).self) { FixtureAuthService() }
       .inObjectScope(.container)
   }
 }

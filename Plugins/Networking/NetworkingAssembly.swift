@@ -14,7 +14,7 @@ struct NetworkingAssembly: Assembly {
     .dependsOn((any HTTPTransport).self)
     // The plugin's own mock, chosen per service by a profile's
     // `"APIClient": "Mock"`; unused otherwise.
-    container.register((any APIClient).self, name: "Mock") { _ in FixtureAPIClient() }
+    container.autoregister((any APIClient).self, name: "Mock") { FixtureAPIClient() }
       .inObjectScope(.container)
   }
 }

@@ -9,7 +9,7 @@ struct ShellAssembly: Assembly {
       .inObjectScope(.container)
     // In every profile but `live` (later registrations of a key win, and an
     // inactive one neither serves nor replaces): label fixture output.
-    container.register((any AppConsole).self) { _ in LabelledConsole(label: "[fixture]") }
+    container.autoregister((any AppConsole).self) { LabelledConsole(label: "[fixture]") }
       .inObjectScope(.container)
       .inProfiles("!live")
     container.register((any Application).self) { resolver in
