@@ -21,9 +21,9 @@ import Testing
   }
 
   @Test(arguments: [
-    ([], "missing command; expected one of 'run', 'list'"),
+    ([], "missing command; expected one of 'run', 'list', 'check', 'explain', 'graph'"),
     (["lst"], "unknown command 'lst'; did you mean 'list'?"),
-    (["deploy"], "unknown command 'deploy'; expected one of 'run', 'list'"),
+    (["deploy"], "unknown command 'deploy'; expected one of 'run', 'list', 'check', 'explain', 'graph'"),
     (["--manifest", "x"], "unknown option '--manifest'; expected a command first"),
     (["list", "--jsn"], "unknown option '--jsn' for 'list'; did you mean '--json'?"),
     (["run", "--json"], "unknown option '--json' for 'run'"),
