@@ -20,7 +20,8 @@ let samplePlugins = ["Networking", "Keychain", "Auth", "AuthMock", "Login", "Iss
 let package = Package(
   name: "Plugboard",
   products: [
-    .executable(name: "plugboard", targets: ["plugboard"])
+    .executable(name: "plugboard", targets: ["plugboard"]),
+    .executable(name: "plugboard-bench", targets: ["plugboard-bench"]),
   ]
     + samplePlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
     // Test-only: a plugin whose assembly throws.
@@ -32,6 +33,9 @@ let package = Package(
   targets: [
     .target(name: "PlugboardHost", dependencies: [kit], path: "Host/PlugboardHost"),
     .executableTarget(name: "plugboard", dependencies: ["PlugboardHost"], path: "Host/plugboard"),
+    .executableTarget(
+      name: "plugboard-bench", dependencies: [kit], path: "Benchmarks/plugboard-bench",
+      exclude: []),
     .testTarget(name: "PlugboardKitTests", dependencies: [kit], path: "Tests/PlugboardKitTests"),
     .testTarget(
       name: "PlugboardHostTests", dependencies: ["PlugboardHost", kit],

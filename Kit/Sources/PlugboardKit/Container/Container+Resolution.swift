@@ -3,20 +3,27 @@ extension Container {
   ///
   /// `let repository: AuthRepository = try container.resolve()` infers the
   /// type. A `.container` instance that already exists is returned without
-  /// taking any lock.
+  /// taking any lock. Inlinable so that callers get a version specialized
+  /// for their type, with no generic metadata to look up.
   /// - Throws: ``ResolutionError`` (not registered, cycle, factory threw,
   ///   registered only with arguments, or too deep), carrying the chain.
+  @inlinable
   public func resolve<Service>(_ serviceType: Service.Type = Service.self, name: String? = nil)
     throws -> Service
   {
     guard let found = lookup(ObjectIdentifier(serviceType), name: name) else {
-      throw missing(ServiceKey(service: TypeIdentity(serviceType), name: name), passed: [])
+      throw missing(serviceType, name: name)
     }
-    // The key matched the metatype and an empty argument list, so the
-    // record is exactly this specialization.
-    let record = unsafeDowncast(found, to: TypedRecord<Service>.self)
-    if let instance = record.shared.current { return instance }
-    return try make(record, hasArguments: false)
+    // The key matched this metatype with no arguments, so the record's
+    // instances are of exactly this type.
+    return try found._withUnsafeGuaranteedRef { record in
+      if record.isReady { return record.instance.assumingMemoryBound(to: Service.self).pointee }
+      return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
+        let out = buffer.baseAddress.unsafelyUnwrapped
+        try makeInstance(of: record, into: UnsafeMutableRawPointer(out))
+        return out.move()
+      }
+    }
   }
 
   /// The instance of a registration whose factory takes runtime arguments,
@@ -31,36 +38,50 @@ extension Container {
     repeat ids.append(ObjectIdentifier((each Rest).self))
     guard
       let found = lookup(ObjectIdentifier(serviceType), name: name, arguments: ids),
-      let record = found as? TypedRecord<Service, First, repeat each Rest>
+      let record = found as? ArgumentRecord<Service, First, repeat each Rest>
     else {
       var passed = [TypeIdentity(First.self)]
       repeat passed.append(TypeIdentity((each Rest).self))
       throw missing(ServiceKey(service: TypeIdentity(serviceType), name: name), passed: passed)
     }
-    if let instance = record.shared.current { return instance }
-    return try make(record, hasArguments: true, first, repeat each rest)
+    if record.isReady { return record.instance.assumingMemoryBound(to: Service.self).pointee }
+    return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
+      let out = buffer.baseAddress.unsafelyUnwrapped
+      try makeInstance(of: record, hasArguments: true, into: UnsafeMutableRawPointer(out)) {
+        resolver, out in
+        out.assumingMemoryBound(to: Service.self).initialize(
+          to: try record.factory(resolver, first, repeat each rest))
+      }
+      return out.move()
+    }
   }
 
   /// The instance, or `nil` only when nothing is registered for the type and
   /// name; a registration that exists but fails still throws.
+  @inlinable
   public func resolveIfRegistered<Service>(
     _ serviceType: Service.Type = Service.self, name: String? = nil
   ) throws -> Service? {
-    let id = ObjectIdentifier(serviceType)
-    guard lookup(id, name: name) != nil || !argumentVariants(id, name: name).isEmpty else {
-      return nil
-    }
+    guard lookup(ObjectIdentifier(serviceType), name: name) != nil || hasVariants(serviceType, name: name)
+    else { return nil }
     return try resolve(serviceType, name: name)
   }
 
   // MARK: Making instances
 
+  /// Makes (or finds) an instance of an argument-free registration into
+  /// `out`, uninitialized memory for the service type.
+  @usableFromInline
+  func makeInstance(of record: RegistrationRecord, into out: UnsafeMutableRawPointer) throws {
+    try makeInstance(of: record, hasArguments: false, into: out, produce: record.operations.produce)
+  }
+
   /// Enters `record` into the calling thread's chain, then makes (or finds)
-  /// its instance according to its scope.
-  func make<Service, each Argument>(
-    _ record: TypedRecord<Service, repeat each Argument>, hasArguments: Bool,
-    _ arguments: repeat each Argument
-  ) throws -> Service {
+  /// its instance according to its scope; `produce` runs the factory.
+  func makeInstance(
+    of record: RegistrationRecord, hasArguments: Bool, into out: UnsafeMutableRawPointer,
+    produce: (any Resolver, UnsafeMutableRawPointer) throws -> Void
+  ) throws {
     let context = ResolutionContext.current
     if !hasArguments && context.isActive(record) {
       throw cycle(closingAt: record, in: context)
@@ -73,27 +94,30 @@ extension Container {
     context.push(record, hasArguments: hasArguments)
     defer { context.pop() }
     if context.depth % DeepChain.levelsPerStack == 0 {
-      return try DeepChain.run(context) {
-        try produce(record, in: context, repeat each arguments)
+      try DeepChain.run(context) {
+        try makeScoped(record, in: context, into: out, produce: produce)
       }
+    } else {
+      try makeScoped(record, in: context, into: out, produce: produce)
     }
-    return try produce(record, in: context, repeat each arguments)
   }
 
-  private func produce<Service, each Argument>(
-    _ record: TypedRecord<Service, repeat each Argument>, in context: ResolutionContext,
-    _ arguments: repeat each Argument
-  ) throws -> Service {
+  private func makeScoped(
+    _ record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer,
+    produce: (any Resolver, UnsafeMutableRawPointer) throws -> Void
+  ) throws {
+    let operations = record.operations
     switch record.scope {
     case .transient:
-      return try call(record, resolver: self, in: context, repeat each arguments)
+      try call(record, in: context) { try produce(self, out) }
 
     case .graph:
-      let id = ObjectIdentifier(record)
-      if let instance = context.graphInstances[id] as? Service { return instance }
-      let instance = try call(record, resolver: self, in: context, repeat each arguments)
-      context.graphInstances[id] = instance
-      return instance
+      if let shared = context.graphInstance(of: record) {
+        operations.copy(shared, out)
+        return
+      }
+      try call(record, in: context) { try produce(self, out) }
+      context.keepGraphInstance(of: record, copying: out)
 
     case .container:
       // A container-scoped instance belongs to the container that holds the
@@ -102,52 +126,59 @@ extension Container {
       let coordinator = ConstructionCoordinator.shared
       let cell = ObjectIdentifier(record)
       while true {
-        if let instance = record.shared.current { return instance }
-        switch coordinator.claim(
-          cell: cell, isReady: { record.shared.isReady }, by: ObjectIdentifier(context))
-        {
+        if record.isReady {
+          operations.copy(record.instance, out)
+          return
+        }
+        switch coordinator.claim(cell: cell, isReady: { record.isReady }, by: ObjectIdentifier(context)) {
         case .ready:
           continue
         case .deadlock:
           throw ResolutionError(
-            kind: .cycle(path: context.links.map(\.key) + [record.key]), key: record.key,
+            kind: .cycle(path: context.links.map(\.key)), key: record.key,
             chain: context.links, registries: registries)
         case .owned:
           defer { coordinator.release(cell: cell) }
-          let instance = try call(
-            record, resolver: record.owner, in: context, repeat each arguments)
-          record.shared.publish(instance)
-          return instance
+          try call(record, in: context) { try produce(record.owner, record.instance) }
+          record.ready.store(true, ordering: .releasing)
+          operations.copy(record.instance, out)
+          return
         }
       }
 
     case .weak:
-      if let instance = record.weakInstance.withLock({ $0.object }) as? Service {
-        return instance
+      if let object = record.weakInstance.withLock({ $0.object }), operations.fromObject(object, out) {
+        return
       }
-      let instance = try call(record, resolver: self, in: context, repeat each arguments)
-      // Only class instances can be held weakly; bridging a value to an
-      // object would make a box nobody else holds (or a cached NSNumber).
-      guard type(of: instance as Any) is AnyObject.Type else { return instance }
+      try call(record, in: context) { try produce(self, out) }
+      guard let object = operations.object(out) else { return }
       // Another thread may have made one meanwhile; if so, share that one.
       let earlier = record.weakInstance.withLock { reference -> WeakReference in
         if reference.object != nil { return reference }
-        reference.object = instance as AnyObject
+        reference.object = object
         return WeakReference()
       }
-      return earlier.object as? Service ?? instance
+      if let existing = earlier.object {
+        let scratch = UnsafeMutableRawPointer.allocate(
+          byteCount: max(operations.size, 1), alignment: operations.alignment)
+        defer { scratch.deallocate() }
+        if operations.fromObject(existing, scratch) {
+          operations.destroy(out)
+          operations.copy(scratch, out)
+          operations.destroy(scratch)
+        }
+      }
     }
   }
 
   /// Runs the factory, turning anything it throws (other than a resolution
   /// error from further down, which already has its chain) into a
   /// `factoryFailed` error at this link.
-  private func call<Service, each Argument>(
-    _ record: TypedRecord<Service, repeat each Argument>, resolver: any Resolver,
-    in context: ResolutionContext, _ arguments: repeat each Argument
-  ) throws -> Service {
+  private func call(
+    _ record: RegistrationRecord, in context: ResolutionContext, _ factory: () throws -> Void
+  ) throws {
     do {
-      return try record.factory(resolver, repeat each arguments)
+      try factory()
     } catch let error as ResolutionError {
       throw error
     } catch {
@@ -162,12 +193,25 @@ extension Container {
   private func cycle(closingAt record: RegistrationRecord, in context: ResolutionContext)
     -> ResolutionError
   {
-    let start = context.frames.firstIndex { $0.record === record && !$0.hasArguments } ?? 0
-    let path = context.frames[start...].map(\.record.key) + [record.key]
+    let frames = context.frames
+    let start = frames.firstIndex { $0.record === record && !$0.hasArguments } ?? 0
+    let path = frames[start...].map(\.record.key) + [record.key]
     let closing = ChainLink(key: record.key, site: record.site, scope: record.scope)
     return ResolutionError(
       kind: .cycle(path: path), key: record.key, chain: context.links + [closing],
       registries: registries)
+  }
+
+  /// Whether the type is registered under the name with runtime arguments.
+  @usableFromInline
+  func hasVariants(_ serviceType: any Any.Type, name: String?) -> Bool {
+    !argumentVariants(ObjectIdentifier(serviceType), name: name).isEmpty
+  }
+
+  /// The error for an argument-free request that matched nothing.
+  @usableFromInline
+  func missing(_ serviceType: any Any.Type, name: String?) -> ResolutionError {
+    missing(ServiceKey(service: TypeIdentity(serviceType), name: name), passed: [])
   }
 
   /// The error for a key with no matching registration: arguments that do

@@ -62,29 +62,57 @@ public final class Container: Resolver, @unchecked Sendable {
 
   /// Registers a factory for `serviceType` under `name`.
   ///
-  /// The factory receives a resolver for its dependencies, then any runtime
-  /// arguments (`{ r, name, age in Cat(name: name, age: age) }`), which
-  /// callers pass with `resolve(_:arguments:)`, matched by type. It may
-  /// throw; the error reaches the caller wrapped in a ``ResolutionError``
-  /// that names the chain.
-  ///
-  /// `file` and `line` record the registration site for diagnostics.
+  /// The factory receives a resolver for its dependencies. It may throw;
+  /// the error reaches the caller wrapped in a ``ResolutionError`` that
+  /// names the chain. `file` and `line` record the registration site for
+  /// diagnostics.
   @discardableResult
-  public func register<Service, each Argument>(
+  public func register<Service>(
     _ serviceType: Service.Type,
     name: String? = nil,
     file: String = #fileID,
     line: Int = #line,
-    factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
+    factory: @escaping @Sendable (any Resolver) throws -> Service
   ) -> ServiceEntry<Service> {
-    var arguments: [TypeIdentity] = []
-    repeat arguments.append(TypeIdentity((each Argument).self))
+    let key = ServiceKey(service: TypeIdentity(serviceType), name: name)
+    let operations = InstanceOperations(Service.self) { resolver, out in
+      out.assumingMemoryBound(to: Service.self).initialize(to: try factory(resolver))
+    }
+    return add(key, file: file, line: line) { site, sequence in
+      RegistrationRecord(
+        key: key, site: site, scope: defaultObjectScope, sequence: sequence, owner: self,
+        operations: operations)
+    }
+  }
+
+  /// Registers a factory that takes runtime arguments after the resolver
+  /// (`{ r, name, age in Cat(name: name, age: age) }`); callers pass them
+  /// with `resolve(_:arguments:)`, matched by their types in order.
+  @discardableResult
+  public func register<Service, First, each Rest>(
+    _ serviceType: Service.Type,
+    name: String? = nil,
+    file: String = #fileID,
+    line: Int = #line,
+    factory: @escaping @Sendable (any Resolver, First, repeat each Rest) throws -> Service
+  ) -> ServiceEntry<Service> {
+    var arguments = [TypeIdentity(First.self)]
+    repeat arguments.append(TypeIdentity((each Rest).self))
     let key = ServiceKey(service: TypeIdentity(serviceType), name: name, arguments: arguments)
+    return add(key, file: file, line: line) { site, sequence in
+      ArgumentRecord<Service, First, repeat each Rest>(
+        key: key, site: site, scope: defaultObjectScope, sequence: sequence, owner: self,
+        factory: factory)
+    }
+  }
+
+  private func add<Service>(
+    _ key: ServiceKey, file: String, line: Int,
+    _ makeRecord: (RegistrationSite, Int) -> RegistrationRecord
+  ) -> ServiceEntry<Service> {
     let record = state.withLock { state -> RegistrationRecord in
       let site = RegistrationSite(fileID: file, line: line, plugin: state.plugin)
-      let record = TypedRecord<Service, repeat each Argument>(
-        key: key, site: site, scope: defaultObjectScope, sequence: state.records.count,
-        owner: self, factory: factory)
+      let record = makeRecord(site, state.records.count)
       state.records.append(record)
       published.store(nil, ordering: .releasing)
       return record
@@ -178,7 +206,6 @@ public final class Container: Resolver, @unchecked Sendable {
   }
 
   /// The current registrations, published on first use after a change.
-  @inline(__always)
   var registry: Registry {
     if let pointer = published.load(ordering: .acquiring) {
       return Unmanaged<Registry>.fromOpaque(pointer).takeUnretainedValue()
@@ -186,6 +213,8 @@ public final class Container: Resolver, @unchecked Sendable {
     return publish()
   }
 
+
+  @inline(never)
   private func publish() -> Registry {
     state.withLock { state in
       if let pointer = published.load(ordering: .acquiring) {
@@ -214,10 +243,29 @@ public final class Container: Resolver, @unchecked Sendable {
     return result
   }
 
-  @inline(__always)
-  func lookup(_ id: ObjectIdentifier, name: String?) -> RegistrationRecord? {
-    if let record = registry.bucket(for: id)?.record(named: name) { return record }
+  /// The registration serving an argument-free request, here or in a
+  /// parent; unretained (the container keeps it alive). The hot path of
+  /// every resolve: no lock, no reference counting, no allocation.
+  @usableFromInline
+  func lookup(_ id: ObjectIdentifier, name: String?) -> Unmanaged<RegistrationRecord>? {
+    let found: Unmanaged<RegistrationRecord>?
+    if let pointer = published.load(ordering: .acquiring) {
+      found = Unmanaged<Registry>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
+        Self.find(id, name: name, in: $0)
+      }
+    } else {
+      found = Self.find(id, name: name, in: publish())
+    }
+    if let found { return found }
     return parent?.lookup(id, name: name)
+  }
+
+  @inline(__always)
+  private static func find(_ id: ObjectIdentifier, name: String?, in registry: Registry)
+    -> Unmanaged<RegistrationRecord>?
+  {
+    guard let name else { return registry.plainRecord(for: id) }
+    return registry.bucket(for: id)?.record(named: name)
   }
 
   func lookup(_ id: ObjectIdentifier, name: String?, arguments: [ObjectIdentifier])

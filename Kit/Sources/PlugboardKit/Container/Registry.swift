@@ -1,14 +1,19 @@
 /// An immutable snapshot of one container's registrations, built when the
 /// first resolution after a change needs it and then read without locks.
 ///
-/// Lookups hash the metatype's address into an open-addressing table, which
-/// is much cheaper than hashing a `ServiceKey` into a `Dictionary`; the
-/// common case (no name, no arguments) is a single field read after that.
+/// The common request (a type, no name, no arguments) hashes the metatype's
+/// address into an open-addressing table whose slots hold the registration
+/// directly, unretained: far cheaper than hashing a `ServiceKey` into a
+/// `Dictionary`, and free of reference-count traffic that would make
+/// threads contend on a shared cache line. The records stay alive because
+/// `records` (and the container, which keeps every snapshot) holds them.
 final class Registry: @unchecked Sendable {
   // Never mutated after init.
-  private let slots: [UInt]
-  private let buckets: [TypeBucket?]
   private let mask: Int
+  private let keys: UnsafeMutablePointer<UInt>
+  private let plain: UnsafeMutablePointer<Unmanaged<RegistrationRecord>?>
+  private let buckets: ContiguousArray<TypeBucket?>
+
   /// The registrations that serve their keys, in registration order.
   let records: [RegistrationRecord]
   /// Registrations replaced by a later one with the same key.
@@ -45,28 +50,40 @@ final class Registry: @unchecked Sendable {
     self.records = records
     self.duplicates = duplicates
     self.inactive = inactive
+
     var grouped: [ObjectIdentifier: [RegistrationRecord]] = [:]
     for record in records { grouped[record.key.service.id, default: []].append(record) }
     var capacity = 8
     while capacity < grouped.count * 2 { capacity <<= 1 }
-    var slots = [UInt](repeating: 0, count: capacity)
-    var buckets = [TypeBucket?](repeating: nil, count: capacity)
     let mask = capacity - 1
+    let keys = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
+    keys.initialize(repeating: 0, count: capacity)
+    let plain = UnsafeMutablePointer<Unmanaged<RegistrationRecord>?>.allocate(capacity: capacity)
+    plain.initialize(repeating: nil, count: capacity)
+    var buckets = ContiguousArray<TypeBucket?>(repeating: nil, count: capacity)
     for (id, group) in grouped {
-      let bits = UInt(bitPattern: Self.bits(of: id))
+      let bits = Self.bits(of: id)
       var index = Self.index(of: bits, mask: mask)
-      while slots[index] != 0 { index = (index + 1) & mask }
-      slots[index] = bits
-      buckets[index] = TypeBucket(group, selection: selections[id])
+      while keys[index] != 0 { index = (index + 1) & mask }
+      let bucket = TypeBucket(group, selection: selections[id])
+      keys[index] = bits
+      plain[index] = bucket.plain.map(Unmanaged.passUnretained)
+      buckets[index] = bucket
     }
-    self.slots = slots
-    self.buckets = buckets
     self.mask = mask
+    self.keys = keys
+    self.plain = plain
+    self.buckets = buckets
+  }
+
+  deinit {
+    keys.deallocate()
+    plain.deallocate()
   }
 
   @inline(__always)
-  private static func bits(of id: ObjectIdentifier) -> Int {
-    Int(bitPattern: UInt(bitPattern: unsafeBitCast(id, to: Int.self)))
+  private static func bits(of id: ObjectIdentifier) -> UInt {
+    UInt(bitPattern: unsafeBitCast(id, to: Int.self))
   }
 
   @inline(__always)
@@ -75,53 +92,60 @@ final class Registry: @unchecked Sendable {
     Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
   }
 
-  /// Every registration of one service type, under any name or arguments.
   @inline(__always)
-  func bucket(for id: ObjectIdentifier) -> TypeBucket? {
-    let bits = UInt(bitPattern: Self.bits(of: id))
+  private func slot(of id: ObjectIdentifier) -> Int? {
+    let bits = Self.bits(of: id)
     var index = Self.index(of: bits, mask: mask)
-    return slots.withUnsafeBufferPointer { slots in
-      while true {
-        let slot = slots[index]
-        if slot == bits { return buckets[index] }
-        if slot == 0 { return nil }
-        index = (index + 1) & mask
-      }
+    while true {
+      let key = keys[index]
+      if key == bits { return index }
+      if key == 0 { return nil }
+      index = (index + 1) & mask
     }
+  }
+
+  /// The registration serving unnamed, argument-free requests for the type.
+  @inline(__always)
+  func plainRecord(for id: ObjectIdentifier) -> Unmanaged<RegistrationRecord>? {
+    guard let index = slot(of: id) else { return nil }
+    return plain[index]
+  }
+
+  /// Every registration of one service type, under any name or arguments.
+  func bucket(for id: ObjectIdentifier) -> TypeBucket? {
+    guard let index = slot(of: id) else { return nil }
+    return buckets[index]
   }
 }
 
 /// The registrations of one service type.
 final class TypeBucket: @unchecked Sendable {
   // Never mutated after init.
-  /// The registration with no name and no arguments, the common case.
+  /// The registration with no name and no arguments, the common case (or
+  /// the named one a profile selected for unnamed requests).
   let plain: RegistrationRecord?
   let all: [RegistrationRecord]
-  private let byName: [String: [RegistrationRecord]]
-
   /// The profile's choice of named registration for unnamed requests.
   let selection: ServiceSelection?
+  private let named: NameTable
 
   init(_ records: [RegistrationRecord], selection: ServiceSelection?) {
     self.all = records
     self.selection = selection
     let servesUnnamed = selection?.name
     self.plain = records.first { $0.key.name == servesUnnamed && $0.key.arguments.isEmpty }
-    var byName: [String: [RegistrationRecord]] = [:]
-    for record in records { byName[record.key.name ?? "", default: []].append(record) }
-    self.byName = byName
+    self.named = NameTable(records.filter { $0.key.name != nil && $0.key.arguments.isEmpty })
   }
 
   /// The registration under `name` taking no arguments.
   @inline(__always)
-  func record(named name: String?) -> RegistrationRecord? {
-    guard let name else { return plain }
-    return byName[name]?.first { $0.key.arguments.isEmpty }
+  func record(named name: String) -> Unmanaged<RegistrationRecord>? {
+    named.record(named: name)
   }
 
   /// The registration under `name` whose arguments have these identities.
   func record(named name: String?, arguments: [ObjectIdentifier]) -> RegistrationRecord? {
-    byName[name ?? ""]?.first { record in
+    all.first { record in
       record.key.name == name
         && record.key.arguments.count == arguments.count
         && zip(record.key.arguments, arguments).allSatisfy { $0.id == $1 }
@@ -130,6 +154,56 @@ final class TypeBucket: @unchecked Sendable {
 
   /// Registrations under `name` with any arguments.
   func records(named name: String?) -> [RegistrationRecord] {
-    (byName[name ?? ""] ?? []).filter { $0.key.name == name }
+    all.filter { $0.key.name == name }
+  }
+}
+
+/// Named registrations of one type, found by a cheap FNV-1a hash of the
+/// name's UTF-8 bytes; `Hasher` costs more than the rest of a lookup.
+struct NameTable: @unchecked Sendable {
+  private let mask: Int
+  private let hashes: ContiguousArray<UInt64>
+  private let records: ContiguousArray<Unmanaged<RegistrationRecord>?>
+
+  init(_ named: [RegistrationRecord]) {
+    var capacity = 4
+    while capacity < named.count * 2 { capacity <<= 1 }
+    var hashes = ContiguousArray<UInt64>(repeating: 0, count: capacity)
+    var records = ContiguousArray<Unmanaged<RegistrationRecord>?>(repeating: nil, count: capacity)
+    let mask = capacity - 1
+    for record in named {
+      guard let name = record.key.name else { continue }
+      let hash = Self.hash(name)
+      var index = Int(truncatingIfNeeded: hash) & mask
+      while records[index] != nil { index = (index + 1) & mask }
+      hashes[index] = hash
+      records[index] = Unmanaged.passUnretained(record)
+    }
+    self.mask = mask
+    self.hashes = hashes
+    self.records = records
+  }
+
+  @inline(__always)
+  func record(named name: String) -> Unmanaged<RegistrationRecord>? {
+    let hash = Self.hash(name)
+    var index = Int(truncatingIfNeeded: hash) & mask
+    while let candidate = records[index] {
+      if hashes[index] == hash, candidate._withUnsafeGuaranteedRef({ $0.key.name == name }) {
+        return candidate
+      }
+      index = (index + 1) & mask
+    }
+    return nil
+  }
+
+  @inline(__always)
+  static func hash(_ name: String) -> UInt64 {
+    var name = name
+    return name.withUTF8 { bytes in
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+      return hash
+    }
   }
 }

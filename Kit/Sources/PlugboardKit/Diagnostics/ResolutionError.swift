@@ -5,7 +5,7 @@
 /// the request to the failing link with each registration site, suggestions,
 /// and an action line. Suggestions are computed only when read, so a failed
 /// lookup that nobody prints stays cheap.
-public struct ResolutionError: Error, CustomStringConvertible {
+public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable {
   public enum Kind: Sendable {
     /// Nothing is registered for the failing key.
     case notRegistered
@@ -37,6 +37,13 @@ public struct ResolutionError: Error, CustomStringConvertible {
     self.key = key
     self.chain = chain
     self.registries = registries
+  }
+
+  /// What debuggers and test frameworks show: the error's own facts, not
+  /// the registry snapshots it keeps for suggestions (whose records point
+  /// back at a container that may be gone).
+  public var customMirror: Mirror {
+    Mirror(self, children: ["kind": kind, "key": key, "chain": chain], displayStyle: .struct)
   }
 
   /// The key the caller asked for at the top level.

@@ -20,6 +20,14 @@ public struct ServiceEntry<Service>: Sendable {
     return self
   }
 
+  /// Declares that the factory resolves nothing, so checks know the
+  /// registration is a leaf rather than undeclared.
+  @discardableResult
+  public func dependsOn() -> ServiceEntry<Service> {
+    record.metadata.withLock { $0.dependencies = $0.dependencies ?? [] }
+    return self
+  }
+
   /// Declares dependency types (unnamed), as ``dependsOn(_:)-(ServiceKey...)``.
   @discardableResult
   public func dependsOn(_ types: any Any.Type...) -> ServiceEntry<Service> {

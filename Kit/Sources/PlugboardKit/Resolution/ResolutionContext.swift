@@ -11,49 +11,135 @@
 /// It lives in thread-local storage rather than in the resolver passed to
 /// factories, so that a factory which calls a captured container directly
 /// still extends the same chain (and its cycles are still caught), and so
-/// that a top-level resolve allocates nothing.
+/// that a top-level resolve allocates nothing. The chain is a manually
+/// managed buffer of unretained records: it is touched on every resolution,
+/// and array bookkeeping, exclusivity checks and reference counting would
+/// cost more than the rest of the lookup.
 final class ResolutionContext {
   struct Frame {
-    let record: RegistrationRecord
+    // The records outlive the resolution: their container holds them.
+    unowned(unsafe) let record: RegistrationRecord
     /// Whether the record took runtime arguments here; a registration with
     /// arguments may legitimately recurse (a tree built level by level), so
     /// only argument-free re-entry counts as a cycle.
     let hasArguments: Bool
   }
 
-  private(set) var frames: [Frame] = []
-  var graphInstances: [ObjectIdentifier: Any] = [:]
+  private struct State {
+    var frames: UnsafeMutablePointer<Frame>
+    var capacity: Int
+    var depth = 0
+    /// Frames beyond the first `scanLimit`, counted per record, so that
+    /// checking for a cycle stays cheap in very deep chains.
+    var deepFrames: [ObjectIdentifier: Int] = [:]
+    /// `.graph` instances of the current top-level resolution.
+    var graphInstances: [ObjectIdentifier: GraphInstance] = [:]
+  }
 
-  init() { frames.reserveCapacity(16) }
+  private struct GraphInstance {
+    let storage: UnsafeMutableRawPointer
+    // Alive until the top-level resolve returns, which is when the
+    // instance is released.
+    unowned(unsafe) let record: RegistrationRecord
+  }
 
-  var depth: Int { frames.count }
-
-  /// Frames beyond the first `scanLimit` are also counted here, so that
-  /// checking for a cycle stays cheap in very deep chains.
-  private var deepFrames: [ObjectIdentifier: Int] = [:]
   private static let scanLimit = 32
+  private let state: UnsafeMutablePointer<State>
+
+  init() {
+    let capacity = 64
+    state = .allocate(capacity: 1)
+    state.initialize(to: State(frames: .allocate(capacity: capacity), capacity: capacity))
+  }
+
+  deinit {
+    state.pointee.frames.deallocate()
+    state.deinitialize(count: 1)
+    state.deallocate()
+  }
+
+  var depth: Int {
+    @inline(__always) get { state.pointee.depth }
+  }
+
+  /// The records being made, from the top-level request down.
+  var frames: UnsafeBufferPointer<Frame> {
+    UnsafeBufferPointer(start: state.pointee.frames, count: state.pointee.depth)
+  }
 
   /// Whether `record` is already being made (without arguments) further up.
+  @inline(__always)
   func isActive(_ record: RegistrationRecord) -> Bool {
-    let scanned = frames.prefix(Self.scanLimit)
-    if scanned.contains(where: { $0.record === record && !$0.hasArguments }) { return true }
-    return frames.count > Self.scanLimit && deepFrames[ObjectIdentifier(record)] != nil
+    let depth = state.pointee.depth
+    let frames = state.pointee.frames
+    for index in 0..<min(depth, Self.scanLimit)
+    where frames[index].record === record && !frames[index].hasArguments {
+      return true
+    }
+    return depth > Self.scanLimit && state.pointee.deepFrames[ObjectIdentifier(record)] != nil
   }
 
+  @inline(__always)
   func push(_ record: RegistrationRecord, hasArguments: Bool) {
-    if frames.count >= Self.scanLimit && !hasArguments {
-      deepFrames[ObjectIdentifier(record), default: 0] += 1
+    if state.pointee.depth == state.pointee.capacity { grow() }
+    let depth = state.pointee.depth
+    if depth >= Self.scanLimit && !hasArguments {
+      state.pointee.deepFrames[ObjectIdentifier(record), default: 0] += 1
     }
-    frames.append(Frame(record: record, hasArguments: hasArguments))
+    (state.pointee.frames + depth).initialize(to: Frame(record: record, hasArguments: hasArguments))
+    state.pointee.depth = depth + 1
   }
 
+  @inline(__always)
   func pop() {
-    let frame = frames.removeLast()
-    if frames.count >= Self.scanLimit && !frame.hasArguments {
+    let depth = state.pointee.depth - 1
+    state.pointee.depth = depth
+    let frame = state.pointee.frames[depth]
+    if depth >= Self.scanLimit && !frame.hasArguments {
       let id = ObjectIdentifier(frame.record)
-      if let count = deepFrames[id], count > 1 { deepFrames[id] = count - 1 } else { deepFrames[id] = nil }
+      if let count = state.pointee.deepFrames[id], count > 1 {
+        state.pointee.deepFrames[id] = count - 1
+      } else {
+        state.pointee.deepFrames[id] = nil
+      }
     }
-    if frames.isEmpty && !graphInstances.isEmpty { graphInstances.removeAll(keepingCapacity: true) }
+    if depth == 0 && !state.pointee.graphInstances.isEmpty { releaseGraphInstances() }
+  }
+
+  private func grow() {
+    let capacity = state.pointee.capacity * 2
+    let frames = UnsafeMutablePointer<Frame>.allocate(capacity: capacity)
+    frames.moveInitialize(from: state.pointee.frames, count: state.pointee.depth)
+    state.pointee.frames.deallocate()
+    state.pointee.frames = frames
+    state.pointee.capacity = capacity
+  }
+
+  // MARK: Graph scope
+
+  /// The `.graph` instance of `record` made earlier in this resolution.
+  func graphInstance(of record: RegistrationRecord) -> UnsafeMutableRawPointer? {
+    state.pointee.graphInstances[ObjectIdentifier(record)]?.storage
+  }
+
+  /// Keeps a copy of the instance at `source` for the rest of this
+  /// top-level resolution.
+  func keepGraphInstance(of record: RegistrationRecord, copying source: UnsafeMutableRawPointer) {
+    let operations = record.operations
+    let storage = UnsafeMutableRawPointer.allocate(
+      byteCount: max(operations.size, 1), alignment: operations.alignment)
+    operations.copy(source, storage)
+    state.pointee.graphInstances[ObjectIdentifier(record)] = GraphInstance(
+      storage: storage, record: record)
+  }
+
+  private func releaseGraphInstances() {
+    let instances = state.pointee.graphInstances
+    state.pointee.graphInstances.removeAll(keepingCapacity: true)
+    for instance in instances.values {
+      instance.record.operations.destroy(instance.storage)
+      instance.storage.deallocate()
+    }
   }
 
   /// The chain as diagnostics show it.

@@ -1,0 +1,48 @@
+import Foundation
+
+/// One line of the benchmark's output: a scenario, its baseline, and the
+/// target it is held to.
+struct ResultRow {
+  let scenario: String
+  let unit: String
+  let plugboard: Measurement
+  let baseline: Measurement?
+  let baselineName: String
+  /// The target as text, and whether the median meets it.
+  let target: String
+  let met: Bool?
+
+  var ratio: Double? { baseline.map { plugboard.median / $0.median } }
+}
+
+enum ResultTable {
+  static func render(_ rows: [ResultRow]) -> String {
+    let header = [
+      "scenario", "unit", "median", "min", "baseline", "base median", "base min", "ratio", "target", "met",
+    ]
+    let body = rows.map { row -> [String] in
+      [
+        row.scenario, row.unit, format(row.plugboard.median), format(row.plugboard.minimum),
+        row.baselineName, row.baseline.map { format($0.median) } ?? "-",
+        row.baseline.map { format($0.minimum) } ?? "-",
+        row.ratio.map { format($0) + "×" } ?? "-", row.target,
+        row.met.map { $0 ? "yes" : "NO" } ?? "-",
+      ]
+    }
+    let table = [header] + body
+    let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
+    func line(_ cells: [String]) -> String {
+      "| " + zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+        .joined(separator: " | ") + " |"
+    }
+    let separator = "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|"
+    return ([line(header), separator] + body.map(line)).joined(separator: "\n")
+  }
+
+  static func format(_ value: Double) -> String {
+    if value.isNaN { return "-" }
+    if value >= 100 { return String(Int(value.rounded())) }
+    if value >= 10 { return String(format: "%.1f", value) }
+    return String(format: "%.2f", value)
+  }
+}

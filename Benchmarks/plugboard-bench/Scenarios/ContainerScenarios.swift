@@ -1,0 +1,192 @@
+import Dispatch
+import PlugboardKit
+import Synchronization
+
+final class Leaf {}
+protocol Named: AnyObject {}
+final class NamedService: Named {}
+final class Missing {}
+
+/// The in-process scenarios: resolution against hand-written code.
+struct ContainerScenarios {
+  let plan: MeasurementPlan
+
+  /// Runs every scenario, or only those whose name starts with `only`.
+  func run(only: String?) -> [ResultRow] {
+    let scenarios: [(String, () -> [ResultRow])] = [
+      ("graph10_transient", graph10), ("transient_leaf", { [transientLeaf()] }),
+      ("singleton", { [singleton()] }), ("named_100", { [named100()] }),
+      ("wide_1000", { [wide1000()] }), ("register_wide_1000", { [registerWide1000()] }),
+      ("missing_optional_12", { [missing(registrations: 12)] }),
+      ("missing_optional_1000", { [missing(registrations: 1_000)] }),
+      ("missing_throwing_1000", { [missingThrowing()] }),
+      ("concurrent_singleton", { [concurrentSingleton()] }),
+    ]
+    return scenarios.filter { only == nil || $0.0.hasPrefix(only ?? "") }.flatMap { $0.1() }
+  }
+
+  func graph10() -> [ResultRow] {
+    let direct = measure(plan) { count in
+      for _ in 0..<count { consume(Graph10.direct()) }
+    }
+    let container = Graph10.container()
+    let resolved = measure(plan) { count in
+      for _ in 0..<count { consume(try? container.resolve(S0.self)) }
+    }
+    return [
+      ResultRow(
+        scenario: "direct", unit: "ns/op", plugboard: direct, baseline: nil, baselineName: "-",
+        target: "the floor", met: nil),
+      row("graph10_transient", resolved, baseline: direct, "direct", limit: 2),
+    ]
+  }
+
+  func transientLeaf() -> ResultRow {
+    let container = Container(defaultObjectScope: .transient)
+    container.register(Leaf.self) { _ in Leaf() }
+    let byHand = measure(plan) { count in
+      for _ in 0..<count { consume(makeLeaf()) }
+    }
+    let resolved = measure(plan) { count in
+      for _ in 0..<count { consume(try? container.resolve(Leaf.self)) }
+    }
+    return row("transient_leaf", resolved, baseline: byHand, "Leaf()", limit: 2)
+  }
+
+  func singleton() -> ResultRow {
+    let container = Container()
+    container.register(Leaf.self) { _ in Leaf() }.inObjectScope(.container)
+    _ = try? container.resolve(Leaf.self)
+    let stored = StoredReference(Leaf())
+    let byHand = measure(plan) { count in
+      for _ in 0..<count { consume(stored.read()) }
+    }
+    let resolved = measure(plan) { count in
+      for _ in 0..<count { consume(try? container.resolve(Leaf.self)) }
+    }
+    return ResultRow(
+      scenario: "singleton", unit: "ns/op", plugboard: resolved, baseline: byHand,
+      baselineName: "stored reference", target: "≤ 15 ns", met: resolved.median <= 15)
+  }
+
+  func named100() -> ResultRow {
+    let container = Container(defaultObjectScope: .transient)
+    for index in 0..<100 {
+      container.register(Named.self, name: "n\(index)") { _ in NamedService() }
+    }
+    let name = "n57"
+    let byHand = measure(plan) { count in
+      for _ in 0..<count { consume(makeNamed()) }
+    }
+    let resolved = measure(plan) { count in
+      for _ in 0..<count { consume(try? container.resolve(Named.self, name: name)) }
+    }
+    return row("named_100", resolved, baseline: byHand, "NamedService()", limit: 2)
+  }
+
+  func wide1000() -> ResultRow {
+    let container = Container(defaultObjectScope: .transient)
+    Wide1000.register(into: container)
+    let byHand = measure(plan) { count in
+      for _ in 0..<count { consume(Wide1000.direct()) }
+    }
+    let resolved = measure(plan) { count in
+      for _ in 0..<count { consume(try? container.resolve(Wide1000.Target.self)) }
+    }
+    return row("wide_1000", resolved, baseline: byHand, "W499()", limit: 2)
+  }
+
+  func registerWide1000() -> ResultRow {
+    // Time to build the container and make it ready (its first lookup
+    // publishes the registry), in microseconds per container.
+    let built = measure(plan) { count in
+      for _ in 0..<count {
+        let container = Container(defaultObjectScope: .transient)
+        Wide1000.register(into: container)
+        consume(container.hasRegistration(Wide1000.Target.self))
+      }
+    }
+    let microseconds = Measurement(samples: built.samples.map { $0 / 1_000 })
+    return ResultRow(
+      scenario: "register_wide_1000", unit: "µs", plugboard: microseconds, baseline: nil,
+      baselineName: "-", target: "≤ 200 µs", met: microseconds.median <= 200)
+  }
+
+  func missing(registrations: Int) -> ResultRow {
+    let container = Container()
+    if registrations == 1_000 {
+      Wide1000.register(into: container)
+    } else {
+      Graph10.register(into: container)
+      container.register(Leaf.self) { _ in Leaf() }
+      container.register(Named.self) { _ in NamedService() }
+    }
+    let resolved = measure(plan) { count in
+      for _ in 0..<count { consume(try? container.resolveIfRegistered(Missing.self)) }
+    }
+    return ResultRow(
+      scenario: "missing_optional_\(registrations)", unit: "ns/op", plugboard: resolved,
+      baseline: nil, baselineName: "-", target: "≤ 100 ns", met: resolved.median <= 100)
+  }
+
+  func missingThrowing() -> ResultRow {
+    let container = Container()
+    Wide1000.register(into: container)
+    let resolved = measure(plan) { count in
+      for _ in 0..<count {
+        do { consume(try container.resolve(Missing.self)) } catch { consume(error) }
+      }
+    }
+    return ResultRow(
+      scenario: "missing_throwing_1000", unit: "ns/op", plugboard: resolved, baseline: nil,
+      baselineName: "-", target: "measured (no target)", met: nil)
+  }
+
+  func concurrentSingleton() -> ResultRow {
+    let made = Atomic(0)
+    let container = Container()
+    container.register(Leaf.self) { _ in
+      made.add(1, ordering: .relaxed)
+      return Leaf()
+    }.inObjectScope(.container)
+    // Throughput in resolves per nanosecond is inverted into ns per resolve
+    // of the whole system: two threads should halve it.
+    let oneThread = measure(plan) { count in
+      for _ in 0..<count { consume(try? container.resolve(Leaf.self)) }
+    }
+    let twoThreads = measure(plan) { count in
+      DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        for _ in 0..<(count / 2) { consume(try? container.resolve(Leaf.self)) }
+      }
+    }
+    let speedup = oneThread.median / twoThreads.median
+    let instances = made.load(ordering: .relaxed)
+    return ResultRow(
+      scenario: "concurrent_singleton", unit: "ns/op (system)", plugboard: twoThreads,
+      baseline: oneThread, baselineName: "one thread",
+      target: "≥ 1.6× throughput (got \(ResultTable.format(speedup))×), 1 instance (got \(instances))",
+      met: speedup >= 1.6 && instances == 1)
+  }
+
+  private func row(
+    _ scenario: String, _ measured: Measurement, baseline: Measurement, _ baselineName: String,
+    limit: Double
+  ) -> ResultRow {
+    let ratio = measured.median / baseline.median
+    return ResultRow(
+      scenario: scenario, unit: "ns/op", plugboard: measured, baseline: baseline,
+      baselineName: baselineName, target: "≤ \(ResultTable.format(limit))× baseline",
+      met: ratio <= limit)
+  }
+}
+
+@inline(never) func makeLeaf() -> Leaf { Leaf() }
+@inline(never) func makeNamed() -> any Named { NamedService() }
+
+/// A reference read through a class field, as a hand-written singleton is.
+final class StoredReference: @unchecked Sendable {
+  let value: Leaf
+  init(_ value: Leaf) { self.value = value }
+  @inline(never) func read() -> Leaf { value }
+}
+

@@ -1,0 +1,24 @@
+// plugboard-bench: times PlugboardKit against hand-written code.
+//
+//   swift run -c release plugboard-bench            # the full run BENCHMARKS.md reports
+//   swift run -c release plugboard-bench --quick    # proves it still works (CI)
+//
+// Each scenario prints the median and minimum ns per operation over the
+// repetitions, next to a hand-written baseline from the same run.
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+let arguments = CommandLine.arguments.dropFirst()
+let quick = arguments.contains("--quick")
+let plan: MeasurementPlan = quick ? .quick : .full
+
+#if DEBUG
+  print("note: this is a debug build; the figures mean nothing (use -c release)")
+#endif
+print("plugboard-bench: \(plan.repetitions) repetitions of ≥ \(plan.secondsPerRepetition) s each")
+
+let only = arguments.firstIndex(of: "--only").map { arguments[arguments.index(after: $0)] }
+var rows = ContainerScenarios(plan: plan).run(only: only)
+print(ResultTable.render(rows))
