@@ -6,7 +6,7 @@ import PlugboardKit
 struct NetworkingAssembly: Assembly {
   func assemble(container: Container) throws {
     container.register((any HTTPTransport).self) { _ in FixtureTransport() }
-      .inObjectScope(.container)
+      .inObjectScope(.container).dependsOn()  // resolves nothing
     container.register((any APIClient).self) { resolver in
       RemoteAPIClient(transport: try resolver.resolve())
     }

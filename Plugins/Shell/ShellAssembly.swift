@@ -6,7 +6,7 @@ import PlugboardKit
 struct ShellAssembly: Assembly {
   func assemble(container: Container) throws {
     container.register((any AppConsole).self) { _ in StandardOutputConsole() }
-      .inObjectScope(.container)
+      .inObjectScope(.container).dependsOn()  // resolves nothing
     // In every profile but `live` (later registrations of a key win, and an
     // inactive one neither serves nor replaces): label fixture output.
     container.autoregister((any AppConsole).self) { LabelledConsole(label: "[fixture]") }
@@ -18,5 +18,6 @@ struct ShellAssembly: Assembly {
         console: try resolver.resolve(), analytics: try resolver.resolveIfRegistered())
     }
     .dependsOn((any LoginFeature).self, (any IssueListFeature).self, (any AppConsole).self)
+    .optionallyDependsOn((any AnalyticsTracker).self)
   }
 }
