@@ -22,6 +22,8 @@ let package = Package(
   products: [
     .executable(name: "plugboard", targets: ["plugboard"]),
     .executable(name: "plugboard-bench", targets: ["plugboard-bench"]),
+    // The floor for the benchmark's startup scenarios: only dlopens.
+    .executable(name: "plugboard-dlopen-baseline", targets: ["plugboard-dlopen-baseline"]),
   ]
     + samplePlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
     // Test-only: a plugin whose assembly throws.
@@ -36,6 +38,7 @@ let package = Package(
     .executableTarget(
       name: "plugboard-bench", dependencies: [kit], path: "Benchmarks/plugboard-bench",
       exclude: []),
+    .executableTarget(name: "plugboard-dlopen-baseline", path: "Benchmarks/plugboard-dlopen-baseline"),
     .testTarget(name: "PlugboardKitTests", dependencies: [kit], path: "Tests/PlugboardKitTests"),
     .testTarget(
       name: "PlugboardHostTests", dependencies: ["PlugboardHost", kit],
