@@ -36,8 +36,11 @@ let package = Package(
     .target(name: "PlugboardHost", dependencies: [kit], path: "Host/PlugboardHost"),
     .executableTarget(name: "plugboard", dependencies: ["PlugboardHost"], path: "Host/plugboard"),
     .executableTarget(
-      name: "plugboard-bench", dependencies: [kit], path: "Benchmarks/plugboard-bench",
-      exclude: []),
+      name: "plugboard-bench", dependencies: [kit, "PlugboardBenchSupport"],
+      path: "Benchmarks/plugboard-bench", exclude: []),
+    // C, because <malloc.h> (mallinfo2, for the memory scenario) is not in
+    // Swift's Glibc module.
+    .target(name: "PlugboardBenchSupport", path: "Benchmarks/PlugboardBenchSupport"),
     .executableTarget(name: "plugboard-dlopen-baseline", path: "Benchmarks/plugboard-dlopen-baseline"),
     .testTarget(name: "PlugboardKitTests", dependencies: [kit], path: "Tests/PlugboardKitTests"),
     .testTarget(

@@ -1,0 +1,7 @@
+#include "PlugboardBenchSupport.h"
+
+#include <malloc.h>
+
+size_t plugboard_bench_heap_in_use(void) {
+  return mallinfo2().uordblks;
+}

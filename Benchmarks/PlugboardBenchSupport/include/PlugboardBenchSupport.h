@@ -1,0 +1,11 @@
+#ifndef PLUGBOARD_BENCH_SUPPORT_H
+#define PLUGBOARD_BENCH_SUPPORT_H
+
+#include <stddef.h>
+
+/// Bytes of heap the C allocator has handed out and not had back
+/// (`mallinfo2().uordblks`). <malloc.h> is not part of Swift's Glibc
+/// module, so the benchmark reaches it through this one function.
+size_t plugboard_bench_heap_in_use(void);
+
+#endif
