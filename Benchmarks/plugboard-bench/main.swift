@@ -12,7 +12,10 @@
 
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
-let plan: MeasurementPlan = quick ? .quick : .full
+var plan: MeasurementPlan = quick ? .quick : .full
+if let index = arguments.firstIndex(of: "--iterations"), index < arguments.endIndex - 1 {
+  plan.fixedIterations = Int(arguments[arguments.index(after: index)])
+}
 
 #if DEBUG
   print("note: this is a debug build; the figures mean nothing (use -c release)")

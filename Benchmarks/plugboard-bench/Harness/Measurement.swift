@@ -19,6 +19,9 @@ struct Measurement {
 struct MeasurementPlan {
   let repetitions: Int
   let secondsPerRepetition: Double
+  /// Run each body exactly this many times, once (for `valgrind
+  /// --tool=callgrind`, which counts instructions rather than time).
+  var fixedIterations: Int? = nil
 
   /// What BENCHMARKS.md reports: 5 repetitions of at least 0.5 s.
   static let full = MeasurementPlan(repetitions: 5, secondsPerRepetition: 0.5)
@@ -38,6 +41,12 @@ func now() -> UInt64 {
 /// repetition lasts at least the plan's duration, and returns ns per
 /// operation for each repetition.
 func measure(_ plan: MeasurementPlan, _ operation: (Int) -> Void) -> Measurement {
+  if let fixed = plan.fixedIterations {
+    // For instruction-counting profilers: a known amount of work, once.
+    let start = now()
+    operation(fixed)
+    return Measurement(samples: [Double(now() - start) / Double(fixed)])
+  }
   var count = 64
   // Calibrate: grow the batch until it takes 5 % of a repetition.
   while true {

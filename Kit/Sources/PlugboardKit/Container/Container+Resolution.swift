@@ -73,7 +73,7 @@ extension Container {
   /// `out`, uninitialized memory for the service type.
   @usableFromInline
   func makeInstance(of record: RegistrationRecord, into out: UnsafeMutableRawPointer) throws {
-    try makeInstance(of: record, hasArguments: false, into: out, produce: record.operations.produce)
+    try makeInstance(of: record, hasArguments: false, into: out, produce: record.produce)
   }
 
   /// Enters `record` into the calling thread's chain, then makes (or finds)
@@ -106,14 +106,13 @@ extension Container {
     _ record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer,
     produce: (any Resolver, UnsafeMutableRawPointer) throws -> Void
   ) throws {
-    let operations = record.operations
     switch record.scope {
     case .transient:
       try call(record, in: context) { try produce(self, out) }
 
     case .graph:
       if let shared = context.graphInstance(of: record) {
-        operations.copy(shared, out)
+        record.copy(shared, to: out)
         return
       }
       try call(record, in: context) { try produce(self, out) }
@@ -127,7 +126,7 @@ extension Container {
       let cell = ObjectIdentifier(record)
       while true {
         if record.isReady {
-          operations.copy(record.instance, out)
+          record.copy(record.instance, to: out)
           return
         }
         switch coordinator.claim(cell: cell, isReady: { record.isReady }, by: ObjectIdentifier(context)) {
@@ -141,17 +140,17 @@ extension Container {
           defer { coordinator.release(cell: cell) }
           try call(record, in: context) { try produce(record.owner, record.instance) }
           record.ready.store(true, ordering: .releasing)
-          operations.copy(record.instance, out)
+          record.copy(record.instance, to: out)
           return
         }
       }
 
     case .weak:
-      if let object = record.weakInstance.withLock({ $0.object }), operations.fromObject(object, out) {
+      if let object = record.weakInstance.withLock({ $0.object }), record.initialize(out, from: object) {
         return
       }
       try call(record, in: context) { try produce(self, out) }
-      guard let object = operations.object(out) else { return }
+      guard let object = record.object(at: out) else { return }
       // Another thread may have made one meanwhile; if so, share that one.
       let earlier = record.weakInstance.withLock { reference -> WeakReference in
         if reference.object != nil { return reference }
@@ -159,13 +158,12 @@ extension Container {
         return WeakReference()
       }
       if let existing = earlier.object {
-        let scratch = UnsafeMutableRawPointer.allocate(
-          byteCount: max(operations.size, 1), alignment: operations.alignment)
+        let scratch = record.allocateInstance()
         defer { scratch.deallocate() }
-        if operations.fromObject(existing, scratch) {
-          operations.destroy(out)
-          operations.copy(scratch, out)
-          operations.destroy(scratch)
+        if record.initialize(scratch, from: existing) {
+          record.destroy(out)
+          record.copy(scratch, to: out)
+          record.destroy(scratch)
         }
       }
     }

@@ -75,13 +75,10 @@ public final class Container: Resolver, @unchecked Sendable {
     factory: @escaping @Sendable (any Resolver) throws -> Service
   ) -> ServiceEntry<Service> {
     let key = ServiceKey(service: TypeIdentity(serviceType), name: name)
-    let operations = InstanceOperations(Service.self) { resolver, out in
-      out.assumingMemoryBound(to: Service.self).initialize(to: try factory(resolver))
-    }
     return add(key, file: file, line: line) { site, sequence in
-      RegistrationRecord(
+      PlainRecord(
         key: key, site: site, scope: defaultObjectScope, sequence: sequence, owner: self,
-        operations: operations)
+        factory: factory)
     }
   }
 

@@ -24,52 +24,86 @@ final class Registry: @unchecked Sendable {
   let selections: [ObjectIdentifier: ServiceSelection]
 
   /// Picks, for every key, the last registration whose profiles are active.
+  ///
+  /// Built in one pass over the registrations with no per-type allocation
+  /// for the common case (one unnamed registration per type): the slot
+  /// table itself detects duplicates, and only types with named or
+  /// argument-taking registrations get a ``TypeBucket``.
   init(
     records all: [RegistrationRecord], activeProfile: String?,
     selections: [ObjectIdentifier: ServiceSelection]
   ) {
     self.activeProfile = activeProfile
     self.selections = selections
-    var winners: [ServiceKey: RegistrationRecord] = [:]
-    var order: [ServiceKey] = []
-    var duplicates: [DuplicateRegistration] = []
-    var inactive: [RegistrationRecord] = []
-    for record in all {
-      guard record.isActive(inProfile: activeProfile) else {
-        inactive.append(record)
-        continue
-      }
-      if let replaced = winners.updateValue(record, forKey: record.key) {
-        duplicates.append(
-          DuplicateRegistration(key: record.key, winner: record.site, replaced: replaced.site))
-      } else {
-        order.append(record.key)
-      }
-    }
-    let records = order.compactMap { winners[$0] }
-    self.records = records
-    self.duplicates = duplicates
-    self.inactive = inactive
-
-    var grouped: [ObjectIdentifier: [RegistrationRecord]] = [:]
-    for record in records { grouped[record.key.service.id, default: []].append(record) }
     var capacity = 8
-    while capacity < grouped.count * 2 { capacity <<= 1 }
+    while capacity < max(all.count, selections.count) * 2 { capacity <<= 1 }
     let mask = capacity - 1
     let keys = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
     keys.initialize(repeating: 0, count: capacity)
     let plain = UnsafeMutablePointer<Unmanaged<RegistrationRecord>?>.allocate(capacity: capacity)
     plain.initialize(repeating: nil, count: capacity)
-    var buckets = ContiguousArray<TypeBucket?>(repeating: nil, count: capacity)
-    for (id, group) in grouped {
+
+    func slot(for id: ObjectIdentifier) -> Int {
       let bits = Self.bits(of: id)
       var index = Self.index(of: bits, mask: mask)
-      while keys[index] != 0 { index = (index + 1) & mask }
-      let bucket = TypeBucket(group, selection: selections[id])
+      while keys[index] != 0 && keys[index] != bits { index = (index + 1) & mask }
       keys[index] = bits
-      plain[index] = bucket.plain.map(Unmanaged.passUnretained)
-      buckets[index] = bucket
+      return index
     }
+
+    var winner = [Bool](repeating: false, count: all.count)
+    var plainOwner = [Int](repeating: -1, count: capacity)
+    var others: [Int: [Int]] = [:]
+    var replaced: [(sequence: Int, duplicate: DuplicateRegistration)] = []
+    var inactive: [RegistrationRecord] = []
+    for (index, record) in all.enumerated() {
+      guard record.isActive(inProfile: activeProfile) else {
+        inactive.append(record)
+        continue
+      }
+      winner[index] = true
+      let at = slot(for: record.key.service.id)
+      if record.key.name == nil && record.key.arguments.isEmpty {
+        let previous = plainOwner[at]
+        if previous >= 0 {
+          winner[previous] = false
+          replaced.append(
+            (index, DuplicateRegistration(key: record.key, winner: record.site, replaced: all[previous].site)))
+        }
+        plainOwner[at] = index
+        plain[at] = Unmanaged.passUnretained(record)
+      } else {
+        others[at, default: []].append(index)
+      }
+    }
+    for indices in others.values {
+      var latest: [ServiceKey: Int] = [:]
+      for index in indices {
+        guard let previous = latest.updateValue(index, forKey: all[index].key) else { continue }
+        winner[previous] = false
+        replaced.append(
+          (index, DuplicateRegistration(key: all[index].key, winner: all[index].site, replaced: all[previous].site)))
+      }
+    }
+    let records = all.indices.filter { winner[$0] }.map { all[$0] }
+
+    var buckets = ContiguousArray<TypeBucket?>(repeating: nil, count: capacity)
+    var bucketed: [Int: ObjectIdentifier] = [:]
+    for indices in others.values {
+      if let first = indices.first { bucketed[slot(for: all[first].key.service.id)] = all[first].key.service.id }
+    }
+    for id in selections.keys { bucketed[slot(for: id)] = id }
+    for (at, id) in bucketed {
+      let members = ([plainOwner[at]] + (others[at] ?? [])).filter { $0 >= 0 && winner[$0] }.sorted()
+        .map { all[$0] }
+      let bucket = TypeBucket(members, selection: selections[id])
+      buckets[at] = bucket
+      plain[at] = bucket.plain.map(Unmanaged.passUnretained)
+    }
+
+    self.records = records
+    self.duplicates = replaced.sorted { $0.sequence < $1.sequence }.map(\.duplicate)
+    self.inactive = inactive
     self.mask = mask
     self.keys = keys
     self.plain = plain

@@ -2,10 +2,12 @@ import Synchronization
 
 /// One registration as the container stores it.
 ///
-/// Not generic, so resolution reads it without looking up generic metadata:
-/// the type-specific work is in ``InstanceOperations``, and a `.container`
-/// instance lives in raw memory sized for the service type, written once
-/// before `ready` is released and read after `ready` is acquired.
+/// Resolution works on this non-generic base, so it never looks up generic
+/// metadata: the type-specific work (making, copying, destroying an
+/// instance) is in methods that ``TypedRecord`` overrides, reached through
+/// the vtable. A `.container` instance lives in raw memory sized for the
+/// service type, written once before `ready` is released and read after
+/// `ready` is acquired.
 @usableFromInline
 class RegistrationRecord: @unchecked Sendable {
   // Immutable after init, except `scope` (atomic), `metadata` (locked), the
@@ -19,7 +21,6 @@ class RegistrationRecord: @unchecked Sendable {
   /// Records can outlive their container inside a `ResolutionError`, whose
   /// custom mirror keeps reflection from reaching this field.
   unowned let owner: Container
-  let operations: InstanceOperations
   private let scopeStorage: Atomic<UInt8>
   let metadata: Mutex<RegistrationMetadata>
   /// Set once the `.container` instance has been stored.
@@ -31,23 +32,31 @@ class RegistrationRecord: @unchecked Sendable {
 
   init(
     key: ServiceKey, site: RegistrationSite, scope: ObjectScope, sequence: Int, owner: Container,
-    operations: InstanceOperations
+    instance: UnsafeMutableRawPointer
   ) {
     self.key = key
     self.site = site
     self.sequence = sequence
     self.owner = owner
-    self.operations = operations
     self.scopeStorage = Atomic(scope.rawValue)
     self.metadata = Mutex(RegistrationMetadata())
-    self.instance = UnsafeMutableRawPointer.allocate(
-      byteCount: max(operations.size, 1), alignment: operations.alignment)
+    self.instance = instance
   }
 
-  deinit {
-    if ready.load(ordering: .acquiring) { operations.destroy(instance) }
-    instance.deallocate()
-  }
+  // MARK: Type-specific work, overridden by TypedRecord
+
+  /// Runs the argument-free factory, initializing `out`.
+  func produce(_ resolver: any Resolver, into out: UnsafeMutableRawPointer) throws {}
+  /// Initializes `destination` with a copy of the instance at `source`.
+  func copy(_ source: UnsafeMutableRawPointer, to destination: UnsafeMutableRawPointer) {}
+  /// Deinitializes the instance at the address.
+  func destroy(_ pointer: UnsafeMutableRawPointer) {}
+  /// The instance as an object, when it is a class instance (for `.weak`).
+  func object(at pointer: UnsafeMutableRawPointer) -> AnyObject? { nil }
+  /// Initializes `out` from an object, if it is an instance of the type.
+  func initialize(_ out: UnsafeMutableRawPointer, from object: AnyObject) -> Bool { false }
+  /// Uninitialized memory for one instance; free with `deallocate()`.
+  func allocateInstance() -> UnsafeMutableRawPointer { instance }
 
   var scope: ObjectScope {
     get { ObjectScope(rawValue: scopeStorage.load(ordering: .relaxed)) ?? .transient }
@@ -82,8 +91,67 @@ struct RegistrationMetadata: Sendable {
   var profiles: ProfileCondition?
 }
 
+/// The part of a registration that knows its service type.
+class TypedRecord<Service>: RegistrationRecord, @unchecked Sendable {
+  init(key: ServiceKey, site: RegistrationSite, scope: ObjectScope, sequence: Int, owner: Container) {
+    super.init(
+      key: key, site: site, scope: scope, sequence: sequence, owner: owner,
+      instance: UnsafeMutableRawPointer(UnsafeMutablePointer<Service>.allocate(capacity: 1)))
+  }
+
+  deinit {
+    let typed = instance.assumingMemoryBound(to: Service.self)
+    if isReady { typed.deinitialize(count: 1) }
+    typed.deallocate()
+  }
+
+  override func copy(_ source: UnsafeMutableRawPointer, to destination: UnsafeMutableRawPointer) {
+    destination.assumingMemoryBound(to: Service.self)
+      .initialize(to: source.assumingMemoryBound(to: Service.self).pointee)
+  }
+
+  override func destroy(_ pointer: UnsafeMutableRawPointer) {
+    pointer.assumingMemoryBound(to: Service.self).deinitialize(count: 1)
+  }
+
+  override func object(at pointer: UnsafeMutableRawPointer) -> AnyObject? {
+    let instance = pointer.assumingMemoryBound(to: Service.self).pointee
+    // Only class instances can be held weakly; bridging a value would make
+    // a box nobody else holds (or a cached NSNumber).
+    guard type(of: instance as Any) is AnyObject.Type else { return nil }
+    return instance as AnyObject
+  }
+
+  override func initialize(_ out: UnsafeMutableRawPointer, from object: AnyObject) -> Bool {
+    guard let instance = object as? Service else { return false }
+    out.assumingMemoryBound(to: Service.self).initialize(to: instance)
+    return true
+  }
+
+  override func allocateInstance() -> UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer(UnsafeMutablePointer<Service>.allocate(capacity: 1))
+  }
+}
+
+/// A registration whose factory takes only the resolver.
+final class PlainRecord<Service>: TypedRecord<Service>, @unchecked Sendable {
+  let factory: @Sendable (any Resolver) throws -> Service
+
+  init(
+    key: ServiceKey, site: RegistrationSite, scope: ObjectScope, sequence: Int,
+    owner: Container, factory: @escaping @Sendable (any Resolver) throws -> Service
+  ) {
+    self.factory = factory
+    super.init(key: key, site: site, scope: scope, sequence: sequence, owner: owner)
+  }
+
+  override func produce(_ resolver: any Resolver, into out: UnsafeMutableRawPointer) throws {
+    out.assumingMemoryBound(to: Service.self).initialize(to: try factory(resolver))
+  }
+}
+
 /// A registration whose factory takes runtime arguments.
-final class ArgumentRecord<Service, First, each Rest>: RegistrationRecord, @unchecked Sendable {
+final class ArgumentRecord<Service, First, each Rest>: TypedRecord<Service>, @unchecked Sendable {
   typealias Factory = @Sendable (any Resolver, First, repeat each Rest) throws -> Service
   let factory: Factory
 
@@ -92,13 +160,7 @@ final class ArgumentRecord<Service, First, each Rest>: RegistrationRecord, @unch
     owner: Container, factory: @escaping Factory
   ) {
     self.factory = factory
-    // Making one without its arguments is never asked of this record:
-    // argument-less lookups do not match its key.
-    let operations = InstanceOperations(Service.self) { _, _ in
-      throw CancellationError()
-    }
-    super.init(
-      key: key, site: site, scope: scope, sequence: sequence, owner: owner, operations: operations)
+    super.init(key: key, site: site, scope: scope, sequence: sequence, owner: owner)
   }
 }
 

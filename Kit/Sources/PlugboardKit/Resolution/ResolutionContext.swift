@@ -125,10 +125,8 @@ final class ResolutionContext {
   /// Keeps a copy of the instance at `source` for the rest of this
   /// top-level resolution.
   func keepGraphInstance(of record: RegistrationRecord, copying source: UnsafeMutableRawPointer) {
-    let operations = record.operations
-    let storage = UnsafeMutableRawPointer.allocate(
-      byteCount: max(operations.size, 1), alignment: operations.alignment)
-    operations.copy(source, storage)
+    let storage = record.allocateInstance()
+    record.copy(source, to: storage)
     state.pointee.graphInstances[ObjectIdentifier(record)] = GraphInstance(
       storage: storage, record: record)
   }
@@ -137,7 +135,7 @@ final class ResolutionContext {
     let instances = state.pointee.graphInstances
     state.pointee.graphInstances.removeAll(keepingCapacity: true)
     for instance in instances.values {
-      instance.record.operations.destroy(instance.storage)
+      instance.record.destroy(instance.storage)
       instance.storage.deallocate()
     }
   }
