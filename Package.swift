@@ -17,6 +17,14 @@ let pluginSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 /// `Plugins/<Name>/`, named in `plugins.json` as `.build/debug/lib<Name>.so`.
 let samplePlugins = ["Networking", "Keychain", "Auth", "AuthMock", "Login", "IssueList", "Shell"]
 
+/// Test-only plugins under `Tests/Plugins/<Name>/`, each a `.dynamic`
+/// library, for `plugboard check`'s tests: a dependency cycle across two
+/// plugins (with Auth), a captive dependency, a key registered by two
+/// plugins (with Keychain), and two plugins that each carry their own static
+/// copy of the module `GreetingContract` (deliberately wrong; see
+/// DEVELOPERS.md).
+let brokenPlugins = ["CyclicAPI", "CaptiveTracker", "SecondKeychain", "GreetingProvider", "GreetingApp"]
+
 let package = Package(
   name: "Plugboard",
   products: [
@@ -27,7 +35,9 @@ let package = Package(
   ]
     + samplePlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
     // Test-only: a plugin whose assembly throws.
-    + [.library(name: "ThrowingPlugin", type: .dynamic, targets: ["ThrowingPlugin"])],
+    + [.library(name: "ThrowingPlugin", type: .dynamic, targets: ["ThrowingPlugin"])]
+    // Test-only: the broken deployments `plugboard check` must diagnose.
+    + brokenPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
   dependencies: [
     .package(path: "Kit"),
     .package(path: "Plugins/Contracts"),
@@ -49,7 +59,16 @@ let package = Package(
     .target(
       name: "ThrowingPlugin", dependencies: [kit], path: "Tests/Plugins/ThrowingPlugin",
       swiftSettings: pluginSettings),
+    // A target, so linked statically into both Greeting plugins: the
+    // duplicated module copy that check must name.
+    .target(name: "GreetingContract", path: "Tests/Plugins/GreetingContract", swiftSettings: pluginSettings),
   ]
+    + brokenPlugins.map { name in
+      let greeting: [Target.Dependency] = name.hasPrefix("Greeting") ? ["GreetingContract"] : [contracts]
+      return .target(
+        name: name, dependencies: [kit] + greeting, path: "Tests/Plugins/\(name)",
+        swiftSettings: pluginSettings)
+    }
     + samplePlugins.map {
       .target(
         name: $0, dependencies: [kit, contracts], path: "Plugins/\($0)", swiftSettings: pluginSettings)

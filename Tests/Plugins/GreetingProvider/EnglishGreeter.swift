@@ -1,0 +1,5 @@
+import GreetingContract
+
+struct EnglishGreeter: Greeter {
+  func greeting() -> String { "Hello" }
+}
