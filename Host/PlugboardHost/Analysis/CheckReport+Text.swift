@@ -13,7 +13,7 @@ extension CheckReport {
       lines += finding.lines
     }
     lines.append("")
-    let verdict = healthy ? "the deployment is healthy" : "the deployment is broken"
+    let verdict = (healthy ? "the deployment is healthy" : "the deployment is broken") + profileText
     lines.append("check: \(Self.count(errors, "error")), \(Self.count(warnings, "warning")); \(verdict)")
     return lines
   }

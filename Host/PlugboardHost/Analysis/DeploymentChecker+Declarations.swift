@@ -38,8 +38,8 @@ extension DeploymentChecker {
         .warning, .probeFailure,
         title: "what plugin '\(probe.entry.name)' provides is unknown",
         explanation: [
-          "Plugin '\(probe.entry.name)' \(whyNotLoaded(probe.entry)); it was loaded in a child process "
-            + "to learn what it registers, and that failed: \(reason)."
+          "It was loaded in a child process to learn what it registers, because "
+            + "\(notLoaded(probe.entry)), and that failed: \(reason)."
         ],
         action: "Fix the plugin before loading it, or remove it from plugins.json.")
     }

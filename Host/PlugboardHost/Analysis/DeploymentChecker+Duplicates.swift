@@ -1,8 +1,16 @@
 extension DeploymentChecker {
   /// Keys registered twice: which registration wins (the later one, and
   /// plugins register in manifest order) and which is never used.
+  ///
+  /// A registration tagged for the active profile that replaces another is
+  /// not reported: that is how a plugin ships its own mock, and `list` and
+  /// `explain` show it as the profile's doing ("registration switched").
   func duplicateRegistrations() -> [Finding] {
-    deployment.container.duplicateRegistrations.map { duplicate in
+    let registrations = deployment.container.registrations
+    let unswitched = deployment.container.duplicateRegistrations.filter { duplicate in
+      !registrations.contains { $0.key == duplicate.key && $0.site == duplicate.winner && $0.profiles != nil }
+    }
+    return unswitched.map { duplicate in
       let key = duplicate.key.shortDescription
       let (winner, replaced) = (duplicate.winner, duplicate.replaced)
       let used = [

@@ -181,7 +181,7 @@ extension DeploymentChecker {
           site: RegistrationSite(
             fileID: registration.file, line: registration.line, plugin: probe.entry.name),
           sentence: "It is registered at \(registration.file):\(registration.line) in plugin "
-            + "'\(probe.entry.name)', which \(whyNotLoaded(probe.entry)).")
+            + "'\(probe.entry.name)', and \(notLoaded(probe.entry)).")
       }
     }
   }

@@ -46,13 +46,16 @@ public struct DeploymentChecker {
     outcome(of: name).map { "plugins[\($0.entry.index)]" } ?? "plugins[?]"
   }
 
-  /// Why a plugin that was not loaded was left out.
-  func whyNotLoaded(_ entry: PluginEntry) -> String {
+  /// Why a plugin that was not loaded was left out, as a clause naming
+  /// it: "plugin 'AuthMock' is not loaded in profile 'live' (it loads in
+  /// 'mock')", or "plugin 'Keychain' is disabled in plugins.json (…)".
+  func notLoaded(_ entry: PluginEntry) -> String {
     guard entry.enabled else {
-      return "is disabled in plugins.json (plugins[\(entry.index)].enabled is false)"
+      return "plugin '\(entry.name)' is disabled in plugins.json (plugins[\(entry.index)].enabled is false)"
     }
-    let profile = deployment.profile.map { "'\($0.name)'" } ?? "no profile"
-    return "does not load in the active profile (\(profile))"
+    let loads = entry.profiles.map { " (it loads in \($0))" } ?? ""
+    guard let profile = deployment.profile else { return "plugin '\(entry.name)' is not loaded\(loads)" }
+    return "plugin '\(entry.name)' is not loaded in profile '\(profile.name)'\(loads)"
   }
 
   /// The library a plugin was loaded from.

@@ -1,23 +1,48 @@
 /// `plugboard check`: brings the deployment up without running the
-/// application, and reports everything ``DeploymentChecker`` finds, as
-/// text or (`--json`) JSON, on stdout. Exit status 0 when there is no
-/// error (warnings allowed), 1 otherwise.
+/// application, in every profile the manifest declares (or only the one
+/// `--profile` names), and reports everything ``DeploymentChecker`` finds
+/// in each, as text or (`--json`) JSON, on stdout. Exit status 0 when no
+/// profile has an error (warnings allowed), 1 otherwise, 2 for an
+/// undeclared `--profile`.
+///
+/// `PLUGBOARD_PROFILE` is deliberately not consulted: a variable exported
+/// in a shell or a CI job would silently narrow the check to one profile,
+/// and a check that passes because it looked at less is worse than none.
 struct CheckCommand {
   let options: ParsedOptions
   let console: any Console
 
   func execute() -> ExitStatus.RawValue {
-    guard let manifest = ManifestArgument.read(options, console: console) else {
-      return ExitStatus.problems.rawValue
+    let request = DeploymentRequest(options: options, command: CommandSpec.check.name, environment: [:])
+    let manifest: Manifest
+    switch request.manifest() {
+    case .success(let read): manifest = read
+    case .failure(let failure): return request.report(failure, on: console)
     }
-    let deployment = Deployment.bringUp(manifest)
-    let probes = PluginProbe().probeUnloaded(of: deployment)
-    let report = DeploymentChecker(deployment, probes: probes).check()
-    if options.flags.contains(ListCommand.jsonFlag) {
-      console.out(JSONText.encode(report))
+    let profiles: [ActiveProfile?]
+    if options.profile != nil || manifest.profiles.isEmpty {
+      switch request.profile(for: manifest) {
+      case .success(let profile): profiles = [profile]
+      case .failure(let failure): return request.report(failure, on: console)
+      }
     } else {
-      for line in report.lines { console.out(line) }
+      profiles = manifest.profiles.map(Self.checking(in: manifest))
     }
-    return (report.healthy ? ExitStatus.healthy : .problems).rawValue
+    let summary = CheckSummary.check(manifest, profiles: profiles, probe: PluginProbe())
+    if options.flags.contains(ListCommand.jsonFlag) {
+      console.out(JSONText.encode(summary))
+    } else {
+      for line in summary.lines { console.out(line) }
+    }
+    return (summary.healthy ? ExitStatus.healthy : .problems).rawValue
+  }
+
+  /// A declared profile as checking it chooses it: as `--profile NAME`
+  /// would, or as the manifest does for its `activeProfile`.
+  private static func checking(in manifest: Manifest) -> (ProfileDeclaration) -> ActiveProfile? {
+    { declaration in
+      let source: ProfileSource = declaration.name == manifest.activeProfile ? .manifest : .option
+      return ActiveProfile(declaration, source: source, manifestDefault: manifest.activeProfile)
+    }
   }
 }

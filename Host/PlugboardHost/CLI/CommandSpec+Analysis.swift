@@ -2,9 +2,12 @@
 extension CommandSpec {
   static let check = CommandSpec(
     name: "check",
-    summary: "validate the whole deployment without running it: missing links, cycles, scopes",
+    summary: "validate the whole deployment without running it, in every profile",
     options: [
       .manifest,
+      OptionSpec(
+        name: ProfileChooser.optionName, valueName: "NAME",
+        help: "check only this profile (default: every declared profile; PLUGBOARD_PROFILE is ignored)"),
       OptionSpec(name: "--json", valueName: nil, help: "print the report as JSON for machines"),
     ],
     passthrough: nil)
@@ -13,7 +16,7 @@ extension CommandSpec {
     name: "explain",
     summary: "show how TYPE would be resolved: the registration chosen, its tree, the others",
     options: [
-      .manifest,
+      .manifest, .profile,
       OptionSpec(name: ExplainCommand.nameOption, valueName: "NAME", help: "the registration name asked for"),
     ],
     passthrough: nil, positional: "TYPE")
@@ -22,7 +25,7 @@ extension CommandSpec {
     name: "graph",
     summary: "print the dependency graph, grouped by plugin, for Graphviz or Mermaid",
     options: [
-      .manifest,
+      .manifest, .profile,
       OptionSpec(
         name: GraphCommand.formatOption, valueName: "FORMAT", help: "dot (default), mermaid or json"),
     ],

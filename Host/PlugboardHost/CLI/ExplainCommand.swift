@@ -1,5 +1,6 @@
-/// `plugboard explain TYPE [--name NAME]`: how TYPE would be resolved in
-/// this deployment. Exit status 0 when a registration serves it and its
+/// `plugboard explain TYPE [--name NAME] [--profile NAME]`: how TYPE would
+/// be resolved in this deployment, in the active profile (chosen as for
+/// `run`), which it names with what chose it and what it changed. Exit status 0 when a registration serves it and its
 /// whole declared tree is there; 1 when not; 2 when TYPE names no type of
 /// the deployment, or several.
 struct ExplainCommand {
@@ -10,10 +11,12 @@ struct ExplainCommand {
 
   func execute() -> ExitStatus.RawValue {
     let query = options.positionals.first ?? ""
-    guard let manifest = ManifestArgument.read(options, console: console) else {
-      return ExitStatus.problems.rawValue
+    let request = DeploymentRequest(options: options, command: CommandSpec.explain.name)
+    let deployment: Deployment
+    switch request.bringUp() {
+    case .success(let brought): deployment = brought
+    case .failure(let failure): return request.report(failure, on: console)
     }
-    let deployment = Deployment.bringUp(manifest)
     let checker = DeploymentChecker(deployment, probes: PluginProbe().probeUnloaded(of: deployment))
     let typeName: String
     switch TypeQuery.match(query, among: Explanation.knownTypeNames(checker)) {

@@ -1,5 +1,6 @@
-/// `plugboard graph [--format dot|mermaid|json]`: the declared dependency
-/// graph on stdout (DOT by default). Load problems go to stderr and make
+/// `plugboard graph [--format dot|mermaid|json] [--profile NAME]`: the
+/// declared dependency graph of the active profile (chosen as for `run`)
+/// on stdout (DOT by default). Load problems go to stderr and make
 /// the exit status 1; the graph is printed all the same.
 struct GraphCommand {
   static let formats = ["dot", "mermaid", "json"]
@@ -19,10 +20,12 @@ struct GraphCommand {
       for line in error.lines { console.err(line) }
       return ExitStatus.misuse.rawValue
     }
-    guard let manifest = ManifestArgument.read(options, console: console) else {
-      return ExitStatus.problems.rawValue
+    let request = DeploymentRequest(options: options, command: CommandSpec.graph.name)
+    let deployment: Deployment
+    switch request.bringUp() {
+    case .success(let brought): deployment = brought
+    case .failure(let failure): return request.report(failure, on: console)
     }
-    let deployment = Deployment.bringUp(manifest)
     let model = GraphModel(deployment)
     switch format {
     case "mermaid": console.out(MermaidRenderer.render(model))

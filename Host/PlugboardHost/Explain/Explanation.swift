@@ -31,6 +31,7 @@ struct Explanation {
       } ?? identities.first
     let request = identity.map { ServiceKey(service: $0, name: name) }
     var lines = ["explain: \(typeName)\(name.map { " named \"\($0)\"" } ?? "")"]
+    if let effects = ProfileEffects(deployment) { lines += [""] + ProfileLines.lines(effects) }
     var resolves = false
     if let request, let chosen = graph.provider(of: request) {
       let info = graph.nodes[chosen].info
@@ -155,7 +156,7 @@ struct Explanation {
         let display = TypeQuery.bareName(typeName) + (registration.name.map { " named \"\($0)\"" } ?? "")
         reasons.append(
           "\(display) at \(registration.file):\(registration.line) in plugin \(probe.entry.name): "
-            + "plugin '\(probe.entry.name)' \(checker.whyNotLoaded(probe.entry))")
+            + checker.notLoaded(probe.entry))
       }
     }
     return reasons

@@ -7,13 +7,23 @@ import Foundation
 /// Loading a plugin runs its code (static initializers, its assemblies), so
 /// a disabled plugin is never loaded into the checking process: if it
 /// crashes, the child dies of the signal and the check reports that
-/// ("plugin 'X' crashed while loading: signal 11") and goes on.
+/// ("plugin 'X' crashed while loading: signal 11") and goes on; if it hangs,
+/// the child is killed after ``timeout`` ("plugin 'X' did not finish
+/// loading within 10 s").
 public struct PluginProbe: Sendable {
   /// The `plugboard` executable to run as the child.
   public let executable: String
+  /// How long a child may take to load its plugin and report, after which
+  /// it is killed and the plugin reported as hanging.
+  public let timeout: Duration
 
-  public init(executable: String = PluginProbe.currentExecutable) {
+  /// Ten seconds: loading a plugin takes milliseconds, so only a plugin
+  /// stuck in its initializers comes near it.
+  public static let defaultTimeout = Duration.seconds(10)
+
+  public init(executable: String = PluginProbe.currentExecutable, timeout: Duration = defaultTimeout) {
     self.executable = executable
+    self.timeout = timeout
   }
 
   /// This process's own executable.
@@ -39,8 +49,14 @@ public struct PluginProbe: Sendable {
       return failed("plugin '\(entry.name)' could not be probed: cannot run \(executable): \(error)")
     }
     // Read to the end before waiting, so a large report cannot fill the
-    // pipe and block the child.
-    let data = output.fileHandleForReading.readDataToEndOfFile()
+    // pipe and block the child; a child that neither reports nor exits in
+    // time is killed (SIGKILL: a plugin stuck in an initializer may ignore
+    // anything gentler).
+    guard let data = BoundedRead.toEnd(of: output.fileHandleForReading, within: timeout) else {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      return failed("plugin '\(entry.name)' did not finish loading within \(Self.seconds(timeout)) s")
+    }
     process.waitUntilExit()
     if process.terminationReason == .uncaughtSignal {
       return failed(
@@ -53,5 +69,12 @@ public struct PluginProbe: Sendable {
     }
     if let problem = report.problem { return failed(problem) }
     return ProbeResult(entry: entry, outcome: .probed(report))
+  }
+
+  /// `10`, or `0.5`: a timeout as people write it.
+  static func seconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    guard attoseconds != 0 else { return "\(seconds)" }
+    return "\(Double(seconds) + Double(attoseconds) / 1e18)"
   }
 }

@@ -1,0 +1,56 @@
+/// What `plugboard check` found in every profile it checked: one
+/// ``CheckReport`` per profile (a single one, without a profile, when the
+/// manifest declares none). A graph healthy in `live` can be broken in
+/// `mock`, so the deployment is healthy only when every report is.
+public struct CheckSummary: Sendable, Encodable {
+  /// The manifest's absolute path.
+  public let manifest: String
+  /// No error in any profile: `check` exits with status 0.
+  public let healthy: Bool
+  public let errors: Int
+  public let warnings: Int
+  /// In the manifest's order of profiles.
+  public let reports: [CheckReport]
+
+  init(manifest: String, reports: [CheckReport]) {
+    self.manifest = manifest
+    self.reports = reports
+    healthy = reports.allSatisfy(\.healthy)
+    errors = reports.map(\.errors).reduce(0, +)
+    warnings = reports.map(\.warnings).reduce(0, +)
+  }
+
+  /// Brings `manifest` up in each of `profiles` in turn (nil: no profile)
+  /// and checks it. Plugins a profile leaves out are probed with `probe`,
+  /// each once whichever profiles leave it out.
+  public static func check(_ manifest: Manifest, profiles: [ActiveProfile?], probe: PluginProbe)
+    -> CheckSummary
+  {
+    var known: [Int: ProbeResult] = [:]
+    let reports = profiles.map { profile in
+      let deployment = Deployment.bringUp(manifest, profile: profile)
+      let probes = probe.probeUnloaded(of: deployment, known: &known)
+      return DeploymentChecker(deployment, probes: probes).check()
+    }
+    return CheckSummary(manifest: manifest.path, reports: reports)
+  }
+
+  /// Every report, one after another; when there are several, a last line
+  /// with each profile's verdict.
+  public var lines: [String] {
+    var lines: [String] = []
+    for report in reports {
+      if !lines.isEmpty { lines.append("") }
+      lines += report.lines
+    }
+    guard reports.count > 1 else { return lines }
+    let verdicts = reports.map { report in
+      "'\(report.profile ?? "?")' \(report.healthy ? "healthy" : "broken") "
+        + "(\(CheckReport.count(report.errors, "error")), \(CheckReport.count(report.warnings, "warning")))"
+    }
+    let verdict = healthy ? "the deployment is healthy" : "the deployment is broken"
+    let count = CheckReport.count(reports.count, "profile")
+    lines += ["", "check: \(count) checked: \(verdicts.joined(separator: ", ")); \(verdict)"]
+    return lines
+  }
+}
