@@ -32,6 +32,8 @@ let package = Package(
     .executable(name: "plugboard-bench", targets: ["plugboard-bench"]),
     // The floor for the benchmark's startup scenarios: only dlopens.
     .executable(name: "plugboard-dlopen-baseline", targets: ["plugboard-dlopen-baseline"]),
+    // Runs a program and reports its peak resident size (memory scenario).
+    .executable(name: "plugboard-peak-rss", targets: ["plugboard-peak-rss"]),
   ]
     + samplePlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
     // Test-only: a plugin whose assembly throws.
@@ -52,6 +54,9 @@ let package = Package(
     // Swift's Glibc module.
     .target(name: "PlugboardBenchSupport", path: "Benchmarks/PlugboardBenchSupport"),
     .executableTarget(name: "plugboard-dlopen-baseline", path: "Benchmarks/plugboard-dlopen-baseline"),
+    // C: a child's ru_maxrss includes the peak of the image it exec'd
+    // from, so the measuring parent must be tiny (see its main.c).
+    .executableTarget(name: "plugboard-peak-rss", path: "Benchmarks/plugboard-peak-rss"),
     .testTarget(name: "PlugboardKitTests", dependencies: [kit], path: "Tests/PlugboardKitTests"),
     .testTarget(
       name: "PlugboardHostTests", dependencies: ["PlugboardHost", kit],
