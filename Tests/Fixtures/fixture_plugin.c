@@ -8,8 +8,11 @@
 //   FIXTURE_DESCRIPTOR   plugboard_entry_v1 returns a descriptor carrying
 //                        FIXTURE_NAME, FIXTURE_SWIFT and FIXTURE_KIT, whose
 //                        make_bundle returns NULL
+//   FIXTURE_CRASH        dies of SIGSEGV in a constructor, while loading
+//   FIXTURE_HANG         never returns from a constructor
 #include "plugboard_abi.h"
 #include <stddef.h>
+#include <unistd.h>
 
 #if defined(FIXTURE_NO_ENTRY)
 int fixture_answer(void) { return 42; }
@@ -44,6 +47,17 @@ static const plugboard_plugin_v1 descriptor = {
 };
 
 const plugboard_plugin_v1 *plugboard_entry_v1(void) { return &descriptor; }
+
+#elif defined(FIXTURE_CRASH)
+// A store through a null pointer: a fault no signal handler can defer.
+__attribute__((constructor)) static void fixture_crash(void) { *(volatile int *)0 = 1; }
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_HANG)
+__attribute__((constructor)) static void fixture_hang(void) {
+  for (;;) pause();
+}
+const void *plugboard_entry_v1(void) { return NULL; }
 
 #else
 #error "choose a fixture with -DFIXTURE_..."

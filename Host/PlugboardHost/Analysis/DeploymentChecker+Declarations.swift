@@ -25,7 +25,9 @@ extension DeploymentChecker {
         title: problem.plugin.map { "plugin '\($0)' failed to load" }
           ?? "the deployment failed at stage '\(problem.stage.rawValue)'",
         explanation: [problem.description],
-        action: "Fix the problem above; until then, nothing the plugin registers is available.")
+        action: problem.plugin == nil
+          ? "Correct the manifest where the problem above points; nothing falls back to another choice."
+          : "Fix the problem above; until then, nothing the plugin registers is available.")
     }
   }
 

@@ -77,12 +77,13 @@ extension DeploymentChecker {
         action: "Fix plugin '\(plugin)' (its failure is reported above); until it loads, nothing "
           + "serves \(key.shortDescription).")
     }
-    if let elsewhere = providersElsewhere(of: key).first {
+    let providers = providersElsewhere(of: key)
+    if let elsewhere = providers.first {
       return Finding(
         .error, .disabledProvider,
         title: "\(requester.key.shortDescription) needs \(key.shortDescription), which only plugin "
           + "'\(elsewhere.entry.name)' registers, and that plugin is not loaded",
-        explanation: ["\(key) is a dependency \(declared).", elsewhere.sentence] + unreachable,
+        explanation: ["\(key) is a dependency \(declared)."] + providers.map(\.sentence) + unreachable,
         chain: chain + [
           ChainStep(
             key: key, site: elsewhere.site, scope: nil,

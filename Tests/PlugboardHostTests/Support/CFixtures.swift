@@ -18,6 +18,9 @@ enum CFixtures {
     "libOldKit.so": ["-shared", "-DFIXTURE_DESCRIPTOR"] + descriptor(name: "OldKit", kit: "0.0.9"),
     "libNoBundle.so": ["-shared", "-DFIXTURE_DESCRIPTOR"] + descriptor(name: "NoBundle"),
     "libMisnamed.so": ["-shared", "-DFIXTURE_DESCRIPTOR"] + descriptor(name: "SomethingElse"),
+    // For `check`'s probe: a plugin that crashes, and one that hangs, while loading.
+    "libCrash.so": ["-shared", "-DFIXTURE_CRASH"],
+    "libHang.so": ["-shared", "-DFIXTURE_HANG"],
     // A relocatable object: ELF, but not a shared library.
     "libObject.so": ["-c", "-DFIXTURE_NO_ENTRY"],
   ]

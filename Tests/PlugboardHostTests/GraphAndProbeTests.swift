@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@testable import PlugboardHost
+
+/// `plugboard graph`'s output in the tools that draw it, and the probe's
+/// bound on a plugin that never finishes loading.
+@Suite struct GraphAndProbeTests {
+  /// Graphviz accepts the sample's DOT (`.ci/run` installs it).
+  @Test func dotRendersTheSampleGraph() throws {
+    let analytics = try ThirdPartyBuild.analytics.get()
+    let folder = try TemporaryDirectory()
+    let manifest = try folder.write("plugins.json", SampleManifest.text(analytics: analytics))
+    let graph = try Subprocess.plugboard(["graph", "--manifest", manifest])
+    #expect(graph.status == 0)
+    #expect(graph.stderr == "")
+    let dot = try folder.write("sample.dot", graph.stdout)
+    let svg = try Subprocess.run("/usr/bin/env", ["dot", "-Tsvg", dot])
+    #expect(svg.stderr == "")
+    #expect(svg.status == 0)
+    #expect(svg.stdout.contains("<svg"))
+    #expect(svg.stdout.contains("AuthService"))
+  }
+
+  /// The cycle's edges are drawn red and labelled, in DOT and Mermaid.
+  @Test func theGraphHighlightsACycle() throws {
+    let names = ["Keychain", "Auth", "CyclicAPI", "Login", "IssueList", "Shell"]
+    let deployment = try CheckedDeployment(names.map { .built($0) })
+    let dot = try Subprocess.plugboard(["graph", "--manifest", deployment.manifest])
+    #expect(dot.status == 0)
+    let cycleEdges = dot.stdout.split(separator: "\n").filter { $0.contains(#"label="cycle""#) }
+    #expect(
+      cycleEdges == [
+        ##"  n1 -> n2 [color="#cc0000", penwidth=2.5, fontcolor="#cc0000", label="cycle"];"##,
+        ##"  n2 -> n1 [color="#cc0000", penwidth=2.5, fontcolor="#cc0000", label="cycle"];"##,
+      ])
+    let mermaid = try Subprocess.plugboard([
+      "graph", "--manifest", deployment.manifest, "--format", "mermaid",
+    ])
+    let lines = mermaid.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.filter { $0.contains("cycle") } == ["  n1 -- cycle --> n2", "  n2 -- cycle --> n1"])
+    #expect(lines.last == "  linkStyle 0,2 stroke:#cc0000,stroke-width:3px")
+  }
+
+  /// A plugin stuck in its initializer: the child is killed at the
+  /// deadline and the probe says so.
+  @Test func theProbeGivesUpOnAPluginThatHangs() throws {
+    let hang = try CFixtures.directory.get() + "/libHang.so"
+    let entry = PluginEntry(index: 0, name: "Hang", path: hang, enabled: false)
+    let manifest = Manifest(path: hang, plugins: [entry])
+    let probe = PluginProbe(executable: BuildProducts.plugboard, timeout: .milliseconds(500))
+    let result = probe.probe(entry, of: manifest)
+    #expect(result.outcome == .failed("plugin 'Hang' did not finish loading within 0.5 s"))
+  }
+}
