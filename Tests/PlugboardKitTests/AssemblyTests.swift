@@ -17,7 +17,7 @@ import Testing
       log.add("assemble \(name)")
       container.register(String.self, name: name) { _ in name }
     }
-    func loaded(resolver: any Resolver) throws {
+    func loaded(resolver: Resolver) throws {
       // Every assembly has registered by now, including later ones.
       let others = try expects.map { try resolver.resolve(String.self, name: $0) }
       log.add("loaded \(name) sees \(others.joined(separator: ","))")

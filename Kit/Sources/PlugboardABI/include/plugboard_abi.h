@@ -34,4 +34,6 @@ typedef struct plugboard_plugin_v1 {
 /// The signature of `plugboard_entry_v1`.
 typedef const plugboard_plugin_v1 *(*plugboard_entry_v1_fn)(void);
 
+#include "plugboard_runtime.h"
+
 #endif

@@ -7,7 +7,7 @@ public final class Assembler {
   public let container: Container
 
   /// The container, as a resolver.
-  public var resolver: any Resolver { container }
+  public var resolver: Resolver { container }
 
   /// Creates an assembler over `container` (a new one by default) and
   /// applies `assemblies`.

@@ -9,9 +9,9 @@ public protocol Assembly {
   func assemble(container: Container) throws
 
   /// Called after every assembly has registered. The default does nothing.
-  func loaded(resolver: any Resolver) throws
+  func loaded(resolver: Resolver) throws
 }
 
 extension Assembly {
-  public func loaded(resolver: any Resolver) throws {}
+  public func loaded(resolver: Resolver) throws {}
 }

@@ -16,7 +16,7 @@ extension Container {
   ) -> ServiceEntry<Service> {
     var dependencies: [ServiceKey] = []
     repeat dependencies.append(ServiceKey((each Dependency).self))
-    let entry = register(serviceType, name: name, file: file, line: line) { (resolver: any Resolver) in
+    let entry = register(serviceType, name: name, file: file, line: line) { (resolver: Resolver) in
       try initializer(repeat try resolver.resolve((each Dependency).self, name: nil))
     }
     entry.record.metadata.withLock { $0.dependencies = dependencies }

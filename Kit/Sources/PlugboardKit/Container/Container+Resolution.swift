@@ -71,18 +71,45 @@ extension Container {
 
   /// Makes (or finds) an instance of an argument-free registration into
   /// `out`, uninitialized memory for the service type.
+  ///
+  /// The transient case, the one on every level of a freshly built graph,
+  /// is handled here without closures; other scopes go to `makeScoped`.
   @usableFromInline
   func makeInstance(of record: RegistrationRecord, into out: UnsafeMutableRawPointer) throws {
-    try makeInstance(of: record, hasArguments: false, into: out, produce: record.produce)
+    try ResolutionContext.withCurrent { context in
+      try enter(record, hasArguments: false, in: context)
+      defer { context.pop() }
+      if record.scope == .transient && context.depth % DeepChain.levelsPerStack != 0 {
+        do {
+          try record.produce(self, into: out)
+        } catch {
+          throw failure(error, at: record, in: context)
+        }
+        return
+      }
+      try makeScopedOnEnoughStack(record, in: context, into: out, produce: record.produce)
+    }
   }
 
   /// Enters `record` into the calling thread's chain, then makes (or finds)
   /// its instance according to its scope; `produce` runs the factory.
   func makeInstance(
     of record: RegistrationRecord, hasArguments: Bool, into out: UnsafeMutableRawPointer,
-    produce: (any Resolver, UnsafeMutableRawPointer) throws -> Void
+    produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
   ) throws {
-    let context = ResolutionContext.current
+    try ResolutionContext.withCurrent { context in
+      try enter(record, hasArguments: hasArguments, in: context)
+      defer { context.pop() }
+      try makeScopedOnEnoughStack(record, in: context, into: out, produce: produce)
+    }
+  }
+
+  /// Checks for a cycle and the depth limit, then pushes the link; the
+  /// caller pops it.
+  @inline(__always)
+  private func enter(_ record: RegistrationRecord, hasArguments: Bool, in context: ResolutionContext)
+    throws
+  {
     if !hasArguments && context.isActive(record) {
       throw cycle(closingAt: record, in: context)
     }
@@ -92,7 +119,12 @@ extension Container {
         registries: registries)
     }
     context.push(record, hasArguments: hasArguments)
-    defer { context.pop() }
+  }
+
+  private func makeScopedOnEnoughStack(
+    _ record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer,
+    produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
+  ) throws {
     if context.depth % DeepChain.levelsPerStack == 0 {
       try DeepChain.run(context) {
         try makeScoped(record, in: context, into: out, produce: produce)
@@ -104,7 +136,7 @@ extension Container {
 
   private func makeScoped(
     _ record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer,
-    produce: (any Resolver, UnsafeMutableRawPointer) throws -> Void
+    produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
   ) throws {
     switch record.scope {
     case .transient:
@@ -169,21 +201,28 @@ extension Container {
     }
   }
 
-  /// Runs the factory, turning anything it throws (other than a resolution
-  /// error from further down, which already has its chain) into a
-  /// `factoryFailed` error at this link.
+  /// Runs the factory, turning anything it throws into a failure at this
+  /// link (see ``failure(_:at:in:)``).
   private func call(
     _ record: RegistrationRecord, in context: ResolutionContext, _ factory: () throws -> Void
   ) throws {
     do {
       try factory()
-    } catch let error as ResolutionError {
-      throw error
     } catch {
-      throw ResolutionError(
-        kind: .factoryFailed(underlying: error), key: record.key, chain: context.links,
-        registries: registries)
+      throw failure(error, at: record, in: context)
     }
+  }
+
+  /// What a factory's error becomes: a resolution error from further down
+  /// already has its chain and passes through; anything else becomes a
+  /// `factoryFailed` error at this link.
+  private func failure(_ error: any Error, at record: RegistrationRecord, in context: ResolutionContext)
+    -> any Error
+  {
+    if error is ResolutionError { return error }
+    return ResolutionError(
+      kind: .factoryFailed(underlying: error), key: record.key, chain: context.links,
+      registries: registries)
   }
 
   // MARK: Failures

@@ -14,7 +14,7 @@ import Synchronization
 /// Registering the same key (type, name and argument types) twice replaces
 /// the earlier registration — the later one wins, as in Swinject — and the
 /// pair is recorded in ``duplicateRegistrations``.
-public final class Container: Resolver, @unchecked Sendable {
+public final class Container: @unchecked Sendable {
   // Mutable state lives behind `state`; `published` is an atomic pointer to
   // the current snapshot, which `state.snapshots` keeps alive.
 
@@ -72,7 +72,7 @@ public final class Container: Resolver, @unchecked Sendable {
     name: String? = nil,
     file: String = #fileID,
     line: Int = #line,
-    factory: @escaping @Sendable (any Resolver) throws -> Service
+    factory: @escaping @Sendable (Resolver) throws -> Service
   ) -> ServiceEntry<Service> {
     let key = ServiceKey(service: TypeIdentity(serviceType), name: name)
     return add(key, file: file, line: line) { site, sequence in
@@ -91,7 +91,7 @@ public final class Container: Resolver, @unchecked Sendable {
     name: String? = nil,
     file: String = #fileID,
     line: Int = #line,
-    factory: @escaping @Sendable (any Resolver, First, repeat each Rest) throws -> Service
+    factory: @escaping @Sendable (Resolver, First, repeat each Rest) throws -> Service
   ) -> ServiceEntry<Service> {
     var arguments = [TypeIdentity(First.self)]
     repeat arguments.append(TypeIdentity((each Rest).self))

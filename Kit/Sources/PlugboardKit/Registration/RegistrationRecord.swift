@@ -46,7 +46,7 @@ class RegistrationRecord: @unchecked Sendable {
   // MARK: Type-specific work, overridden by TypedRecord
 
   /// Runs the argument-free factory, initializing `out`.
-  func produce(_ resolver: any Resolver, into out: UnsafeMutableRawPointer) throws {}
+  func produce(_ resolver: Resolver, into out: UnsafeMutableRawPointer) throws {}
   /// Initializes `destination` with a copy of the instance at `source`.
   func copy(_ source: UnsafeMutableRawPointer, to destination: UnsafeMutableRawPointer) {}
   /// Deinitializes the instance at the address.
@@ -135,24 +135,24 @@ class TypedRecord<Service>: RegistrationRecord, @unchecked Sendable {
 
 /// A registration whose factory takes only the resolver.
 final class PlainRecord<Service>: TypedRecord<Service>, @unchecked Sendable {
-  let factory: @Sendable (any Resolver) throws -> Service
+  let factory: @Sendable (Resolver) throws -> Service
 
   init(
     key: ServiceKey, site: RegistrationSite, scope: ObjectScope, sequence: Int,
-    owner: Container, factory: @escaping @Sendable (any Resolver) throws -> Service
+    owner: Container, factory: @escaping @Sendable (Resolver) throws -> Service
   ) {
     self.factory = factory
     super.init(key: key, site: site, scope: scope, sequence: sequence, owner: owner)
   }
 
-  override func produce(_ resolver: any Resolver, into out: UnsafeMutableRawPointer) throws {
+  override func produce(_ resolver: Resolver, into out: UnsafeMutableRawPointer) throws {
     out.assumingMemoryBound(to: Service.self).initialize(to: try factory(resolver))
   }
 }
 
 /// A registration whose factory takes runtime arguments.
 final class ArgumentRecord<Service, First, each Rest>: TypedRecord<Service>, @unchecked Sendable {
-  typealias Factory = @Sendable (any Resolver, First, repeat each Rest) throws -> Service
+  typealias Factory = @Sendable (Resolver, First, repeat each Rest) throws -> Service
   let factory: Factory
 
   init(

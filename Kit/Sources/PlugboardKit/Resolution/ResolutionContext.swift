@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import PlugboardABI
 
 /// The state of the resolution running on one thread: the chain from the
 /// top-level request down to the registration being made, and the instances
@@ -147,21 +143,34 @@ final class ResolutionContext {
 
   // MARK: Thread-local storage
 
-  private static let storageKey: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key) { pointer in
+  /// Registers the destructor that releases a thread's context at thread
+  /// exit; runs once, the first time any thread needs a context.
+  private static let destructorInstalled: Bool = {
+    plugboard_set_context_destructor { pointer in
       guard let pointer else { return }
       Unmanaged<ResolutionContext>.fromOpaque(pointer).release()
     }
-    return key
+    return true
   }()
 
-  /// The context of the calling thread, created on first use.
+  /// Runs `body` with the calling thread's context (created on first use),
+  /// without retaining it: the thread's slot holds it.
   @inline(__always)
-  static var current: ResolutionContext {
-    if let pointer = pthread_getspecific(storageKey) {
-      return Unmanaged<ResolutionContext>.fromOpaque(pointer).takeUnretainedValue()
+  static func withCurrent<Result>(_ body: (ResolutionContext) throws -> Result) rethrows -> Result {
+    if let pointer = plugboard_current_context() {
+      return try Unmanaged<ResolutionContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
     }
+    return try body(makeCurrent())
+  }
+
+  /// The context of the calling thread, created on first use.
+  static var current: ResolutionContext {
+    withCurrent { $0 }
+  }
+
+  @inline(never)
+  private static func makeCurrent() -> ResolutionContext {
+    _ = destructorInstalled
     let context = ResolutionContext()
     install(context)
     return context
@@ -170,9 +179,10 @@ final class ResolutionContext {
   /// Makes `context` the calling thread's context (used when a deep chain
   /// continues on a helper thread).
   static func install(_ context: ResolutionContext?) {
-    if let old = pthread_getspecific(storageKey) {
+    _ = destructorInstalled
+    if let old = plugboard_current_context() {
       Unmanaged<ResolutionContext>.fromOpaque(old).release()
     }
-    pthread_setspecific(storageKey, context.map { Unmanaged.passRetained($0).toOpaque() })
+    plugboard_set_current_context(context.map { Unmanaged.passRetained($0).toOpaque() })
   }
 }
