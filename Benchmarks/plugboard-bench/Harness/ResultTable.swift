@@ -32,7 +32,8 @@ enum ResultTable {
     let table = [header] + body
     let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
     func line(_ cells: [String]) -> String {
-      "| " + zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+      "| "
+        + zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
         .joined(separator: " | ") + " |"
     }
     let separator = "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|"

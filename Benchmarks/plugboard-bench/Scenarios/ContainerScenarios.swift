@@ -189,4 +189,3 @@ final class StoredReference: @unchecked Sendable {
   init(_ value: Leaf) { self.value = value }
   @inline(never) func read() -> Leaf { value }
 }
-

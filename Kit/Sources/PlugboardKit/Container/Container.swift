@@ -210,7 +210,6 @@ public final class Container: @unchecked Sendable {
     return publish()
   }
 
-
   @inline(never)
   private func publish() -> Registry {
     state.withLock { state in

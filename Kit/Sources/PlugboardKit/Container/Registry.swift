@@ -68,7 +68,8 @@ final class Registry: @unchecked Sendable {
         if previous >= 0 {
           winner[previous] = false
           replaced.append(
-            (index, DuplicateRegistration(key: record.key, winner: record.site, replaced: all[previous].site)))
+            (index, DuplicateRegistration(key: record.key, winner: record.site, replaced: all[previous].site))
+          )
         }
         plainOwner[at] = index
         plain[at] = Unmanaged.passUnretained(record)
@@ -82,7 +83,10 @@ final class Registry: @unchecked Sendable {
         guard let previous = latest.updateValue(index, forKey: all[index].key) else { continue }
         winner[previous] = false
         replaced.append(
-          (index, DuplicateRegistration(key: all[index].key, winner: all[index].site, replaced: all[previous].site)))
+          (
+            index,
+            DuplicateRegistration(key: all[index].key, winner: all[index].site, replaced: all[previous].site)
+          ))
       }
     }
     let records = all.indices.filter { winner[$0] }.map { all[$0] }
@@ -90,7 +94,9 @@ final class Registry: @unchecked Sendable {
     var buckets = ContiguousArray<TypeBucket?>(repeating: nil, count: capacity)
     var bucketed: [Int: ObjectIdentifier] = [:]
     for indices in others.values {
-      if let first = indices.first { bucketed[slot(for: all[first].key.service.id)] = all[first].key.service.id }
+      if let first = indices.first {
+        bucketed[slot(for: all[first].key.service.id)] = all[first].key.service.id
+      }
     }
     for id in selections.keys { bucketed[slot(for: id)] = id }
     for (at, id) in bucketed {
