@@ -1,0 +1,134 @@
+import Foundation
+
+/// The process scenarios of issue 4's `startup`: wall time from launching
+/// `plugboard run` to the application's first line of output, against a
+/// program that only `dlopen`s the same libraries, launched alternately in
+/// the same run. Release builds, from the benchmark's own build folder.
+struct StartupScenarios {
+  let plan: MeasurementPlan
+  let quick: Bool
+
+  static let generatedPluginCount = 50
+  static let registrationsPerPlugin = 20
+
+  /// Launches of each program per scenario: at least 15 in a full run.
+  private var launches: Int { quick ? 2 : 21 }
+
+  func run() -> [ResultRow] {
+    let setup: ProcessSetup
+    do {
+      setup = try ProcessSetup("startup")
+    } catch {
+      return [ResultRow.unavailable("startup_sample", unit: "ms", reason: "error: \(error)")]
+    }
+    // `run` brings the deployment up and runs it; it does not run the
+    // whole-graph validation `plugboard check` does, so that is timed apart.
+    print(
+      "note: startup: `plugboard run` does not validate the graph; startup_generated_50_check times `check`")
+    return [sample(setup.locations, work: setup.work.url)] + generated(setup.locations, work: setup.work.url)
+  }
+
+  /// `startup_sample`: the repository's deployment, release-built.
+  func sample(_ locations: BenchLocations, work: URL) -> ResultRow {
+    let scenario = "startup_sample"
+    let outcome = SampleDeployment.prepare(locations, in: work, buildsMissing: !quick).flatMap { deployment in
+      for note in deployment.notes { print("note: \(scenario): \(note)") }
+      return launchers(locations, manifest: deployment.manifest, libraries: deployment.libraries, work: work)
+        .flatMap { SideBySide(subject: $0.run, baseline: $0.baseline, work: work).run(times: launches) }
+        .map { (deployment, $0) }
+    }
+    switch outcome {
+    case .failure(let failure):
+      return .unavailable(scenario, unit: "ms", reason: "error: \(failure)")
+    case .success(let (deployment, runs)):
+      let run = SideBySide.Runs.milliseconds(runs.subject)
+      let bare = SideBySide.Runs.milliseconds(runs.baseline)
+      return ResultRow(
+        scenario: scenario, unit: "ms", plugboard: run, baseline: bare,
+        baselineName: "bare dlopen of \(deployment.libraries.count)", target: "≤ 1.5× bare dlopen",
+        met: run.median <= 1.5 * bare.median)
+    }
+  }
+
+  /// `startup_generated_50`: 50 generated plugins of 20 registrations and
+  /// the application's plugin; the total, the cost per plugin beyond
+  /// dlopen for `run`, and the same for `check` (which validates).
+  func generated(_ locations: BenchLocations, work: URL) -> [ResultRow] {
+    let scenario = "startup_generated_50"
+    guard !quick else {
+      return [.unavailable(scenario, unit: "ms", reason: "skipped in --quick (needs a long build)")]
+    }
+    let sources = GeneratedSources(
+      pluginCount: Self.generatedPluginCount, registrationsPerPlugin: Self.registrationsPerPlugin,
+      kitPath: locations.repositoryRoot.appendingPathComponent("Kit").path)
+    let prepared = GeneratedDeployment.prepare(locations, sources: sources, work: work).flatMap {
+      deployment in
+      launchers(locations, manifest: deployment.manifest, libraries: deployment.libraries, work: work)
+        .map { (deployment, $0) }
+    }
+    let deployment: GeneratedDeployment
+    let launch: (run: ChildProcess, baseline: ChildProcess)
+    switch prepared {
+    case .failure(let failure): return [.unavailable(scenario, unit: "ms", reason: "error: \(failure)")]
+    case .success(let ready): (deployment, launch) = ready
+    }
+    let plugins = deployment.libraries.count
+    let timedRun = SideBySide(subject: launch.run, baseline: launch.baseline, work: work).run(times: launches)
+    var rows: [ResultRow] = []
+    if case .success(let runs) = timedRun {
+      rows.append(
+        ResultRow(
+          scenario: scenario, unit: "ms", plugboard: SideBySide.Runs.milliseconds(runs.subject),
+          baseline: SideBySide.Runs.milliseconds(runs.baseline), baselineName: "bare dlopen of \(plugins)",
+          target: "see per plugin", met: nil))
+    }
+    rows.append(
+      perPlugin(
+        "\(scenario)_per_plugin", timedRun, plugins: plugins, command: "run", at: { $0.firstLineNanoseconds },
+        target: "< 0.5 ms (run: no validation)"))
+    // `check` brings the deployment up and validates the whole graph, then
+    // prints its report and exits: timed to exit, as is the baseline.
+    let check = ChildProcess(
+      executable: launch.run.executable, arguments: ["check", "--manifest", deployment.manifest.path],
+      environment: launch.run.environment)
+    rows.append(
+      perPlugin(
+        "\(scenario)_check",
+        SideBySide(subject: check, baseline: launch.baseline, work: work).run(times: launches),
+        plugins: plugins, command: "check", at: { $0.exitNanoseconds }, target: "< 0.5 ms incl. validation"))
+    return rows
+  }
+
+  /// The subject's time beyond the baseline's, per plugin, against the
+  /// issue's 0.5 ms.
+  private func perPlugin(
+    _ scenario: String, _ timed: Result<SideBySide.Runs, BenchFailure>, plugins: Int, command: String,
+    at time: (ChildRun) -> UInt64?, target: String
+  ) -> ResultRow {
+    switch timed {
+    case .failure(let failure):
+      return .unavailable(scenario, unit: "ms/plugin", reason: "error: \(failure)")
+    case .success(let runs):
+      let beyond = runs.beyondBaseline(perUnit: Double(plugins), at: time)
+      return ResultRow(
+        scenario: scenario, unit: "ms/plugin", plugboard: beyond, baseline: nil,
+        baselineName: "(\(command) − dlopen) / \(plugins)", target: target, met: beyond.median < 0.5)
+    }
+  }
+
+  /// `plugboard run --manifest M` and the baseline opening `libraries`.
+  private func launchers(_ locations: BenchLocations, manifest: URL, libraries: [String], work: URL)
+    -> Result<(run: ChildProcess, baseline: ChildProcess), BenchFailure>
+  {
+    locations.built("plugboard").flatMap { host in
+      locations.built("plugboard-dlopen-baseline").map { bare in
+        let environment = locations.childEnvironment
+        return (
+          ChildProcess(
+            executable: host.path, arguments: ["run", "--manifest", manifest.path], environment: environment),
+          ChildProcess(executable: bare.path, arguments: libraries, environment: environment)
+        )
+      }
+    }
+  }
+}
