@@ -1,0 +1,7 @@
+import PlugboardBenchSupport
+
+/// Bytes of heap in use right now, by the C allocator's own account
+/// (`mallinfo2().uordblks`): every Swift allocation goes through it.
+func heapInUse() -> Int {
+  Int(plugboard_bench_heap_in_use())
+}
