@@ -40,7 +40,7 @@ public final class Container: @unchecked Sendable {
   }
 
   let state = Mutex(State())
-  private let published = Atomic<UnsafeRawPointer?>(nil)
+  @usableFromInline let published = Atomic<UnsafeRawPointer?>(nil)
 
   /// Creates a container.
   /// - Parameters:
@@ -242,8 +242,22 @@ public final class Container: @unchecked Sendable {
   /// The registration serving an argument-free request, here or in a
   /// parent; unretained (the container keeps it alive). The hot path of
   /// every resolve: no lock, no reference counting, no allocation.
-  @usableFromInline
+  @inlinable @inline(__always)
   func lookup(_ id: ObjectIdentifier, name: String?) -> Unmanaged<RegistrationRecord>? {
+    if name == nil, let pointer = published.load(ordering: .acquiring),
+      let found = Unmanaged<Registry>.fromOpaque(pointer)._withUnsafeGuaranteedRef({
+        $0.plainRecord(for: id)
+      })
+    {
+      return found
+    }
+    return lookupSlowly(id, name: name)
+  }
+
+  /// ``lookup(_:name:)`` for names, parents, and the first resolution after
+  /// a change.
+  @usableFromInline
+  func lookupSlowly(_ id: ObjectIdentifier, name: String?) -> Unmanaged<RegistrationRecord>? {
     let found: Unmanaged<RegistrationRecord>?
     if let pointer = published.load(ordering: .acquiring) {
       found = Unmanaged<Registry>.fromOpaque(pointer)._withUnsafeGuaranteedRef {

@@ -7,11 +7,13 @@
 /// `Dictionary`, and free of reference-count traffic that would make
 /// threads contend on a shared cache line. The records stay alive because
 /// `records` (and the container, which keeps every snapshot) holds them.
+@usableFromInline
 final class Registry: @unchecked Sendable {
-  // Never mutated after init.
-  private let mask: Int
-  private let keys: UnsafeMutablePointer<UInt>
-  private let plain: UnsafeMutablePointer<Unmanaged<RegistrationRecord>?>
+  // Never mutated after init. The lookup fields are visible to inlinable
+  // code so that a singleton resolve runs entirely in the caller.
+  @usableFromInline let mask: Int
+  @usableFromInline let keys: UnsafeMutablePointer<UInt>
+  @usableFromInline let plain: UnsafeMutablePointer<Unmanaged<RegistrationRecord>?>
   private let buckets: ContiguousArray<TypeBucket?>
 
   /// The registrations that serve their keys, in registration order.
@@ -121,19 +123,19 @@ final class Registry: @unchecked Sendable {
     plain.deallocate()
   }
 
-  @inline(__always)
-  private static func bits(of id: ObjectIdentifier) -> UInt {
+  @inlinable @inline(__always)
+  static func bits(of id: ObjectIdentifier) -> UInt {
     UInt(bitPattern: unsafeBitCast(id, to: Int.self))
   }
 
-  @inline(__always)
-  private static func index(of bits: UInt, mask: Int) -> Int {
+  @inlinable @inline(__always)
+  static func index(of bits: UInt, mask: Int) -> Int {
     // Metatype addresses are aligned; multiplying spreads the high bits down.
     Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
   }
 
-  @inline(__always)
-  private func slot(of id: ObjectIdentifier) -> Int? {
+  @inlinable @inline(__always)
+  func slot(of id: ObjectIdentifier) -> Int? {
     let bits = Self.bits(of: id)
     var index = Self.index(of: bits, mask: mask)
     while true {
@@ -145,7 +147,7 @@ final class Registry: @unchecked Sendable {
   }
 
   /// The registration serving unnamed, argument-free requests for the type.
-  @inline(__always)
+  @inlinable @inline(__always)
   func plainRecord(for id: ObjectIdentifier) -> Unmanaged<RegistrationRecord>? {
     guard let index = slot(of: id) else { return nil }
     return plain[index]
