@@ -45,7 +45,7 @@ import Testing
     }
 
     let failures = Atomic(0)
-    let singletons = Mutex(Set<ObjectIdentifier>())
+    let singletons = Locked(Set<ObjectIdentifier>())
     DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
       var seen = Set<ObjectIdentifier>()
       for index in 0..<Self.resolvesPerThread {
@@ -81,7 +81,7 @@ import Testing
         made.add(1, ordering: .relaxed)
         return Singleton()
       }.inObjectScope(.container)
-      let instances = Mutex(Set<ObjectIdentifier>())
+      let instances = Locked(Set<ObjectIdentifier>())
       // Real threads (not a pool the size of the machine) so that all of
       // them are waiting at the start line together.
       let start = StartLine(runners: Self.threads)
@@ -139,7 +139,7 @@ import Testing
     container.register(Transient.self) { r in try Transient(singleton: r.resolve()) }
       .inObjectScope(.container)
     container.register(Top.self) { r in try Top(middle: r.resolve()) }.inObjectScope(.container)
-    let tops = Mutex(Set<ObjectIdentifier>())
+    let tops = Locked(Set<ObjectIdentifier>())
     DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
       for _ in 0..<1_000 {
         if let top = try? container.resolve(Top.self) {
@@ -178,7 +178,7 @@ import Testing
       return B()
     }.inObjectScope(.container)
 
-    let outcomes = Mutex([String]())
+    let outcomes = Locked([String]())
     DispatchQueue.concurrentPerform(iterations: 2) { thread in
       do {
         if thread == 0 { _ = try container.resolve(A.self) } else { _ = try container.resolve(B.self) }
@@ -213,7 +213,7 @@ import Testing
 /// Releases a fixed number of threads at once.
 final class StartLine: Sendable {
   private let condition = NSCondition()
-  private let waiting = Mutex(0)
+  private let waiting = Locked(0)
   private let runners: Int
 
   init(runners: Int) { self.runners = runners }
@@ -230,5 +230,19 @@ final class StartLine: Sendable {
       while waiting.withLock({ $0 }) < runners { condition.wait() }
     }
     condition.unlock()
+  }
+}
+
+/// A lock-protected value shared by reference. Test closures capture this
+/// class rather than a local `Mutex`: a captured non-copyable local is
+/// accessed through exclusivity bookkeeping that the thread sanitizer
+/// reports as a race between the threads taking the lock.
+final class Locked<Value: Sendable>: Sendable {
+  private let mutex: Mutex<Value>
+
+  init(_ value: Value) { mutex = Mutex(value) }
+
+  func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
+    mutex.withLock { body(&$0) }
   }
 }

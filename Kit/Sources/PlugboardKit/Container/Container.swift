@@ -66,7 +66,10 @@ public final class Container: @unchecked Sendable {
   /// the error reaches the caller wrapped in a ``ResolutionError`` that
   /// names the chain. `file` and `line` record the registration site for
   /// diagnostics.
-  @discardableResult
+  ///
+  /// Inlinable, so the record's generic type is instantiated once per call
+  /// site rather than looked up on every registration.
+  @inlinable @discardableResult
   public func register<Service>(
     _ serviceType: Service.Type,
     name: String? = nil,
@@ -74,12 +77,11 @@ public final class Container: @unchecked Sendable {
     line: Int = #line,
     factory: @escaping @Sendable (Resolver) throws -> Service
   ) -> ServiceEntry<Service> {
-    let key = ServiceKey(service: TypeIdentity(serviceType), name: name)
-    return add(key, file: file, line: line) { site, sequence in
-      PlainRecord(
-        key: key, site: site, scope: defaultObjectScope, sequence: sequence, owner: self,
-        factory: factory)
-    }
+    let record = PlainRecord(
+      key: ServiceKey(service: TypeIdentity(serviceType), name: name), scope: defaultObjectScope,
+      owner: self, factory: factory)
+    add(record, file: file, line: line)
+    return ServiceEntry(record: record)
   }
 
   /// Registers a factory that takes runtime arguments after the resolver
@@ -96,25 +98,22 @@ public final class Container: @unchecked Sendable {
     var arguments = [TypeIdentity(First.self)]
     repeat arguments.append(TypeIdentity((each Rest).self))
     let key = ServiceKey(service: TypeIdentity(serviceType), name: name, arguments: arguments)
-    return add(key, file: file, line: line) { site, sequence in
-      ArgumentRecord<Service, First, repeat each Rest>(
-        key: key, site: site, scope: defaultObjectScope, sequence: sequence, owner: self,
-        factory: factory)
-    }
+    let record = ArgumentRecord<Service, First, repeat each Rest>(
+      key: key, scope: defaultObjectScope, owner: self, factory: factory)
+    add(record, file: file, line: line)
+    return ServiceEntry(record: record)
   }
 
-  private func add<Service>(
-    _ key: ServiceKey, file: String, line: Int,
-    _ makeRecord: (RegistrationSite, Int) -> RegistrationRecord
-  ) -> ServiceEntry<Service> {
-    let record = state.withLock { state -> RegistrationRecord in
-      let site = RegistrationSite(fileID: file, line: line, plugin: state.plugin)
-      let record = makeRecord(site, state.records.count)
+  /// Stores a new record, stamping its site (with the plugin being
+  /// assembled) and position, before any resolution can see it.
+  @usableFromInline
+  func add(_ record: RegistrationRecord, file: String, line: Int) {
+    state.withLock { state in
+      record.site = RegistrationSite(fileID: file, line: line, plugin: state.plugin)
+      record.sequence = state.records.count
       state.records.append(record)
-      published.store(nil, ordering: .releasing)
-      return record
     }
-    return ServiceEntry(record: record)
+    published.store(nil, ordering: .releasing)
   }
 
   /// Runs `body` with every registration it makes attributed to `plugin`,

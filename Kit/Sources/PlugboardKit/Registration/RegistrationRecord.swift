@@ -10,12 +10,14 @@ import Synchronization
 /// `ready` is acquired.
 @usableFromInline
 class RegistrationRecord: @unchecked Sendable {
-  // Immutable after init, except `scope` (atomic), `metadata` (locked), the
-  // instance (published through `ready`) and `weakInstance` (locked).
+  // Immutable once the container has stored it, except `scope` (atomic),
+  // `metadata` (locked), the instance (published through `ready`) and
+  // `weakInstance` (locked). `site` and `sequence` are stamped under the
+  // container's lock before any snapshot can include the record.
   let key: ServiceKey
-  let site: RegistrationSite
+  var site = RegistrationSite(fileID: "", line: 0)
   /// Position among all registrations of the owning container.
-  let sequence: Int
+  var sequence = 0
   /// Unowned, not weak: a weak reference would move the container's
   /// reference count to a side table and make every retain of it slow.
   /// Records can outlive their container inside a `ResolutionError`, whose
@@ -30,13 +32,9 @@ class RegistrationRecord: @unchecked Sendable {
   /// The `.weak` instance, held weakly.
   let weakInstance = Mutex(WeakReference())
 
-  init(
-    key: ServiceKey, site: RegistrationSite, scope: ObjectScope, sequence: Int, owner: Container,
-    instance: UnsafeMutableRawPointer
-  ) {
+  @usableFromInline
+  init(key: ServiceKey, scope: ObjectScope, owner: Container, instance: UnsafeMutableRawPointer) {
     self.key = key
-    self.site = site
-    self.sequence = sequence
     self.owner = owner
     self.scopeStorage = Atomic(scope.rawValue)
     self.metadata = Mutex(RegistrationMetadata())
@@ -92,10 +90,12 @@ struct RegistrationMetadata: Sendable {
 }
 
 /// The part of a registration that knows its service type.
+@usableFromInline
 class TypedRecord<Service>: RegistrationRecord, @unchecked Sendable {
-  init(key: ServiceKey, site: RegistrationSite, scope: ObjectScope, sequence: Int, owner: Container) {
+  @usableFromInline
+  init(key: ServiceKey, scope: ObjectScope, owner: Container) {
     super.init(
-      key: key, site: site, scope: scope, sequence: sequence, owner: owner,
+      key: key, scope: scope, owner: owner,
       instance: UnsafeMutableRawPointer(UnsafeMutablePointer<Service>.allocate(capacity: 1)))
   }
 
@@ -134,15 +134,17 @@ class TypedRecord<Service>: RegistrationRecord, @unchecked Sendable {
 }
 
 /// A registration whose factory takes only the resolver.
+@usableFromInline
 final class PlainRecord<Service>: TypedRecord<Service>, @unchecked Sendable {
   let factory: @Sendable (Resolver) throws -> Service
 
+  @usableFromInline
   init(
-    key: ServiceKey, site: RegistrationSite, scope: ObjectScope, sequence: Int,
-    owner: Container, factory: @escaping @Sendable (Resolver) throws -> Service
+    key: ServiceKey, scope: ObjectScope, owner: Container,
+    factory: @escaping @Sendable (Resolver) throws -> Service
   ) {
     self.factory = factory
-    super.init(key: key, site: site, scope: scope, sequence: sequence, owner: owner)
+    super.init(key: key, scope: scope, owner: owner)
   }
 
   override func produce(_ resolver: Resolver, into out: UnsafeMutableRawPointer) throws {
@@ -155,12 +157,9 @@ final class ArgumentRecord<Service, First, each Rest>: TypedRecord<Service>, @un
   typealias Factory = @Sendable (Resolver, First, repeat each Rest) throws -> Service
   let factory: Factory
 
-  init(
-    key: ServiceKey, site: RegistrationSite, scope: ObjectScope, sequence: Int,
-    owner: Container, factory: @escaping Factory
-  ) {
+  init(key: ServiceKey, scope: ObjectScope, owner: Container, factory: @escaping Factory) {
     self.factory = factory
-    super.init(key: key, site: site, scope: scope, sequence: sequence, owner: owner)
+    super.init(key: key, scope: scope, owner: owner)
   }
 }
 

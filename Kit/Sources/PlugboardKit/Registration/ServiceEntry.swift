@@ -3,7 +3,12 @@
 /// Configure while assembling; the settings take effect for resolutions that
 /// start after they are made.
 public struct ServiceEntry<Service>: Sendable {
-  let record: RegistrationRecord
+  @usableFromInline let record: RegistrationRecord
+
+  @usableFromInline
+  init(record: RegistrationRecord) {
+    self.record = record
+  }
 
   /// Sets how long instances live and who shares them.
   @discardableResult
