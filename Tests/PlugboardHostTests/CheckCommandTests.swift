@@ -201,6 +201,35 @@ import Testing
       """)
   }
 
+  /// `run` validates the graph before resolving anything, with the same
+  /// checker, and refuses to start a graph that cannot work.
+  @Test func runRefusesAGraphWithErrorsBeforeStarting() throws {
+    let deployment = try CheckedDeployment(CheckedDeployment.live.filter { $0.name != "Keychain" })
+    let result = try Subprocess.plugboard(["run", "--manifest", deployment.manifest])
+    #expect(result.exited)
+    #expect(result.status == 1)
+    #expect(result.stdout == "")
+    #expect(
+      result.stderr == """
+        error: AuthService needs SecureStore, which nothing registers
+
+        What went wrong:
+          AppContracts.SecureStore is a dependency declared at Auth/AuthAssembly.swift:7 in plugin Auth, and no loaded plugin registers it.
+
+        Chain:
+          Application  (registered at Shell/ShellAssembly.swift:15 in plugin Shell)
+          → LoginFeature  (registered at Login/LoginAssembly.swift:7 in plugin Login)
+          → AuthService  (registered at Auth/AuthAssembly.swift:7 in plugin Auth)
+          → SecureStore  (✗ not registered)
+
+        Action:
+          Register SecureStore in a plugin the deployment loads, for example container.register(SecureStore.self) { r in ... }, or correct the dependency declared at Auth/AuthAssembly.swift:7 in plugin Auth.
+
+        plugboard: run: the dependency graph has 1 error; the application was not run (plugboard check shows the whole report)
+
+        """)
+  }
+
   /// Runs `plugboard check` on `deployment`: it must end by exiting with
   /// `status`, print exactly `report` and nothing on stderr.
   private func expectCheck(

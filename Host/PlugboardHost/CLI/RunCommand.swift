@@ -4,7 +4,12 @@ import PlugboardKit
 /// resolve its `Application` and run it with the arguments after `--`.
 ///
 /// A deployment with problems is not run at all: half an application,
-/// missing the plugins that failed, is worse than a clear refusal.
+/// missing the plugins that failed, is worse than a clear refusal. The
+/// same holds for a graph that cannot work: before resolving anything,
+/// `run` validates the whole dependency graph, as .NET's `ValidateOnBuild`
+/// does, with the checker behind `plugboard check` (minus its probes of
+/// plugins that are not loaded, which start child processes). Errors stop
+/// the run; warnings are left to `plugboard check`.
 struct RunCommand {
   let options: ParsedOptions
   let console: any Console
@@ -24,6 +29,23 @@ struct RunCommand {
       report(deployment.problems)
       return ExitStatus.problems.rawValue
     }
+    let validation = DeploymentChecker(deployment).check()
+    guard validation.healthy else {
+      for finding in validation.findings where finding.severity == .error {
+        for line in finding.lines { console.err(line) }
+        console.err("")
+      }
+      let count = validation.errors == 1 ? "1 error" : "\(validation.errors) errors"
+      console.err(
+        "plugboard: run: the dependency graph has \(count); the application was not run "
+          + "(plugboard check shows the whole report)")
+      for key in missingKeys(in: validation, of: deployment) {
+        for provider in ExcludedProvider.providers(of: key, in: deployment) {
+          console.err("plugboard: run: \(provider)")
+        }
+      }
+      return ExitStatus.problems.rawValue
+    }
     let application: any Application
     do {
       application = try deployment.container.resolve((any Application).self)
@@ -39,6 +61,19 @@ struct RunCommand {
       console.err("plugboard: run: the application failed: \(error)")
       return ExitStatus.problems.rawValue
     }
+  }
+
+  /// The keys that missing-dependency findings name, found among the
+  /// declared dependencies (findings carry the key as text).
+  private func missingKeys(in report: CheckReport, of deployment: Deployment) -> [ServiceKey] {
+    let declared = deployment.container.registrations.flatMap { $0.dependencies ?? [] }
+    var keys: [ServiceKey] = []
+    for finding in report.findings where finding.kind == .missingDependency {
+      guard let missing = finding.chain.last else { continue }
+      let key = declared.first { $0.service.name == missing.service && $0.name == missing.name }
+      if let key, !keys.contains(key) { keys.append(key) }
+    }
+    return keys
   }
 
   /// When what is missing would come from a plugin the profile left out,
