@@ -24,4 +24,10 @@ print("plugboard-bench: \(plan.repetitions) repetitions of ≥ \(plan.secondsPer
 
 let only = arguments.firstIndex(of: "--only").map { arguments[arguments.index(after: $0)] }
 var rows = ContainerScenarios(plan: plan).run(only: only)
+if only == nil || only?.hasPrefix("startup") == true {
+  rows += StartupScenarios(plan: plan, quick: quick).run()
+}
+if only == nil || only?.hasPrefix("memory") == true {
+  rows += MemoryScenarios(plan: plan).run()
+}
 print(ResultTable.render(rows))
