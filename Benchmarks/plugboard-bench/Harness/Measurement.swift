@@ -37,22 +37,36 @@ func now() -> UInt64 {
   return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
 
+/// Time spent inside `body` is left out of the measurement that is running
+/// (for clean-up that is not part of what is being measured).
+func pauseClock(_ body: () -> Void) {
+  let start = now()
+  body()
+  pausedNanoseconds += now() - start
+}
+
+nonisolated(unsafe) private var pausedNanoseconds: UInt64 = 0
+
+/// Runs `operation(count)` and returns its duration without paused time.
+private func timed(_ count: Int, _ operation: (Int) -> Void) -> Double {
+  pausedNanoseconds = 0
+  let start = now()
+  operation(count)
+  return Double(now() - start - pausedNanoseconds)
+}
+
 /// Times `operation` (which runs its body `count` times) until each
 /// repetition lasts at least the plan's duration, and returns ns per
 /// operation for each repetition.
 func measure(_ plan: MeasurementPlan, _ operation: (Int) -> Void) -> Measurement {
   if let fixed = plan.fixedIterations {
     // For instruction-counting profilers: a known amount of work, once.
-    let start = now()
-    operation(fixed)
-    return Measurement(samples: [Double(now() - start) / Double(fixed)])
+    return Measurement(samples: [timed(fixed, operation) / Double(fixed)])
   }
   var count = 64
   // Calibrate: grow the batch until it takes 5 % of a repetition.
   while true {
-    let start = now()
-    operation(count)
-    let elapsed = Double(now() - start)
+    let elapsed = timed(count, operation)
     if elapsed >= plan.secondsPerRepetition * 1e9 * 0.05 || count >= 1 << 40 {
       let perOperation = max(elapsed / Double(count), 0.01)
       count = max(count, Int(plan.secondsPerRepetition * 1e9 / perOperation))
@@ -62,9 +76,7 @@ func measure(_ plan: MeasurementPlan, _ operation: (Int) -> Void) -> Measurement
   }
   var samples: [Double] = []
   for _ in 0..<plan.repetitions {
-    let start = now()
-    operation(count)
-    samples.append(Double(now() - start) / Double(count))
+    samples.append(timed(count, operation) / Double(count))
   }
   return Measurement(samples: samples)
 }

@@ -17,7 +17,9 @@ extension Container {
     // The key matched this metatype with no arguments, so the record's
     // instances are of exactly this type.
     return try found._withUnsafeGuaranteedRef { record in
-      if record.isReady { return record.instance.assumingMemoryBound(to: Service.self).pointee }
+      if let instance = record.sharedInstance {
+        return instance.assumingMemoryBound(to: Service.self).pointee
+      }
       return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
         let out = buffer.baseAddress.unsafelyUnwrapped
         try makeInstance(of: record, into: UnsafeMutableRawPointer(out))
@@ -44,7 +46,9 @@ extension Container {
       repeat passed.append(TypeIdentity((each Rest).self))
       throw missing(ServiceKey(service: TypeIdentity(serviceType), name: name), passed: passed)
     }
-    if record.isReady { return record.instance.assumingMemoryBound(to: Service.self).pointee }
+    if let instance = record.sharedInstance {
+      return instance.assumingMemoryBound(to: Service.self).pointee
+    }
     return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
       let out = buffer.baseAddress.unsafelyUnwrapped
       try makeInstance(of: record, hasArguments: true, into: UnsafeMutableRawPointer(out)) {
@@ -157,11 +161,13 @@ extension Container {
       let coordinator = ConstructionCoordinator.shared
       let cell = ObjectIdentifier(record)
       while true {
-        if record.isReady {
-          record.copy(record.instance, to: out)
+        if let instance = record.sharedInstance {
+          record.copy(instance, to: out)
           return
         }
-        switch coordinator.claim(cell: cell, isReady: { record.isReady }, by: ObjectIdentifier(context)) {
+        switch coordinator.claim(
+          cell: cell, isReady: { record.sharedInstance != nil }, by: ObjectIdentifier(context))
+        {
         case .ready:
           continue
         case .deadlock:
@@ -170,9 +176,15 @@ extension Container {
             chain: context.links, registries: registries)
         case .owned:
           defer { coordinator.release(cell: cell) }
-          try call(record, in: context) { try produce(record.owner, record.instance) }
-          record.ready.store(true, ordering: .releasing)
-          record.copy(record.instance, to: out)
+          let instance = record.allocateInstance()
+          do {
+            try call(record, in: context) { try produce(record.owner, instance) }
+          } catch {
+            instance.deallocate()
+            throw error
+          }
+          record.shared.store(instance, ordering: .releasing)
+          record.copy(instance, to: out)
           return
         }
       }

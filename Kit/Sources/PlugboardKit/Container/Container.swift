@@ -81,7 +81,7 @@ public final class Container: @unchecked Sendable {
       key: ServiceKey(service: TypeIdentity(serviceType), name: name), scope: defaultObjectScope,
       owner: self, factory: factory)
     add(record, file: file, line: line)
-    return ServiceEntry(record: record)
+    return ServiceEntry(record: record, container: self)
   }
 
   /// Registers a factory that takes runtime arguments after the resolver
@@ -101,7 +101,7 @@ public final class Container: @unchecked Sendable {
     let record = ArgumentRecord<Service, First, repeat each Rest>(
       key: key, scope: defaultObjectScope, owner: self, factory: factory)
     add(record, file: file, line: line)
-    return ServiceEntry(record: record)
+    return ServiceEntry(record: record, container: self)
   }
 
   /// Stores a new record, stamping its site (with the plugin being

@@ -58,7 +58,8 @@ final class Registry: @unchecked Sendable {
     var others: [Int: [Int]] = [:]
     var replaced: [(sequence: Int, duplicate: DuplicateRegistration)] = []
     var inactive: [RegistrationRecord] = []
-    for (index, record) in all.enumerated() {
+    for index in 0..<all.count {
+      let record = all[index]
       guard record.isActive(inProfile: activeProfile) else {
         inactive.append(record)
         continue
@@ -91,7 +92,9 @@ final class Registry: @unchecked Sendable {
           ))
       }
     }
-    let records = all.indices.filter { winner[$0] }.map { all[$0] }
+    var records: [RegistrationRecord] = []
+    records.reserveCapacity(all.count)
+    for index in 0..<all.count where winner[index] { records.append(all[index]) }
 
     var buckets = ContiguousArray<TypeBucket?>(repeating: nil, count: capacity)
     var bucketed: [Int: ObjectIdentifier] = [:]

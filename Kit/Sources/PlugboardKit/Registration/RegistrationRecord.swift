@@ -6,39 +6,42 @@ import Synchronization
 /// metadata: the type-specific work (making, copying, destroying an
 /// instance) is in methods that ``TypedRecord`` overrides, reached through
 /// the vtable. A `.container` instance lives in raw memory sized for the
-/// service type, written once before `ready` is released and read after
-/// `ready` is acquired.
+/// service type, allocated only when the instance is made and published by
+/// storing its address with release ordering: a reader that loads the
+/// address (acquiring) sees the instance.
 @usableFromInline
 class RegistrationRecord: @unchecked Sendable {
   // Immutable once the container has stored it, except `scope` (atomic),
-  // `metadata` (locked), the instance (published through `ready`) and
-  // `weakInstance` (locked). `site` and `sequence` are stamped under the
-  // container's lock before any snapshot can include the record.
+  // `metadata` (locked), the shared instance (atomic) and `weakInstance`
+  // (locked). `site` and `sequence` are stamped under the container's lock
+  // before any snapshot can include the record.
   let key: ServiceKey
   var site = RegistrationSite(fileID: "", line: 0)
   /// Position among all registrations of the owning container.
   var sequence = 0
-  /// Unowned, not weak: a weak reference would move the container's
-  /// reference count to a side table and make every retain of it slow.
-  /// Records can outlive their container inside a `ResolutionError`, whose
-  /// custom mirror keeps reflection from reaching this field.
-  unowned let owner: Container
+  /// The container that made the record. Unretained and unchecked: a
+  /// counted reference would cost two atomic operations per registration,
+  /// and the record only follows it while resolving in that container or
+  /// a child (which holds its parent), when the container is alive. A
+  /// `ResolutionError` keeps records past their container; its custom
+  /// mirror keeps reflection from following this field.
+  unowned(unsafe) let owner: Container
   private let scopeStorage: Atomic<UInt8>
   let metadata: Mutex<RegistrationMetadata>
-  /// Set once the `.container` instance has been stored.
-  @usableFromInline let ready = Atomic<Bool>(false)
-  /// Storage for the `.container` instance.
-  @usableFromInline let instance: UnsafeMutableRawPointer
+  /// The `.container` instance, once it has been made; `nil` before.
+  @usableFromInline let shared = Atomic<UnsafeMutableRawPointer?>(nil)
+  /// Whether any profile condition was set, so that publishing can skip
+  /// the metadata lock for the (common) unconditional registration.
+  let hasProfiles = Atomic<Bool>(false)
   /// The `.weak` instance, held weakly.
   let weakInstance = Mutex(WeakReference())
 
   @usableFromInline
-  init(key: ServiceKey, scope: ObjectScope, owner: Container, instance: UnsafeMutableRawPointer) {
+  init(key: ServiceKey, scope: ObjectScope, owner: Container) {
     self.key = key
     self.owner = owner
     self.scopeStorage = Atomic(scope.rawValue)
     self.metadata = Mutex(RegistrationMetadata())
-    self.instance = instance
   }
 
   // MARK: Type-specific work, overridden by TypedRecord
@@ -54,16 +57,18 @@ class RegistrationRecord: @unchecked Sendable {
   /// Initializes `out` from an object, if it is an instance of the type.
   func initialize(_ out: UnsafeMutableRawPointer, from object: AnyObject) -> Bool { false }
   /// Uninitialized memory for one instance; free with `deallocate()`.
-  func allocateInstance() -> UnsafeMutableRawPointer { instance }
+  func allocateInstance() -> UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+  }
 
   var scope: ObjectScope {
     get { ObjectScope(rawValue: scopeStorage.load(ordering: .relaxed)) ?? .transient }
     set { scopeStorage.store(newValue.rawValue, ordering: .relaxed) }
   }
 
-  /// Whether the `.container` instance exists (and `instance` holds it).
+  /// The `.container` instance's storage, if it has been made.
   @inlinable @inline(__always)
-  var isReady: Bool { ready.load(ordering: .acquiring) }
+  var sharedInstance: UnsafeMutableRawPointer? { shared.load(ordering: .acquiring) }
 
   var info: RegistrationInfo {
     let metadata = metadata.withLock { $0 }
@@ -74,7 +79,8 @@ class RegistrationRecord: @unchecked Sendable {
 
   /// Whether this registration takes part when `profile` is active.
   func isActive(inProfile profile: String?) -> Bool {
-    metadata.withLock { $0.profiles }?.matches(profile) ?? true
+    guard hasProfiles.load(ordering: .relaxed) else { return true }
+    return metadata.withLock { $0.profiles }?.matches(profile) ?? true
   }
 }
 
@@ -93,16 +99,14 @@ struct RegistrationMetadata: Sendable {
 @usableFromInline
 class TypedRecord<Service>: RegistrationRecord, @unchecked Sendable {
   @usableFromInline
-  init(key: ServiceKey, scope: ObjectScope, owner: Container) {
-    super.init(
-      key: key, scope: scope, owner: owner,
-      instance: UnsafeMutableRawPointer(UnsafeMutablePointer<Service>.allocate(capacity: 1)))
+  override init(key: ServiceKey, scope: ObjectScope, owner: Container) {
+    super.init(key: key, scope: scope, owner: owner)
   }
 
   deinit {
-    let typed = instance.assumingMemoryBound(to: Service.self)
-    if isReady { typed.deinitialize(count: 1) }
-    typed.deallocate()
+    guard let instance = shared.load(ordering: .acquiring) else { return }
+    instance.assumingMemoryBound(to: Service.self).deinitialize(count: 1)
+    instance.deallocate()
   }
 
   override func copy(_ source: UnsafeMutableRawPointer, to destination: UnsafeMutableRawPointer) {

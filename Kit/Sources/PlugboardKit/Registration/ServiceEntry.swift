@@ -4,10 +4,14 @@
 /// start after they are made.
 public struct ServiceEntry<Service>: Sendable {
   @usableFromInline let record: RegistrationRecord
+  /// Held strongly, unlike the record's own unretained pointer to it, so
+  /// configuring an entry never touches a container that is gone.
+  @usableFromInline let container: Container
 
   @usableFromInline
-  init(record: RegistrationRecord) {
+  init(record: RegistrationRecord, container: Container) {
     self.record = record
+    self.container = container
   }
 
   /// Sets how long instances live and who shares them.
@@ -60,7 +64,8 @@ public struct ServiceEntry<Service>: Sendable {
   @discardableResult
   public func inProfiles(_ expressions: String...) -> ServiceEntry<Service> {
     record.metadata.withLock { $0.profiles = ProfileCondition(expressions) }
-    record.owner.invalidate()
+    record.hasProfiles.store(true, ordering: .relaxed)
+    container.invalidate()
     return self
   }
 
