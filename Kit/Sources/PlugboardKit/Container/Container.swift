@@ -274,7 +274,7 @@ public final class Container: @unchecked Sendable {
     -> Unmanaged<RegistrationRecord>?
   {
     guard let name else { return registry.plainRecord(for: id) }
-    return registry.bucket(for: id)?.record(named: name)
+    return registry.namedRecord(for: id, name: name)
   }
 
   func lookup(_ id: ObjectIdentifier, name: String?, arguments: [ObjectIdentifier])

@@ -15,6 +15,8 @@ final class Registry: @unchecked Sendable {
   @usableFromInline let keys: UnsafeMutablePointer<UInt>
   @usableFromInline let plain: UnsafeMutablePointer<Unmanaged<RegistrationRecord>?>
   private let buckets: ContiguousArray<TypeBucket?>
+  /// `buckets`, unretained, for named lookups without reference counting.
+  private let bucketRefs: UnsafeMutablePointer<Unmanaged<TypeBucket>?>
 
   /// The registrations that serve their keys, in registration order.
   let records: [RegistrationRecord]
@@ -119,9 +121,15 @@ final class Registry: @unchecked Sendable {
     self.keys = keys
     self.plain = plain
     self.buckets = buckets
+    let bucketRefs = UnsafeMutablePointer<Unmanaged<TypeBucket>?>.allocate(capacity: capacity)
+    for index in 0..<capacity {
+      (bucketRefs + index).initialize(to: buckets[index].map(Unmanaged.passUnretained))
+    }
+    self.bucketRefs = bucketRefs
   }
 
   deinit {
+    bucketRefs.deallocate()
     keys.deallocate()
     plain.deallocate()
   }
@@ -154,6 +162,13 @@ final class Registry: @unchecked Sendable {
   func plainRecord(for id: ObjectIdentifier) -> Unmanaged<RegistrationRecord>? {
     guard let index = slot(of: id) else { return nil }
     return plain[index]
+  }
+
+  /// The registration of the type under `name` taking no arguments.
+  @inline(__always)
+  func namedRecord(for id: ObjectIdentifier, name: String) -> Unmanaged<RegistrationRecord>? {
+    guard let index = slot(of: id), let bucket = bucketRefs[index] else { return nil }
+    return bucket._withUnsafeGuaranteedRef { $0.record(named: name) }
   }
 
   /// Every registration of one service type, under any name or arguments.
