@@ -4,16 +4,13 @@ import Foundation
 /// build folder: `swift run plugboard-bench` builds only the benchmark, so
 /// the host, the baseline and the sample plugins may be missing.
 enum HostProducts {
-  static let executables = ["plugboard", "plugboard-dlopen-baseline", "plugboard-peak-rss"]
-
   /// Builds every product of the root package into the benchmark's build
-  /// folder (same scratch folder, same configuration) when one of the
-  /// executables is missing. The sample plugins come with them.
+  /// folder (same scratch folder, same configuration). The sample plugins
+  /// come with them. Always, not only when something is missing: products
+  /// built against an older PlugboardKit carry its old layouts under the
+  /// same Kit version string, and the host would load them. The build is
+  /// incremental, so this costs seconds when nothing changed.
   static func ensure(_ locations: BenchLocations, work: URL) -> Result<Void, BenchFailure> {
-    let missing = executables.filter {
-      !FileManager.default.fileExists(atPath: locations.buildDirectory.appendingPathComponent($0).path)
-    }
-    guard !missing.isEmpty else { return .success(()) }
     // <scratch>/<triple>/<configuration>/plugboard-bench
     let scratch = locations.buildDirectory.deletingLastPathComponent().deletingLastPathComponent()
     return ReleaseBuild(
