@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// Exactly one copy of PlugboardKit (and of the shared contracts) exists in
@@ -12,9 +13,11 @@ import Testing
 
   @Test func pluginsAndHostDoNotCarryTheirOwnPlugboardKit() throws {
     let analytics = try ThirdPartyBuild.analytics.get()
+    // The test binary itself too: it links PlugboardKit as the host does.
+    let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
     let binaries =
       BuildProducts.samplePlugins.map(BuildProducts.library) + [
-        BuildProducts.library("ThrowingPlugin"), analytics, BuildProducts.plugboard,
+        BuildProducts.library("ThrowingPlugin"), analytics, BuildProducts.plugboard, testBinary,
       ]
     for binary in binaries {
       let own = try definedSymbols(binary).filter {
