@@ -16,24 +16,30 @@ import Testing
       """
       Checking \(deployment.manifest): 5 plugins (5 loaded), 8 registrations
 
-      error: AuthService needs SecureStore, which nothing registers
-
-      What went wrong:
-        AppContracts.SecureStore is a dependency declared at Auth/AuthAssembly.swift:7 in plugin Auth, and no loaded plugin registers it.
-
-      Chain:
-        Application  (registered at Shell/ShellAssembly.swift:15 in plugin Shell)
-        → LoginFeature  (registered at Login/LoginAssembly.swift:7 in plugin Login)
-        → AuthService  (registered at Auth/AuthAssembly.swift:7 in plugin Auth)
-        → SecureStore  (✗ not registered)
-
-      Action:
-        Register SecureStore in a plugin the deployment loads, for example container.register(SecureStore.self) { r in ... }, or correct the dependency declared at Auth/AuthAssembly.swift:7 in plugin Auth.
+      \(Self.missingSecureStore)
 
       check: 1 error, 0 warnings; the deployment is broken
 
       """)
   }
+
+  /// The report of SecureStore missing below Auth, as `check` and `run`
+  /// both print it.
+  static let missingSecureStore = """
+    error: AuthService needs SecureStore, which nothing registers
+
+    What went wrong:
+      AppContracts.SecureStore is a dependency declared at Auth/AuthAssembly.swift:7 in plugin Auth, and no loaded plugin registers it.
+
+    Chain:
+      Application  (registered at Shell/ShellAssembly.swift:15 in plugin Shell)
+      → LoginFeature  (registered at Login/LoginAssembly.swift:7 in plugin Login)
+      → AuthService  (registered at Auth/AuthAssembly.swift:7 in plugin Auth)
+      → SecureStore  (✗ not registered)
+
+    Action:
+      Register SecureStore in a plugin the deployment loads, for example container.register(SecureStore.self) { r in ... }, or correct the dependency declared at Auth/AuthAssembly.swift:7 in plugin Auth.
+    """
 
   /// CyclicAPI's APIClient needs AuthService; Auth's AuthService needs an
   /// APIClient.
@@ -211,19 +217,7 @@ import Testing
     #expect(result.stdout == "")
     #expect(
       result.stderr == """
-        error: AuthService needs SecureStore, which nothing registers
-
-        What went wrong:
-          AppContracts.SecureStore is a dependency declared at Auth/AuthAssembly.swift:7 in plugin Auth, and no loaded plugin registers it.
-
-        Chain:
-          Application  (registered at Shell/ShellAssembly.swift:15 in plugin Shell)
-          → LoginFeature  (registered at Login/LoginAssembly.swift:7 in plugin Login)
-          → AuthService  (registered at Auth/AuthAssembly.swift:7 in plugin Auth)
-          → SecureStore  (✗ not registered)
-
-        Action:
-          Register SecureStore in a plugin the deployment loads, for example container.register(SecureStore.self) { r in ... }, or correct the dependency declared at Auth/AuthAssembly.swift:7 in plugin Auth.
+        \(Self.missingSecureStore)
 
         plugboard: run: the dependency graph has 1 error; the application was not run (plugboard check shows the whole report)
 
