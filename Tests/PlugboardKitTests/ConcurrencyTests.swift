@@ -233,16 +233,20 @@ final class StartLine: Sendable {
   }
 }
 
-/// A lock-protected value shared by reference. Test closures capture this
-/// class rather than a local `Mutex`: a captured non-copyable local is
-/// accessed through exclusivity bookkeeping that the thread sanitizer
-/// reports as a race between the threads taking the lock.
-final class Locked<Value: Sendable>: Sendable {
-  private let mutex: Mutex<Value>
+/// A lock-protected value shared by reference, behind an `NSLock`: the
+/// thread sanitizer follows `pthread_mutex` through its interceptors, but
+/// not `Synchronization.Mutex`, whose lock lives in a library built without
+/// instrumentation, so every access under a `Mutex` looks like a race to it.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+  // `value` is only touched with `lock` held.
+  private let lock = NSLock()
+  private var value: Value
 
-  init(_ value: Value) { mutex = Mutex(value) }
+  init(_ value: Value) { self.value = value }
 
   func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
-    mutex.withLock { body(&$0) }
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&value)
   }
 }
