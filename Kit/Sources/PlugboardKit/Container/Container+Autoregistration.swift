@@ -19,7 +19,7 @@ extension Container {
     let entry = register(serviceType, name: name, file: file, line: line) { (resolver: Resolver) in
       try initializer(repeat try resolver.resolve((each Dependency).self, name: nil))
     }
-    entry.record.metadata.withLock { $0.dependencies = dependencies }
+    entry.record.withMetadata { $0.dependencies = dependencies }
     return entry
   }
 }

@@ -190,18 +190,18 @@ extension Container {
       }
 
     case .weak:
-      if let object = record.weakInstance.withLock({ $0.object }), record.initialize(out, from: object) {
+      if let object = record.withWeakObject({ $0 }), record.initialize(out, from: object) {
         return
       }
       try call(record, in: context) { try produce(self, out) }
       guard let object = record.object(at: out) else { return }
       // Another thread may have made one meanwhile; if so, share that one.
-      let earlier = record.weakInstance.withLock { reference -> WeakReference in
-        if reference.object != nil { return reference }
-        reference.object = object
-        return WeakReference()
+      let earlier = record.withWeakObject { stored -> AnyObject? in
+        if let stored { return stored }
+        stored = object
+        return nil
       }
-      if let existing = earlier.object {
+      if let existing = earlier {
         let scratch = record.allocateInstance()
         defer { scratch.deallocate() }
         if record.initialize(scratch, from: existing) {

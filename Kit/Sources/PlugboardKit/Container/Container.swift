@@ -39,7 +39,7 @@ public final class Container: @unchecked Sendable {
     var selections: [ObjectIdentifier: ServiceSelection] = [:]
   }
 
-  let state = Mutex(State())
+  let state = Protected(State())
   @usableFromInline let published = Atomic<UnsafeRawPointer?>(nil)
 
   /// Creates a container.

@@ -42,9 +42,9 @@ final class Registry: @unchecked Sendable {
     var capacity = 8
     while capacity < max(all.count, selections.count) * 2 { capacity <<= 1 }
     let mask = capacity - 1
-    let keys = UnsafeMutablePointer<UInt>.allocate(capacity: capacity)
+    let keys = CacheLine.allocate(UInt.self, count: capacity)
     keys.initialize(repeating: 0, count: capacity)
-    let plain = UnsafeMutablePointer<Unmanaged<RegistrationRecord>?>.allocate(capacity: capacity)
+    let plain = CacheLine.allocate(Unmanaged<RegistrationRecord>?.self, count: capacity)
     plain.initialize(repeating: nil, count: capacity)
 
     func slot(for id: ObjectIdentifier) -> Int {

@@ -12,8 +12,8 @@ import Synchronization
 @usableFromInline
 class RegistrationRecord: @unchecked Sendable {
   // Immutable once the container has stored it, except `scope` (atomic),
-  // `metadata` (locked), the shared instance (atomic) and `weakInstance`
-  // (locked). `site` and `sequence` are stamped under the container's lock
+  // the metadata and weak instance (behind the record's striped lock) and
+  // the shared instance (atomic). `site` and `sequence` are stamped under the container's lock
   // before any snapshot can include the record.
   let key: ServiceKey
   var site = RegistrationSite(fileID: "", line: 0)
@@ -27,21 +27,22 @@ class RegistrationRecord: @unchecked Sendable {
   /// mirror keeps reflection from following this field.
   unowned(unsafe) let owner: Container
   private let scopeStorage: Atomic<UInt8>
-  let metadata: Mutex<RegistrationMetadata>
+  // Guarded by the record's striped lock (`withMetadata`).
+  private var metadataStorage = RegistrationMetadata()
   /// The `.container` instance, once it has been made; `nil` before.
   @usableFromInline let shared = Atomic<UnsafeMutableRawPointer?>(nil)
   /// Whether any profile condition was set, so that publishing can skip
   /// the metadata lock for the (common) unconditional registration.
   let hasProfiles = Atomic<Bool>(false)
   /// The `.weak` instance, held weakly.
-  let weakInstance = Mutex(WeakReference())
+  // Guarded by the record's striped lock (`withWeakObject`).
+  private weak var weakObject: AnyObject?
 
   @usableFromInline
   init(key: ServiceKey, scope: ObjectScope, owner: Container) {
     self.key = key
     self.owner = owner
     self.scopeStorage = Atomic(scope.rawValue)
-    self.metadata = Mutex(RegistrationMetadata())
   }
 
   // MARK: Type-specific work, overridden by TypedRecord
@@ -71,16 +72,30 @@ class RegistrationRecord: @unchecked Sendable {
   var sharedInstance: UnsafeMutableRawPointer? { shared.load(ordering: .acquiring) }
 
   var info: RegistrationInfo {
-    let metadata = metadata.withLock { $0 }
+    let metadata = withMetadata { $0 }
     return RegistrationInfo(
       key: key, scope: scope, site: site, dependencies: metadata.dependencies,
       optionalDependencies: metadata.optionalDependencies, profiles: metadata.profiles)
   }
 
+  /// Runs `body` on the metadata, under the record's lock.
+  func withMetadata<Result>(_ body: (inout RegistrationMetadata) -> Result) -> Result {
+    StripedLock.withLock(for: self) { body(&metadataStorage) }
+  }
+
+  /// Runs `body` on the `.weak` instance, under the record's lock.
+  func withWeakObject<Result>(_ body: (inout AnyObject?) -> Result) -> Result {
+    StripedLock.withLock(for: self) {
+      var object = weakObject
+      defer { weakObject = object }
+      return body(&object)
+    }
+  }
+
   /// Whether this registration takes part when `profile` is active.
   func isActive(inProfile profile: String?) -> Bool {
     guard hasProfiles.load(ordering: .relaxed) else { return true }
-    return metadata.withLock { $0.profiles }?.matches(profile) ?? true
+    return withMetadata { $0.profiles }?.matches(profile) ?? true
   }
 }
 
@@ -133,7 +148,7 @@ class TypedRecord<Service>: RegistrationRecord, @unchecked Sendable {
   }
 
   override func allocateInstance() -> UnsafeMutableRawPointer {
-    UnsafeMutableRawPointer(UnsafeMutablePointer<Service>.allocate(capacity: 1))
+    UnsafeMutableRawPointer(CacheLine.allocate(Service.self, count: 1))
   }
 }
 
@@ -167,7 +182,3 @@ final class ArgumentRecord<Service, First, each Rest>: TypedRecord<Service>, @un
   }
 }
 
-struct WeakReference: @unchecked Sendable {
-  // Only touched under its Mutex.
-  weak var object: AnyObject?
-}

@@ -25,7 +25,7 @@ public struct ServiceEntry<Service>: Sendable {
   /// (`plugboard check`) can see the edge without running the factory.
   @discardableResult
   public func dependsOn(_ keys: ServiceKey...) -> ServiceEntry<Service> {
-    record.metadata.withLock { $0.dependencies = ($0.dependencies ?? []) + keys }
+    record.withMetadata { $0.dependencies = ($0.dependencies ?? []) + keys }
     return self
   }
 
@@ -33,7 +33,7 @@ public struct ServiceEntry<Service>: Sendable {
   /// registration is a leaf rather than undeclared.
   @discardableResult
   public func dependsOn() -> ServiceEntry<Service> {
-    record.metadata.withLock { $0.dependencies = $0.dependencies ?? [] }
+    record.withMetadata { $0.dependencies = $0.dependencies ?? [] }
     return self
   }
 
@@ -41,7 +41,7 @@ public struct ServiceEntry<Service>: Sendable {
   @discardableResult
   public func dependsOn(_ types: any Any.Type...) -> ServiceEntry<Service> {
     let keys = types.map { ServiceKey($0) }
-    record.metadata.withLock { $0.dependencies = ($0.dependencies ?? []) + keys }
+    record.withMetadata { $0.dependencies = ($0.dependencies ?? []) + keys }
     return self
   }
 
@@ -51,7 +51,7 @@ public struct ServiceEntry<Service>: Sendable {
   @discardableResult
   public func optionallyDependsOn(_ types: any Any.Type...) -> ServiceEntry<Service> {
     let keys = types.map { ServiceKey($0) }
-    record.metadata.withLock { $0.optionalDependencies += keys }
+    record.withMetadata { $0.optionalDependencies += keys }
     return self
   }
 
@@ -63,7 +63,7 @@ public struct ServiceEntry<Service>: Sendable {
   /// but production.
   @discardableResult
   public func inProfiles(_ expressions: String...) -> ServiceEntry<Service> {
-    record.metadata.withLock { $0.profiles = ProfileCondition(expressions) }
+    record.withMetadata { $0.profiles = ProfileCondition(expressions) }
     record.hasProfiles.store(true, ordering: .relaxed)
     container.invalidate()
     return self
