@@ -181,4 +181,3 @@ final class ArgumentRecord<Service, First, each Rest>: TypedRecord<Service>, @un
     super.init(key: key, scope: scope, owner: owner)
   }
 }
-
