@@ -43,6 +43,11 @@ struct GeneratedDeployment {
     let stamp = package.appendingPathComponent("built.stamp")
     let built = (try? String(contentsOf: stamp, encoding: .utf8)) == fingerprint.hex
     if !built || !libraries.allSatisfy(FileManager.default.fileExists(atPath:)) {
+      // From scratch: an incremental build of a package does not notice
+      // source files added to a package it depends on by path (seen with
+      // PlugboardKit here), and the fingerprint changes exactly when
+      // those sources do.
+      try? FileManager.default.removeItem(at: package.appendingPathComponent(".build"))
       let build = ReleaseBuild(package: package, log: package.appendingPathComponent("build.log"))
       if case .failure(let failure) = build.run(environment: locations.childEnvironment) {
         return .failure(failure)
