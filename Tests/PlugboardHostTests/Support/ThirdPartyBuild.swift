@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardKit
 
 /// The Analytics plugin, built from its own package with `swift build
 /// --package-path`, as its vendor would: once per test run, into a scratch
@@ -11,8 +12,13 @@ enum ThirdPartyBuild {
   /// The built `libAnalytics.so`, or why it could not be built.
   static let analytics: Result<String, Failure> = {
     let package = BuildProducts.packageRoot + "/Plugins/ThirdParty/Analytics"
-    let scratch = URL(fileURLWithPath: BuildProducts.directory + "/../../plugboard-tests-thirdparty")
-      .standardizedFileURL.path
+    // One scratch folder per PlugboardKit source fingerprint: an incremental
+    // build of this package does not notice files added to PlugboardKit,
+    // which it depends on by path, so new Kit sources get a fresh folder.
+    let scratch = URL(
+      fileURLWithPath: BuildProducts.directory
+        + "/../../plugboard-tests-thirdparty-\(PlugboardBuild.sourceFingerprint)"
+    ).standardizedFileURL.path
     do {
       let result = try Subprocess.run(
         "/usr/bin/env", ["swift", "build", "--package-path", package, "--scratch-path", scratch])

@@ -7,9 +7,16 @@
 /// the same compiler that compiles the client: a Swift module file can only
 /// be imported by the compiler that wrote it.
 public enum PlugboardBuild {
-  /// The PlugboardKit version this client was compiled against.
+  /// The PlugboardKit release this client was compiled against.
   @_alwaysEmitIntoClient
-  public static var kitVersion: String { "0.1.0" }
+  public static var kitRelease: String { "0.1.0" }
+
+  /// The PlugboardKit version this client was compiled against: the
+  /// release and the fingerprint of its sources, `0.1.0+1f2e…`. Plugins
+  /// inline parts of PlugboardKit, so sources that differ under the same
+  /// release number are incompatible, and the host compares this whole.
+  @_alwaysEmitIntoClient
+  public static var kitVersion: String { "\(kitRelease)+\(sourceFingerprint)" }
 
   /// The plugin ABI version this client speaks (`plugboard_entry_v1`).
   @_alwaysEmitIntoClient

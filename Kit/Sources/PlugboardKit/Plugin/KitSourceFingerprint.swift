@@ -1,0 +1,8 @@
+// Written by Scripts/kit-fingerprint --write; see that script.
+extension PlugboardBuild {
+  /// A hash of PlugboardKit's sources (this file excluded), part of
+  /// ``kitVersion``, so that plugins built against other sources are
+  /// refused even under the same release number.
+  @_alwaysEmitIntoClient
+  public static var sourceFingerprint: String { "3596542c5f262f8f" }
+}
