@@ -108,7 +108,8 @@ extension DeploymentChecker {
       suggestions: suggestions.map(\.description),
       action: "Register \(key.shortDescription) in a plugin the deployment loads, for example "
         + "container.register(\(key.service.shortName).self\(key.name.map { ", name: \"\($0)\"" } ?? "")) "
-        + "{ r in ... }, or correct the dependency \(declared).")
+        + "{ r in ... }, or correct the dependency \(declared).",
+      missingKey: key)
   }
 
   private func duplicatedModule(

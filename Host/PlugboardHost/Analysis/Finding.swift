@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// One thing `plugboard check` found, as a value: how serious it is, what
 /// it is, and everything its report says. The text report and `--json`
 /// are both made from it, so they never disagree.
@@ -50,10 +52,14 @@ public struct Finding: Sendable, Equatable, Encodable {
   public let suggestions: [String]
   /// What to do.
   public let action: String
+  /// The key nothing serves, for a `missingDependency` finding; in-process
+  /// only (the text and JSON name it through ``chain``).
+  public let missingKey: ServiceKey?
 
   init(
     _ severity: Severity, _ kind: Kind, title: String, explanation: [String],
-    chainTitle: String = "Chain", chain: [ChainStep] = [], suggestions: [String] = [], action: String
+    chainTitle: String = "Chain", chain: [ChainStep] = [], suggestions: [String] = [], action: String,
+    missingKey: ServiceKey? = nil
   ) {
     self.severity = severity
     self.kind = kind
@@ -63,5 +69,10 @@ public struct Finding: Sendable, Equatable, Encodable {
     self.chain = chain
     self.suggestions = suggestions
     self.action = action
+    self.missingKey = missingKey
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case severity, kind, title, explanation, chainTitle, chain, suggestions, action
   }
 }

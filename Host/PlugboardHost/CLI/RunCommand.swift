@@ -39,7 +39,8 @@ struct RunCommand {
       console.err(
         "plugboard: run: the dependency graph has \(count); the application was not run "
           + "(plugboard check shows the whole report)")
-      for key in missingKeys(in: validation, of: deployment) {
+      var hinted = Set<ServiceKey>()
+      for key in validation.findings.compactMap(\.missingKey) where hinted.insert(key).inserted {
         for provider in ExcludedProvider.providers(of: key, in: deployment) {
           console.err("plugboard: run: \(provider)")
         }
@@ -61,19 +62,6 @@ struct RunCommand {
       console.err("plugboard: run: the application failed: \(error)")
       return ExitStatus.problems.rawValue
     }
-  }
-
-  /// The keys that missing-dependency findings name, found among the
-  /// declared dependencies (findings carry the key as text).
-  private func missingKeys(in report: CheckReport, of deployment: Deployment) -> [ServiceKey] {
-    let declared = deployment.container.registrations.flatMap { $0.dependencies ?? [] }
-    var keys: [ServiceKey] = []
-    for finding in report.findings where finding.kind == .missingDependency {
-      guard let missing = finding.chain.last else { continue }
-      let key = declared.first { $0.service.name == missing.service && $0.name == missing.name }
-      if let key, !keys.contains(key) { keys.append(key) }
-    }
-    return keys
   }
 
   /// When what is missing would come from a plugin the profile left out,
