@@ -157,14 +157,7 @@ struct ContainerScenarios {
     }.inObjectScope(.container)
     // Throughput in resolves per nanosecond is inverted into ns per resolve
     // of the whole system: two threads should halve it.
-    let oneThread = measure(plan) { count in
-      for _ in 0..<count { consume(try? container.resolve(Leaf.self)) }
-    }
-    let twoThreads = measure(plan) { count in
-      DispatchQueue.concurrentPerform(iterations: 2) { _ in
-        for _ in 0..<(count / 2) { consume(try? container.resolve(Leaf.self)) }
-      }
-    }
+    let (oneThread, twoThreads) = oneAndTwoThreads { consume(try? container.resolve(Leaf.self)) }
     let speedup = oneThread.median / twoThreads.median
     let instances = made.load(ordering: .relaxed)
     return ResultRow(
@@ -181,19 +174,27 @@ struct ContainerScenarios {
   /// itself can reach.
   func concurrentStoredReference() -> ResultRow {
     let stored = StoredReference(Leaf())
-    let oneThread = measure(plan) { count in
-      for _ in 0..<count { consume(stored.read()) }
-    }
-    let twoThreads = measure(plan) { count in
-      DispatchQueue.concurrentPerform(iterations: 2) { _ in
-        for _ in 0..<(count / 2) { consume(stored.read()) }
-      }
-    }
+    let (oneThread, twoThreads) = oneAndTwoThreads { consume(stored.read()) }
     let speedup = oneThread.median / twoThreads.median
     return ResultRow(
       scenario: "concurrent_stored_reference", unit: "ns/op (system)", plugboard: twoThreads,
       baseline: oneThread, baselineName: "one thread",
       target: "hand-written ceiling (got \(ResultTable.format(speedup))×)", met: nil)
+  }
+
+  /// `operation` timed on one thread, then split over two at once; both
+  /// in ns per operation of the whole system, so two threads that do not
+  /// slow each other halve it.
+  private func oneAndTwoThreads(_ operation: @Sendable () -> Void) -> (Measurement, Measurement) {
+    let oneThread = measure(plan) { count in
+      for _ in 0..<count { operation() }
+    }
+    let twoThreads = measure(plan) { count in
+      DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        for _ in 0..<(count / 2) { operation() }
+      }
+    }
+    return (oneThread, twoThreads)
   }
 
   private func row(
