@@ -4,9 +4,9 @@ import PlugboardKit
 public enum HostVersion {
   public static let plugboard = "0.1.0"
 
-  /// `plugboard 0.1.0 (PlugboardKit 0.1.0, plugin ABI 1, Swift 6.3.1)`.
+  /// `plugboard 0.1.0 (PlugboardKit 0.1.0+3596…, plugin ABI 1, Swift 6.3.1)`.
   public static var line: String {
-    "plugboard \(plugboard) (PlugboardKit \(PlugboardBuild.kitVersion), plugin ABI "
+    "plugboard \(plugboard) (PlugboardKit \(PlugboardBuild.loadedKitVersion), plugin ABI "
       + "\(PlugboardBuild.abiVersion), Swift \(PlugboardBuild.compilerVersion))"
   }
 }

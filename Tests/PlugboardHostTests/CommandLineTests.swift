@@ -9,7 +9,7 @@ import Testing
     #expect(result.status == 0)
     #expect(
       result.stdout
-        == "plugboard 0.1.0 (PlugboardKit \(PlugboardBuild.kitVersion), plugin ABI 1, Swift \(PlugboardBuild.compilerVersion))\n"
+        == "plugboard 0.1.0 (PlugboardKit \(PlugboardBuild.loadedKitVersion), plugin ABI 1, Swift \(PlugboardBuild.compilerVersion))\n"
     )
   }
 

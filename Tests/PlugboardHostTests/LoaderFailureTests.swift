@@ -60,7 +60,7 @@ import Testing
       "ABI2", "libABI2.so",
       { file, _ in
         "check versions: plugin 'ABI2' (\(file)) was built for plugin ABI 2; this host speaks 1 — rebuild the "
-          + "plugin against PlugboardKit \(PlugboardBuild.kitVersion)"
+          + "plugin against PlugboardKit \(PlugboardBuild.loadedKitVersion)"
       }
     ),
     (
@@ -74,7 +74,7 @@ import Testing
       "OldKit", "libOldKit.so",
       { file, _ in
         "check versions: plugin 'OldKit' (\(file)) was compiled against PlugboardKit 0.0.9; this host uses "
-          + "PlugboardKit \(PlugboardBuild.kitVersion) — rebuild the plugin against the host's PlugboardKit"
+          + "PlugboardKit \(PlugboardBuild.loadedKitVersion) — rebuild the plugin against the host's PlugboardKit"
       }
     ),
     (

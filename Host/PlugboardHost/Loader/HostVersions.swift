@@ -19,7 +19,7 @@ public struct HostVersions: Equatable, Sendable {
   /// This binary's own versions, baked in at its compile time.
   public static var current: HostVersions {
     HostVersions(
-      compiler: PlugboardBuild.compilerVersion, kit: PlugboardBuild.kitVersion,
+      compiler: PlugboardBuild.compilerVersion, kit: PlugboardBuild.loadedKitVersion,
       abi: PlugboardBuild.abiVersion)
   }
 }

@@ -52,7 +52,8 @@ enum CFixtures {
   }()
 
   private static func descriptor(
-    name: String, swift: String = PlugboardBuild.compilerVersion, kit: String = PlugboardBuild.kitVersion
+    name: String, swift: String = PlugboardBuild.compilerVersion,
+    kit: String = PlugboardBuild.loadedKitVersion
   ) -> [String] {
     [#"-DFIXTURE_NAME="\#(name)""#, #"-DFIXTURE_SWIFT="\#(swift)""#, #"-DFIXTURE_KIT="\#(kit)""#]
   }

@@ -4,5 +4,5 @@ extension PlugboardBuild {
   /// ``kitVersion``, so that plugins built against other sources are
   /// refused even under the same release number.
   @_alwaysEmitIntoClient
-  public static var sourceFingerprint: String { "3596542c5f262f8f" }
+  public static var sourceFingerprint: String { "782cff65265c0dc2" }
 }

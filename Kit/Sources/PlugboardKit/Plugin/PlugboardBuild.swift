@@ -18,6 +18,12 @@ public enum PlugboardBuild {
   @_alwaysEmitIntoClient
   public static var kitVersion: String { "\(kitRelease)+\(sourceFingerprint)" }
 
+  /// The version of the PlugboardKit library loaded in this process: what
+  /// a plugin's ``kitVersion`` must equal, since the plugin's inlined code
+  /// runs against this library. Not inlined, so it is always the library's
+  /// own answer, even in a client an incremental build did not recompile.
+  public static var loadedKitVersion: String { kitVersion }
+
   /// The plugin ABI version this client speaks (`plugboard_entry_v1`).
   @_alwaysEmitIntoClient
   public static var abiVersion: UInt32 { 1 }

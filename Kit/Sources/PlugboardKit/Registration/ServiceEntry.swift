@@ -25,22 +25,25 @@ public struct ServiceEntry<Service>: Sendable {
   /// (`plugboard check`) can see the edge without running the factory.
   @discardableResult
   public func dependsOn(_ keys: ServiceKey...) -> ServiceEntry<Service> {
-    record.withMetadata { $0.dependencies = ($0.dependencies ?? []) + keys }
-    return self
+    declare(keys)
   }
 
   /// Declares that the factory resolves nothing, so checks know the
   /// registration is a leaf rather than undeclared.
   @discardableResult
   public func dependsOn() -> ServiceEntry<Service> {
-    record.withMetadata { $0.dependencies = $0.dependencies ?? [] }
-    return self
+    declare([])
   }
 
   /// Declares dependency types (unnamed), as ``dependsOn(_:)-(ServiceKey...)``.
   @discardableResult
   public func dependsOn(_ types: any Any.Type...) -> ServiceEntry<Service> {
-    let keys = types.map { ServiceKey($0) }
+    declare(types.map { ServiceKey($0) })
+  }
+
+  /// Adds `keys` to the declared dependencies, which become known (not
+  /// `nil`) even when `keys` is empty.
+  private func declare(_ keys: [ServiceKey]) -> ServiceEntry<Service> {
     record.withMetadata { $0.dependencies = ($0.dependencies ?? []) + keys }
     return self
   }
