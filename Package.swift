@@ -45,7 +45,10 @@ let package = Package(
     .package(path: "Plugins/Contracts"),
   ],
   targets: [
-    .target(name: "PlugboardHost", dependencies: [kit], path: "Host/PlugboardHost"),
+    .target(name: "PlugboardHost", dependencies: [kit, "PlugboardSupervision"], path: "Host/PlugboardHost"),
+    // C: fork, pidfd_open and the signal handlers of the supervisor, which
+    // Swift cannot call or write safely.
+    .target(name: "PlugboardSupervision", path: "Host/PlugboardSupervision"),
     .executableTarget(name: "plugboard", dependencies: ["PlugboardHost"], path: "Host/plugboard"),
     .executableTarget(
       name: "plugboard-bench", dependencies: [kit, "PlugboardBenchSupport"],

@@ -29,6 +29,7 @@ struct CheckCommand {
       profiles = manifest.profiles.map(Self.checking(in: manifest))
     }
     let summary = CheckSummary.check(manifest, profiles: profiles, probe: PluginProbe())
+    Progress.report(.reporting)
     if options.flags.contains(ListCommand.jsonFlag) {
       console.out(JSONText.encode(summary))
     } else {

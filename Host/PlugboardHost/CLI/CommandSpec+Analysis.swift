@@ -9,7 +9,7 @@ extension CommandSpec {
         name: ProfileChooser.optionName, valueName: "NAME",
         help: "check only this profile (default: every declared profile; PLUGBOARD_PROFILE is ignored)"),
       OptionSpec(name: "--json", valueName: nil, help: "print the report as JSON for machines"),
-    ],
+    ] + OptionSpec.supervision,
     passthrough: nil)
 
   static let explain = CommandSpec(
@@ -18,7 +18,7 @@ extension CommandSpec {
     options: [
       .manifest, .profile,
       OptionSpec(name: ExplainCommand.nameOption, valueName: "NAME", help: "the registration name asked for"),
-    ],
+    ] + OptionSpec.supervision,
     passthrough: nil, positional: "TYPE")
 
   static let graph = CommandSpec(
@@ -28,6 +28,6 @@ extension CommandSpec {
       .manifest, .profile,
       OptionSpec(
         name: GraphCommand.formatOption, valueName: "FORMAT", help: "dot (default), mermaid or json"),
-    ],
+    ] + OptionSpec.supervision,
     passthrough: nil)
 }

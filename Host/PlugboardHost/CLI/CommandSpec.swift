@@ -13,7 +13,7 @@ struct CommandSpec: Sendable {
   static let run = CommandSpec(
     name: "run",
     summary: "load the deployment's plugins, then resolve and run its Application",
-    options: [.manifest, .profile], passthrough: "ARGUMENTS…")
+    options: [.manifest, .profile] + OptionSpec.supervision, passthrough: "ARGUMENTS…")
 
   static let list = CommandSpec(
     name: "list",
@@ -21,7 +21,7 @@ struct CommandSpec: Sendable {
     options: [
       .manifest, .profile,
       OptionSpec(name: "--json", valueName: nil, help: "print JSON for machines instead of a table"),
-    ],
+    ] + OptionSpec.supervision,
     passthrough: nil)
 
   static let all = [run, list, check, explain, graph]

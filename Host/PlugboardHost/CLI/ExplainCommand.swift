@@ -18,6 +18,7 @@ struct ExplainCommand {
     case .failure(let failure): return request.report(failure, on: console)
     }
     let checker = DeploymentChecker(deployment, probes: PluginProbe().probeUnloaded(of: deployment))
+    Progress.report(.reporting)
     let typeName: String
     switch TypeQuery.match(query, among: Explanation.knownTypeNames(checker)) {
     case .found(let name): typeName = name

@@ -26,6 +26,7 @@ struct GraphCommand {
     case .success(let brought): deployment = brought
     case .failure(let failure): return request.report(failure, on: console)
     }
+    Progress.report(.reporting)
     let model = GraphModel(deployment)
     switch format {
     case "mermaid": console.out(MermaidRenderer.render(model))

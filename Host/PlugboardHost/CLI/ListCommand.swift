@@ -19,6 +19,7 @@ struct ListCommand {
     case .failure(let failure):
       return request.report(failure, on: console)
     }
+    Progress.report(.reporting)
     if options.flags.contains(Self.jsonFlag) {
       console.out(json(listing))
     } else if !listing.plugins.isEmpty {

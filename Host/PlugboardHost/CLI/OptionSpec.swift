@@ -17,4 +17,20 @@ struct OptionSpec: Sendable {
   static let profile = OptionSpec(
     name: ProfileChooser.optionName, valueName: "NAME",
     help: "the profile to use (overrides PLUGBOARD_PROFILE and the manifest's activeProfile)")
+
+  /// `--unsupervised`: bring the deployment up in this process, without a
+  /// supervising parent (to debug a plugin under a debugger). A plugin
+  /// that crashes or hangs then takes `plugboard` with it.
+  static let unsupervised = OptionSpec(
+    name: "--unsupervised", valueName: nil,
+    help: "load plugins in this process, without the supervising parent (for debuggers)")
+
+  /// `--stage-timeout SECONDS`: how long one stage of one plugin may take
+  /// before the supervisor stops it (overrides the manifest's `stageTimeout`).
+  static let stageTimeout = OptionSpec(
+    name: "--stage-timeout", valueName: "SECONDS",
+    help: "stop a plugin stage that takes longer (default 10; overrides the manifest's stageTimeout)")
+
+  /// The options of every command that brings a deployment up.
+  static let supervision = [unsupervised, stageTimeout]
 }

@@ -2,15 +2,20 @@
 /// and returns the exit status. The executable only calls ``main(_:console:)``
 /// and exits with its result, so every path ends by exiting.
 public enum Plugboard {
+  /// For the executable's first statement: forks, when `arguments` name a
+  /// command that brings a deployment up, and supervises the child (see
+  /// `Supervisor`). Returns the exit status in the supervising parent, and
+  /// `nil` in the child or when no supervision applies: then call
+  /// ``main(_:console:)``. Call it while the process has one thread, before
+  /// any `await`.
+  public static func superviseIfNeeded(_ arguments: [String]) -> Int32? {
+    Supervisor.superviseIfNeeded(arguments)
+  }
+
   /// Runs the command `arguments` (without the program name) describe.
   /// - Returns: the exit status (see ``ExitStatus``; `run` returns the
   ///   application's own status once it ran).
   public static func main(_ arguments: [String], console: any Console = StandardConsole()) async -> Int32 {
-    // The hidden probe is for plugboard's own child processes; it has no
-    // help and takes no options.
-    if arguments.first == ProbeCommand.name {
-      return ProbeCommand(arguments: Array(arguments.dropFirst()), console: console).execute()
-    }
     let invocation: Invocation
     do {
       invocation = try ArgumentParser.parse(arguments)
@@ -27,6 +32,16 @@ public enum Plugboard {
       console.out(spec.map(HelpText.command) ?? HelpText.general())
       return ExitStatus.healthy.rawValue
     case .command(let name, let options):
+      if let text = options.values[OptionSpec.stageTimeout.name], StageTimeout.parse(text) == nil {
+        let error = UsageError(
+          message: "\(OptionSpec.stageTimeout.name) takes a number of seconds greater than 0 and at most "
+            + "\(Int(StageTimeout.maximumSeconds)), found '\(Terminal.sanitize(text))'",
+          command: name)
+        for line in error.lines { console.err(line) }
+        return ExitStatus.misuse.rawValue
+      }
+      // Whatever path the command took, no plugin code runs after it.
+      defer { Progress.report(.reporting) }
       switch name {
       case CommandSpec.run.name: return await RunCommand(options: options, console: console).execute()
       case CommandSpec.list.name: return ListCommand(options: options, console: console).execute()

@@ -20,17 +20,21 @@ struct RunCommand {
     switch request.bringUp() {
     case .success(let brought): deployment = brought
     case .failure(.manifest(let error)):
+      Progress.report(.reporting)
       report(error.problems)
       return ExitStatus.problems.rawValue
     case .failure(let failure):
       return request.report(failure, on: console)
     }
     guard deployment.problems.isEmpty else {
+      Progress.report(.reporting)
       report(deployment.problems)
       return ExitStatus.problems.rawValue
     }
+    Progress.report(.stage(.validate, plugin: nil, file: nil))
     let validation = DeploymentChecker(deployment).check()
     guard validation.healthy else {
+      Progress.report(.reporting)
       for finding in validation.findings where finding.severity == .error {
         for line in finding.lines { console.err(line) }
         console.err("")
@@ -48,14 +52,17 @@ struct RunCommand {
       return ExitStatus.problems.rawValue
     }
     let application: any Application
+    Progress.report(.stage(.resolveApplication, plugin: nil, file: nil))
     do {
       application = try deployment.container.resolve((any Application).self)
     } catch {
+      Progress.report(.reporting)
       console.err("plugboard: run: cannot resolve the Application to run:")
       console.err("\(error)")
       reportProfileHints(for: error, in: deployment)
       return ExitStatus.problems.rawValue
     }
+    Progress.report(.running)
     do {
       return try await application.run(arguments: options.passthrough)
     } catch {

@@ -28,7 +28,8 @@ enum DeploymentAssembler {
   private static func run(_ stage: AssemblyError.Stage, of plugin: LoadedPlugin, in container: Container)
     -> DeploymentProblem?
   {
-    container.attributing(to: plugin.name) {
+    Progress.stage(stage == .assemble ? .assemble : .loadedHook, plugin.name, file: plugin.file)
+    return container.attributing(to: plugin.name) {
       for assembly in plugin.bundle.assemblies {
         do {
           switch stage {

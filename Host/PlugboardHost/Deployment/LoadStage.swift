@@ -3,13 +3,24 @@
 public enum LoadStage: String, Sendable, CaseIterable, Codable {
   case readManifest = "read manifest"
   case locate
+  /// Checks made before anything of the file runs: where it lies, who may
+  /// write it, whether its ELF structure is whole, its pin.
+  case vet
   case open
   case findEntry = "find entry"
   case checkVersions = "check versions"
   case assemble
+  /// The assemblies' `loaded(resolver:)`, after every plugin registered.
+  case loadedHook = "loaded hook"
   /// Applying the active profile's per-service choices to the assembled
   /// container.
   case applyProfile = "apply profile"
+  /// Validating the whole dependency graph (`run`, `check`).
+  case validate
+  /// Resolving the `Application`, whose factories are plugin code.
+  case resolveApplication = "resolve Application"
+  /// The application is running (`plugboard run`).
+  case running = "application running"
   /// Resolving and running the `Application` (`plugboard run`).
   case run
 }

@@ -30,6 +30,8 @@ public struct PluginLoader {
     var claimed: [String: String] = [:]
     return manifest.plugins.map { entry in
       guard entry.loads(inProfile: profile) else { return .disabled(entry) }
+      // Set aside by the supervisor after it brought an earlier process down.
+      if let problem = Progress.quarantine[entry.name] { return .failed(entry, problem) }
       do throws(DeploymentProblem) {
         let file = try locate(entry, in: manifest, claimed: claimed)
         claimed[file] = entry.name
@@ -46,6 +48,7 @@ public struct PluginLoader {
     throws(DeploymentProblem) -> String
   {
     let absolute = manifest.absolutePath(of: entry)
+    Progress.stage(.vet, entry.name, file: absolute)
     func failure(_ detail: String, file: String = absolute) -> DeploymentProblem {
       .plugin(entry.name, file: file, stage: .locate, detail)
     }
@@ -72,13 +75,17 @@ public struct PluginLoader {
     }
     try vet(file, failure: failure)
     let library: DynamicLibrary
+    Progress.stage(.open, entry.name, file: file)
     switch DynamicLibrary.open(file) {
     case .success(let opened): library = opened
     case .failure(let error):
       throw failure(.open, "could not be loaded: \(error.text)", dlerror: error.text)
     }
+    Progress.stage(.findEntry, entry.name, file: file)
     let descriptor = try findDescriptor(in: library, failure: failure)
+    Progress.stage(.checkVersions, entry.name, file: file)
     try check(descriptor, entry: entry, failure: failure)
+    Progress.stage(.assemble, entry.name, file: file)
     let bundle = try makeBundle(descriptor, failure: failure)
     return LoadedPlugin(entry: entry, file: file, version: descriptor.version, bundle: bundle)
   }

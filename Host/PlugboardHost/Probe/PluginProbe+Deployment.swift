@@ -1,7 +1,7 @@
 extension PluginProbe {
   /// Probes every plugin of `deployment` that was not loaded (disabled, or
-  /// left out by the profile), one child process each, in manifest order.
-  /// Plugins that failed are not probed: a child would fail the same way.
+  /// left out by the profile), each on its own, in manifest order.
+  /// Plugins that failed are not probed: they would fail the same way.
   public func probeUnloaded(of deployment: Deployment) -> [ProbeResult] {
     var known: [Int: ProbeResult] = [:]
     return probeUnloaded(of: deployment, known: &known)

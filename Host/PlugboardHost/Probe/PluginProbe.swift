@@ -1,80 +1,51 @@
-import Foundation
+import PlugboardKit
 
-/// Learns what a plugin that is not loaded would provide, by loading it in
-/// a child process: the `plugboard` executable itself, run with the hidden
-/// ``ProbeCommand``.
+/// Learns what a plugin that is not loaded would provide (one that is
+/// disabled, or left out by the profile): by loading it on its own, into
+/// a container of its own, and reading the registrations it made.
 ///
-/// Loading a plugin runs its code (static initializers, its assemblies), so
-/// a disabled plugin is never loaded into the checking process: if it
-/// crashes, the child dies of the signal and the check reports that
-/// ("plugin 'X' crashed while loading: signal 11") and goes on; if it hangs,
-/// the child is killed after ``timeout`` ("plugin 'X' did not finish
-/// loading within 10 s").
+/// Loading a plugin runs its code. The probe does it in the same process
+/// as the rest of bring-up, under the same supervision: if the plugin
+/// crashes or hangs, the supervisor quarantines it and starts over, and the
+/// probe then reports it as failed with the supervisor's words ("plugin 'X'
+/// (…) crashed with SIGSEGV … while being opened"). Unsupervised, a
+/// crashing plugin takes the process with it.
 public struct PluginProbe: Sendable {
-  /// The `plugboard` executable to run as the child.
-  public let executable: String
-  /// How long a child may take to load its plugin and report, after which
-  /// it is killed and the plugin reported as hanging.
-  public let timeout: Duration
+  public init() {}
 
-  /// Ten seconds: loading a plugin takes milliseconds, so only a plugin
-  /// stuck in its initializers comes near it.
-  public static let defaultTimeout = Duration.seconds(10)
-
-  public init(executable: String = PluginProbe.currentExecutable, timeout: Duration = defaultTimeout) {
-    self.executable = executable
-    self.timeout = timeout
-  }
-
-  /// This process's own executable.
-  public static var currentExecutable: String {
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-      ?? CommandLine.arguments[0]
-  }
-
-  /// Probes `entry` of `manifest` in a child process.
+  /// Loads `entry` of `manifest` alone, whatever the manifest says about
+  /// enabling it, and reports its registrations or why it did not load.
   public func probe(_ entry: PluginEntry, of manifest: Manifest) -> ProbeResult {
-    let path = manifest.absolutePath(of: entry)
-    func failed(_ reason: String) -> ProbeResult { ProbeResult(entry: entry, outcome: .failed(reason)) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = [ProbeCommand.name, entry.name, path]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    do {
-      try process.run()
-    } catch {
-      return failed("plugin '\(entry.name)' could not be probed: cannot run \(executable): \(error)")
+    let alone = manifest.alone(entry)
+    let deployment = Deployment.bringUp(alone, profile: nil)
+    if let problem = deployment.problems.first {
+      return ProbeResult(entry: entry, outcome: .failed(problem.description))
     }
-    // Read to the end before waiting, so a large report cannot fill the
-    // pipe and block the child; a child that neither reports nor exits in
-    // time is killed (SIGKILL: a plugin stuck in an initializer may ignore
-    // anything gentler).
-    guard let data = BoundedRead.toEnd(of: output.fileHandleForReading, within: timeout) else {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      return failed("plugin '\(entry.name)' did not finish loading within \(Self.seconds(timeout)) s")
-    }
-    process.waitUntilExit()
-    if process.terminationReason == .uncaughtSignal {
-      return failed(
-        "plugin '\(entry.name)' crashed while loading: signal \(process.terminationStatus)")
-    }
-    guard let report = try? JSONDecoder().decode(ProbeReport.self, from: data) else {
-      return failed(
-        "plugin '\(entry.name)' could not be probed: the child exited with status "
-          + "\(process.terminationStatus) without a report")
-    }
-    if let problem = report.problem { return failed(problem) }
+    let container = deployment.container
+    let infos = (container.registrations + container.inactiveRegistrations)
+      .filter { $0.site.plugin == entry.name }
+      .sorted { ($0.site.fileID, $0.site.line) < ($1.site.fileID, $1.site.line) }
+    let report = ProbeReport(
+      plugin: entry.name, version: deployment.loadedPlugins.first?.version,
+      registrations: infos.map(ProbeReport.Registration.init), problem: nil)
     return ProbeResult(entry: entry, outcome: .probed(report))
   }
+}
 
-  /// `10`, or `0.5`: a timeout as people write it.
-  static func seconds(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    guard attoseconds != 0 else { return "\(seconds)" }
-    return "\(Double(seconds) + Double(attoseconds) / 1e18)"
+extension Manifest {
+  /// This manifest with `entry` as its only plugin, enabled in every
+  /// profile, and no profiles: what probing it loads.
+  func alone(_ entry: PluginEntry) -> Manifest {
+    Manifest(
+      path: path, plugins: [PluginEntry(index: entry.index, name: entry.name, path: entry.path)])
+  }
+}
+
+extension ProbeReport.Registration {
+  init(_ info: RegistrationInfo) {
+    self.init(
+      type: info.key.service.name, name: info.key.name, arguments: info.key.arguments.map(\.name),
+      scope: info.scope.description, file: info.site.fileID, line: info.site.line,
+      profiles: info.profiles?.expressions)
   }
 }

@@ -1,0 +1,150 @@
+import PlugboardSupervision
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Follows one supervised child to its end: reads its progress events,
+/// enforces the stage deadline, and reaps it.
+///
+/// It sleeps in `poll(2)` on the progress pipe and on a pidfd of the child
+/// (readable once the child has exited, even if a grandchild still holds
+/// the pipe), so nothing spins and nothing sleeps a fixed time.
+struct ChildFollower {
+  let pid: pid_t
+  let progress: Int32
+  let timeout: Duration?
+
+  /// A line longer than this is not a progress event: it is dropped.
+  static let maximumLineLength = 64 * 1024
+  /// At most this many links of a crash's resolution chain are kept.
+  static let maximumChainLinks = 64
+
+  func follow() -> (ChildEnding, StageWatch) {
+    var watch = StageWatch(timeout: timeout)
+    var lines = LineBuffer()
+    let clock = ContinuousClock()
+    let pidfd = plugboard_pidfd_open(pid)
+    defer { if pidfd >= 0 { close(pidfd) } }
+    _ = fcntl(progress, F_SETFL, fcntl(progress, F_GETFL) | O_NONBLOCK)
+    var pipeOpen = true
+    var deadline: ContinuousClock.Instant?
+    var crashDeadline: ContinuousClock.Instant?
+
+    func consume(_ watch: inout StageWatch) -> Bool {
+      var sawStage = false
+      while let chunk = readChunk() {
+        guard !chunk.isEmpty else {
+          pipeOpen = false
+          break
+        }
+        for line in lines.append(chunk) {
+          guard let event = ProgressEvent(line: line) else { continue }
+          if case .making = event, watch.making.count >= Self.maximumChainLinks { continue }
+          if case .stage = event { sawStage = true }
+          watch.apply(event)
+        }
+      }
+      return sawStage
+    }
+
+    while true {
+      if !watch.hasDeadline {
+        deadline = nil
+      } else if deadline == nil {
+        deadline = clock.now + watch.timeout
+      }
+      if watch.crash != nil, crashDeadline == nil {
+        crashDeadline = clock.now + Supervisor.crashReportTimeout
+      }
+      var wait: Int32 = -1
+      if let limit = deadline ?? crashDeadline {
+        let remaining = limit - clock.now
+        guard remaining > .zero else {
+          kill(pid, SIGKILL)
+          let status = reap(blocking: true) ?? 0
+          if watch.crash != nil { return (ChildEnding(waitStatus: status), watch) }
+          return (.hung(watch.timeout), watch)
+        }
+        wait = Self.milliseconds(remaining)
+      }
+      var watched: [pollfd] = []
+      if pipeOpen { watched.append(pollfd(fd: progress, events: Int16(POLLIN), revents: 0)) }
+      if pidfd >= 0 { watched.append(pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)) }
+      guard !watched.isEmpty else {
+        // No pidfd (an old kernel) and the pipe is closed: the child is
+        // ending; wait for it.
+        let status = reap(blocking: true) ?? 0
+        return (ChildEnding(waitStatus: status), watch)
+      }
+      let ready = poll(&watched, nfds_t(watched.count), wait)
+      if ready < 0 && errno != EINTR {
+        let status = reap(blocking: true) ?? 0
+        _ = consume(&watch)
+        return (ChildEnding(waitStatus: status), watch)
+      }
+      if ready <= 0 { continue }
+      if pipeOpen, watched[0].revents != 0, consume(&watch) { deadline = nil }
+      let childEnded = pidfd >= 0 && watched[watched.count - 1].revents != 0
+      if childEnded, let status = reap(blocking: false) {
+        _ = consume(&watch)
+        return (ChildEnding(waitStatus: status), watch)
+      }
+    }
+  }
+
+  /// The next bytes of the pipe; empty at its end; nil when none are
+  /// waiting.
+  private func readChunk() -> [UInt8]? {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(progress, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count >= 0 else { return nil }
+      return Array(buffer[..<count])
+    }
+  }
+
+  /// The child's wait status, once it has ended.
+  private func reap(blocking: Bool) -> Int32? {
+    var status: Int32 = 0
+    while true {
+      let result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
+      if result < 0 && errno == EINTR { continue }
+      return result == pid ? status : nil
+    }
+  }
+
+  /// `duration` in whole milliseconds, rounded up, as `poll` takes it.
+  static func milliseconds(_ duration: Duration) -> Int32 {
+    let (seconds, attoseconds) = duration.components
+    guard seconds >= 0, attoseconds >= 0 || seconds > 0 else { return 0 }
+    let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+    return Int32(clamping: total)
+  }
+}
+
+/// Bytes in, complete lines out; a partial line waits for the rest, and
+/// one longer than ``ChildFollower/maximumLineLength`` is dropped.
+struct LineBuffer {
+  private var pending: [UInt8] = []
+  private var discarding = false
+
+  mutating func append(_ bytes: [UInt8]) -> [Substring] {
+    var lines: [Substring] = []
+    for byte in bytes {
+      if byte == UInt8(ascii: "\n") {
+        if !discarding { lines.append(Substring(String(decoding: pending, as: UTF8.self))) }
+        pending.removeAll(keepingCapacity: true)
+        discarding = false
+      } else if !discarding {
+        pending.append(byte)
+        if pending.count > ChildFollower.maximumLineLength {
+          pending.removeAll()
+          discarding = true
+        }
+      }
+    }
+    return lines
+  }
+}

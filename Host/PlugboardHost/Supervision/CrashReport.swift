@@ -1,0 +1,124 @@
+/// What the supervisor says about a child that came down: as a failed
+/// plugin (for the next child to report in the ordinary way), or in lines
+/// of its own when no plugin was in a stage of its own.
+struct CrashReport {
+  let ending: ChildEnding
+  let watch: StageWatch
+
+  static let disableHint = #"fix the plugin, or set "enabled": false in the manifest to deploy without it"#
+  static let slowHint =
+    #"fix the plugin; if it is only slow, raise "stageTimeout" in the manifest or pass --stage-timeout"#
+
+  /// The problem to report for `plugin`, which was in `stage` when the
+  /// child ended; nil when `stage` is not one of a plugin's own.
+  func pluginProblem(stage: LoadStage, plugin: String) -> DeploymentProblem? {
+    guard let clause = Self.clause(for: stage) else { return nil }
+    let file = watch.file ?? "?"
+    let detail: String
+    switch ending {
+    case .signaled:
+      detail = "crashed with \(how) \(clause) — \(Self.disableHint)"
+    case .exited(let status):
+      detail =
+        "ended the process with exit status \(status) \(clause); a plugin must never end the host's "
+        + "process — \(Self.disableHint)"
+    case .hung(let limit):
+      detail =
+        "was stopped after \(ProgressEvent.seconds(limit)) s \(clause): it never returned — \(Self.slowHint)"
+    }
+    return .plugin(plugin, file: file, stage: stage, Terminal.sanitize(detail))
+  }
+
+  /// The child came down in `stage`, which is not a plugin's own: while
+  /// the `Application` was resolved (a factory), or in plugboard's own
+  /// work.
+  func stageLines(stage: LoadStage, command: String) -> [String] {
+    let outcome: String
+    switch ending {
+    case .signaled: outcome = "crashed with \(how)"
+    case .exited(let status): outcome = "ended the process with exit status \(status)"
+    case .hung(let limit): outcome = "was stopped after \(ProgressEvent.seconds(limit)) s"
+    }
+    guard stage == .resolveApplication else {
+      return [
+        "plugboard: \(stage.rawValue): plugboard's process \(outcome) during this stage, which runs no plugin code "
+          + "— run with --unsupervised to see the failure directly"
+      ].map(Terminal.sanitize)
+    }
+    var lines: [String]
+    if let innermost = watch.making.last {
+      lines = [
+        "plugboard: \(stage.rawValue): \(outcome) while making \(innermost.type) (registered at \(innermost.site))"
+      ]
+      if watch.making.count > 1 {
+        lines.append(
+          "plugboard:   chain: " + watch.making.map { "\($0.type) (\($0.site))" }.joined(separator: " → "))
+      }
+      let action: String
+      if case .hung = ending {
+        action = "make the factory of \(innermost.type) return"
+      } else {
+        action = "fix the factory of \(innermost.type)"
+      }
+      lines.append("plugboard: \(command): \(action); the application was not run")
+    } else {
+      lines = [
+        "plugboard: \(stage.rawValue): \(outcome) while the Application was being resolved",
+        "plugboard: \(command): fix the failing factory; the application was not run",
+      ]
+    }
+    return lines.map(Terminal.sanitize)
+  }
+
+  /// The application came down by a signal after it started.
+  func applicationLines(command: String) -> [String] {
+    var line = "plugboard: \(LoadStage.running.rawValue): the application crashed with \(how)"
+    if let innermost = watch.making.last {
+      line += " while making \(innermost.type) (registered at \(innermost.site))"
+    }
+    return [Terminal.sanitize(line)]
+  }
+
+  /// plugboard's own process came down after bring-up, writing its report.
+  func internalLines(command: String) -> [String] {
+    let outcome: String
+    switch ending {
+    case .signaled: outcome = "crashed with \(how)"
+    case .exited(let status): outcome = "ended with exit status \(status)"
+    case .hung: outcome = "hung"
+    }
+    return [
+      Terminal.sanitize(
+        "plugboard: \(command): plugboard's process \(outcome) after the plugins were loaded; "
+          + "this is a bug in plugboard — run with --unsupervised to see it directly")
+    ]
+  }
+
+  /// `SIGSEGV (segmentation fault: …)`, or for a Swift runtime trap
+  /// `SIGILL (a Swift runtime trap: "…: Fatal error: …")`.
+  private var how: String {
+    let signal: Int32
+    switch ending {
+    case .signaled(let number): signal = number
+    default: signal = watch.crash?.signal ?? 0
+    }
+    if let message = watch.crash?.message {
+      return "\(SignalName.name(signal)) (a Swift runtime trap: \"\(message)\")"
+    }
+    return SignalName.describe(signal)
+  }
+
+  /// Where in its plugin's bring-up a stage is, as a clause; nil for the
+  /// stages that run no plugin code of one plugin.
+  static func clause(for stage: LoadStage) -> String? {
+    switch stage {
+    case .locate, .vet: "while being vetted"
+    case .open: "while being opened (in its library initialisers)"
+    case .findEntry: "in its entry point plugboard_entry_v1"
+    case .checkVersions: "while its descriptor was being read"
+    case .assemble: "while assembling"
+    case .loadedHook: "in its loaded(resolver:) hook"
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import PlugboardKit
+import PlugboardSupervision
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The supervised child's side of the progress pipe: every stage of
+/// bring-up is announced before it starts, so that if plugin code crashes
+/// or hangs in it, the parent knows which plugin and which stage.
+///
+/// When the process is not supervised (`--unsupervised`, an embedding
+/// program, the tests), there is no pipe and every call does nothing.
+enum Progress {
+  /// The pipe's write end; set once in the child, before any thread exists.
+  nonisolated(unsafe) private static var descriptor: Int32 = -1
+
+  /// Plugins the parent took out of this run after they brought an
+  /// earlier child down, by name, with the problem to report for each.
+  nonisolated(unsafe) private(set) static var quarantine: [String: DeploymentProblem] = [:]
+
+  /// Makes this (forked) process report to `descriptor`, and catch fatal
+  /// signals to say what was being resolved when they came.
+  static func start(descriptor: Int32, quarantine: [String: DeploymentProblem]) {
+    self.descriptor = descriptor
+    self.quarantine = quarantine
+    plugboard_install_crash_reporter(descriptor) { fd in
+      for link in ResolutionTrace.activeChain() {
+        let site = link.site.map(\.description) ?? ""
+        Progress.write(ProgressEvent.making(type: link.key.description, site: site).line, to: fd)
+      }
+    }
+  }
+
+  static var isSupervised: Bool { descriptor >= 0 }
+
+  static func report(_ event: ProgressEvent) {
+    guard descriptor >= 0 else { return }
+    write(event.line, to: descriptor)
+  }
+
+  /// A stage of `entry`'s plugin begins.
+  static func stage(_ stage: LoadStage, _ name: String, file: String) {
+    report(.stage(stage, plugin: name, file: file))
+  }
+
+  /// A whole line in one `write`, so lines from a crash handler never
+  /// interleave with a half-written one. A parent that went away is not an
+  /// error here: the child carries on and the parent's absence shows in
+  /// its exit status.
+  fileprivate static func write(_ line: String, to fd: Int32) {
+    var bytes = Array((line + "\n").utf8)
+    bytes.withUnsafeMutableBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = Glibc.write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
+      }
+    }
+  }
+}

@@ -1,0 +1,108 @@
+/// One line the supervised child writes to its parent: where bring-up is,
+/// and, if the child crashes, what it was doing. The parent keeps only the
+/// latest place, so a healthy start-up costs one short `write` per stage.
+///
+/// Wire format, one event per line, fields separated by tabs, with `\`,
+/// tab and newline escaped as `\\`, `\t` and `\n`:
+/// `S<stage>\t<plugin>\t<file>`, `T<seconds>`, `C<signal>\t<message>`,
+/// `M<type>\t<site>`, `D`, `A`.
+enum ProgressEvent: Equatable, Sendable {
+  /// A stage begins, for a plugin when `plugin` is set.
+  case stage(LoadStage, plugin: String?, file: String?)
+  /// The manifest's `stageTimeout`, once the child has read it.
+  case stageTimeout(Duration)
+  /// The child caught a fatal signal; `message` is the Swift runtime's
+  /// fatal error message, when it printed one.
+  case crash(signal: Int32, message: String?)
+  /// One link of the resolution chain running when the child crashed,
+  /// outermost first.
+  case making(type: String, site: String)
+  /// Bring-up is over and the command is writing its report: no plugin
+  /// code runs any more, so no stage deadline applies.
+  case reporting
+  /// The application is running: its exit status is the command's.
+  case running
+
+  var line: String {
+    switch self {
+    case .stage(let stage, let plugin, let file):
+      "S" + [stage.rawValue, plugin ?? "", file ?? ""].map(Self.escape).joined(separator: "\t")
+    case .stageTimeout(let duration): "T\(Self.seconds(duration))"
+    case .crash(let signal, let message): "C\(signal)\t\(Self.escape(message ?? ""))"
+    case .making(let type, let site): "M\(Self.escape(type))\t\(Self.escape(site))"
+    case .reporting: "D"
+    case .running: "A"
+    }
+  }
+
+  /// The event a line encodes, or nil for a line that is not one.
+  init?(line: Substring) {
+    guard let tag = line.first else { return nil }
+    let fields = line.dropFirst().split(separator: "\t", omittingEmptySubsequences: false).map(Self.unescape)
+    switch tag {
+    case "S":
+      guard fields.count == 3, let stage = LoadStage(rawValue: fields[0]) else { return nil }
+      self = .stage(
+        stage, plugin: fields[1].isEmpty ? nil : fields[1], file: fields[2].isEmpty ? nil : fields[2])
+    case "T":
+      guard let seconds = Double(fields[0]), seconds > 0, seconds.isFinite else { return nil }
+      self = .stageTimeout(.milliseconds(Int64((seconds * 1000).rounded(.up))))
+    case "C":
+      guard fields.count == 2, let signal = Int32(fields[0]) else { return nil }
+      let message = fields[1].trimmingSuffix(while: \.isNewline)
+      self = .crash(signal: signal, message: message.isEmpty ? nil : message)
+    case "M":
+      guard fields.count == 2 else { return nil }
+      self = .making(type: fields[0], site: fields[1])
+    case "D": self = .reporting
+    case "A": self = .running
+    default: return nil
+    }
+  }
+
+  static func escape(_ text: String) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    for character in text.unicodeScalars {
+      switch character {
+      case "\\": result += "\\\\"
+      case "\t": result += "\\t"
+      case "\n": result += "\\n"
+      default: result.unicodeScalars.append(character)
+      }
+    }
+    return result
+  }
+
+  static func unescape(_ field: Substring) -> String {
+    guard field.contains("\\") else { return String(field) }
+    var result = ""
+    var escaping = false
+    for character in field.unicodeScalars {
+      if escaping {
+        result += character == "t" ? "\t" : character == "n" ? "\n" : String(character)
+        escaping = false
+      } else if character == "\\" {
+        escaping = true
+      } else {
+        result.unicodeScalars.append(character)
+      }
+    }
+    return result
+  }
+
+  /// `10`, or `0.5`: a duration in seconds as people write it.
+  static func seconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    guard attoseconds != 0 else { return "\(seconds)" }
+    return "\(Double(seconds) + Double(attoseconds) / 1e18)"
+  }
+}
+
+extension String {
+  fileprivate func trimmingSuffix(while predicate: (Character) -> Bool) -> String {
+    var text = self
+    while let last = text.last, predicate(last) { text.removeLast() }
+    return text
+  }
+}

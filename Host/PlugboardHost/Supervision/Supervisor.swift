@@ -1,0 +1,155 @@
+import PlugboardSupervision
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs a deployment command in a child process and reports for it, so
+/// that no plugin can take `plugboard` down with it.
+///
+/// `dlopen` runs a library's code the moment it opens it, and no handler
+/// can make a process survive arbitrary native code; so the process that
+/// loads plugins is never the process that reports. The executable calls
+/// ``superviseIfNeeded(_:)`` first thing, while it has one thread, and the
+/// process forks: the child goes on to run the command, announcing every
+/// stage of bring-up on a pipe (see ``ProgressEvent``); the parent, which
+/// never loads a plugin, follows it.
+///
+/// - The child's exit status is passed through, and standard input, output
+///   and error are the parent's own (a terminal stays a terminal).
+/// - If plugin code crashes, exits or hangs during bring-up, the parent
+///   starts a new child with that plugin quarantined: the new child reports
+///   it as a failed plugin in the ordinary way (`list --json` stays JSON)
+///   and carries on, so one run names every bad plugin.
+/// - A crash while the `Application` is resolved names the registration
+///   being made; a crash of the running application is reported with its
+///   signal, and the exit status is 128 + the signal's number, as shells
+///   report it.
+/// - SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the parent are passed on.
+///
+/// Forking rather than starting the executable again saves the second
+/// start of the Swift runtime and Foundation (see BENCHMARKS.md); it is
+/// safe only because it happens before any thread exists, which is why the
+/// parent never uses Swift concurrency, Dispatch or Foundation's `Process`.
+struct Supervisor {
+  /// The commands that bring a deployment up.
+  static let supervisedCommands: Set<String> = ["run", "list", "check", "explain", "graph"]
+  static let defaultStageTimeout = Duration.seconds(10)
+  /// How long a crashing child may take to write its crash report (the
+  /// Swift runtime's backtrace) before it is killed.
+  static let crashReportTimeout = Duration.seconds(30)
+
+  let command: String
+  /// `--stage-timeout`, when given.
+  let timeout: Duration?
+
+  /// Supervises the command `arguments` name, if it brings a deployment up
+  /// and `--unsupervised` is not given. Returns `nil` in the child, which
+  /// must go on and run the command, and the exit status in the parent.
+  /// Returns `nil` too when the process cannot fork (the command then runs
+  /// unsupervised rather than not at all).
+  static func superviseIfNeeded(_ arguments: [String]) -> Int32? {
+    guard case .command(let name, let options)? = try? ArgumentParser.parse(arguments),
+      supervisedCommands.contains(name), !options.flags.contains(OptionSpec.unsupervised.name)
+    else { return nil }
+    var timeout: Duration?
+    if let text = options.values[OptionSpec.stageTimeout.name] {
+      // A bad value is the command's to report, as any other misuse.
+      guard let parsed = StageTimeout.parse(text) else { return nil }
+      timeout = parsed
+    }
+    return Supervisor(command: name, timeout: timeout).supervise()
+  }
+
+  private enum Decision {
+    case exit(Int32)
+    case quarantine(plugin: String, DeploymentProblem)
+    case report([String], status: Int32)
+  }
+
+  private func supervise() -> Int32? {
+    var quarantine: [String: DeploymentProblem] = [:]
+    while true {
+      var ends: [Int32] = [-1, -1]
+      guard pipe(&ends) == 0 else { return nil }
+      let pid = plugboard_fork()
+      if pid < 0 {
+        close(ends[0])
+        close(ends[1])
+        return nil
+      }
+      if pid == 0 {
+        close(ends[0])
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        Progress.start(descriptor: ends[1], quarantine: quarantine)
+        return nil
+      }
+      close(ends[1])
+      plugboard_forward_signals(pid)
+      let (ending, watch) = ChildFollower(pid: pid, progress: ends[0], timeout: timeout).follow()
+      close(ends[0])
+      switch decide(ending, watch) {
+      case .exit(let status):
+        return status
+      case .report(let lines, let status):
+        for line in lines { StandardError.write(line) }
+        return status
+      case .quarantine(let plugin, let problem):
+        guard quarantine[plugin] == nil else {
+          // Quarantined, yet it came down again: something other than the
+          // plugin's own code is failing. Say so rather than loop.
+          StandardError.write("plugboard: \(problem)")
+          StandardError.write(
+            "plugboard: \(command): the plugin was already set aside and the process still failed; "
+              + "run with --unsupervised to see the failure directly")
+          return ExitStatus.problems.rawValue
+        }
+        quarantine[plugin] = problem
+      }
+    }
+  }
+
+  private func decide(_ ending: ChildEnding, _ watch: StageWatch) -> Decision {
+    let report = CrashReport(ending: ending, watch: watch)
+    switch watch.phase {
+    case .running:
+      guard case .signaled(let signal) = ending else {
+        if case .exited(let status) = ending { return .exit(status) }
+        return .exit(ExitStatus.problems.rawValue)
+      }
+      if SignalName.isRequest(signal) { return .exit(128 + signal) }
+      return .report(report.applicationLines(command: command), status: 128 + signal)
+    case .reporting:
+      switch ending {
+      case .exited(let status): return .exit(status)
+      case .signaled(let signal) where SignalName.isRequest(signal): return .exit(128 + signal)
+      default: return .report(report.internalLines(command: command), status: ExitStatus.problems.rawValue)
+      }
+    case .bringingUp:
+      if case .signaled(let signal) = ending, SignalName.isRequest(signal) { return .exit(128 + signal) }
+      guard let stage = watch.stage else {
+        if case .exited(let status) = ending { return .exit(status) }
+        return .report(report.internalLines(command: command), status: ExitStatus.problems.rawValue)
+      }
+      if let plugin = watch.plugin, let problem = report.pluginProblem(stage: stage, plugin: plugin) {
+        return .quarantine(plugin: plugin, problem)
+      }
+      return .report(report.stageLines(stage: stage, command: command), status: ExitStatus.problems.rawValue)
+    }
+  }
+}
+
+/// `--stage-timeout SECONDS`.
+enum StageTimeout {
+  /// The longest a stage may be given: an hour.
+  static let maximumSeconds = 3600.0
+
+  /// `SECONDS` as a duration, when it is a number of seconds greater than
+  /// zero and at most an hour.
+  static func parse(_ text: String) -> Duration? {
+    guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= maximumSeconds else {
+      return nil
+    }
+    return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+  }
+}

@@ -1,0 +1,22 @@
+/// Text from a plugin or a file, made safe to print on a terminal.
+enum Terminal {
+  /// `text` with every control character (C0, DEL, C1) but none written
+  /// as `\u{1B}`, so a message cannot move the cursor, change colours or
+  /// retitle the window of whoever reads it.
+  static func sanitize(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var result = ""
+    for scalar in text.unicodeScalars {
+      if isControl(scalar) {
+        result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+  }
+}
