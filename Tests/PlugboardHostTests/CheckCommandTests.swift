@@ -183,8 +183,8 @@ import Testing
       """)
   }
 
-  /// A disabled plugin that crashes while loading takes only the probe's
-  /// child with it; check reports it and ends normally.
+  /// A disabled plugin that crashes while loading takes only the
+  /// supervised child with it; check reports it and ends normally.
   @Test func aDisabledPluginThatCrashesWhileLoading() throws {
     let crash = try CFixtures.directory.get() + "/libCrash.so"
     let deployment = try CheckedDeployment(
@@ -197,7 +197,7 @@ import Testing
       warning: what plugin 'Crash' provides is unknown
 
       What went wrong:
-        It was loaded in a child process to learn what it registers, because plugin 'Crash' is disabled in plugins.json (plugins[6].enabled is false), and that failed: plugin 'Crash' crashed while loading: signal 11.
+        It was loaded on its own to learn what it registers, because plugin 'Crash' is disabled in plugins.json (plugins[6].enabled is false), and that failed: open: plugin 'Crash' (\(crash)) crashed with SIGSEGV (segmentation fault: a bad memory access) while being opened (in its library initialisers) — fix the plugin, or set "enabled": false in the manifest to deploy without it.
 
       Action:
         Fix the plugin before loading it, or remove it from plugins.json.

@@ -105,7 +105,8 @@ import Testing
     let manifest = try TemporaryDirectory()
     let path = try manifest.write(
       "plugins.json",
-      #"{ "formatVersion": 1, "plugins": [ { "name": "\#(name)", "path": "\#(folder)/\#(file)" } ] }"#)
+      #"{ "formatVersion": 1, \#(BuildProducts.rootsMember) "plugins": [ { "name": "\#(name)", "path": "\#(folder)/\#(file)" } ] }"#
+    )
     // The "does not exist" case reads better with a relative path.
     let relativeManifest = try manifest.writeManifest([(name, file)], name: "relative.json")
     let result = try Subprocess.plugboard(["list", "--manifest", name == "Gone" ? relativeManifest : path])

@@ -100,7 +100,7 @@ import Testing
     let manifest = try folder.write(
       "disabled.json",
       #"""
-      { "formatVersion": 1, "plugins": [
+      { "formatVersion": 1, \#(BuildProducts.rootsMember) "plugins": [
         { "name": "Analytics", "path": "\#(analytics)" },
         { "name": "Legacy", "path": "legacy/libLegacy.so", "enabled": false } ] }
       """#)

@@ -32,7 +32,7 @@ extension DeploymentChecker {
   }
 
   /// Plugins that were not loaded and whose registrations could not be
-  /// learned in a child process.
+  /// learned by loading it on its own.
   func probeFailures() -> [Finding] {
     probes.compactMap { probe in
       guard case .failed(let reason) = probe.outcome else { return nil }
@@ -40,7 +40,7 @@ extension DeploymentChecker {
         .warning, .probeFailure,
         title: "what plugin '\(probe.entry.name)' provides is unknown",
         explanation: [
-          "It was loaded in a child process to learn what it registers, because "
+          "It was loaded on its own to learn what it registers, because "
             + "\(notLoaded(probe.entry)), and that failed: \(reason)."
         ],
         action: "Fix the plugin before loading it, or remove it from plugins.json.")

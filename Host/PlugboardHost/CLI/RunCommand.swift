@@ -8,7 +8,7 @@ import PlugboardKit
 /// same holds for a graph that cannot work: before resolving anything,
 /// `run` validates the whole dependency graph, as .NET's `ValidateOnBuild`
 /// does, with the checker behind `plugboard check` (minus its probes of
-/// plugins that are not loaded, which start child processes). Errors stop
+/// plugins that are not loaded). Errors stop
 /// the run; warnings are left to `plugboard check`.
 struct RunCommand {
   let options: ParsedOptions

@@ -28,12 +28,13 @@ public struct PluginLoader {
   /// is disabled, or does not load in `profile`, is not opened.
   public func load(_ manifest: Manifest, profile: String? = nil) -> [PluginOutcome] {
     var claimed: [String: String] = [:]
+    let vetting = PluginVetting(manifest: manifest)
     return manifest.plugins.map { entry in
       guard entry.loads(inProfile: profile) else { return .disabled(entry) }
       // Set aside by the supervisor after it brought an earlier process down.
       if let problem = Progress.quarantine[entry.name] { return .failed(entry, problem) }
       do throws(DeploymentProblem) {
-        let file = try locate(entry, in: manifest, claimed: claimed)
+        let file = try locate(entry, in: manifest, claimed: claimed, vetting: vetting)
         claimed[file] = entry.name
         return .loaded(try load(entry, file: file))
       } catch {
@@ -44,15 +45,18 @@ public struct PluginLoader {
 
   // MARK: Stages
 
-  private func locate(_ entry: PluginEntry, in manifest: Manifest, claimed: [String: String])
-    throws(DeploymentProblem) -> String
-  {
+  private func locate(
+    _ entry: PluginEntry, in manifest: Manifest, claimed: [String: String], vetting: PluginVetting
+  ) throws(DeploymentProblem) -> String {
     let absolute = manifest.absolutePath(of: entry)
     Progress.stage(.vet, entry.name, file: absolute)
     func failure(_ detail: String, file: String = absolute) -> DeploymentProblem {
       .plugin(entry.name, file: file, stage: .locate, detail)
     }
     guard let file = FilePath.canonical(absolute) else {
+      if FilePath.isLinkLoop(absolute) {
+        throw failure("is a symbolic link that leads, through other links, back to itself (a loop)")
+      }
       let origin =
         entry.path.hasPrefix("/")
         ? "" : " (plugins[\(entry.index)].path is relative to the manifest's folder, \(manifest.directory))"
@@ -66,6 +70,11 @@ public struct PluginLoader {
     if let owner = claimed[file] {
       throw failure("is the same file as plugin '\(owner)'; a library can serve one plugin", file: file)
     }
+    if let problem = vetting.placement(absolute: absolute, canonical: file, entry: entry)
+      ?? vetting.permissions(of: file)
+    {
+      throw DeploymentProblem.plugin(entry.name, file: file, stage: .vet, problem)
+    }
     return file
   }
 
@@ -74,6 +83,7 @@ public struct PluginLoader {
       .plugin(entry.name, file: file, stage: stage, detail, systemMessage: dlerror)
     }
     try vet(file, failure: failure)
+    if let problem = ELFLayout.problem(at: file) { throw failure(.vet, problem, dlerror: nil) }
     let library: DynamicLibrary
     Progress.stage(.open, entry.name, file: file)
     switch DynamicLibrary.open(file) {

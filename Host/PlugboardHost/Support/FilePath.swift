@@ -36,6 +36,13 @@ enum FilePath {
     return String(cString: resolved)
   }
 
+  /// Whether following the links of `path` goes round in a loop (ELOOP).
+  static func isLinkLoop(_ path: String) -> Bool {
+    guard let resolved = realpath(path, nil) else { return errno == ELOOP }
+    free(resolved)
+    return false
+  }
+
   private static func normalize(_ path: String) -> String {
     var parts: [Substring] = []
     for part in path.split(separator: "/", omittingEmptySubsequences: true) {

@@ -17,6 +17,15 @@ enum BuildProducts {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
 
+  /// The build's scratch folder (`.build`), which holds the products, the
+  /// compiled C fixtures and the third-party plugin's build: the plugin root
+  /// test manifests list, since plugins must lie inside one.
+  static let scratch: String = URL(fileURLWithPath: directory + "/../..").standardizedFileURL
+    .resolvingSymlinksInPath().path
+
+  /// `"pluginRoots": ["<scratch>"], ` for a test manifest's top level.
+  static var rootsMember: String { #""pluginRoots": ["\#(scratch)"], "# }
+
   /// The `plugboard` executable.
   static var plugboard: String { directory + "/plugboard" }
 

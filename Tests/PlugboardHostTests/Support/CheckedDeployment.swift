@@ -30,7 +30,8 @@ struct CheckedDeployment {
     }
     manifest = try folder.write(
       "plugins.json",
-      "{\n  \"formatVersion\": 1,\n  \"plugins\": [\n\(entries.joined(separator: ",\n"))\n  ]\n}\n")
+      "{\n  \"formatVersion\": 1, \(BuildProducts.rootsMember)\n  \"plugins\": [\n\(entries.joined(separator: ",\n"))\n  ]\n}\n"
+    )
   }
 
   /// Runs `plugboard check` (and `extra` arguments) on it.

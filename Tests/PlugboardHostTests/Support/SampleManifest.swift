@@ -9,6 +9,7 @@ enum SampleManifest {
     return """
       {
         "formatVersion": 1,
+        \(BuildProducts.rootsMember)
         "activeProfile": "\(activeProfile)",
         "profiles": {
           "live": { "description": "the real implementations" },

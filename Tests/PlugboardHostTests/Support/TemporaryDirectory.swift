@@ -31,6 +31,8 @@ final class TemporaryDirectory: Sendable {
   {
     let entries = plugins.map { #"    { "name": "\#($0.name)", "path": "\#($0.path)" }"# }
     return try write(
-      name, "{\n  \"formatVersion\": 1,\n  \"plugins\": [\n\(entries.joined(separator: ",\n"))\n  ]\n}\n")
+      name,
+      "{\n  \"formatVersion\": 1, \(BuildProducts.rootsMember)\n  \"plugins\": [\n\(entries.joined(separator: ",\n"))\n  ]\n}\n"
+    )
   }
 }

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The checks a plugin's file must pass before anything of it is opened,
+/// as sudo and OpenSSH's StrictModes make them: where it lies, and who can
+/// change it. `dlopen` runs a library's code the moment it maps it, so a
+/// file anyone else can replace is code anyone else can run as the host.
+///
+/// Each check returns the detail of the problem, continuing "plugin 'X'
+/// (path) …", or nil when the file passes.
+struct PluginVetting {
+  /// The canonical folders plugins may lie in: the manifest's own, and the
+  /// manifest's `pluginRoots`.
+  let roots: [String]
+  /// The user running the host, who with root may own plugin files.
+  let user = geteuid()
+
+  init(manifest: Manifest) {
+    let folders =
+      [manifest.directory]
+      + manifest.pluginRoots.map { FilePath.absolute($0, relativeTo: manifest.directory) }
+    var roots: [String] = []
+    for folder in folders {
+      if let root = FilePath.canonical(folder), !roots.contains(root) { roots.append(root) }
+    }
+    self.roots = roots
+  }
+
+  /// `canonical`, the file `absolute` leads to, must lie inside a root.
+  func placement(absolute: String, canonical: String, entry: PluginEntry) -> String? {
+    guard !roots.contains(where: { Self.path(canonical, isInside: $0) }) else { return nil }
+    let list = roots.joined(separator: ", ")
+    let fix = #"move it under one of them, or list its folder in the manifest's "pluginRoots""#
+    if absolute != canonical, roots.contains(where: { Self.path(absolute, isInside: $0) }) {
+      return
+        "is reached through the symbolic link \(absolute), which leads outside the plugin roots (\(list)) "
+        + "— \(fix)"
+    }
+    return
+      "lies outside the plugin roots (\(list)): plugins[\(entry.index)].path \"\(Terminal.sanitize(entry.path))\" "
+      + "leads to \(canonical) — \(fix)"
+  }
+
+  /// The file, and every folder from it up to `/`, must be writable only by
+  /// its owner, and owned by root or the user running the host. A folder
+  /// writable by all is allowed when it is root's and sticky (`/tmp`):
+  /// others can add files there but not replace someone else's.
+  func permissions(of canonical: String) -> String? {
+    guard let file = Self.status(canonical) else { return "cannot be examined (stat failed)" }
+    if let problem = ownership(file, of: canonical, what: "is") { return problem }
+    if file.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+      return
+        "is writable by \(Self.writers(file.st_mode)) (\(Self.describe(file))); anyone who can write it can "
+        + "run code in plugboard — remove the write permission: chmod go-w \(canonical)"
+    }
+    var folder = FilePath.directory(of: canonical)
+    while true {
+      guard let status = Self.status(folder) else { return "lies in \(folder), which cannot be examined" }
+      if let problem = ownership(status, of: folder, what: "lies in the folder \(folder), which is") {
+        return problem
+      }
+      let sticky = status.st_mode & S_ISVTX != 0 && status.st_uid == 0
+      if status.st_mode & (S_IWGRP | S_IWOTH) != 0, !sticky {
+        return "lies in the folder \(folder), which is writable by \(Self.writers(status.st_mode)) "
+          + "(\(Self.describe(status))); anyone who can write there can replace the plugin — "
+          + "chmod go-w \(folder)"
+      }
+      if folder == "/" { return nil }
+      folder = FilePath.directory(of: folder)
+    }
+  }
+
+  private func ownership(_ status: stat, of path: String, what: String) -> String? {
+    guard status.st_uid != 0, status.st_uid != user else { return nil }
+    return
+      "\(what) owned by uid \(status.st_uid), neither root nor the user running plugboard (uid \(user)); "
+      + "its owner can run code in plugboard — make root or yourself its owner"
+  }
+
+  static func path(_ path: String, isInside root: String) -> Bool {
+    root == "/" || path.hasPrefix(root + "/")
+  }
+
+  private static func status(_ path: String) -> stat? {
+    var status = stat()
+    return stat(path, &status) == 0 ? status : nil
+  }
+
+  private static func writers(_ mode: mode_t) -> String {
+    switch (mode & S_IWGRP != 0, mode & S_IWOTH != 0) {
+    case (true, true): "group and others"
+    case (true, false): "its group"
+    default: "others"
+    }
+  }
+
+  /// `mode 0777, owner uid 0`.
+  private static func describe(_ status: stat) -> String {
+    let octal = String(status.st_mode & 0o7777, radix: 8)
+    return
+      "mode \(String(repeating: "0", count: max(0, 4 - octal.count)))\(octal), owner uid \(status.st_uid)"
+  }
+}
