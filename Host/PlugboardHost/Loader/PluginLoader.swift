@@ -33,7 +33,7 @@ public struct PluginLoader {
       do throws(DeploymentProblem) {
         let file = try locate(entry, in: manifest, claimed: claimed)
         claimed[file] = entry.name
-        return .loaded(try load(entry, file: file))
+        return .loaded(try load(entry, file: file, requirePins: manifest.requirePins))
       } catch {
         return .failed(entry, error)
       }
@@ -66,17 +66,14 @@ public struct PluginLoader {
     return file
   }
 
-  private func load(_ entry: PluginEntry, file: String) throws(DeploymentProblem) -> LoadedPlugin {
+  private func load(_ entry: PluginEntry, file: String, requirePins: Bool) throws(DeploymentProblem)
+    -> LoadedPlugin
+  {
     func failure(_ stage: LoadStage, _ detail: String, dlerror: String? = nil) -> DeploymentProblem {
       .plugin(entry.name, file: file, stage: stage, detail, systemMessage: dlerror)
     }
     try vet(file, failure: failure)
-    let library: DynamicLibrary
-    switch DynamicLibrary.open(file) {
-    case .success(let opened): library = opened
-    case .failure(let error):
-      throw failure(.open, "could not be loaded: \(error.text)", dlerror: error.text)
-    }
+    let library = try open(entry, file, requirePins: requirePins)
     let descriptor = try findDescriptor(in: library, failure: failure)
     try check(descriptor, entry: entry, failure: failure)
     let bundle = try makeBundle(descriptor, failure: failure)
