@@ -24,7 +24,12 @@ struct CommandSpec: Sendable {
     ] + OptionSpec.supervision,
     passthrough: nil)
 
-  static let all = [run, list, check, explain, graph]
+  static let pin = CommandSpec(
+    name: "pin",
+    summary: "write each plugin's SHA-256 into the manifest as its pin (hashes files; loads nothing)",
+    options: [.manifest], passthrough: nil)
+
+  static let all = [run, list, check, explain, graph, pin]
 
   func option(named name: String) -> OptionSpec? {
     options.first { $0.name == name }

@@ -48,6 +48,7 @@ public enum Plugboard {
       case CommandSpec.check.name: return CheckCommand(options: options, console: console).execute()
       case CommandSpec.explain.name: return ExplainCommand(options: options, console: console).execute()
       case CommandSpec.graph.name: return GraphCommand(options: options, console: console).execute()
+      case CommandSpec.pin.name: return PinCommand(options: options, console: console).execute()
       default:
         console.err("plugboard: internal error: no implementation for '\(name)'")
         return ExitStatus.misuse.rawValue

@@ -36,7 +36,7 @@ public struct PluginLoader {
       do throws(DeploymentProblem) {
         let file = try locate(entry, in: manifest, claimed: claimed, vetting: vetting)
         claimed[file] = entry.name
-        return .loaded(try load(entry, file: file))
+        return .loaded(try load(entry, file: file, requirePins: manifest.requirePins))
       } catch {
         return .failed(entry, error)
       }
@@ -78,19 +78,16 @@ public struct PluginLoader {
     return file
   }
 
-  private func load(_ entry: PluginEntry, file: String) throws(DeploymentProblem) -> LoadedPlugin {
+  private func load(_ entry: PluginEntry, file: String, requirePins: Bool) throws(DeploymentProblem)
+    -> LoadedPlugin
+  {
     func failure(_ stage: LoadStage, _ detail: String, dlerror: String? = nil) -> DeploymentProblem {
       .plugin(entry.name, file: file, stage: stage, detail, systemMessage: dlerror)
     }
     try vet(file, failure: failure)
     if let problem = ELFLayout.problem(at: file) { throw failure(.vet, problem, dlerror: nil) }
-    let library: DynamicLibrary
     Progress.stage(.open, entry.name, file: file)
-    switch DynamicLibrary.open(file) {
-    case .success(let opened): library = opened
-    case .failure(let error):
-      throw failure(.open, "could not be loaded: \(error.text)", dlerror: error.text)
-    }
+    let library = try open(entry, file, requirePins: requirePins)
     Progress.stage(.findEntry, entry.name, file: file)
     let descriptor = try findDescriptor(in: library, failure: failure)
     Progress.stage(.checkVersions, entry.name, file: file)

@@ -15,14 +15,29 @@ public struct Manifest: Equatable, Sendable {
   /// The profile used when neither `--profile` nor `PLUGBOARD_PROFILE`
   /// chooses one; required when ``profiles`` is not empty.
   public let activeProfile: String?
+  /// `"requirePins": true`: every plugin that loads must carry a
+  /// `sha256` pin; an unpinned one is refused. False when absent.
+  public let requirePins: Bool
+  /// `"pluginRoots"`: more folders plugins may live in, as written
+  /// (absolute, or relative to the manifest's folder). The manifest's own
+  /// folder is always a root and is not listed here.
+  public let pluginRoots: [String]
+  /// `"stageTimeout"`: how long one load stage of one plugin may take
+  /// before it counts as a hang; nil when the manifest leaves it to the
+  /// default.
+  public let stageTimeout: Duration?
 
   public init(
-    path: String, plugins: [PluginEntry], profiles: [ProfileDeclaration] = [], activeProfile: String? = nil
+    path: String, plugins: [PluginEntry], profiles: [ProfileDeclaration] = [], activeProfile: String? = nil,
+    requirePins: Bool = false, pluginRoots: [String] = [], stageTimeout: Duration? = nil
   ) {
     self.path = path
     self.plugins = plugins
     self.profiles = profiles
     self.activeProfile = activeProfile
+    self.requirePins = requirePins
+    self.pluginRoots = pluginRoots
+    self.stageTimeout = stageTimeout
   }
 
   /// The folder relative plugin paths are resolved against.

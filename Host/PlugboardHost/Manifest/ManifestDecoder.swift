@@ -5,9 +5,12 @@ struct ManifestDecoder {
   /// instead of "unknown key" and keeps anyone from using them for
   /// something else meanwhile.
   static let reservedTopLevelKeys: [String: String] = [:]
-  static let reservedPluginKeys = ["sha256": "integrity pins"]
-  static let topLevelKeys = ["$schema", "formatVersion", "activeProfile", "profiles", "plugins"]
-  static let pluginKeys = ["name", "path", "enabled", "profiles"]
+  static let reservedPluginKeys: [String: String] = [:]
+  static let topLevelKeys = [
+    "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "pluginRoots", "stageTimeout",
+    "plugins",
+  ]
+  static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256"]
 
   var problems: [ManifestProblem] = []
   /// The declared profiles, decoded before the plugins so that a plugin's
@@ -17,6 +20,10 @@ struct ManifestDecoder {
   /// Every well-formed key of `profiles`, even one whose body has problems,
   /// so those problems are not repeated as "not declared" wherever it is used.
   var profileNames: [String] = []
+  /// The integrity and vetting settings; see ManifestDecoder+Integrity.
+  var requirePins = false
+  var pluginRoots: [String] = []
+  var stageTimeout: Duration?
 
   /// The manifest, or every problem found in it.
   static func decode(_ document: JSONValue, path: String) -> Result<Manifest, ManifestError> {
@@ -27,7 +34,9 @@ struct ManifestDecoder {
     }
     return .success(
       Manifest(
-        path: path, plugins: plugins, profiles: decoder.profiles, activeProfile: decoder.activeProfile))
+        path: path, plugins: plugins, profiles: decoder.profiles, activeProfile: decoder.activeProfile,
+        requirePins: decoder.requirePins, pluginRoots: decoder.pluginRoots, stageTimeout: decoder.stageTimeout
+      ))
   }
 
   private mutating func document(_ value: JSONValue) -> [PluginEntry]? {
@@ -39,6 +48,7 @@ struct ManifestDecoder {
     formatVersion(members["formatVersion"], at: root.key("formatVersion"))
     profiles = declarations(members["profiles"])
     activeProfile = defaultProfile(members["activeProfile"])
+    integritySettings(members)
     guard let list = members["plugins"] else {
       report(root, "missing required key \"plugins\"")
       return nil
@@ -88,8 +98,10 @@ struct ManifestDecoder {
       }
     }
     let profiles = members["profiles"].flatMap { pluginProfiles($0, at: path.key("profiles")) }
+    let pin = members["sha256"].flatMap { digest($0, at: path.key("sha256")) }
     guard let name, let file else { return nil }
-    return PluginEntry(index: index, name: name, path: file, enabled: enabled, profiles: profiles)
+    return PluginEntry(
+      index: index, name: name, path: file, enabled: enabled, profiles: profiles, sha256: pin)
   }
 
   private mutating func rejectDuplicateNames(_ plugins: [PluginEntry]) {

@@ -6,13 +6,26 @@ public enum ManifestReader {
   /// `./plugins.json` when `argument` is nil. Relative paths are taken from
   /// the current directory.
   public static func read(argument: String?) -> Result<Manifest, ManifestError> {
-    let origin: ManifestOrigin = argument.map { .option($0) } ?? .defaultLocation
-    let path = FilePath.absolute(argument ?? "plugins.json", relativeTo: FilePath.currentDirectory)
+    let (path, origin) = location(argument: argument)
     return read(path: path, origin: origin)
+  }
+
+  /// The absolute path `argument` (or the default) names, and why.
+  static func location(argument: String?) -> (path: String, origin: ManifestOrigin) {
+    let origin: ManifestOrigin = argument.map { .option($0) } ?? .defaultLocation
+    return (FilePath.absolute(argument ?? "plugins.json", relativeTo: FilePath.currentDirectory), origin)
   }
 
   /// Reads the manifest at the absolute `path`.
   public static func read(path: String, origin: ManifestOrigin) -> Result<Manifest, ManifestError> {
+    readWithText(path: path, origin: origin).map(\.manifest)
+  }
+
+  /// The manifest at the absolute `path` and the bytes it was decoded
+  /// from, for a command that rewrites the file (`plugboard pin`).
+  static func readWithText(path: String, origin: ManifestOrigin)
+    -> Result<(manifest: Manifest, text: [UInt8]), ManifestError>
+  {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       return .failure(.missing(path: path, origin: origin))
@@ -23,12 +36,13 @@ public enum ManifestReader {
     guard let data = FileManager.default.contents(atPath: path) else {
       return .failure(.unreadable(path: path, reason: "permission denied or I/O error"))
     }
+    let text = Array(data)
     let document: JSONValue
     do {
-      document = try JSONParser.parse(Array(data))
+      document = try JSONParser.parse(text)
     } catch {
       return .failure(.syntax(path: path, error))
     }
-    return ManifestDecoder.decode(document, path: path)
+    return ManifestDecoder.decode(document, path: path).map { ($0, text) }
   }
 }

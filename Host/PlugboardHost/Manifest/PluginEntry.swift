@@ -13,15 +13,22 @@ public struct PluginEntry: Equatable, Sendable {
   /// The profiles the plugin loads in (`"profiles": ["mock"]`, or
   /// `["!live"]` for every profile but `live`); nil for every profile.
   public let profiles: ProfileCondition?
+  /// The library's expected SHA-256 (`"sha256"`), 64 lower-case
+  /// hexadecimal digits, or nil when the plugin is not pinned. A pinned
+  /// plugin whose file has another digest is refused before any of its
+  /// code runs; `plugboard pin` writes it.
+  public let sha256: String?
 
   public init(
-    index: Int, name: String, path: String, enabled: Bool = true, profiles: ProfileCondition? = nil
+    index: Int, name: String, path: String, enabled: Bool = true, profiles: ProfileCondition? = nil,
+    sha256: String? = nil
   ) {
     self.index = index
     self.name = name
     self.path = path
     self.enabled = enabled
     self.profiles = profiles
+    self.sha256 = sha256
   }
 
   /// Whether the plugin loads when `profile` is active: enabled, and

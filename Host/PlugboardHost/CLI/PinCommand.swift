@@ -1,0 +1,86 @@
+/// `plugboard pin`: writes or refreshes the `sha256` pin of every plugin
+/// in the manifest (enabled or not), from the files as they are now. It
+/// only reads and hashes the libraries, never opens them with `dlopen`, so
+/// no plugin code runs. The manifest is rewritten atomically with every
+/// other byte as it was; if any library is missing or unreadable nothing
+/// is written and the exit status is 1.
+struct PinCommand {
+  let options: ParsedOptions
+  let console: any Console
+
+  /// What became of one plugin's pin.
+  private enum Change: String {
+    case new, changed, unchanged
+  }
+
+  func execute() -> ExitStatus.RawValue {
+    let (path, origin) = ManifestReader.location(argument: options.manifest)
+    let manifest: Manifest
+    let text: [UInt8]
+    switch ManifestReader.readWithText(path: path, origin: origin) {
+    case .success(let read): (manifest, text) = read
+    case .failure(let error):
+      for problem in error.problems { console.err("plugboard: \(problem)") }
+      return ExitStatus.problems.rawValue
+    }
+    var digests: [Int: String] = [:]
+    var problems: [String] = []
+    for entry in manifest.plugins {
+      switch digest(of: entry, in: manifest) {
+      case .success(let (file, digest)):
+        digests[entry.index] = digest
+        console.out("\(digest)  \(entry.name)  \(file)")
+      case .failure(let problem): problems.append(problem.text)
+      }
+    }
+    guard problems.isEmpty else {
+      for problem in problems { console.err("plugboard: pin: \(problem)") }
+      console.err("plugboard: pin: no pins written; \(path) is unchanged")
+      return ExitStatus.problems.rawValue
+    }
+    return write(digests, of: manifest, text: text)
+  }
+
+  private struct Problem: Error {
+    let text: String
+  }
+
+  /// The canonical file of `entry` and its SHA-256.
+  private func digest(of entry: PluginEntry, in manifest: Manifest) -> Result<(String, String), Problem> {
+    let absolute = manifest.absolutePath(of: entry)
+    guard let file = FilePath.canonical(absolute) else {
+      let origin =
+        entry.path.hasPrefix("/")
+        ? "" : " (plugins[\(entry.index)].path is relative to the manifest's folder, \(manifest.directory))"
+      return .failure(Problem(text: "plugin '\(entry.name)' (\(absolute)) does not exist\(origin)"))
+    }
+    return SHA256.hash(file: file)
+      .map { (file, $0.hex) }
+      .mapError { Problem(text: "plugin '\(entry.name)' (\(file)) cannot be read: \($0)") }
+  }
+
+  private func write(_ digests: [Int: String], of manifest: Manifest, text: [UInt8]) -> ExitStatus.RawValue {
+    let changes = manifest.plugins.map { entry -> Change in
+      guard let pin = entry.sha256 else { return .new }
+      return pin == digests[entry.index] ? .unchanged : .changed
+    }
+    let counts = [Change.new, .changed, .unchanged].map { change in
+      "\(changes.filter { $0 == change }.count) \(change.rawValue)"
+    }
+    guard changes.contains(where: { $0 != .unchanged }) else {
+      console.out("the pins in \(manifest.path) are up to date (\(changes.count) unchanged)")
+      return ExitStatus.healthy.rawValue
+    }
+    guard let edited = ManifestPinEditor.apply(digests, to: text) else {
+      console.err(
+        "plugboard: pin: internal error: cannot find the plugins in \(manifest.path); it is unchanged")
+      return ExitStatus.problems.rawValue
+    }
+    if case .failure(let failure) = AtomicFile.replace(manifest.path, with: edited) {
+      console.err("plugboard: pin: cannot rewrite \(manifest.path): \(failure); it is unchanged")
+      return ExitStatus.problems.rawValue
+    }
+    console.out("wrote \(changes.count) pins to \(manifest.path): \(counts.joined(separator: ", "))")
+    return ExitStatus.healthy.rawValue
+  }
+}

@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The parts of a 64-bit little-endian ELF shared object's dynamic section
+/// that decide where its dependencies are looked for: `DT_NEEDED` and the
+/// run path (`DT_RUNPATH`, or the older `DT_RPATH`). Read with `pread`
+/// from a descriptor, every offset and size checked against the file, so
+/// a hostile file costs bounded time and memory.
+struct ELFDynamicInfo: Equatable {
+  /// The names of the libraries it needs, in order.
+  let needed: [String]
+  /// The run path's entries, in order, as written (`$ORIGIN` unexpanded).
+  let runPath: [String]
+
+  /// A malformed or unsupported file, said as "found …".
+  struct Defect: Error, Equatable {
+    let found: String
+  }
+
+  private static let maximumProgramHeaders = 4096
+  private static let maximumDynamicEntries = 16384
+  private static let maximumString = 4096
+
+  static func read(_ descriptor: Int32) -> Result<ELFDynamicInfo, Defect> {
+    Result { () throws(Defect) in try Reader(descriptor: descriptor).info() }
+  }
+
+  private struct Reader {
+    let descriptor: Int32
+    var size: UInt64 = 0
+
+    init(descriptor: Int32) throws(Defect) {
+      self.descriptor = descriptor
+      var status = stat()
+      guard fstat(descriptor, &status) == 0 else { throw Defect(found: "a file that cannot be examined") }
+      size = UInt64(status.st_size)
+    }
+
+    func bytes(at offset: UInt64, count: Int) throws(Defect) -> [UInt8] {
+      guard count >= 0, offset <= size, UInt64(count) <= size - offset else {
+        throw Defect(found: "a part that lies beyond the end of the file")
+      }
+      var result = [UInt8](repeating: 0, count: count)
+      var done = 0
+      while done < count {
+        let got = result.withUnsafeMutableBytes {
+          pread(descriptor, $0.baseAddress.map { $0 + done }, count - done, off_t(offset) + off_t(done))
+        }
+        if got < 0, errno == EINTR { continue }
+        guard got > 0 else { throw Defect(found: "a file that cannot be read to the end") }
+        done += got
+      }
+      return result
+    }
+
+    func info() throws(Defect) -> ELFDynamicInfo {
+      let header = try bytes(at: 0, count: 64)
+      guard header.starts(with: [0x7F, 0x45, 0x4C, 0x46]), header[4] == 2, header[5] == 1 else {
+        throw Defect(found: "a file that is not a 64-bit little-endian ELF object")
+      }
+      let headerOffset = word(header, 32)
+      let entrySize = Int(half(header, 54))
+      let count = Int(half(header, 56))
+      guard entrySize == 56, count <= maximumProgramHeaders else {
+        throw Defect(found: "program headers of an unexpected size or number")
+      }
+      let table = try bytes(at: headerOffset, count: entrySize * count)
+      var loads: [(address: UInt64, offset: UInt64, size: UInt64)] = []
+      var dynamic: (offset: UInt64, size: UInt64)?
+      for index in 0..<count {
+        let base = index * entrySize
+        switch word32(table, base) {
+        case 1: loads.append((word(table, base + 16), word(table, base + 8), word(table, base + 32)))
+        case 2: dynamic = (word(table, base + 8), word(table, base + 32))
+        default: break
+        }
+      }
+      guard let dynamic else { return ELFDynamicInfo(needed: [], runPath: []) }
+      let entries = min(Int(clamping: dynamic.size / 16), maximumDynamicEntries)
+      let section = try bytes(at: dynamic.offset, count: entries * 16)
+      var neededOffsets: [UInt64] = []
+      var runPathOffset: UInt64?
+      var rpathOffset: UInt64?
+      var stringTable: UInt64?
+      for index in 0..<entries {
+        let tag = word(section, index * 16)
+        let value = word(section, index * 16 + 8)
+        if tag == 0 { break }  // DT_NULL ends the section.
+        switch tag {
+        case 1: neededOffsets.append(value)
+        case 5: stringTable = value
+        case 15: rpathOffset = value
+        case 29: runPathOffset = value
+        default: continue
+        }
+      }
+      guard let stringTable else {
+        if neededOffsets.isEmpty && runPathOffset == nil && rpathOffset == nil {
+          return ELFDynamicInfo(needed: [], runPath: [])
+        }
+        throw Defect(found: "a dynamic section without a string table")
+      }
+      guard
+        let segment = loads.first(where: {
+          stringTable >= $0.address && stringTable - $0.address < $0.size
+        })
+      else { throw Defect(found: "a string table outside every loadable segment") }
+      let tableOffset = segment.offset &+ (stringTable - segment.address)
+      let needed = try neededOffsets.map { offset throws(Defect) in try string(at: tableOffset, offset) }
+      let path = try (runPathOffset ?? rpathOffset).map { offset throws(Defect) in
+        try string(at: tableOffset, offset)
+      }
+      let runPath = path.map { $0.split(separator: ":").map(String.init) } ?? []
+      return ELFDynamicInfo(needed: needed, runPath: runPath)
+    }
+
+    private func string(at table: UInt64, _ offset: UInt64) throws(Defect) -> String {
+      let (start, overflow) = table.addingReportingOverflow(offset)
+      guard !overflow, start < size else { throw Defect(found: "a name outside the file") }
+      let chunk = try bytes(at: start, count: Int(min(UInt64(maximumString), size - start)))
+      guard let end = chunk.firstIndex(of: 0) else {
+        throw Defect(found: "a name longer than \(maximumString) bytes or without its terminating NUL")
+      }
+      return String(decoding: chunk[..<end], as: UTF8.self)
+    }
+
+    private func half(_ bytes: [UInt8], _ offset: Int) -> UInt16 {
+      UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+    }
+
+    private func word32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+      (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) }
+    }
+
+    private func word(_ bytes: [UInt8], _ offset: Int) -> UInt64 {
+      (0..<8).reduce(0) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/// Decoding of the keys that say how far plugins are trusted: each
+/// plugin's `sha256` pin, and the top-level `requirePins`, `pluginRoots`
+/// and `stageTimeout`.
+extension ManifestDecoder {
+  /// The longest `stageTimeout` accepted, in seconds: an hour. Longer is a
+  /// typo, not a wait anyone means.
+  static let maximumStageTimeout = 3600.0
+
+  private static let digestExpectation =
+    "expected 64 hexadecimal digits (a SHA-256 digest, as 'plugboard pin' writes it)"
+
+  mutating func integritySettings(_ members: [String: JSONValue]) {
+    let root = ManifestPath.root
+    if let value = members["requirePins"] {
+      if case .bool(let flag) = value {
+        requirePins = flag
+      } else {
+        report(root.key("requirePins"), "expected a boolean, found \(value.kindDescription)")
+      }
+    }
+    if let value = members["pluginRoots"] {
+      pluginRoots = roots(value, at: root.key("pluginRoots"))
+    }
+    if let value = members["stageTimeout"] {
+      stageTimeout = timeout(value, at: root.key("stageTimeout"))
+    }
+  }
+
+  /// A plugin's `sha256`: 64 hexadecimal digits, either case, kept in
+  /// lower case.
+  mutating func digest(_ value: JSONValue, at path: ManifestPath) -> String? {
+    guard case .string(let text) = value else {
+      report(path, "expected a string, found \(value.kindDescription)")
+      return nil
+    }
+    if let (position, character) = text.enumerated().first(where: {
+      !($0.element.isASCII && $0.element.isHexDigit)
+    }) {
+      report(path, "\(Self.digestExpectation), found \"\(character)\" at character \(position + 1)")
+      return nil
+    }
+    guard text.count == 64 else {
+      report(path, "\(Self.digestExpectation), found \(text.count) digits")
+      return nil
+    }
+    return text.lowercased()
+  }
+
+  private mutating func roots(_ value: JSONValue, at path: ManifestPath) -> [String] {
+    guard case .array(let elements) = value else {
+      report(path, "expected an array of folder paths, found \(value.kindDescription)")
+      return []
+    }
+    var roots: [String] = []
+    for (index, element) in elements.enumerated() {
+      guard case .string(let folder) = element else {
+        report(path.index(index), "expected a string, found \(element.kindDescription)")
+        continue
+      }
+      guard !folder.isEmpty else {
+        report(path.index(index), "expected a non-empty string")
+        continue
+      }
+      roots.append(folder)
+    }
+    return roots
+  }
+
+  private mutating func timeout(_ value: JSONValue, at path: ManifestPath) -> Duration? {
+    guard case .number(let text) = value, let seconds = Double(text) else {
+      report(path, "expected a number of seconds, found \(value.kindDescription)")
+      return nil
+    }
+    guard seconds > 0, seconds <= Self.maximumStageTimeout else {
+      report(path, "expected a number of seconds greater than 0 and at most 3600, found \(text)")
+      return nil
+    }
+    return .seconds(seconds)
+  }
+}
