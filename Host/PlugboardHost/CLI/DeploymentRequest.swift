@@ -20,7 +20,12 @@ struct DeploymentRequest {
   var environment: [String: String] = ProcessInfo.processInfo.environment
 
   func manifest() -> Result<Manifest, Failure> {
-    ManifestReader.read(argument: options.manifest).mapError(Failure.manifest)
+    let read = ManifestReader.read(argument: options.manifest).mapError(Failure.manifest)
+    // The supervisor times each stage with the manifest's limit from now on.
+    if case .success(let manifest) = read, let timeout = manifest.stageTimeout {
+      Progress.report(.stageTimeout(timeout))
+    }
+    return read
   }
 
   func profile(for manifest: Manifest) -> Result<ActiveProfile?, Failure> {

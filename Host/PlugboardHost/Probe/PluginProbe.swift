@@ -37,7 +37,9 @@ extension Manifest {
   /// profile, and no profiles: what probing it loads.
   func alone(_ entry: PluginEntry) -> Manifest {
     Manifest(
-      path: path, plugins: [PluginEntry(index: entry.index, name: entry.name, path: entry.path)])
+      path: path,
+      plugins: [PluginEntry(index: entry.index, name: entry.name, path: entry.path, sha256: entry.sha256)],
+      requirePins: requirePins, pluginRoots: pluginRoots, stageTimeout: stageTimeout)
   }
 }
 
