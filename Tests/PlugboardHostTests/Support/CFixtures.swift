@@ -22,6 +22,12 @@ enum CFixtures {
     // For `check`'s probe: a plugin that crashes, and one that hangs, while loading.
     "libCrash.so": ["-shared", "-DFIXTURE_CRASH"],
     "libHang.so": ["-shared", "-DFIXTURE_HANG"],
+    // For the fault corpus: a constructor that exits with status 0, and an
+    // entry point that crashes, aborts, or never returns.
+    "libExit.so": ["-shared", "-DFIXTURE_EXIT"],
+    "libEntryCrash.so": ["-shared", "-DFIXTURE_ENTRY_CRASH"],
+    "libEntryAbort.so": ["-shared", "-DFIXTURE_ENTRY_ABORT"],
+    "libEntryHang.so": ["-shared", "-DFIXTURE_ENTRY_HANG"],
     // A relocatable object: ELF, but not a shared library.
     "libObject.so": ["-c", "-DFIXTURE_NO_ENTRY"],
   ]
