@@ -67,7 +67,7 @@ let package = Package(
     .executableTarget(name: "plugboard-peak-rss", path: "Benchmarks/plugboard-peak-rss"),
     .testTarget(name: "PlugboardKitTests", dependencies: [kit], path: "Tests/PlugboardKitTests"),
     .testTarget(
-      name: "PlugboardHostTests", dependencies: ["PlugboardHost", kit],
+      name: "PlugboardHostTests", dependencies: ["PlugboardHost", kit, contracts],
       path: "Tests/PlugboardHostTests"),
     .target(
       name: "ThrowingPlugin", dependencies: [kit], path: "Tests/Plugins/ThrowingPlugin",
