@@ -25,6 +25,12 @@ let samplePlugins = ["Networking", "Keychain", "Auth", "AuthMock", "Login", "Iss
 /// DEVELOPERS.md).
 let brokenPlugins = ["CyclicAPI", "CaptiveTracker", "SecondKeychain", "GreetingProvider", "GreetingApp"]
 
+/// Test-only plugins under `Tests/Plugins/<Name>/` for the fault corpus,
+/// needing only PlugboardKit so they can be copied anywhere: a sound one
+/// (for faults of place and mode), one that traps inside `assemble`, and one
+/// whose factory traps while the `Application` is resolved.
+let faultCorpusPlugins = ["Healthy", "TrappingAssembly", "TrappingFactory"]
+
 let package = Package(
   name: "Plugboard",
   products: [
@@ -39,7 +45,9 @@ let package = Package(
     // Test-only: a plugin whose assembly throws.
     + [.library(name: "ThrowingPlugin", type: .dynamic, targets: ["ThrowingPlugin"])]
     // Test-only: the broken deployments `plugboard check` must diagnose.
-    + brokenPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    + brokenPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
+    // Test-only: the fault corpus's plugins.
+    + faultCorpusPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
   dependencies: [
     .package(path: "Kit"),
     .package(path: "Plugins/Contracts"),
@@ -62,7 +70,7 @@ let package = Package(
     .executableTarget(name: "plugboard-peak-rss", path: "Benchmarks/plugboard-peak-rss"),
     .testTarget(name: "PlugboardKitTests", dependencies: [kit], path: "Tests/PlugboardKitTests"),
     .testTarget(
-      name: "PlugboardHostTests", dependencies: ["PlugboardHost", kit],
+      name: "PlugboardHostTests", dependencies: ["PlugboardHost", kit, contracts],
       path: "Tests/PlugboardHostTests"),
     .target(
       name: "ThrowingPlugin", dependencies: [kit], path: "Tests/Plugins/ThrowingPlugin",
@@ -76,6 +84,9 @@ let package = Package(
       return .target(
         name: name, dependencies: [kit] + greeting, path: "Tests/Plugins/\(name)",
         swiftSettings: pluginSettings)
+    }
+    + faultCorpusPlugins.map {
+      .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
     }
     + samplePlugins.map {
       .target(

@@ -1,5 +1,6 @@
 // Malformed and mismatched "plugins" for the loader's failure tests. The
-// tests compile this file once per variant with `cc -shared -fPIC -D...`:
+// tests compile this file once per variant with the toolchain's clang
+// (`clang -shared -fPIC -D...`):
 //
 //   FIXTURE_NO_ENTRY     a library without any plugboard entry point
 //   FIXTURE_UNRESOLVED   a library referencing a symbol nothing defines
@@ -10,8 +11,13 @@
 //                        make_bundle returns NULL
 //   FIXTURE_CRASH        dies of SIGSEGV in a constructor, while loading
 //   FIXTURE_HANG         never returns from a constructor
+//   FIXTURE_EXIT         calls exit(0) in a constructor, while loading
+//   FIXTURE_ENTRY_CRASH  plugboard_entry_v1 dies of SIGSEGV
+//   FIXTURE_ENTRY_ABORT  plugboard_entry_v1 calls abort() (SIGABRT)
+//   FIXTURE_ENTRY_HANG   plugboard_entry_v1 never returns
 #include "plugboard_abi.h"
 #include <stddef.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #if defined(FIXTURE_NO_ENTRY)
@@ -58,6 +64,25 @@ __attribute__((constructor)) static void fixture_hang(void) {
   for (;;) pause();
 }
 const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_EXIT)
+// Ends the process with status 0 before the host has said anything.
+__attribute__((constructor)) static void fixture_exit(void) { exit(0); }
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_ENTRY_CRASH)
+const void *plugboard_entry_v1(void) {
+  *(volatile int *)0 = 1;
+  return NULL;
+}
+
+#elif defined(FIXTURE_ENTRY_ABORT)
+const void *plugboard_entry_v1(void) { abort(); }
+
+#elif defined(FIXTURE_ENTRY_HANG)
+const void *plugboard_entry_v1(void) {
+  for (;;) pause();
+}
 
 #else
 #error "choose a fixture with -DFIXTURE_..."

@@ -116,11 +116,16 @@ import Testing
     #expect(result.stderrLines == ["plugboard: " + expected(shown, name == "Gone" ? manifest.path : folder)])
   }
 
+  /// Runs `plugboard command` on a deployment of the one plugin `name`.
+  private func plugboard(_ command: String, plugin name: String, library: String) throws -> ProcessResult {
+    let folder = try TemporaryDirectory()
+    let manifest = try folder.writeManifest([(name, library)])
+    return try Subprocess.plugboard([command, "--manifest", manifest])
+  }
+
   @Test func reportsAnAssemblyThatThrows() throws {
     let library = BuildProducts.library("ThrowingPlugin")
-    let folder = try TemporaryDirectory()
-    let manifest = try folder.writeManifest([("Throwing", library)])
-    let result = try Subprocess.plugboard(["run", "--manifest", manifest])
+    let result = try plugboard("run", plugin: "Throwing", library: library)
     #expect(result.exited)
     #expect(result.status == 1)
     #expect(
@@ -128,6 +133,22 @@ import Testing
         "plugboard: assemble: plugin 'Throwing' (\(library)) failed to assemble: "
           + "ThrowingPlugin.ThrowingAssembly.assemble(container:) threw: missing configuration value 'api-key'",
         "plugboard: the deployment has 1 problem; the application was not run",
+      ])
+  }
+
+  /// A plugin with PlugboardKit's sources built into it passes every version
+  /// check (same compiler, same sources), but its bundle is its own copy's
+  /// type: refused at assemble, with the fix.
+  @Test func reportsAPluginCarryingItsOwnPlugboardKit() throws {
+    let library = try OwnKitBuild.library.get()
+    let result = try plugboard("list", plugin: "OwnKit", library: library)
+    #expect(result.exited)
+    #expect(result.status == 1)
+    #expect(
+      result.stderrLines == [
+        "plugboard: assemble: plugin 'OwnKit' (\(library)) returned a PlugboardKit.PluginBundle that is not "
+          + "this host's PlugboardKit.PluginBundle: the plugin carries its own copy of PlugboardKit — depend "
+          + "on the PlugboardKit product (a .dynamic library) instead of building its sources into the plugin"
       ])
   }
 

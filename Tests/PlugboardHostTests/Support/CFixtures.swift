@@ -2,13 +2,14 @@ import Foundation
 import PlugboardKit
 
 /// The malformed plugins of `Tests/Fixtures/fixture_plugin.c`, compiled with
-/// `cc` once per test run into a temporary folder.
+/// the toolchain's `clang` (see ``Toolchain/cCompiler``) once per test run
+/// into a temporary folder.
 enum CFixtures {
   struct Failure: Error, CustomStringConvertible {
     let description: String
   }
 
-  /// The variants by file name, with their `cc` flags.
+  /// The variants by file name, with their compiler flags.
   static let variants: [String: [String]] = [
     "libNoEntry.so": ["-shared", "-DFIXTURE_NO_ENTRY"],
     "libUnresolved.so": ["-shared", "-DFIXTURE_UNRESOLVED"],
@@ -21,6 +22,12 @@ enum CFixtures {
     // For `check`'s probe: a plugin that crashes, and one that hangs, while loading.
     "libCrash.so": ["-shared", "-DFIXTURE_CRASH"],
     "libHang.so": ["-shared", "-DFIXTURE_HANG"],
+    // For the fault corpus: a constructor that exits with status 0, and an
+    // entry point that crashes, aborts, or never returns.
+    "libExit.so": ["-shared", "-DFIXTURE_EXIT"],
+    "libEntryCrash.so": ["-shared", "-DFIXTURE_ENTRY_CRASH"],
+    "libEntryAbort.so": ["-shared", "-DFIXTURE_ENTRY_ABORT"],
+    "libEntryHang.so": ["-shared", "-DFIXTURE_ENTRY_HANG"],
     // A relocatable object: ELF, but not a shared library.
     "libObject.so": ["-c", "-DFIXTURE_NO_ENTRY"],
   ]
@@ -36,11 +43,15 @@ enum CFixtures {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       let source = BuildProducts.packageRoot + "/Tests/Fixtures/fixture_plugin.c"
       let include = BuildProducts.packageRoot + "/Kit/Sources/PlugboardABI/include"
+      guard let compiler = Toolchain.cCompiler else {
+        return .failure(
+          Failure(description: "no C compiler: no clang beside swiftc, and no clang or cc on PATH"))
+      }
       for (name, flags) in variants.sorted(by: { $0.key < $1.key }) {
         let result = try Subprocess.run(
-          "/usr/bin/env", ["cc", "-fPIC", "-I", include, "-o", folder + "/" + name, source] + flags)
+          compiler, ["-fPIC", "-I", include, "-o", folder + "/" + name, source] + flags)
         guard result.exited, result.status == 0 else {
-          return .failure(Failure(description: "cc failed for \(name):\n\(result.stderr)"))
+          return .failure(Failure(description: "\(compiler) failed for \(name):\n\(result.stderr)"))
         }
       }
       try "this is not a shared library\n".write(

@@ -1,0 +1,70 @@
+import Foundation
+
+/// `libOwnKit.so`: a plugin carrying its own copy of PlugboardKit, as a
+/// plugin author gets by building Kit's sources into the plugin. SwiftPM
+/// cannot express it (two targets may not share sources, and the module must
+/// be called `PlugboardKit`), so it is compiled with the toolchain's `swiftc`
+/// and `clang`, once per test run, into a scratch folder beside this build's
+/// products: PlugboardABI's C file to an object, PlugboardKit's sources to a
+/// module and an object, and `Tests/Fixtures/own_kit_plugin.swift` linked
+/// with both into a shared library.
+enum OwnKitBuild {
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  /// The built library, or why it could not be built.
+  static let library: Result<String, Failure> = {
+    let kit = BuildProducts.packageRoot + "/Kit/Sources"
+    let folder = URL(fileURLWithPath: BuildProducts.directory + "/../../plugboard-tests-ownkit")
+      .standardizedFileURL.path
+    guard let swiftc = Toolchain.find("swiftc"), let clang = Toolchain.cCompiler else {
+      return .failure(Failure(description: "no swiftc, or no C compiler, on PATH"))
+    }
+    do {
+      try? FileManager.default.removeItem(atPath: folder)
+      try FileManager.default.createDirectory(atPath: folder + "/modules", withIntermediateDirectories: true)
+      // The module map SwiftPM would generate for the C target.
+      try "module PlugboardABI {\n  header \"\(kit)/PlugboardABI/include/plugboard_abi.h\"\n  export *\n}\n"
+        .write(toFile: folder + "/modules/module.modulemap", atomically: true, encoding: .utf8)
+      let sources = try FileManager.default.subpathsOfDirectory(atPath: kit + "/PlugboardKit")
+        .filter { $0.hasSuffix(".swift") }.sorted().map { kit + "/PlugboardKit/" + $0 }
+      let steps: [(String, [String])] = [
+        (
+          clang,
+          [
+            "-fPIC", "-c", "-I", kit + "/PlugboardABI/include", kit + "/PlugboardABI/plugboard_abi.c",
+            "-o", folder + "/abi.o",
+          ]
+        ),
+        (
+          swiftc,
+          [
+            "-swift-version", "6", "-parse-as-library", "-enable-upcoming-feature", "ExistentialAny",
+            "-module-name", "PlugboardKit", "-wmo", "-emit-module", "-emit-module-path",
+            folder + "/modules/PlugboardKit.swiftmodule", "-emit-object", "-o", folder + "/kit.o",
+            "-I", folder + "/modules", "-Xcc", "-fPIC",
+          ] + sources
+        ),
+        (
+          swiftc,
+          [
+            "-swift-version", "6", "-emit-library", "-module-name", "OwnKit", "-I", folder + "/modules",
+            BuildProducts.packageRoot + "/Tests/Fixtures/own_kit_plugin.swift", folder + "/kit.o",
+            folder + "/abi.o", "-o", folder + "/libOwnKit.so",
+          ]
+        ),
+      ]
+      for (tool, arguments) in steps {
+        let result = try Subprocess.run(tool, arguments)
+        guard result.exited, result.status == 0 else {
+          return .failure(Failure(description: "\(tool) failed:\n\(result.stdout)\(result.stderr)"))
+        }
+      }
+      // Canonical, as plugboard prints it.
+      return .success(URL(fileURLWithPath: folder + "/libOwnKit.so").resolvingSymlinksInPath().path)
+    } catch {
+      return .failure(Failure(description: "cannot build libOwnKit.so: \(error)"))
+    }
+  }()
+}
