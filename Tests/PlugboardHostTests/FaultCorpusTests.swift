@@ -1,66 +1,170 @@
 import Foundation
+import PlugboardKit
 import Testing
 
 @testable import PlugboardHost
 
-/// One smoke test per case of the fault corpus: the deployment is laid out
-/// as described, and `plugboard list` on it ends the way it does today in
-/// what will stay true once the host is supervised. The messages, and the
-/// exact statuses of the cases that crash today, are asserted elsewhere.
+/// Issue 9's fault corpus: every hostile deployment, under `run`, `list`
+/// and `check`, ends with `plugboard` exiting (never killed by a signal),
+/// with the documented status and a message naming the plugin, the stage
+/// and the fix.
 @Suite struct FaultCorpusTests {
-  /// How `plugboard list` ends on a case, in terms that stay true.
-  enum Ending {
-    /// Exits with status 1, as for every problem it diagnoses.
-    case exitsWithFailure
-    /// Exits (today with status 0: the fault goes unnoticed).
-    case exits
-    /// Does not report success (today a signal kills it).
-    case doesNotSucceed
+  /// A short stage timeout keeps the hanging cases quick; the default (10 s)
+  /// is covered by the supervision tests.
+  static let timeout = ["--stage-timeout", "1"]
+
+  static let fix = #"fix the plugin, or set "enabled": false in the manifest to deploy without it"#
+  static let slow =
+    #"fix the plugin; if it is only slow, raise "stageTimeout" in the manifest or pass --stage-timeout"#
+  static let segv = "SIGSEGV (segmentation fault: a bad memory access)"
+
+  /// The line every command reports for `fault` (without `plugboard: `),
+  /// given its deployment.
+  static func message(_ fault: FaultCase, _ d: FaultDeployment) -> String? {
+    let (file, folder) = (d.file, d.folder)
+    switch fault {
+    case .missingFile:
+      return "locate: plugin 'Gone' (\(file)) does not exist (plugins[0].path is relative to the manifest's "
+        + "folder, \(folder))"
+    case .folder: return "locate: plugin 'Folder' (\(file)) is a directory; expected a shared library file"
+    case .notELF:
+      return #"open: plugin 'Text' (\#(file)) is not a shared library: expected an ELF file, found text "#
+        + #"starting "this is not a sh""#
+    case .emptyFile:
+      return
+        "open: plugin 'Empty' (\(file)) is not a shared library: expected an ELF file, found an empty file"
+    case .truncatedELF:
+      return
+        "vet: plugin 'Truncated' (\(file)) is truncated: it has 700 bytes, but its loadable segment 1 ends at "
+    case .noEntry:
+      return
+        "find entry: plugin 'NoEntry' (\(file)) does not export plugboard_entry_v1; expected a Plugboard plugin"
+    case .nullEntry:
+      return
+        "find entry: plugin 'NullEntry' (\(file)) returned NULL from plugboard_entry_v1; expected a pointer "
+        + "to its plugboard_plugin_v1 descriptor"
+    case .entryCrash:
+      return "find entry: plugin 'EntryCrash' (\(file)) crashed with \(segv) in its entry point "
+        + "plugboard_entry_v1 — \(fix)"
+    case .entryAbort:
+      return "find entry: plugin 'EntryAbort' (\(file)) crashed with SIGABRT (aborted) in its entry point "
+        + "plugboard_entry_v1 — \(fix)"
+    case .entryHang:
+      return
+        "find entry: plugin 'EntryHang' (\(file)) was stopped after 1 s in its entry point plugboard_entry_v1: "
+        + "it never returned — \(slow)"
+    case .constructorCrash:
+      return "open: plugin 'Crash' (\(file)) crashed with \(segv) while being opened (in its library "
+        + "initialisers) — \(fix)"
+    case .constructorHang:
+      return "open: plugin 'Hang' (\(file)) was stopped after 1 s while being opened (in its library "
+        + "initialisers): it never returned — \(slow)"
+    case .constructorExit:
+      return "open: plugin 'Exit' (\(file)) ended the process with exit status 0 while being opened (in its "
+        + "library initialisers); a plugin must never end the host's process — \(fix)"
+    case .trappingAssembly:
+      return "assemble: plugin 'TrappingAssembly' (\(file)) crashed with SIGILL (a Swift runtime trap: "
+        + #""TrappingAssembly/TrappingAssemblyPlugin.swift:14: Fatal error: TrappingAssembly cannot assemble: "#
+        + #"configuration missing") while assembling — \#(fix)"#
+    case .trappingFactory: return nil
+    case .unresolvedSymbol:
+      return "open: plugin 'Unresolved' (\(file)) could not be loaded: \(file): undefined symbol: "
+        + "plugboard_fixture_missing"
+    case .otherABI:
+      return
+        "check versions: plugin 'ABI2' (\(file)) was built for plugin ABI 2; this host speaks 1 — rebuild "
+        + "the plugin against PlugboardKit \(PlugboardBuild.loadedKitVersion)"
+    case .ownKitCopy:
+      return
+        "assemble: plugin 'OwnKit' (\(file)) returned a PlugboardKit.PluginBundle that is not this host's "
+        + "PlugboardKit.PluginBundle: the plugin carries its own copy of PlugboardKit"
+    case .worldWritableFile:
+      return
+        "vet: plugin 'Healthy' (\(file)) is writable by group and others (mode 0777, owner uid \(getuid())); "
+        + "anyone who can write it can run code in plugboard — remove the write permission: chmod go-w \(file)"
+    case .worldWritableFolder:
+      return
+        "vet: plugin 'Healthy' (\(file)) lies in the folder \(folder)/shared, which is writable by group "
+        + "and others (mode 0777, owner uid \(getuid())); anyone who can write there can replace the plugin — "
+        + "chmod go-w \(folder)/shared"
+    case .parentEscape:
+      return "vet: plugin 'Healthy' (\(file)) lies outside the plugin roots (\(folder)): plugins[0].path "
+        + #""../x/lib.so" leads to \#(file) — move it under one of them, or list its folder in the "#
+        + #"manifest's "pluginRoots""#
+    case .symlinkEscape:
+      return "vet: plugin 'Healthy' (\(file)) is reached through the symbolic link \(folder)/libHealthy.so, "
+        + "which leads outside the plugin roots (\(folder)) — move it under one of them, or list its folder "
+        + #"in the manifest's "pluginRoots""#
+    case .symlinkLoop:
+      return "locate: plugin 'Loop' (\(file)) is a symbolic link that leads, through other links, back to "
+        + "itself (a loop)"
+    case .duplicateName:
+      return "read manifest: \(d.manifest): plugins[1].name: \"Healthy\" is already the name of plugins[0]"
+    case .libraryListedTwice:
+      return
+        "locate: plugin 'HealthyAgain' (\(file)) is the same file as plugin 'Healthy'; a library can serve "
+        + "one plugin"
+    case .threeCrashes:
+      return "assemble: plugin 'TrappingAssembly' (\(d.plugins[2].file)) crashed with SIGILL"
+    case .truncatedJSON: return "read manifest: \(d.manifest):1:43: not valid JSON: unterminated string"
+    case .wrongTypes:
+      return "read manifest: \(d.manifest): plugins[0].path: expected a string, found an array"
+    case .unknownKeys: return #"read manifest: \#(d.manifest): plugin: unknown key; did you mean "plugins"?"#
+    case .hugeManifest: return nil
+    case .deepNesting:
+      return "read manifest: \(d.manifest):1:545: not valid JSON: nested deeper than 512 levels"
+    }
   }
 
-  /// Today's ending of `plugboard list`, by case; a hanging case is not run.
-  static let endings: [FaultCase: Ending] = [
-    .missingFile: .exitsWithFailure, .folder: .exitsWithFailure, .notELF: .exitsWithFailure,
-    .emptyFile: .exitsWithFailure,
-    .truncatedELF: .doesNotSucceed,  // SIGBUS inside dlopen
-    .noEntry: .exitsWithFailure, .nullEntry: .exitsWithFailure,
-    .entryCrash: .doesNotSucceed,  // SIGSEGV
-    .entryAbort: .doesNotSucceed,  // SIGABRT
-    .constructorCrash: .doesNotSucceed,  // SIGSEGV inside dlopen
-    .constructorExit: .exits,  // status 0, no output
-    .trappingAssembly: .doesNotSucceed,  // SIGILL (Swift runtime trap)
-    .trappingFactory: .exits,  // status 0: list resolves nothing; run dies of SIGILL
-    .unresolvedSymbol: .exitsWithFailure, .otherABI: .exitsWithFailure, .ownKitCopy: .exitsWithFailure,
-    .worldWritableFile: .exits, .worldWritableFolder: .exits, .parentEscape: .exits, .symlinkEscape: .exits,
-    .symlinkLoop: .exitsWithFailure, .duplicateName: .exitsWithFailure,
-    .libraryListedTwice: .exitsWithFailure,
-    .threeCrashes: .doesNotSucceed,  // SIGSEGV in the first
-    .truncatedJSON: .exitsWithFailure, .wrongTypes: .exitsWithFailure, .unknownKeys: .exitsWithFailure,
-    .hugeManifest: .exits,  // status 0: read, loaded and listed
-    .deepNesting: .exitsWithFailure,
-  ]
+  /// The cases a deployment survives: a factory that traps is plugin code
+  /// only `run` executes; a 10 MB manifest is merely large.
+  static func status(_ fault: FaultCase, command: String) -> Int32 {
+    switch fault {
+    case .hugeManifest: 0
+    case .trappingFactory: command == "run" ? 1 : 0
+    default: 1
+    }
+  }
 
   @Test(arguments: FaultCase.allCases)
-  func plugboardListEnds(on fault: FaultCase) throws {
+  func everyCommandReportsIt(_ fault: FaultCase) throws {
     let deployment = try FaultCorpus.deployment(fault)
-    #expect(FileManager.default.fileExists(atPath: deployment.manifest))
-    #expect(deployment.plugins.contains { $0.name == deployment.plugin && $0.file == deployment.file })
-    if fault.hangs {
-      // Today `plugboard` waits forever on it: only the layout is checked.
-      let header = try ELFHeader.read(path: deployment.file).get()
-      #expect(header.type == ELFHeader.sharedObjectType)
-      return
+    let expected = Self.message(fault, deployment)
+    for command in ["list", "run", "check"] {
+      let result = try Subprocess.plugboard([command, "--manifest", deployment.manifest] + Self.timeout)
+      #expect(result.exited, "\(command): plugboard was killed by signal \(result.status)")
+      #expect(result.status == Self.status(fault, command: command), "\(command)")
+      guard let expected else { continue }
+      // check reports a plugin's failure as a finding on stdout, and a
+      // manifest's problems on stderr, as list and run do.
+      let reported =
+        command == "check" && !expected.hasPrefix("read manifest")
+        ? result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        : result.stderrLines.map { $0.replacingOccurrences(of: "plugboard: ", with: "", options: .anchored) }
+      #expect(reported.contains { $0.hasPrefix(expected) }, "\(command): \(result.stderr)\(result.stdout)")
     }
-    let ending = try #require(Self.endings[fault])
+  }
+
+  /// One `check` names all three plugins that bring the process down, each
+  /// with its own stage and signal, and loads what is left.
+  @Test func threeCrashingPluginsInOneCheck() throws {
+    let deployment = try FaultCorpus.deployment(.threeCrashes)
+    let files = deployment.plugins.map(\.file)
     let result = try Subprocess.plugboard(["list", "--manifest", deployment.manifest])
-    switch ending {
-    case .exitsWithFailure:
-      #expect(result.exited)
-      #expect(result.status == 1)
-    case .exits:
-      #expect(result.exited)
-    case .doesNotSucceed:
-      #expect(!(result.exited && result.status == 0))
-    }
+    #expect(result.exited && result.status == 1)
+    #expect(
+      result.stderrLines.filter { $0.hasPrefix("plugboard: ") } == [
+        "plugboard: open: plugin 'Crash' (\(files[0])) crashed with \(Self.segv) while being opened (in its "
+          + "library initialisers) — \(Self.fix)",
+        "plugboard: find entry: plugin 'EntryCrash' (\(files[1])) crashed with \(Self.segv) in its entry "
+          + "point plugboard_entry_v1 — \(Self.fix)",
+        "plugboard: assemble: plugin 'TrappingAssembly' (\(files[2])) crashed with SIGILL (a Swift runtime trap: "
+          + #""TrappingAssembly/TrappingAssemblyPlugin.swift:14: Fatal error: TrappingAssembly cannot assemble: "#
+          + #"configuration missing") while assembling — \#(Self.fix)"#,
+      ])
+    let check = try Subprocess.plugboard(["check", "--manifest", deployment.manifest, "--json"])
+    #expect(check.exited && check.status == 1)
+    let object = try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any]
+    #expect(object?["errors"] as? Int == 4)  // three plugins, and no Application left
   }
 }
