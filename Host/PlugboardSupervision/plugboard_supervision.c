@@ -38,9 +38,19 @@ static void forward(int signal, siginfo_t *info, void *context) {
   kill(child, signal);
 }
 
+static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+void plugboard_unblock_forwarded_signals(void) {
+  sigset_t set;
+  sigemptyset(&set);
+  for (size_t index = 0; index < sizeof forwarded / sizeof forwarded[0]; index++) {
+    sigaddset(&set, forwarded[index]);
+  }
+  sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
 void plugboard_forward_signals(pid_t child) {
   forward_target = child;
-  static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
   for (size_t index = 0; index < sizeof forwarded / sizeof forwarded[0]; index++) {
     struct sigaction action;
     memset(&action, 0, sizeof action);

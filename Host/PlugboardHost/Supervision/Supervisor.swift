@@ -79,12 +79,14 @@ struct Supervisor {
         return nil
       }
       if pid == 0 {
+        plugboard_unblock_forwarded_signals()
         close(ends[0])
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
         Progress.start(descriptor: ends[1], quarantine: quarantine)
         return nil
       }
       close(ends[1])
+      plugboard_unblock_forwarded_signals()
       plugboard_forward_signals(pid)
       let (ending, watch) = ChildFollower(pid: pid, progress: ends[0], timeout: timeout).follow()
       close(ends[0])

@@ -19,6 +19,12 @@ int plugboard_pidfd_open(pid_t pid);
 /// shares the parent's process group, so they are not passed on twice.
 void plugboard_forward_signals(pid_t child);
 
+/// Unblocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread. A
+/// process started from a thread that blocks them (a Dispatch worker's
+/// `posix_spawn`) inherits the mask; a supervisor that promises to pass
+/// them on must be able to receive them, and the child to act on them.
+void plugboard_unblock_forwarded_signals(void);
+
 /// In the supervised child: on SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE or
 /// SIGABRT, writes a crash line to `fd` (`C<signal>\t<Swift fatal error
 /// message, if any>\n`), then calls `describe(fd)` (which may write more

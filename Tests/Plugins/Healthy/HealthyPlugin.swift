@@ -1,5 +1,9 @@
 import PlugboardKit
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A test-only plugin that is sound on its own, needing nothing but
 /// PlugboardKit: `check` passes and `run` prints one line. The fault corpus
 /// copies it where only the file's place or mode is wrong.
@@ -14,9 +18,21 @@ struct HealthyAssembly: Assembly {
   }
 }
 
+/// Prints one line, then does what its first argument says, for the
+/// supervision tests: `trap` (a Swift runtime trap once running), `exit N`
+/// (returns N), `wait` (waits for a signal).
 struct HealthyApplication: Application {
   func run(arguments: [String]) async throws -> Int32 {
     print("Healthy is running")
-    return 0
+    fflush(nil)
+    switch arguments.first {
+    case "trap":
+      // Deliberate: the supervision tests need an application that traps.
+      fatalError("the application gave up")
+    case "exit": return Int32(arguments.dropFirst().first ?? "") ?? 0
+    case "wait":
+      while true { pause() }
+    default: return 0
+    }
   }
 }

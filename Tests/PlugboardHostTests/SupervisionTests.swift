@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+@testable import PlugboardHost
+
+/// The supervisor as a user meets it: a factory that traps while the
+/// `Application` is resolved, an application that crashes once running,
+/// exit statuses passed through, signals passed on, the stage timeout from
+/// the manifest and the flag, and what `--unsupervised` gives up.
+@Suite struct SupervisionTests {
+  /// A deployment of one built plugin, copied beside its manifest.
+  private func deployment(_ product: String, manifestExtras: String = "") throws -> (
+    TemporaryDirectory, String
+  ) {
+    let folder = try TemporaryDirectory()
+    try FileManager.default.copyItem(
+      atPath: BuildProducts.library(product), toPath: folder.path + "/lib\(product).so")
+    let manifest = try folder.write(
+      "plugins.json",
+      #"{ "formatVersion": 1, \#(manifestExtras) "plugins": [ { "name": "\#(product)", "path": "lib\#(product).so" } ] }"#
+    )
+    return (folder, manifest)
+  }
+
+  @Test func aFactoryThatTrapsWhileTheApplicationIsResolvedIsNamed() throws {
+    let (folder, manifest) = try deployment("TrappingFactory")
+    defer { withExtendedLifetime(folder) {} }
+    let result = try Subprocess.plugboard(["run", "--manifest", manifest])
+    #expect(result.exited)
+    #expect(result.status == 1)
+    let site = "TrappingFactory/TrappingFactoryPlugin.swift"
+    let trap = #"SIGILL (a Swift runtime trap: "\#(site):26: Fatal error: database URL missing")"#
+    #expect(
+      result.stderrLines.filter { $0.hasPrefix("plugboard: ") } == [
+        "plugboard: resolve Application: crashed with \(trap) while making TrappingFactory.Database "
+          + "(registered at \(site):24 in plugin TrappingFactory)",
+        "plugboard:   chain: PlugboardKit.Application (\(site):29 in plugin TrappingFactory) → "
+          + "TrappingFactory.Database (\(site):24 in plugin TrappingFactory)",
+        "plugboard: run: fix the factory of TrappingFactory.Database; the application was not run",
+      ])
+  }
+
+  @Test func anApplicationThatCrashesOnceRunningEndsWith128PlusTheSignal() throws {
+    let (folder, manifest) = try deployment("Healthy")
+    defer { withExtendedLifetime(folder) {} }
+    let result = try Subprocess.plugboard(["run", "--manifest", manifest, "--", "trap"])
+    #expect(result.exited)
+    #expect(result.status == 128 + SIGILL)
+    #expect(result.stdout == "Healthy is running\n")
+    #expect(
+      result.stderrLines.last
+        == #"plugboard: application running: the application crashed with SIGILL (a Swift runtime trap: "#
+        + #""Healthy/HealthyPlugin.swift:31: Fatal error: the application gave up")"#)
+  }
+
+  @Test func theApplicationsExitStatusPassesThrough() throws {
+    let (folder, manifest) = try deployment("Healthy")
+    defer { withExtendedLifetime(folder) {} }
+    let result = try Subprocess.plugboard(["run", "--manifest", manifest, "--", "exit", "7"])
+    #expect(result.exited)
+    #expect(result.status == 7)
+    #expect(result.stderr == "")
+  }
+
+  /// SIGTERM sent to `plugboard` (as a service manager sends it) reaches
+  /// the application, and the exit status says so, as a shell's would.
+  @Test func aSignalSentToPlugboardReachesTheApplication() throws {
+    let (folder, manifest) = try deployment("Healthy")
+    defer { withExtendedLifetime(folder) {} }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: BuildProducts.plugboard)
+    process.arguments = ["run", "--manifest", manifest, "--", "wait"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Once the application has printed, it is running in the child.
+    var seen = Data()
+    while !seen.contains(UInt8(ascii: "\n")) {
+      let chunk = output.fileHandleForReading.availableData
+      guard !chunk.isEmpty else { break }
+      seen.append(chunk)
+    }
+    #expect(String(decoding: seen, as: UTF8.self) == "Healthy is running\n")
+    process.terminate()
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 128 + SIGTERM)
+  }
+
+  @Test func theManifestsStageTimeoutAndTheFlagBoundAHang() throws {
+    let hang = try CFixtures.directory.get() + "/libHang.so"
+    let folder = try TemporaryDirectory()
+    try FileManager.default.copyItem(atPath: hang, toPath: folder.path + "/libHang.so")
+    let manifest = try folder.write(
+      "plugins.json",
+      #"{ "formatVersion": 1, "stageTimeout": 0.5, "plugins": [ { "name": "Hang", "path": "libHang.so" } ] }"#
+    )
+    let stopped = "open: plugin 'Hang' (\(folder.path)/libHang.so) was stopped after"
+    let fromManifest = try Subprocess.plugboard(["list", "--manifest", manifest])
+    #expect(fromManifest.exited && fromManifest.status == 1)
+    #expect(
+      fromManifest.stderrLines.first?.hasPrefix("plugboard: \(stopped) 0.5 s while being opened") == true)
+    let fromFlag = try Subprocess.plugboard(["list", "--manifest", manifest, "--stage-timeout", "0.25"])
+    #expect(fromFlag.stderrLines.first?.hasPrefix("plugboard: \(stopped) 0.25 s while being opened") == true)
+  }
+
+  @Test func aBadStageTimeoutIsMisuse() throws {
+    let result = try Subprocess.plugboard(["list", "--stage-timeout", "0"])
+    #expect(result.exited)
+    #expect(result.status == 2)
+    #expect(
+      result.stderrLines == [
+        "plugboard: --stage-timeout takes a number of seconds greater than 0 and at most 3600, found '0'",
+        "Run 'plugboard list --help' for usage.",
+      ])
+  }
+
+  /// What `--unsupervised` gives up: a crashing plugin takes plugboard
+  /// down with it (the way to debug it under a debugger).
+  @Test func unsupervisedACrashTakesPlugboardDown() throws {
+    let crash = try CFixtures.directory.get() + "/libCrash.so"
+    let folder = try TemporaryDirectory()
+    try FileManager.default.copyItem(atPath: crash, toPath: folder.path + "/libCrash.so")
+    let manifest = try folder.writeManifest([("Crash", "libCrash.so")])
+    let result = try Subprocess.plugboard(
+      ["list", "--manifest", manifest, "--unsupervised"], environment: ["SWIFT_BACKTRACE": "enable=no"])
+    #expect(!result.exited)
+    #expect(result.status == SIGSEGV)
+  }
+
+  /// The wire format survives any text, escapes included.
+  @Test func progressEventsRoundTrip() {
+    let events: [ProgressEvent] = [
+      .stage(.open, plugin: "A\tB\nC\\", file: "/x y/lib.so"), .stage(.validate, plugin: nil, file: nil),
+      .stageTimeout(.milliseconds(2500)), .crash(signal: 11, message: "boom\n"),
+      .crash(signal: 6, message: nil),
+      .making(type: "M.T named \"x\"", site: "M/F.swift:3 in plugin P"), .reporting, .running,
+    ]
+    let decoded = events.map { ProgressEvent(line: Substring($0.line)) }
+    #expect(decoded[0] == events[0])
+    #expect(decoded[1] == events[1])
+    #expect(decoded[2] == events[2])
+    #expect(decoded[3] == .crash(signal: 11, message: "boom"))
+    #expect(decoded[4...] == events[4...].map { Optional($0) }[...])
+    #expect(ProgressEvent(line: "Snot a stage\t\t") == nil)
+    #expect(ProgressEvent(line: "") == nil)
+  }
+}
