@@ -79,6 +79,21 @@ import Testing
     #expect(result.stdout.contains("\nNetworking 1.0.0  \(Self.networking)\n"))
   }
 
+  /// `check` loads a disabled plugin in a child process to learn what it
+  /// registers; that load is held to the plugin's pin too.
+  @Test func checkHoldsAProbedDisabledPluginToItsPin() throws {
+    let folder = try TemporaryDirectory()
+    let wrong = String(repeating: "0", count: 64)
+    let disabled = #"{ "name": "Auth", "path": "\#(Self.auth)", "enabled": false, "sha256": "\#(wrong)" }"#
+    let path = try manifest(folder, "", plugins: [entry("Networking", Self.networking), disabled])
+    let result = try Subprocess.plugboard(["check", "--manifest", path])
+    #expect(result.exited && result.status == 1)
+    #expect(
+      result.stdout.contains(
+        "and that failed: open: plugin 'Auth' (\(Self.auth)) does not match its pin: plugins[1].sha256 is "
+          + "\(wrong), the file's SHA-256 is \(try digest(Self.auth)) — if the new file is trusted"))
+  }
+
   /// New pins are added after each object's last member, a stale one is
   /// replaced in place, and every other byte stays as written; the mode is
   /// kept and the result loads.

@@ -38,7 +38,8 @@ public struct PluginProbe: Sendable {
     func failed(_ reason: String) -> ProbeResult { ProbeResult(entry: entry, outcome: .failed(reason)) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = [ProbeCommand.name, entry.name, path]
+    process.arguments =
+      [ProbeCommand.name, entry.name, path] + ProbeCommand.options(entry, of: manifest)
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
