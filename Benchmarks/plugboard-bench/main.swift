@@ -30,4 +30,7 @@ if only == nil || only?.hasPrefix("startup") == true {
 if only == nil || only?.hasPrefix("memory") == true {
   rows += MemoryScenarios(plan: plan).run()
 }
+if only == nil || only?.hasPrefix("hash") == true {
+  rows += HashingScenarios(plan: plan).run()
+}
 print(ResultTable.render(rows))

@@ -21,9 +21,12 @@ import Testing
   }
 
   @Test(arguments: [
-    ([], "missing command; expected one of 'run', 'list', 'check', 'explain', 'graph'"),
+    ([], "missing command; expected one of 'run', 'list', 'check', 'explain', 'graph', 'pin'"),
     (["lst"], "unknown command 'lst'; did you mean 'list'?"),
-    (["deploy"], "unknown command 'deploy'; expected one of 'run', 'list', 'check', 'explain', 'graph'"),
+    (
+      ["deploy"],
+      "unknown command 'deploy'; expected one of 'run', 'list', 'check', 'explain', 'graph', 'pin'"
+    ),
     (["--manifest", "x"], "unknown option '--manifest'; expected a command first"),
     (["list", "--jsn"], "unknown option '--jsn' for 'list'; did you mean '--json'?"),
     (["run", "--json"], "unknown option '--json' for 'run'"),

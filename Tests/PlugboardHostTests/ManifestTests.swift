@@ -68,7 +68,8 @@ import Testing
         "plugins[0]: expected an object, found a string",
         "plugins[1].name: expected a non-empty string",
         "plugins[1].enabled: expected a boolean, found a string",
-        "plugins[3].sha256: reserved for integrity pins, which this version of plugboard does not support yet",
+        "plugins[3].sha256: expected 64 hexadecimal digits (a SHA-256 digest, as 'plugboard pin' writes it), "
+          + "found 2 digits",
         #"plugins[3].name: "A" is already the name of plugins[2]"#,
       ])
   }
@@ -82,7 +83,8 @@ import Testing
     #expect(try problems("[]") == ["(top level): expected an object, found an array"])
     #expect(
       try problems(#"{"formatVersion": "1", "plugins": {}, "x": 1}"#) == [
-        #"x: unknown key; expected one of "$schema", "formatVersion", "activeProfile", "profiles", "plugins""#,
+        #"x: unknown key; expected one of "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "#
+          + #""pluginRoots", "stageTimeout", "plugins""#,
         "formatVersion: expected a number, found a string",
         "plugins: expected an array, found an object",
       ])
@@ -102,6 +104,104 @@ import Testing
     ) {
       try result.get()
     }
+  }
+}
+
+/// The keys that say how far plugins are trusted: `sha256`, `requirePins`,
+/// `pluginRoots`, `stageTimeout`.
+@Suite struct IntegrityManifestTests {
+  private static let digest = "3A7BD3E2360A3D29EEA436FCFB7E44C735D117C42D1C1835420B6B9942DD4F1B"
+  private static let expectation =
+    "expected 64 hexadecimal digits (a SHA-256 digest, as 'plugboard pin' writes it)"
+
+  private func read(_ text: String) throws -> Result<Manifest, ManifestError> {
+    let folder = try TemporaryDirectory()
+    return ManifestReader.read(path: try folder.write("plugins.json", text), origin: .defaultLocation)
+  }
+
+  private func problems(_ text: String) throws -> [String] {
+    guard case .failure(.invalid(_, let problems)) = try read(text) else { return [] }
+    return problems.map(\.description)
+  }
+
+  private func plugin(_ members: String) -> String {
+    #"{ "formatVersion": 1, "plugins": [ { "name": "A", "path": "a.so"\#(members) } ] }"#
+  }
+
+  private func topLevel(_ members: String) -> String {
+    #"{ "formatVersion": 1, \#(members), "plugins": [] }"#
+  }
+
+  @Test func readsEveryKeyAndStoresThePinInLowerCase() throws {
+    let text = #"""
+      { "formatVersion": 1, "requirePins": true, "pluginRoots": ["../build", "/opt/plugins"],
+        "stageTimeout": 2.5, "plugins": [ { "name": "A", "path": "a.so", "sha256": "\#(Self.digest)" } ] }
+      """#
+    let manifest = try read(text).get()
+    #expect(manifest.plugins.first?.sha256 == Self.digest.lowercased())
+    #expect(manifest.requirePins)
+    #expect(manifest.pluginRoots == ["../build", "/opt/plugins"])
+    #expect(manifest.stageTimeout == .milliseconds(2500))
+  }
+
+  @Test func defaultsWhenTheKeysAreAbsent() throws {
+    let manifest = try read(plugin("")).get()
+    #expect(manifest.plugins.first?.sha256 == nil)
+    #expect(!manifest.requirePins)
+    #expect(manifest.pluginRoots.isEmpty)
+    #expect(manifest.stageTimeout == nil)
+  }
+
+  @Test func refusesAPinThatIsNotADigest() throws {
+    #expect(
+      try problems(plugin(#", "sha256": 12"#)) == ["plugins[0].sha256: expected a string, found a number"])
+    #expect(
+      try problems(plugin(#", "sha256": "\#(Self.digest.dropLast())""#)) == [
+        "plugins[0].sha256: \(Self.expectation), found 63 digits"
+      ])
+    #expect(
+      try problems(plugin(#", "sha256": "\#(Self.digest)0""#)) == [
+        "plugins[0].sha256: \(Self.expectation), found 65 digits"
+      ])
+    #expect(
+      try problems(plugin(#", "sha256": "3a7g""#)) == [
+        #"plugins[0].sha256: \#(Self.expectation), found "g" at character 4"#
+      ])
+    // A full-width digit is a hexadecimal digit to Unicode, not to a pin.
+    #expect(
+      try problems(plugin(#", "sha256": "\#u{FF11}""#)) == [
+        #"plugins[0].sha256: \#(Self.expectation), found "\#u{FF11}" at character 1"#
+      ])
+  }
+
+  @Test func refusesRequirePinsThatIsNotABoolean() throws {
+    #expect(
+      try problems(topLevel(#""requirePins": "yes""#)) == ["requirePins: expected a boolean, found a string"])
+  }
+
+  @Test func refusesPluginRootsThatAreNotFolderPaths() throws {
+    #expect(
+      try problems(topLevel(#""pluginRoots": "/opt""#)) == [
+        "pluginRoots: expected an array of folder paths, found a string"
+      ])
+    #expect(
+      try problems(topLevel(#""pluginRoots": ["/opt", 3, ""]"#)) == [
+        "pluginRoots[1]: expected a string, found a number",
+        "pluginRoots[2]: expected a non-empty string",
+      ])
+  }
+
+  @Test func refusesAStageTimeoutOutOfRange() throws {
+    let range = "expected a number of seconds greater than 0 and at most 3600"
+    #expect(
+      try problems(topLevel(#""stageTimeout": "10""#)) == [
+        "stageTimeout: expected a number of seconds, found a string"
+      ])
+    #expect(try problems(topLevel(#""stageTimeout": 0"#)) == ["stageTimeout: \(range), found 0"])
+    #expect(try problems(topLevel(#""stageTimeout": -1"#)) == ["stageTimeout: \(range), found -1"])
+    #expect(try problems(topLevel(#""stageTimeout": 3600.5"#)) == ["stageTimeout: \(range), found 3600.5"])
+    #expect(try problems(topLevel(#""stageTimeout": 1e400"#)) == ["stageTimeout: \(range), found 1e400"])
+    #expect(try read(topLevel(#""stageTimeout": 3600"#)).get().stageTimeout == .seconds(3600))
   }
 }
 

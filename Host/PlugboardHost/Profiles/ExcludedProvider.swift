@@ -31,10 +31,13 @@ public struct ExcludedProvider: Sendable, CustomStringConvertible {
   ) -> [ExcludedProvider] {
     guard let profile = deployment.profile?.name else { return [] }
     let excluded = deployment.excludedByProfile.map { entry in
-      PluginEntry(index: entry.index, name: entry.name, path: entry.path)
+      PluginEntry(index: entry.index, name: entry.name, path: entry.path, sha256: entry.sha256)
     }
     guard !excluded.isEmpty else { return [] }
-    let manifest = Manifest(path: deployment.manifest.path, plugins: excluded)
+    let original = deployment.manifest
+    let manifest = Manifest(
+      path: original.path, plugins: excluded, requirePins: original.requirePins,
+      pluginRoots: original.pluginRoots, stageTimeout: original.stageTimeout)
     var found: [ExcludedProvider] = []
     for outcome in loader.load(manifest) {
       guard case .loaded(let plugin) = outcome,

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+@testable import PlugboardHost
+
+/// Integrity pins through the built `plugboard`: pinned plugins load with
+/// their `$ORIGIN` neighbours, a wrong or missing pin is refused, and
+/// `plugboard pin` writes the pins without disturbing the manifest.
+@Suite struct PinTests {
+  private static let auth = BuildProducts.library("Auth")
+  private static let networking = BuildProducts.library("Networking")
+
+  private func digest(_ file: String) throws -> String {
+    try SHA256.hash(file: file).get().hex
+  }
+
+  /// A manifest in a fresh folder; the plugins live in the build folder,
+  /// which it lists as a plugin root.
+  private func manifest(_ folder: TemporaryDirectory, _ members: String, plugins: [String]) throws -> String {
+    try folder.write(
+      "plugins.json",
+      """
+      { "formatVersion": 1, "pluginRoots": ["\(BuildProducts.directory)"],\(members) "plugins": [
+        \(plugins.joined(separator: ",\n  "))
+      ] }
+
+      """)
+  }
+
+  private func entry(_ name: String, _ file: String, pin: String? = nil) -> String {
+    #"{ "name": "\#(name)", "path": "\#(file)""# + (pin.map { #", "sha256": "\#($0)""# } ?? "") + " }"
+  }
+
+  /// `libAuth.so` needs `libAppContracts.so`, found through its `$ORIGIN`
+  /// run path beside it in the build folder and not loaded by the host.
+  @Test func aPinnedPluginLoadsWithItsOriginNeighbours() throws {
+    let folder = try TemporaryDirectory()
+    let path = try manifest(
+      folder, "",
+      plugins: [
+        entry("Networking", Self.networking, pin: try digest(Self.networking).uppercased()),
+        entry("Auth", Self.auth, pin: try digest(Self.auth)),
+      ])
+    let result = try Subprocess.plugboard(["list", "--manifest", path])
+    #expect(result.exited && result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("\nAuth 1.0.0  \(Self.auth)\n"))
+    #expect(result.stdout.contains("AppContracts.AuthService"))
+    #expect(result.stderr.isEmpty)
+  }
+
+  @Test func aPluginThatDoesNotMatchItsPinIsRefusedShowingBothDigests() throws {
+    let folder = try TemporaryDirectory()
+    let wrong = try digest(Self.networking)
+    let path = try manifest(folder, "", plugins: [entry("Auth", Self.auth, pin: wrong)])
+    let result = try Subprocess.plugboard(["list", "--manifest", path])
+    #expect(result.exited && result.status == 1)
+    #expect(
+      result.stderrLines == [
+        "plugboard: open: plugin 'Auth' (\(Self.auth)) does not match its pin: plugins[0].sha256 is \(wrong), "
+          + "the file's SHA-256 is \(try digest(Self.auth)) — if the new file is trusted, run 'plugboard pin' "
+          + "to refresh the pins"
+      ])
+  }
+
+  @Test func requirePinsRefusesAnUnpinnedPlugin() throws {
+    let folder = try TemporaryDirectory()
+    let path = try manifest(
+      folder, #" "requirePins": true,"#,
+      plugins: [
+        entry("Networking", Self.networking, pin: try digest(Self.networking)), entry("Auth", Self.auth),
+      ])
+    let result = try Subprocess.plugboard(["list", "--manifest", path])
+    #expect(result.exited && result.status == 1)
+    #expect(
+      result.stderrLines == [
+        "plugboard: open: plugin 'Auth' (\(Self.auth)) has no pin and the manifest sets \"requirePins\": "
+          + "true — run 'plugboard pin' to pin every plugin, or add plugins[1].sha256"
+      ])
+    #expect(result.stdout.contains("\nNetworking 1.0.0  \(Self.networking)\n"))
+  }
+
+  /// `check` loads a disabled plugin on its own to learn what it
+  /// registers; that load is held to the plugin's pin too.
+  @Test func checkHoldsAProbedDisabledPluginToItsPin() throws {
+    let folder = try TemporaryDirectory()
+    let wrong = String(repeating: "0", count: 64)
+    let disabled = #"{ "name": "Auth", "path": "\#(Self.auth)", "enabled": false, "sha256": "\#(wrong)" }"#
+    let path = try manifest(folder, "", plugins: [entry("Networking", Self.networking), disabled])
+    let result = try Subprocess.plugboard(["check", "--manifest", path])
+    #expect(result.exited && result.status == 1)
+    #expect(
+      result.stdout.contains(
+        "and that failed: open: plugin 'Auth' (\(Self.auth)) does not match its pin: plugins[1].sha256 is "
+          + "\(wrong), the file's SHA-256 is \(try digest(Self.auth)) — if the new file is trusted"))
+  }
+
+  /// New pins are added after each object's last member, a stale one is
+  /// replaced in place, and every other byte stays as written; the mode is
+  /// kept and the result loads.
+  @Test func pinWritesThePinsAndLeavesTheRestAsWritten() throws {
+    let folder = try TemporaryDirectory()
+    let stale = String(repeating: "0", count: 64)
+    func text(networking: String, auth: String) -> String {
+      """
+      {
+        "$schema": "./plugins.schema.json",
+        "formatVersion": 1,
+        "pluginRoots": ["\(BuildProducts.directory)"],
+        "plugins": [
+          {
+            "path": "\(Self.networking)",
+            "name": "Networking"\(networking)
+          },
+          { "name": "Auth", "sha256": "\(auth)", "path": "\(Self.auth)", "enabled": true }
+        ]
+      }
+
+      """
+    }
+    let path = try folder.write("plugins.json", text(networking: "", auth: stale))
+    #expect(chmod(path, 0o640) == 0)
+    let result = try Subprocess.plugboard(["pin", "--manifest", path])
+    let networking = try digest(Self.networking)
+    let auth = try digest(Self.auth)
+    #expect(result.exited && result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout == """
+        \(networking)  Networking  \(Self.networking)
+        \(auth)  Auth  \(Self.auth)
+        wrote 2 pins to \(path): 1 new, 1 changed, 0 unchanged
+
+        """)
+    let written = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(written == text(networking: ",\n      \"sha256\": \"\(networking)\"", auth: auth))
+    #expect((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) == 0o640)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["plugins.json"])
+
+    let again = try Subprocess.plugboard(["pin", "--manifest", path])
+    #expect(again.stdout.hasSuffix("the pins in \(path) are up to date (2 unchanged)\n"))
+    let list = try Subprocess.plugboard(["list", "--manifest", path])
+    #expect(list.exited && list.status == 0, "\(list.stderr)")
+  }
+
+  @Test func pinLeavesTheManifestUnchangedWhenAPluginIsMissing() throws {
+    let folder = try TemporaryDirectory()
+    let path = try manifest(folder, "", plugins: [entry("Auth", Self.auth), entry("Gone", "lib/libGone.so")])
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let result = try Subprocess.plugboard(["pin", "--manifest", path])
+    #expect(result.exited && result.status == 1)
+    #expect(
+      result.stderrLines == [
+        "plugboard: pin: plugin 'Gone' (\(folder.path)/lib/libGone.so) does not exist (plugins[1].path is "
+          + "relative to the manifest's folder, \(folder.path))",
+        "plugboard: pin: no pins written; \(path) is unchanged",
+      ])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+}
