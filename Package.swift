@@ -48,7 +48,7 @@ let package = Package(
     .target(name: "PlugboardHost", dependencies: [kit], path: "Host/PlugboardHost"),
     .executableTarget(name: "plugboard", dependencies: ["PlugboardHost"], path: "Host/plugboard"),
     .executableTarget(
-      name: "plugboard-bench", dependencies: [kit, "PlugboardBenchSupport"],
+      name: "plugboard-bench", dependencies: [kit, "PlugboardBenchSupport", "PlugboardHost"],
       path: "Benchmarks/plugboard-bench", exclude: []),
     // C, because <malloc.h> (mallinfo2, for the memory scenario) is not in
     // Swift's Glibc module.

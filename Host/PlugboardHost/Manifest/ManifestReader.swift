@@ -23,9 +23,19 @@ public enum ManifestReader {
     guard let data = FileManager.default.contents(atPath: path) else {
       return .failure(.unreadable(path: path, reason: "permission denied or I/O error"))
     }
+    return decode(Array(data), path: path)
+  }
+
+  /// Parses and checks manifest text already in memory, as
+  /// ``read(path:origin:)`` does once it has read the file (the benchmark
+  /// times this). `path` is the manifest's absolute path, named in every
+  /// message and the folder relative plugin paths are resolved against.
+  /// - Returns: the manifest, ``ManifestError/syntax(path:_:)`` for text that
+  ///   is not JSON, or ``ManifestError/invalid(path:_:)`` with every problem.
+  public static func decode(_ contents: [UInt8], path: String) -> Result<Manifest, ManifestError> {
     let document: JSONValue
     do {
-      document = try JSONParser.parse(Array(data))
+      document = try JSONParser.parse(contents)
     } catch {
       return .failure(.syntax(path: path, error))
     }
