@@ -27,6 +27,9 @@ var rows = ContainerScenarios(plan: plan).run(only: only)
 if only == nil || only?.hasPrefix("startup") == true {
   rows += StartupScenarios(plan: plan, quick: quick).run()
 }
+if only == nil || only?.hasPrefix("manifest") == true {
+  rows += ManifestScenarios(plan: plan, quick: quick).run()
+}
 if only == nil || only?.hasPrefix("memory") == true {
   rows += MemoryScenarios(plan: plan).run()
 }

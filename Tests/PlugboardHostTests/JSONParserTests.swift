@@ -14,6 +14,13 @@ import Testing
         ]))
   }
 
+  @Test func replacesALoneSurrogateAndKeepsTheEscapeAfterIt() throws {
+    #expect(try JSONParser.parse(#""\ud83d\ude00""#) == .string("\u{1F600}"))
+    #expect(try JSONParser.parse(#""\ud800\u0041""#) == .string("\u{FFFD}A"))
+    #expect(try JSONParser.parse(#""\ud800\ud83d\ude00x""#) == .string("\u{FFFD}\u{1F600}x"))
+    #expect(try JSONParser.parse(#""\udc00\ud800""#) == .string("\u{FFFD}\u{FFFD}"))
+  }
+
   @Test func reportsTheLineAndColumnOfASyntaxError() {
     #expect(
       throws: JSONSyntaxError(line: 3, column: 3, message: "expected ',' or '}' after an object member")

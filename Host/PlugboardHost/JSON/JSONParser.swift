@@ -172,6 +172,7 @@ public struct JSONParser {
     case UInt8(ascii: "u"):
       let unit = try hexQuad()
       if (0xD800..<0xDC00).contains(unit), bytes[index...].starts(with: Array("\\u".utf8)) {
+        let next = index
         index += 2
         let low = try hexQuad()
         if (0xDC00..<0xE000).contains(low),
@@ -179,6 +180,9 @@ public struct JSONParser {
         {
           return scalar
         }
+        // Not a pair: the lone high surrogate becomes U+FFFD and the
+        // escape after it is read on its own, not swallowed.
+        index = next
       }
       return Unicode.Scalar(unit) ?? "\u{FFFD}"
     default:

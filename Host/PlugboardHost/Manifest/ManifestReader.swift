@@ -37,12 +37,22 @@ public enum ManifestReader {
       return .failure(.unreadable(path: path, reason: "permission denied or I/O error"))
     }
     let text = Array(data)
+    return decode(text, path: path).map { ($0, text) }
+  }
+
+  /// Parses and checks manifest text already in memory, as
+  /// ``read(path:origin:)`` does once it has read the file (the benchmark
+  /// times this). `path` is the manifest's absolute path, named in every
+  /// message and the folder relative plugin paths are resolved against.
+  /// - Returns: the manifest, ``ManifestError/syntax(path:_:)`` for text that
+  ///   is not JSON, or ``ManifestError/invalid(path:_:)`` with every problem.
+  public static func decode(_ contents: [UInt8], path: String) -> Result<Manifest, ManifestError> {
     let document: JSONValue
     do {
-      document = try JSONParser.parse(text)
+      document = try JSONParser.parse(contents)
     } catch {
       return .failure(.syntax(path: path, error))
     }
-    return ManifestDecoder.decode(document, path: path).map { ($0, text) }
+    return ManifestDecoder.decode(document, path: path)
   }
 }
