@@ -98,6 +98,12 @@ import Testing
     case .symlinkLoop:
       return "locate: plugin 'Loop' (\(file)) is a symbolic link that leads, through other links, back to "
         + "itself (a loop)"
+    case .hashMismatch:
+      let digest = (try? SHA256.hash(file: file).get().hex) ?? "?"
+      return "open: plugin 'Healthy' (\(file)) does not match its pin: plugins[0].sha256 is "
+        + String(repeating: "0", count: 64)
+        + ", the file's SHA-256 is \(digest) — if the new file is trusted, "
+        + "run 'plugboard pin' to refresh the pins"
     case .duplicateName:
       return "read manifest: \(d.manifest): plugins[1].name: \"Healthy\" is already the name of plugins[0]"
     case .libraryListedTwice:

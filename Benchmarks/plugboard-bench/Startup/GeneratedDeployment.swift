@@ -57,7 +57,9 @@ struct GeneratedDeployment {
     let manifest = work.appendingPathComponent("generated.json")
     let entries = zip(sources.pluginNames, libraries).map { ["name": $0, "path": $1] }
     do {
-      let object: [String: Any] = ["formatVersion": 1, "plugins": entries]
+      let object: [String: Any] = [
+        "formatVersion": 1, "plugins": entries, "pluginRoots": [locations.repositoryRoot.path],
+      ]
       try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
         .write(to: manifest)
     } catch {

@@ -44,6 +44,9 @@ struct SampleDeployment {
       }
     }
     root["plugins"] = kept
+    // The manifest is written in the work folder; the libraries stay where
+    // they were built, under the repository.
+    root["pluginRoots"] = [locations.repositoryRoot.path]
     let manifest = work.appendingPathComponent("sample-release.json")
     do {
       let text = try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])

@@ -30,6 +30,7 @@ public struct CheckSummary: Sendable, Encodable {
     let reports = profiles.map { profile in
       let deployment = Deployment.bringUp(manifest, profile: profile)
       let probes = probe.probeUnloaded(of: deployment, known: &known)
+      Progress.report(.stage(.validate, plugin: nil, file: nil))
       return DeploymentChecker(deployment, probes: probes).check()
     }
     return CheckSummary(manifest: manifest.path, reports: reports)

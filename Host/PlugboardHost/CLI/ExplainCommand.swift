@@ -17,8 +17,9 @@ struct ExplainCommand {
     case .success(let brought): deployment = brought
     case .failure(let failure): return request.report(failure, on: console)
     }
-    let checker = DeploymentChecker(deployment, probes: PluginProbe().probeUnloaded(of: deployment))
+    let probes = PluginProbe().probeUnloaded(of: deployment)
     Progress.report(.reporting)
+    let checker = DeploymentChecker(deployment, probes: probes)
     let typeName: String
     switch TypeQuery.match(query, among: Explanation.knownTypeNames(checker)) {
     case .found(let name): typeName = name

@@ -34,6 +34,13 @@ struct RunCommand {
     Progress.report(.stage(.validate, plugin: nil, file: nil))
     let validation = DeploymentChecker(deployment).check()
     guard validation.healthy else {
+      // Finding the plugins a profile left out loads them: plugin code,
+      // so it comes before the report, while the supervisor still times it.
+      var hinted = Set<ServiceKey>()
+      var hints: [String] = []
+      for key in validation.findings.compactMap(\.missingKey) where hinted.insert(key).inserted {
+        hints += ExcludedProvider.providers(of: key, in: deployment).map { "plugboard: run: \($0)" }
+      }
       Progress.report(.reporting)
       for finding in validation.findings where finding.severity == .error {
         for line in finding.lines { console.err(line) }
@@ -43,12 +50,7 @@ struct RunCommand {
       console.err(
         "plugboard: run: the dependency graph has \(count); the application was not run "
           + "(plugboard check shows the whole report)")
-      var hinted = Set<ServiceKey>()
-      for key in validation.findings.compactMap(\.missingKey) where hinted.insert(key).inserted {
-        for provider in ExcludedProvider.providers(of: key, in: deployment) {
-          console.err("plugboard: run: \(provider)")
-        }
-      }
+      for hint in hints { console.err(hint) }
       return ExitStatus.problems.rawValue
     }
     let application: any Application
@@ -56,10 +58,11 @@ struct RunCommand {
     do {
       application = try deployment.container.resolve((any Application).self)
     } catch {
+      let hints = profileHints(for: error, in: deployment)
       Progress.report(.reporting)
       console.err("plugboard: run: cannot resolve the Application to run:")
       console.err("\(error)")
-      reportProfileHints(for: error, in: deployment)
+      for hint in hints { console.err(hint) }
       return ExitStatus.problems.rawValue
     }
     Progress.report(.running)
@@ -73,11 +76,9 @@ struct RunCommand {
 
   /// When what is missing would come from a plugin the profile left out,
   /// says so: the fix is usually the profile, not the code.
-  private func reportProfileHints(for error: any Error, in deployment: Deployment) {
-    guard let resolution = error as? ResolutionError, case .notRegistered = resolution.kind else { return }
-    for provider in ExcludedProvider.providers(of: resolution.key, in: deployment) {
-      console.err("plugboard: run: \(provider)")
-    }
+  private func profileHints(for error: any Error, in deployment: Deployment) -> [String] {
+    guard let resolution = error as? ResolutionError, case .notRegistered = resolution.kind else { return [] }
+    return ExcludedProvider.providers(of: resolution.key, in: deployment).map { "plugboard: run: \($0)" }
   }
 
   private func report(_ problems: [DeploymentProblem]) {

@@ -14,7 +14,10 @@ enum DeploymentAssembler {
   ) -> [PluginOutcome] {
     var result = outcomes
     for stage in [AssemblyError.Stage.assemble, .loaded] {
-      if stage == .loaded { configure(container) }
+      if stage == .loaded {
+        Progress.report(.stage(.applyProfile, plugin: nil, file: nil))
+        configure(container)
+      }
       for (index, outcome) in result.enumerated() {
         guard case .loaded(let plugin) = outcome else { continue }
         if let problem = run(stage, of: plugin, in: container) {

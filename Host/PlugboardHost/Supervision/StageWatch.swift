@@ -26,11 +26,13 @@ struct StageWatch: Sendable {
     timeoutFromFlag = timeout != nil
   }
 
-  /// Whether the stage in progress is bounded in time: only plugin code
-  /// and validation are; the report and the application run as long as
-  /// they need, and a crash is being written out.
+  /// Whether the stage in progress is bounded in time: only stages that
+  /// run plugin code are (a plugin's own stages, and resolving the
+  /// `Application`, whose factories are plugins'). plugboard's own work,
+  /// the report and the application take as long as they need, and so does
+  /// a crash being written out.
   var hasDeadline: Bool {
-    phase == .bringingUp && stage != nil && crash == nil
+    phase == .bringingUp && crash == nil && (plugin != nil || stage == .resolveApplication)
   }
 
   mutating func apply(_ event: ProgressEvent) {

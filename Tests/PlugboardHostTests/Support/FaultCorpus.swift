@@ -17,7 +17,7 @@ enum FaultCase: String, CaseIterable, Sendable, CustomStringConvertible {
   case trappingAssembly, trappingFactory
   case unresolvedSymbol, otherABI, ownKitCopy
   // Where the file is and who may write it.
-  case worldWritableFile, worldWritableFolder, parentEscape, symlinkEscape, symlinkLoop
+  case worldWritableFile, worldWritableFolder, parentEscape, symlinkEscape, symlinkLoop, hashMismatch
   // The plugin list.
   case duplicateName, libraryListedTwice, threeCrashes
   // The manifest itself (its one plugin, Healthy, is sound).
@@ -117,6 +117,12 @@ enum FaultCorpus {
       try FileManager.default.createSymbolicLink(
         atPath: layout.folder + "/libLoopBack.so", withDestinationPath: "libLoop.so")
       return try layout.plugin("Loop", at: "libLoop.so")
+    case .hashMismatch:
+      try layout.copy(BuildProducts.library("Healthy"), to: "libHealthy.so")
+      let text =
+        #"{ "formatVersion": 1, "plugins": [ { "name": "Healthy", "path": "libHealthy.so", "sha256": ""#
+        + String(repeating: "0", count: 64) + #"" } ] }"#
+      return try layout.plugin("Healthy", at: "libHealthy.so", manifest: text)
     case .duplicateName:
       try layout.copy(BuildProducts.library("Healthy"), to: "libHealthy.so")
       try layout.copy(BuildProducts.library("Healthy"), to: "libHealthyCopy.so")
