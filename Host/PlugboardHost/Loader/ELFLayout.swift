@@ -14,7 +14,7 @@ enum ELFLayout {
   /// or nil when its layout is whole (or it is not ELF: the header check
   /// reports that).
   static func problem(at path: String) -> String? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var status = stat()
