@@ -28,8 +28,9 @@ let brokenPlugins = ["CyclicAPI", "CaptiveTracker", "SecondKeychain", "GreetingP
 /// Test-only plugins under `Tests/Plugins/<Name>/` for the fault corpus,
 /// needing only PlugboardKit so they can be copied anywhere: a sound one
 /// (for faults of place and mode), one that traps inside `assemble`, and one
-/// whose factory traps while the `Application` is resolved.
-let faultCorpusPlugins = ["Healthy", "TrappingAssembly", "TrappingFactory"]
+/// whose factory traps while the `Application` is resolved; and one that
+/// prints while it registers.
+let faultCorpusPlugins = ["Healthy", "TrappingAssembly", "TrappingFactory", "Chatty"]
 
 let package = Package(
   name: "Plugboard",

@@ -1,4 +1,8 @@
-import Foundation
+import PlugboardSupervision
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Where a command writes: data to standard output, diagnostics to
 /// standard error. Commands take one so tests can capture both.
@@ -7,19 +11,66 @@ public protocol Console: Sendable {
   func out(_ line: String)
   /// Writes `line` and a newline to standard error.
   func err(_ line: String)
+  /// Pushes out what is buffered, and says why standard output could not
+  /// be written, if it could not: the command must then fail, because
+  /// what it reported never arrived.
+  func finish() -> String?
+}
+
+extension Console {
+  public func finish() -> String? { nil }
 }
 
 /// The process's own standard output and error.
+///
+/// Standard output goes through C stdio, the buffer the application's own
+/// `print` shares, so the two stay in order; a write error there is kept
+/// by stdio and reported by ``finish()``. Standard error is written with
+/// `write(2)` directly, after flushing standard output so that a
+/// diagnostic never overtakes output printed before it, and a failed write
+/// (closed, full, a reader gone) is dropped: there is nowhere left to say
+/// it, and plugboard must end by exiting, not by a trap.
 public struct StandardConsole: Console {
   public init() {}
 
   public func out(_ line: String) {
-    // `print` shares stdio's buffer with whatever the application prints,
-    // so the two stay in order.
-    print(line)
+    _ = plugboard_stdout_puts(line + "\n")
   }
 
   public func err(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    _ = plugboard_stdout_flush()
+    StandardError.write(line)
+  }
+
+  public func finish() -> String? {
+    if StandardStreams.outputWasClosed { return "standard output is closed" }
+    let failure = plugboard_stdout_flush()
+    guard failure != 0 || plugboard_stdout_failed() != 0 else { return nil }
+    // A write made by the application's own code failed: stdio kept only
+    // that it did, not why.
+    guard failure != 0 else { return "a write to it failed" }
+    return String(cString: strerror(failure))
+  }
+}
+
+/// Standard input, output and error as the process found them.
+public enum StandardStreams {
+  /// Whether standard output was closed when plugboard started (`>&-`).
+  nonisolated(unsafe) public private(set) static var outputWasClosed = false
+
+  /// Opens `/dev/null` on any of descriptors 0, 1 and 2 that is closed, so
+  /// that no file plugboard opens later (a plugin, a pipe to its child)
+  /// takes their place and receives what was meant for a terminal. A
+  /// closed standard output is remembered: writing there must fail the
+  /// command, not vanish. Call it first thing, before any file is opened.
+  public static func secure() {
+    for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+      let null = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+      if null >= 0 && null != descriptor {
+        dup2(null, descriptor)
+        close(null)
+      }
+      if descriptor == 1 { outputWasClosed = true }
+    }
   }
 }

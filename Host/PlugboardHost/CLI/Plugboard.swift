@@ -15,7 +15,20 @@ public enum Plugboard {
   /// Runs the command `arguments` (without the program name) describe.
   /// - Returns: the exit status (see ``ExitStatus``; `run` returns the
   ///   application's own status once it ran).
+  ///
+  /// Standard output that could not be written (a full disk, a closed
+  /// pipe) fails the command: it is reported on standard error, and a
+  /// status of 0 becomes 1, so a script never takes a lost report for a
+  /// healthy one.
   public static func main(_ arguments: [String], console: any Console = StandardConsole()) async -> Int32 {
+    let status = await execute(arguments, console: console)
+    guard let failure = console.finish() else { return status }
+    let command = CommandSpec.all.first { $0.name == arguments.first }.map { "\($0.name): " } ?? ""
+    console.err("plugboard: \(command)cannot write to standard output: \(failure)")
+    return status == ExitStatus.healthy.rawValue ? ExitStatus.problems.rawValue : status
+  }
+
+  private static func execute(_ arguments: [String], console: any Console) async -> Int32 {
     let invocation: Invocation
     do {
       invocation = try ArgumentParser.parse(arguments)
@@ -42,6 +55,7 @@ public enum Plugboard {
       }
       // Whatever path the command took, no plugin code runs after it.
       defer { Progress.report(.reporting) }
+      if Supervisor.supervisedCommands.contains(name) { Progress.divertPluginOutput() }
       switch name {
       case CommandSpec.run.name: return await RunCommand(options: options, console: console).execute()
       case CommandSpec.list.name: return ListCommand(options: options, console: console).execute()

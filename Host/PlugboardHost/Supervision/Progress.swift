@@ -35,6 +35,7 @@ enum Progress {
   static var isSupervised: Bool { descriptor >= 0 }
 
   static func report(_ event: ProgressEvent) {
+    if event == .reporting || event == .running { restorePluginOutput() }
     guard descriptor >= 0 else { return }
     write(event.line, to: descriptor)
   }
@@ -42,6 +43,36 @@ enum Progress {
   /// A stage of `entry`'s plugin begins.
   static func stage(_ stage: LoadStage, _ name: String, file: String) {
     report(.stage(stage, plugin: name, file: file))
+  }
+
+  // MARK: What plugins print
+
+  /// Standard output as it was, while it is diverted; -1 when it is not.
+  nonisolated(unsafe) private static var savedOutput: Int32 = -1
+
+  /// Sends what plugin code prints to standard error until the report or
+  /// the application starts (``report(_:)`` with `.reporting` or
+  /// `.running`): a plugin that prints while it registers must not put its
+  /// line in front of `list --json`'s JSON. Supervised or not.
+  static func divertPluginOutput() {
+    guard savedOutput < 0 else { return }
+    _ = plugboard_stdout_flush()
+    let saved = dup(STDOUT_FILENO)
+    guard saved >= 0 else { return }
+    _ = fcntl(saved, F_SETFD, FD_CLOEXEC)
+    guard dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 else {
+      close(saved)
+      return
+    }
+    savedOutput = saved
+  }
+
+  private static func restorePluginOutput() {
+    guard savedOutput >= 0 else { return }
+    _ = plugboard_stdout_flush()
+    dup2(savedOutput, STDOUT_FILENO)
+    close(savedOutput)
+    savedOutput = -1
   }
 
   /// A whole line in one `write`, so lines from a crash handler never

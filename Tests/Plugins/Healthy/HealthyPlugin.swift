@@ -20,7 +20,7 @@ struct HealthyAssembly: Assembly {
 
 /// Prints one line, then does what its first argument says, for the
 /// supervision tests: `trap` (a Swift runtime trap once running), `exit N`
-/// (returns N), `wait` (waits for a signal).
+/// (returns N), `throw` (throws), `wait` (waits for a signal).
 struct HealthyApplication: Application {
   func run(arguments: [String]) async throws -> Int32 {
     print("Healthy is running")
@@ -30,9 +30,14 @@ struct HealthyApplication: Application {
       // Deliberate: the supervision tests need an application that traps.
       fatalError("the application gave up")
     case "exit": return Int32(arguments.dropFirst().first ?? "") ?? 0
+    case "throw": throw HealthyFailure()
     case "wait":
       while true { pause() }
     default: return 0
     }
   }
+}
+
+struct HealthyFailure: Error, CustomStringConvertible {
+  var description: String { "Healthy failed on purpose" }
 }
