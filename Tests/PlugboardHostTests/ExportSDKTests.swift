@@ -1,0 +1,110 @@
+import Foundation
+import PlugboardKit
+import Testing
+
+/// `Scripts/export-sdk`: PlugboardKit as a package repository of its own,
+/// which a plugin outside this repository depends on by version, and which
+/// the host then loads.
+@Suite struct ExportSDKTests {
+  private static let script = BuildProducts.packageRoot + "/Scripts/export-sdk"
+
+  /// The export and SwiftPM's fetching by URL need git: skipped without it,
+  /// unless `PLUGBOARD_REQUIRE_TOOLS` names `git`.
+  static let hasGit = ExternalTool.shouldRun("git")
+  static let noGit: Comment =
+    "needs git, which is not on PATH (PLUGBOARD_REQUIRE_TOOLS=git makes it required)"
+
+  private static func git(_ repository: String, _ arguments: [String]) throws -> String {
+    let result = try Subprocess.run("/usr/bin/env", ["git", "-C", repository] + arguments)
+    #expect(result.status == 0, "git \(arguments): \(result.stderr)")
+    return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  @Test(.enabled(if: ExportSDKTests.hasGit, ExportSDKTests.noGit))
+  func aPluginDependingOnTheSDKByVersionBuildsAndLoads() throws {
+    try #require(Toolchain.find("git") != nil, "PLUGBOARD_REQUIRE_TOOLS names git, but git is not on PATH")
+    let products = try ExportedSDKBuild.products.get()
+    // Resolved by version from the exported repository, not by path.
+    let resolved = try String(contentsOfFile: products.package + "/Package.resolved", encoding: .utf8)
+    #expect(resolved.contains(#""kind" : "localSourceControl""#))
+    #expect(resolved.contains(#""location" : "\#(products.repository)""#))
+    #expect(resolved.contains(#""version" : "\#(ExportedSDKBuild.version)""#))
+
+    let folder = try TemporaryDirectory()
+    let manifest = try folder.writeManifest([("Greeter", products.library)])
+    let run = try Subprocess.plugboard(["run", "--manifest", manifest])
+    #expect(run.stderr == "")
+    #expect(run.status == 0)
+    #expect(run.stdout == ExportedSDKBuild.greeting + "\n")
+
+    // Loaded, so not refused for its PlugboardKit version: the export's
+    // sources give the plugin the very version the host's library has.
+    let list = try Subprocess.plugboard(["list", "--json", "--manifest", manifest])
+    #expect(list.status == 0)
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
+    let host = try #require(report["host"] as? [String: Any])
+    #expect(host["kit"] as? String == PlugboardBuild.loadedKitVersion)
+    let plugins = try #require(report["plugins"] as? [[String: Any]])
+    #expect(plugins.map { $0["status"] as? String } == ["loaded"])
+  }
+
+  @Test(.enabled(if: ExportSDKTests.hasGit, ExportSDKTests.noGit))
+  func exportingTheSameFilesAgainChangesNothing() throws {
+    let products = try ExportedSDKBuild.products.get()
+    let head = try Self.git(products.repository, ["rev-parse", "HEAD"])
+    let again = try Subprocess.run(Self.script, [products.repository, ExportedSDKBuild.version])
+    #expect(again.status == 0)
+    #expect(
+      again.stderrLines == [
+        "\(products.repository): \(ExportedSDKBuild.version) already holds these files; nothing to do"
+      ])
+    #expect(try Self.git(products.repository, ["rev-parse", "HEAD"]) == head)
+    #expect(try Self.git(products.repository, ["status", "--porcelain"]) == "")
+  }
+
+  /// Any package folder exports the same way (a team's contracts), and a
+  /// tag never changes its files: changed files need a new version.
+  @Test(.enabled(if: ExportSDKTests.hasGit, ExportSDKTests.noGit))
+  func aTagNeverChangesItsFiles() throws {
+    let folder = try TemporaryDirectory()
+    let source = folder.path + "/Contracts"
+    try FileManager.default.createDirectory(
+      atPath: source + "/Sources/Contracts", withIntermediateDirectories: true)
+    try "// swift-tools-version:6.0\n".write(
+      toFile: source + "/Package.swift", atomically: true, encoding: .utf8)
+    try "public protocol Clock {}\n".write(
+      toFile: source + "/Sources/Contracts/Clock.swift", atomically: true, encoding: .utf8)
+    let repository = folder.path + "/exported"
+    let first = try Subprocess.run(Self.script, ["--package", source, repository, "1.0.0"])
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(try Self.git(repository, ["ls-files"]) == "Package.swift\nSources/Contracts/Clock.swift")
+
+    try "public protocol Clock { var now: Double { get } }\n".write(
+      toFile: source + "/Sources/Contracts/Clock.swift", atomically: true, encoding: .utf8)
+    let refused = try Subprocess.run(Self.script, ["--package", source, repository, "1.0.0"])
+    #expect(refused.status == 1)
+    #expect(
+      refused.stderrLines == [
+        "export-sdk: \(repository): tag 1.0.0 already holds other files; export them under a new version"
+      ])
+    #expect(try Self.git(repository, ["status", "--porcelain"]) == "")
+
+    let second = try Subprocess.run(Self.script, ["--package", source, repository, "1.1.0"])
+    #expect(second.status == 0, "\(second.stderr)")
+    #expect(try Self.git(repository, ["tag", "--list"]) == "1.0.0\n1.1.0")
+    #expect(
+      try Self.git(repository, ["show", "1.0.0:Sources/Contracts/Clock.swift"]) == "public protocol Clock {}")
+  }
+
+  @Test func refusesAVersionSwiftPMCannotResolve() throws {
+    let folder = try TemporaryDirectory()
+    let result = try Subprocess.run(Self.script, [folder.path + "/sdk", "1.0"])
+    #expect(result.status == 1)
+    #expect(
+      result.stderrLines == [
+        "export-sdk: '1.0' is not a semantic version such as 0.1.0 (SwiftPM resolves tags of that form only)"
+      ])
+    #expect(!FileManager.default.fileExists(atPath: folder.path + "/sdk"))
+  }
+}
