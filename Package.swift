@@ -7,11 +7,18 @@ import PackageDescription
 // of every type. See DEVELOPERS.md.
 let kit: Target.Dependency = .product(name: "PlugboardKit", package: "Kit")
 
+// The stamp of a module's sources, for the tests of stamps.
+let stamping: Target.Dependency = .product(name: "PlugboardStamping", package: "Kit")
+
 // The contracts the sample plugins share are a `.dynamic` product of their
 // own package for the same reason.
 let contracts: Target.Dependency = .product(name: "AppContracts", package: "Contracts")
 
 let pluginSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+/// Plugins that use the contracts record the stamp of the AppContracts they
+/// are compiled against, which the host compares with the one it loads.
+let stamped: [Target.PluginUsage] = [.plugin(name: "PlugboardStamp", package: "Kit")]
 
 /// The sample deployment's plugins: each a `.dynamic` library under
 /// `Plugins/<Name>/`, named in `plugins.json` as `.build/debug/lib<Name>.so`.
@@ -69,9 +76,9 @@ let package = Package(
     // C: a child's ru_maxrss includes the peak of the image it exec'd
     // from, so the measuring parent must be tiny (see its main.c).
     .executableTarget(name: "plugboard-peak-rss", path: "Benchmarks/plugboard-peak-rss"),
-    .testTarget(name: "PlugboardKitTests", dependencies: [kit], path: "Tests/PlugboardKitTests"),
+    .testTarget(name: "PlugboardKitTests", dependencies: [kit, stamping], path: "Tests/PlugboardKitTests"),
     .testTarget(
-      name: "PlugboardHostTests", dependencies: ["PlugboardHost", kit, contracts],
+      name: "PlugboardHostTests", dependencies: ["PlugboardHost", kit, contracts, stamping],
       path: "Tests/PlugboardHostTests"),
     .target(
       name: "ThrowingPlugin", dependencies: [kit], path: "Tests/Plugins/ThrowingPlugin",
@@ -84,13 +91,14 @@ let package = Package(
       let greeting: [Target.Dependency] = name.hasPrefix("Greeting") ? ["GreetingContract"] : [contracts]
       return .target(
         name: name, dependencies: [kit] + greeting, path: "Tests/Plugins/\(name)",
-        swiftSettings: pluginSettings)
+        swiftSettings: pluginSettings, plugins: name.hasPrefix("Greeting") ? [] : stamped)
     }
     + faultCorpusPlugins.map {
       .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
     }
     + samplePlugins.map {
       .target(
-        name: $0, dependencies: [kit, contracts], path: "Plugins/\($0)", swiftSettings: pluginSettings)
+        name: $0, dependencies: [kit, contracts], path: "Plugins/\($0)", swiftSettings: pluginSettings,
+        plugins: stamped)
     }
 )

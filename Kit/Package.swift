@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // PlugboardKit is its own package on purpose: SwiftPM links a target of the
@@ -9,14 +9,24 @@ import PackageDescription
 let package = Package(
   name: "PlugboardKit",
   products: [
-    .library(name: "PlugboardKit", type: .dynamic, targets: ["PlugboardKit"])
+    .library(name: "PlugboardKit", type: .dynamic, targets: ["PlugboardKit"]),
+    // Stamps shared modules and plugins; see Plugins/PlugboardStamp.
+    .plugin(name: "PlugboardStamp", targets: ["PlugboardStamp"]),
+    // The stamp itself, for tests and tools that compute one.
+    .library(name: "PlugboardStamping", targets: ["PlugboardStamping"]),
   ],
   targets: [
     .target(name: "PlugboardABI"),
     .target(
       name: "PlugboardKit",
       dependencies: ["PlugboardABI"],
-      swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+      swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
+      plugins: ["PlugboardStamp"]
     ),
+    .target(name: "PlugboardStamping", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
+    .executableTarget(
+      name: "plugboard-stamp", dependencies: ["PlugboardStamping"],
+      swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
+    .plugin(name: "PlugboardStamp", capability: .buildTool(), dependencies: ["plugboard-stamp"]),
   ]
 )

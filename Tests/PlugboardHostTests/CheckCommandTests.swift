@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import PlugboardHost
+
 /// `plugboard check` on deliberately broken deployments, through the built
 /// binary: each report's exact text and the exit status (1 for errors, 0
 /// when there are only warnings).
@@ -159,6 +161,7 @@ import Testing
   @Test func aDuplicatedModuleCopy() throws {
     let deployment = try CheckedDeployment([.built("GreetingProvider"), .built("GreetingApp")])
     let (app, provider) = (BuildProducts.library("GreetingApp"), BuildProducts.library("GreetingProvider"))
+    let rebuild = RebuildCommand.forLibrary(at: app)
     try expectCheck(
       deployment, status: 1,
       """
@@ -176,7 +179,7 @@ import Testing
         → Greeter  (✗ registered only under another identity)
 
       Action:
-        Make GreetingContract a .dynamic library product of its own package, and depend on that product (.package(path: ...)) from the host and every plugin instead of building its sources into them, so that one copy is loaded; then rebuild libGreetingApp.so and libGreetingProvider.so.
+        Make GreetingContract a .dynamic library product of its own package, and depend on that product (.package(path: ...)) from the host and every plugin instead of building its sources into them, so that one copy is loaded; then rebuild libGreetingApp.so and libGreetingProvider.so: \(rebuild).
 
       check: 1 error, 0 warnings; the deployment is broken
 

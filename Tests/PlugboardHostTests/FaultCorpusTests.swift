@@ -73,7 +73,7 @@ import Testing
     case .otherABI:
       return
         "check versions: plugin 'ABI2' (\(file)) was built for plugin ABI 2; this host speaks 1 — rebuild "
-        + "the plugin against PlugboardKit \(PlugboardBuild.loadedKitVersion)"
+        + "the plugin against PlugboardKit \(PlugboardBuild.loadedKitVersion): \(RebuildCommand.forLibrary(at: file))"
     case .ownKitCopy:
       return
         "assemble: plugin 'OwnKit' (\(file)) returned a PlugboardKit.PluginBundle that is not this host's "

@@ -2,6 +2,8 @@ import Foundation
 import PlugboardKit
 import Testing
 
+@testable import PlugboardHost
+
 /// Every way a plugin can fail to load, each reported with its stage and an
 /// exact message, with exit status 1 and the process ending by exiting.
 @Suite struct LoaderFailureTests {
@@ -60,21 +62,22 @@ import Testing
       "ABI2", "libABI2.so",
       { file, _ in
         "check versions: plugin 'ABI2' (\(file)) was built for plugin ABI 2; this host speaks 1 — rebuild the "
-          + "plugin against PlugboardKit \(PlugboardBuild.loadedKitVersion)"
+          + "plugin against PlugboardKit \(PlugboardBuild.loadedKitVersion): \(RebuildCommand.forLibrary(at: file))"
       }
     ),
     (
       "OldSwift", "libOldSwift.so",
       { file, _ in
         "check versions: plugin 'OldSwift' (\(file)) was compiled by Swift 6.2.0; this host was compiled by "
-          + "\(host) — rebuild the plugin with the host's toolchain"
+          + "\(host) — rebuild the plugin with the host's toolchain: \(RebuildCommand.forLibrary(at: file))"
       }
     ),
     (
       "OldKit", "libOldKit.so",
       { file, _ in
         "check versions: plugin 'OldKit' (\(file)) was compiled against PlugboardKit 0.0.9; this host uses "
-          + "PlugboardKit \(PlugboardBuild.loadedKitVersion) — rebuild the plugin against the host's PlugboardKit"
+          + "PlugboardKit \(PlugboardBuild.loadedKitVersion) — rebuild the plugin against the host's PlugboardKit: "
+          + RebuildCommand.forLibrary(at: file)
       }
     ),
     (

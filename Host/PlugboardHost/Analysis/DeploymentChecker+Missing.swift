@@ -140,7 +140,9 @@ extension DeploymentChecker {
       action: "Make \(module) a .dynamic library product of its own package, and depend on that "
         + "product (.package(path: ...)) from the host and every plugin instead of building its "
         + "sources into them, so that one copy is loaded; then rebuild \(fileName(wanted)) "
-        + "and \(fileName(registered)).")
+        + "and \(fileName(registered)): "
+        + Set([wanted, registered].map(RebuildCommand.forLibrary(at:))).sorted().joined(separator: "; ") + "."
+    )
   }
 
   private func fileName(_ path: String) -> String {

@@ -44,18 +44,23 @@ enum TypeOrigin {
   }
 
   /// The file mapped at `address`, from the process's memory map.
-  private static func image(containing address: UnsafeRawPointer) -> String? {
+  static func image(containing address: UnsafeRawPointer) -> String? {
     let target = UInt(bitPattern: address)
-    guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
-    for line in maps.split(separator: "\n") {
-      // start-end perms offset dev inode path
-      let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-      guard fields.count == 6, fields[5].hasPrefix("/") else { continue }
+    // Read to the end: procfs files report no size, and a one-shot read of
+    // them stops at a page.
+    guard let handle = FileHandle(forReadingAtPath: "/proc/self/maps"),
+      let data = try? handle.readToEnd()
+    else { return nil }
+    try? handle.close()
+    for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+      // start-end perms offset dev inode path, the path after a run of spaces.
+      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+      guard fields.count >= 6, fields[5].hasPrefix("/") else { continue }
       let range = fields[0].split(separator: "-")
       guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
         start <= target, target < end
       else { continue }
-      let path = String(fields[5]).trimmingCharacters(in: .whitespaces)
+      let path = fields[5...].joined(separator: " ")
       return FilePath.canonical(path) ?? path
     }
     return nil

@@ -32,7 +32,7 @@ enum ELFLayout {
     let tableBytes = entrySize * count
     guard tableBytes <= UInt64(maximumHeaderBytes), entrySize >= (wide ? 56 : 32) || count == 0 else {
       return "has an ELF header declaring \(count) program headers of \(entrySize) bytes; "
-        + "expected a shared library's — rebuild it"
+        + "expected a shared library's — rebuild it: \(RebuildCommand.forLibrary(at: path))"
     }
     let (tableEnd, overflow) = tableOffset.addingReportingOverflow(tableBytes)
     guard !overflow, tableEnd <= size else {

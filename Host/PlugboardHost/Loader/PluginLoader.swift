@@ -7,8 +7,9 @@ import PlugboardKit
 /// locate (the file exists and is a regular file) → open (it is an ELF
 /// shared object for this machine; `dlopen`) → find entry
 /// (`plugboard_entry_v1`, or a clear refusal of another ABI) → check
-/// versions (the descriptor's compiler and PlugboardKit versions and name)
-/// → assemble (`make_bundle`, which is only now called, and `as?
+/// versions (the descriptor's compiler and PlugboardKit versions and name,
+/// and the stamps of the shared modules it was compiled against, see
+/// ``SharedModuleStamps``) → assemble (`make_bundle`, which is only now called, and `as?
 /// PluginBundle`).
 ///
 /// A failure becomes that entry's ``PluginOutcome/failed(_:_:)`` and the
@@ -89,9 +90,14 @@ public struct PluginLoader {
     Progress.stage(.open, entry.name, file: file)
     let library = try open(entry, file, requirePins: requirePins)
     Progress.stage(.findEntry, entry.name, file: file)
-    let descriptor = try findDescriptor(in: library, failure: failure)
+    let descriptor = try findDescriptor(in: library, file: file, failure: failure)
     Progress.stage(.checkVersions, entry.name, file: file)
-    try check(descriptor, entry: entry, failure: failure)
+    try check(descriptor, entry: entry, file: file, failure: failure)
+    // Calls the plugin's and its shared modules' stamp functions, generated
+    // code, in the stage already announced.
+    if let problem = SharedModuleStamps.problem(in: library, file: file) {
+      throw failure(.checkVersions, problem, dlerror: nil)
+    }
     Progress.stage(.assemble, entry.name, file: file)
     let bundle = try makeBundle(descriptor, failure: failure)
     return LoadedPlugin(entry: entry, file: file, version: descriptor.version, bundle: bundle)
@@ -123,7 +129,7 @@ public struct PluginLoader {
   }
 
   private func findDescriptor(
-    in library: DynamicLibrary, failure: (LoadStage, String, String?) -> DeploymentProblem
+    in library: DynamicLibrary, file: String, failure: (LoadStage, String, String?) -> DeploymentProblem
   ) throws(DeploymentProblem) -> PluginDescriptor {
     let symbolName = "plugboard_entry_v\(host.abi)"
     let address: UnsafeMutableRawPointer
@@ -134,7 +140,8 @@ public struct PluginLoader {
         throw failure(
           .checkVersions,
           "was built for plugin ABI \(other); this host speaks \(host.abi) — "
-            + "rebuild the plugin against PlugboardKit \(host.kit)", nil)
+            + "rebuild the plugin against PlugboardKit \(host.kit): "
+            + RebuildCommand.forLibrary(at: file), nil)
       }
       throw failure(
         .findEntry, "does not export \(symbolName); expected a Plugboard plugin (dlerror: \(error.text))",
@@ -165,20 +172,22 @@ public struct PluginLoader {
   /// Compiler first: with another compiler nothing else in the descriptor
   /// can be trusted to mean the same.
   private func check(
-    _ descriptor: PluginDescriptor, entry: PluginEntry,
+    _ descriptor: PluginDescriptor, entry: PluginEntry, file: String,
     failure: (LoadStage, String, String?) -> DeploymentProblem
   ) throws(DeploymentProblem) {
     guard descriptor.swiftVersion == host.compiler else {
       throw failure(
         .checkVersions,
         "was compiled by Swift \(descriptor.swiftVersion); this host was compiled by "
-          + "Swift \(host.compiler) — rebuild the plugin with the host's toolchain", nil)
+          + "Swift \(host.compiler) — rebuild the plugin with the host's toolchain: "
+          + RebuildCommand.forLibrary(at: file), nil)
     }
     guard descriptor.kitVersion == host.kit else {
       throw failure(
         .checkVersions,
         "was compiled against PlugboardKit \(descriptor.kitVersion); this host uses "
-          + "PlugboardKit \(host.kit) — rebuild the plugin against the host's PlugboardKit", nil)
+          + "PlugboardKit \(host.kit) — rebuild the plugin against the host's PlugboardKit: "
+          + RebuildCommand.forLibrary(at: file), nil)
     }
     guard descriptor.name == entry.name else {
       throw failure(

@@ -22,7 +22,9 @@ let package = Package(
         .product(name: "PlugboardKit", package: "Kit"),
         .product(name: "AppContracts", package: "Contracts"),
       ],
-      swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+      swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
+      // Records the stamp of AppContracts it is compiled against.
+      plugins: [.plugin(name: "PlugboardStamp", package: "Kit")]
     )
   ]
 )

@@ -1,4 +1,6 @@
 import Foundation
+import PlugboardKit
+import PlugboardStamping
 
 /// `libOwnKit.so`: a plugin carrying its own copy of PlugboardKit, as a
 /// plugin author gets by building Kit's sources into the plugin. SwiftPM
@@ -27,8 +29,13 @@ enum OwnKitBuild {
       // The module map SwiftPM would generate for the C target.
       try "module PlugboardABI {\n  header \"\(kit)/PlugboardABI/include/plugboard_abi.h\"\n  export *\n}\n"
         .write(toFile: folder + "/modules/module.modulemap", atomically: true, encoding: .utf8)
-      let sources = try FileManager.default.subpathsOfDirectory(atPath: kit + "/PlugboardKit")
+      // The fingerprint the PlugboardStamp build plugin adds to the module.
+      try StampSource.kitFingerprint(stamp: PlugboardBuild.sourceFingerprint)
+        .write(toFile: folder + "/KitFingerprint.swift", atomically: true, encoding: .utf8)
+      let sources =
+        try FileManager.default.subpathsOfDirectory(atPath: kit + "/PlugboardKit")
         .filter { $0.hasSuffix(".swift") }.sorted().map { kit + "/PlugboardKit/" + $0 }
+        + [folder + "/KitFingerprint.swift"]
       let steps: [(String, [String])] = [
         (
           clang,

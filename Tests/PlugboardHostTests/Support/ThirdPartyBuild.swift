@@ -1,3 +1,4 @@
+import AppContracts
 import Foundation
 import PlugboardKit
 
@@ -12,12 +13,13 @@ enum ThirdPartyBuild {
   /// The built `libAnalytics.so`, or why it could not be built.
   static let analytics: Result<String, Failure> = {
     let package = BuildProducts.packageRoot + "/Plugins/ThirdParty/Analytics"
-    // One scratch folder per PlugboardKit source fingerprint: an incremental
-    // build of this package does not notice files added to PlugboardKit,
-    // which it depends on by path, so new Kit sources get a fresh folder.
+    // One scratch folder per stamp of PlugboardKit and of the contracts: an
+    // incremental build of this package keeps the old inlined code of both,
+    // and does not notice files added to them, so a change gets a fresh folder.
+    let contracts = AppContracts._plugboardStamp_AppContracts()
     let scratch = URL(
       fileURLWithPath: BuildProducts.directory
-        + "/../../plugboard-tests-thirdparty-\(PlugboardBuild.sourceFingerprint)"
+        + "/../../plugboard-tests-thirdparty-\(PlugboardBuild.sourceFingerprint)-\(String(contracts, radix: 16))"
     ).standardizedFileURL.path
     do {
       let result = try Subprocess.run(

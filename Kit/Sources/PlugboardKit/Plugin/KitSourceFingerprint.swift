@@ -1,8 +1,0 @@
-// Written by Scripts/kit-fingerprint --write; see that script.
-extension PlugboardBuild {
-  /// A hash of PlugboardKit's sources (this file excluded), part of
-  /// ``kitVersion``, so that plugins built against other sources are
-  /// refused even under the same release number.
-  @_alwaysEmitIntoClient
-  public static var sourceFingerprint: String { "c63f30db47ff47ed" }
-}
