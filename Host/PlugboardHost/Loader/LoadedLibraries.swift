@@ -87,7 +87,8 @@ enum LoadedLibraries {
       // l_name follows l_addr.
       let path = map.load(fromByteOffset: MemoryLayout<UInt>.size, as: UnsafePointer<CChar>?.self)
     else { return nil }
-    return FilePath.canonical(String(cString: path))
+    let name = String(cString: path)
+    return ledger.withLock { $0.canonical[name] } ?? FilePath.canonical(name)
   }
 
   /// The loaded library whose file is called `fileName` (`libX.so`), if any.

@@ -13,12 +13,14 @@
 /// copy silently uses the earlier plugin's. See Docs/plugins.md, "How the
 /// host loads a plugin".
 struct PluginNeeds {
-  /// One `DT_NEEDED` name without a `/`.
+  /// One `DT_NEEDED` name without a `/`, unless plugboard itself loaded
+  /// a library under it.
   struct Need: Equatable {
     let name: String
     /// The file the plugin's run path finds (canonical), if any.
     let own: String?
-    /// Whether one of the system's folders holds a file of that name.
+    /// Whether one of the system's folders holds a file of that name (only
+    /// looked for when the run path finds none).
     let inSystemFolder: Bool
     /// The library loaded under `name` (canonical), if any, and who
     /// loaded it.
@@ -33,21 +35,36 @@ struct PluginNeeds {
   let runPath: [String]
   let needs: [Need]
 
+  /// Real libraries need a few dozen; a file needing more, or with a
+  /// longer run path, is left to `dlopen` rather than surveyed at a cost
+  /// its author chooses.
+  private static let maximumNeeds = 512
+  private static let maximumRunPathEntries = 64
+  /// Larger files are taken as different rather than hashed.
+  private static let maximumComparedSize = 256 << 20
+
   /// The needs of the library at `file` (canonical); nil when its dynamic
-  /// section cannot be read (the layout check and `dlopen` report that).
+  /// section cannot be read (the layout check and `dlopen` report that) or
+  /// is beyond the bounds above.
   static func survey(_ file: String) -> PluginNeeds? {
     guard case .success(let descriptor) = RegularFile.open(file) else { return nil }
     defer { close(descriptor) }
-    guard case .success(let info) = ELFDynamicInfo.read(descriptor) else { return nil }
+    guard case .success(let info) = ELFDynamicInfo.read(descriptor), info.needed.count <= maximumNeeds,
+      info.runPath.count <= maximumRunPathEntries
+    else { return nil }
     let folder = FilePath.directory(of: file)
     let folders = info.runPath.compactMap { expand($0, origin: folder) }
     let system = systemFolders()
-    let needs = info.needed.filter { !$0.contains("/") }.map { name in
-      let own = folders.lazy.map { $0 + "/" + name }.first(where: isRegularFile).flatMap(FilePath.canonical)
+    // Libraries plugboard loaded itself serve every plugin: nothing to compare.
+    let needs = info.needed.filter { !$0.contains("/") }.compactMap { name -> Need? in
       let loaded = LoadedLibraries.file(loadedAs: name)
+      let loader = loaded.flatMap(LoadedLibraries.loader(of:))
+      guard loader != .host else { return nil }
+      let own = folders.lazy.map { $0 + "/" + name }.first(where: isRegularFile).flatMap(FilePath.canonical)
       return Need(
-        name: name, own: own, inSystemFolder: system.contains { isRegularFile($0 + "/" + name) },
-        loaded: loaded, loader: loaded.flatMap(LoadedLibraries.loader(of:)))
+        name: name, own: own,
+        inSystemFolder: own == nil && system.contains { isRegularFile($0 + "/" + name) },
+        loaded: loaded, loader: loader)
     }
     return PluginNeeds(file: file, folder: folder, runPath: info.runPath, needs: needs)
   }
@@ -121,7 +138,8 @@ struct PluginNeeds {
     var (a, b) = (stat(), stat())
     guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
     if a.st_dev == b.st_dev && a.st_ino == b.st_ino { return true }
-    guard a.st_size == b.st_size, case .success(let one) = SHA256.hash(file: first),
+    guard a.st_size == b.st_size, a.st_size <= maximumComparedSize,
+      case .success(let one) = SHA256.hash(file: first),
       case .success(let other) = SHA256.hash(file: second)
     else { return false }
     return one == other

@@ -33,8 +33,6 @@ struct SwiftSymbol: Equatable {
     module = Self.extensionModule(demangled) ?? Self.contextModule(mangled.dropFirst(prefix.count))
   }
 
-  var isSwift: Bool { demangled != nil || module != nil }
-
   /// "protocol descriptor for AppContracts.WeatherService
   /// ($s12AppContracts14WeatherServiceMp)", or the C name as it is.
   var description: String {
