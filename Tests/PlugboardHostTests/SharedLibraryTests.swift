@@ -40,9 +40,14 @@ import Testing
 
   /// Forecast was built against WeatherContracts 2 and ships it; Today
   /// ships 1 and comes first, so the process has 1 when Forecast needs
-  /// WeatherAlerts.
-  @Test func anUndefinedSymbolNamesItsModuleTheFileLoadedAndWhatToRebuild() throws {
+  /// WeatherAlerts. The same whether the plugins are pinned (loaded from
+  /// verified copies, their neighbours by path) or not.
+  @Test(arguments: [false, true])
+  func anUndefinedSymbolNamesItsModuleTheFileLoadedAndWhatToRebuild(pinned: Bool) throws {
     let deployment = try WeatherBuild.deploy(["Today", "Forecast"])
+    if pinned {
+      #expect(try Subprocess.plugboard(["pin", "--manifest", deployment.manifest]).status == 0)
+    }
     let forecast = deployment.library("Forecast")
     let (old, new) = (deployment.contracts(beside: "Today"), deployment.contracts(beside: "Forecast"))
     let symbol = "$s16WeatherContracts0A6AlertsMp"
