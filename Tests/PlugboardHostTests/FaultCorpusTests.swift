@@ -68,8 +68,8 @@ import Testing
         + #"configuration missing") while assembling — \#(fix)"#
     case .trappingFactory: return nil
     case .unresolvedSymbol:
-      return "open: plugin 'Unresolved' (\(file)) could not be loaded: \(file): undefined symbol: "
-        + "plugboard_fixture_missing"
+      return
+        "open: plugin 'Unresolved' (\(file)) could not be loaded: \(LoaderFailureTests.unresolvedC(file))"
     case .otherABI:
       return
         "check versions: plugin 'ABI2' (\(file)) was built for plugin ABI 2; this host speaks 1 — rebuild "

@@ -41,7 +41,7 @@ import Testing
     (
       "Unresolved", "libUnresolved.so",
       { file, _ in
-        "open: plugin 'Unresolved' (\(file)) could not be loaded: \(file): undefined symbol: plugboard_fixture_missing"
+        "open: plugin 'Unresolved' (\(file)) could not be loaded: \(LoaderFailureTests.unresolvedC(file))"
       }
     ),
     (
@@ -189,5 +189,14 @@ import Testing
     #expect(
       run.stderrLines.last
         == "plugboard: the deployment has \(broken.count + 1) problems; the application was not run")
+  }
+
+  /// The explanation of the C fixture's undefined symbol, with the
+  /// dynamic loader's words at the end.
+  static func unresolvedC(_ file: String) -> String {
+    "it needs the C symbol plugboard_fixture_missing, which no library loaded in this process defines; a C "
+      + "name does not say which library should define it — deploy the library that defines it beside the "
+      + "plugin, or rebuild the plugin against the libraries it is deployed with (dlerror: \(file): undefined "
+      + "symbol: plugboard_fixture_missing)"
   }
 }

@@ -29,7 +29,8 @@ public struct DeploymentChecker {
   public func check() -> CheckReport {
     let findings =
       loadFailures() + missingApplication() + missingDependencies() + cycles()
-      + captiveDependencies() + duplicateRegistrations() + undeclaredDependencies() + probeFailures()
+      + captiveDependencies() + duplicateRegistrations() + sharedLibraryConflicts() + undeclaredDependencies()
+      + probeFailures()
     let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     return CheckReport(deployment: deployment, findings: ordered)
   }

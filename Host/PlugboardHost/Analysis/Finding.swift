@@ -35,6 +35,9 @@ public struct Finding: Sendable, Equatable, Encodable {
     case undeclaredDependencies
     /// What a disabled plugin provides could not be learned.
     case probeFailure
+    /// A plugin ships a library beside it but uses another plugin's
+    /// different file of the same name, loaded first.
+    case sharedLibraryConflict
   }
 
   public let severity: Severity

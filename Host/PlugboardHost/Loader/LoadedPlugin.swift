@@ -10,6 +10,9 @@ public struct LoadedPlugin {
   public let version: String
   /// What the plugin contributes to the container.
   public let bundle: PluginBundle
+  /// Libraries it ships beside it that lost to another plugin's file of
+  /// the same name; `plugboard check` warns of each.
+  public var sharedLibraryConflicts: [SharedLibraryConflict] = []
 
   public var name: String { entry.name }
 }

@@ -1,12 +1,15 @@
 /// The open stage: a pinned plugin through ``PinnedLibrary``, an unpinned
 /// one by path unless the manifest requires pins.
 extension PluginLoader {
-  /// `entry`'s library at `file` (absolute and canonical), opened.
+  /// `entry`'s library at `file` (absolute and canonical), opened; the
+  /// libraries that brought into the process are recorded as its.
   /// - Throws: at stage `open`: the pin does not match (both digests shown),
-  ///   `requirePins` is set and the plugin has no pin, or `dlopen` failed.
-  func open(_ entry: PluginEntry, _ file: String, requirePins: Bool) throws(DeploymentProblem)
-    -> DynamicLibrary
+  ///   `requirePins` is set and the plugin has no pin, or `dlopen` failed
+  ///   (explained with `needs`, see ``LoadFailureExplanation``).
+  func open(_ entry: PluginEntry, _ file: String, requirePins: Bool, needs: PluginNeeds?)
+    throws(DeploymentProblem) -> DynamicLibrary
   {
+    defer { LoadedLibraries.attribute(to: entry.name) }
     guard let pin = entry.sha256 else {
       guard !requirePins else {
         throw .plugin(
@@ -18,12 +21,16 @@ extension PluginLoader {
       case .success(let library): return library
       case .failure(let error):
         throw .plugin(
-          entry.name, file: file, stage: .open, "could not be loaded: \(error.text)",
-          systemMessage: error.text)
+          entry.name, file: file, stage: .open,
+          LoadFailureExplanation.detail(error.text, file: file, needs: needs), systemMessage: error.text)
       }
     }
     switch PinnedLibrary.open(file, expected: pin) {
     case .success(let library): return library
+    case .failure(.dlopen(let text)):
+      throw .plugin(
+        entry.name, file: file, stage: .open, LoadFailureExplanation.detail(text, file: file, needs: needs),
+        systemMessage: text)
     case .failure(let failure):
       throw .plugin(
         entry.name, file: file, stage: .open, failure.detail(pin: "plugins[\(entry.index)].sha256"),

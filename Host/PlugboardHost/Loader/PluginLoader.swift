@@ -5,7 +5,9 @@ import PlugboardKit
 /// at every stage before the next touches it:
 ///
 /// locate (the file exists and is a regular file) → open (it is an ELF
-/// shared object for this machine; `dlopen`) → find entry
+/// shared object for this machine; the libraries it needs are found by its
+/// own run path, not only because an earlier plugin loaded one of that
+/// name; `dlopen`, an undefined symbol explained) → find entry
 /// (`plugboard_entry_v1`, or a clear refusal of another ABI) → check
 /// versions (the descriptor's compiler and PlugboardKit versions and name,
 /// and the stamps of the shared modules it was compiled against, see
@@ -29,6 +31,7 @@ public struct PluginLoader {
   /// is disabled, or does not load in `profile`, is not opened.
   public func load(_ manifest: Manifest, profile: String? = nil) -> [PluginOutcome] {
     var claimed: [String: String] = [:]
+    LoadedLibraries.noteHostLibraries()
     let vetting = PluginVetting(manifest: manifest)
     return manifest.plugins.map { entry in
       guard entry.loads(inProfile: profile) else { return .disabled(entry) }
@@ -87,8 +90,10 @@ public struct PluginLoader {
     }
     try vet(file, failure: failure)
     if let problem = ELFLayout.problem(at: file) { throw failure(.vet, problem, dlerror: nil) }
+    let needs = PluginNeeds.survey(file)
+    if let problem = needs?.orderDependence() { throw failure(.open, problem, dlerror: nil) }
     Progress.stage(.open, entry.name, file: file)
-    let library = try open(entry, file, requirePins: requirePins)
+    let library = try open(entry, file, requirePins: requirePins, needs: needs)
     Progress.stage(.findEntry, entry.name, file: file)
     let descriptor = try findDescriptor(in: library, file: file, failure: failure)
     Progress.stage(.checkVersions, entry.name, file: file)
@@ -100,7 +105,9 @@ public struct PluginLoader {
     }
     Progress.stage(.assemble, entry.name, file: file)
     let bundle = try makeBundle(descriptor, failure: failure)
-    return LoadedPlugin(entry: entry, file: file, version: descriptor.version, bundle: bundle)
+    var plugin = LoadedPlugin(entry: entry, file: file, version: descriptor.version, bundle: bundle)
+    plugin.sharedLibraryConflicts = needs?.conflicts(plugin: entry.name) ?? []
+    return plugin
   }
 
   /// Refuses, before `dlopen` runs any of its code, a file that is not an

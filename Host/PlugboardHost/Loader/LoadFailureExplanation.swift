@@ -1,0 +1,73 @@
+/// A `dlopen` failure of a plugin turned into what went wrong and what to
+/// rebuild: an undefined symbol is demangled and attributed to the module
+/// that should define it and the file that module was loaded from in this
+/// process; a needed library that cannot be found is named with where it
+/// was looked for. Other failures keep the dynamic loader's words.
+enum LoadFailureExplanation {
+  /// The rest of the sentence after "plugin 'X' (file) ", ending with the
+  /// loader's own text; `needs` is the plugin's survey, when it could be made.
+  static func detail(_ text: String, file: String, needs: PluginNeeds?) -> String {
+    let explained =
+      undefinedSymbol(text, file: file, needs: needs) ?? missingLibrary(text, needs: needs)
+    return explained.map { "could not be loaded: \($0) (dlerror: \(text))" } ?? "could not be loaded: \(text)"
+  }
+
+  /// `<file>: undefined symbol: <name>[, version <v>]`.
+  private static func undefinedSymbol(_ text: String, file: String, needs: PluginNeeds?) -> String? {
+    guard let marker = text.range(of: ": undefined symbol: ") else { return nil }
+    let referrer = String(text[..<marker.lowerBound])
+    var name = text[marker.upperBound...]
+    if let version = name.range(of: ", version ") { name = name[..<version.lowerBound] }
+    let symbol = SwiftSymbol(String(name))
+    let isPlugin = referrer == file || FilePath.canonical(referrer) == file
+    let (who, whom) = isPlugin ? ("it", "the plugin") : ("its dependency \(referrer)", referrer)
+    guard let module = symbol.module, let libraryName = symbol.libraryFileName else {
+      let kind = symbol.module == "__C" ? "a declaration imported from C, " : "the C symbol "
+      return "\(who) needs \(kind)\(symbol.description), which no library loaded in this process defines; "
+        + "a C name does not say which library should define it — deploy the library that defines it "
+        + "beside the plugin, or rebuild \(whom) against the libraries it is deployed with"
+    }
+    let lead = "\(who) needs \(symbol.description), which module \(module) should define"
+    guard let loaded = LoadedLibraries.file(loadedAs: libraryName) ?? LoadedLibraries.file(named: libraryName)
+    else {
+      return "\(lead), but no \(libraryName) is loaded in this process — deploy the \(libraryName) "
+        + "\(whom) was built against beside it, or rebuild \(whom) against the \(module) deployed with it"
+    }
+    let (by, action): (String, String)
+    switch LoadedLibraries.loader(of: loaded) {
+    case .host:
+      by = " (loaded by plugboard itself)"
+      action =
+        "rebuild \(whom) against the \(module) plugboard uses, or rebuild plugboard against the newer one"
+    case .plugin(let other):
+      by = " (loaded by plugin '\(other)')"
+      action =
+        "rebuild and redeploy the package that provides \(loaded), or rebuild \(whom) against that \(module)"
+    case nil:
+      by = ""
+      action =
+        "rebuild and redeploy the package that provides \(loaded), or rebuild \(whom) against that \(module)"
+    }
+    var sentence =
+      "\(lead), but the \(module) loaded in this process, \(loaded)\(by), does not define it: \(whom) was "
+      + "built against a newer \(module) than that file — \(action)"
+    if let own = needs?.needs.first(where: { $0.name == libraryName })?.own, own != loaded,
+      !PluginNeeds.sameContents(own, loaded)
+    {
+      sentence +=
+        ". The \(libraryName) beside the plugin, \(own), was not used: the dynamic loader matches "
+        + "libraries by name, and \(loaded) was loaded first"
+    }
+    return sentence
+  }
+
+  /// `<name>: cannot open shared object file: <reason>`, for a library the
+  /// plugin needs itself.
+  private static func missingLibrary(_ text: String, needs: PluginNeeds?) -> String? {
+    guard let needs, let marker = text.range(of: ": cannot open shared object file") else { return nil }
+    let name = String(text[..<marker.lowerBound])
+    guard let need = needs.needs.first(where: { $0.name == name }), need.own == nil else { return nil }
+    return "it needs \(name), which neither \(needs.runPathDescription) nor the system's folders provide — "
+      + "copy the \(name) it was built against into \(needs.folder)"
+  }
+}

@@ -1,0 +1,111 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What the dynamic loader holds in this process, and which plugin's
+/// loading brought each library in: the facts an unresolved symbol or a
+/// library two plugins ship is explained with.
+///
+/// `dl_iterate_phdr` and `dlinfo` are looked up at run time: the C library
+/// declares them only for `_GNU_SOURCE`, which Swift's Glibc module is not
+/// built with. Both read structures whose first fields glibc keeps stable
+/// (`struct dl_phdr_info`, `struct link_map`).
+enum LoadedLibraries {
+  /// Who brought a loaded library in.
+  enum Loader: Equatable, Sendable {
+    /// It was there before any plugin was opened: plugboard's own.
+    case host
+    /// Opening this plugin (by manifest name) loaded it.
+    case plugin(String)
+  }
+
+  /// Who loaded which library, by canonical path, and the canonical path
+  /// of each name the loader reported (so each is resolved once).
+  private struct Ledger: Sendable {
+    var loaders: [String: Loader] = [:]
+    var canonical: [String: String] = [:]
+
+    /// Records the libraries loaded now that are not recorded yet.
+    mutating func record(_ loader: Loader) {
+      for name in names() where canonical[name] == nil {
+        guard let path = FilePath.canonical(name) else { continue }
+        canonical[name] = path
+        if loaders[path] == nil { loaders[path] = loader }
+      }
+    }
+  }
+
+  /// The libraries loaded at the first use are plugboard's own.
+  private static let ledger = Mutex<Ledger>(
+    {
+      var ledger = Ledger()
+      ledger.record(.host)
+      return ledger
+    }())
+
+  /// Takes the libraries loaded now as plugboard's own, on the first call;
+  /// later calls do nothing. Call before the first plugin is opened.
+  static func noteHostLibraries() {
+    ledger.withLock { _ in }
+  }
+
+  /// The names of every library loaded, as the loader reports them, in its
+  /// order; those that are not absolute paths (the program, the vDSO) are
+  /// left out.
+  private static func names() -> [String] {
+    typealias Callback = @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Int32
+    typealias Iterate = @convention(c) (Callback, UnsafeMutableRawPointer?) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dl_iterate_phdr") else { return [] }
+    let iterate = unsafeBitCast(symbol, to: Iterate.self)
+    var names: [String] = []
+    withUnsafeMutablePointer(to: &names) { list in
+      _ = iterate(
+        { info, _, list in
+          // dlpi_name follows dlpi_addr.
+          guard let info, let list,
+            let name = info.load(fromByteOffset: MemoryLayout<UInt>.size, as: UnsafePointer<CChar>?.self)
+          else { return 0 }
+          list.assumingMemoryBound(to: [String].self).pointee.append(String(cString: name))
+          return 0
+        }, list)
+    }
+    return names.filter { $0.hasPrefix("/") }
+  }
+
+  /// The canonical path of the library a `DT_NEEDED` entry `name` would be
+  /// matched with without any search, or nil when none is loaded under it.
+  static func file(loadedAs name: String) -> String? {
+    typealias Info = @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutableRawPointer?) -> Int32
+    let linkMapRequest: Int32 = 2  // RTLD_DI_LINKMAP
+    guard let handle = dlopen(name, RTLD_LAZY | RTLD_NOLOAD),
+      let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dlinfo")
+    else { return nil }
+    var map: UnsafeMutableRawPointer?
+    guard unsafeBitCast(symbol, to: Info.self)(handle, linkMapRequest, &map) == 0, let map,
+      // l_name follows l_addr.
+      let path = map.load(fromByteOffset: MemoryLayout<UInt>.size, as: UnsafePointer<CChar>?.self)
+    else { return nil }
+    let name = String(cString: path)
+    return ledger.withLock { $0.canonical[name] } ?? FilePath.canonical(name)
+  }
+
+  /// The loaded library whose file is called `fileName` (`libX.so`), if any.
+  static func file(named fileName: String) -> String? {
+    names().first { $0.hasSuffix("/" + fileName) }.flatMap(FilePath.canonical)
+  }
+
+  /// Records every library loaded since the last call as brought in by
+  /// `plugin`. Call after each attempt to open a plugin: a library a failed
+  /// `dlopen` loaded is unloaded again and so never recorded.
+  static func attribute(to plugin: String) {
+    ledger.withLock { $0.record(.plugin(plugin)) }
+  }
+
+  /// Who loaded the library at `path` (canonical); nil when it is not
+  /// recorded (loaded since the last ``attribute(to:)``).
+  static func loader(of path: String) -> Loader? {
+    ledger.withLock { $0.loaders[path] }
+  }
+}

@@ -1,0 +1,147 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A plugin's `DT_NEEDED` libraries as the dynamic loader will resolve
+/// them, learned before it is opened (nothing of it runs): for each name,
+/// the file its own run path finds, and the library already loaded under
+/// that name, which the loader uses instead without searching at all.
+///
+/// The loader matching by name is what makes load order matter: a plugin
+/// whose folder lacks a library it needs loads only if an earlier plugin
+/// loaded one of that name, and a plugin whose folder holds a different
+/// copy silently uses the earlier plugin's. See Docs/plugins.md, "How the
+/// host loads a plugin".
+struct PluginNeeds {
+  /// One `DT_NEEDED` name without a `/`, unless plugboard itself loaded
+  /// a library under it.
+  struct Need: Equatable {
+    let name: String
+    /// The file the plugin's run path finds (canonical), if any.
+    let own: String?
+    /// Whether one of the system's folders holds a file of that name (only
+    /// looked for when the run path finds none).
+    let inSystemFolder: Bool
+    /// The library loaded under `name` (canonical), if any, and who
+    /// loaded it.
+    let loaded: String?
+    let loader: LoadedLibraries.Loader?
+  }
+
+  /// The plugin's library (canonical) and its folder, `$ORIGIN`.
+  let file: String
+  let folder: String
+  /// The run path as written.
+  let runPath: [String]
+  let needs: [Need]
+
+  /// Real libraries need a few dozen; a file needing more, or with a
+  /// longer run path, is left to `dlopen` rather than surveyed at a cost
+  /// its author chooses.
+  private static let maximumNeeds = 512
+  private static let maximumRunPathEntries = 64
+  /// Larger files are taken as different rather than hashed.
+  private static let maximumComparedSize = 256 << 20
+
+  /// The needs of the library at `file` (canonical); nil when its dynamic
+  /// section cannot be read (the layout check and `dlopen` report that) or
+  /// is beyond the bounds above.
+  static func survey(_ file: String) -> PluginNeeds? {
+    guard case .success(let descriptor) = RegularFile.open(file) else { return nil }
+    defer { close(descriptor) }
+    guard case .success(let info) = ELFDynamicInfo.read(descriptor), info.needed.count <= maximumNeeds,
+      info.runPath.count <= maximumRunPathEntries
+    else { return nil }
+    let folder = FilePath.directory(of: file)
+    let folders = info.runPath.compactMap { expand($0, origin: folder) }
+    let system = systemFolders()
+    // Libraries plugboard loaded itself serve every plugin: nothing to compare.
+    let needs = info.needed.filter { !$0.contains("/") }.compactMap { name -> Need? in
+      let loaded = LoadedLibraries.file(loadedAs: name)
+      let loader = loaded.flatMap(LoadedLibraries.loader(of:))
+      guard loader != .host else { return nil }
+      let own = folders.lazy.map { $0 + "/" + name }.first(where: isRegularFile).flatMap(FilePath.canonical)
+      return Need(
+        name: name, own: own,
+        inSystemFolder: own == nil && system.contains { isRegularFile($0 + "/" + name) },
+        loaded: loaded, loader: loader)
+    }
+    return PluginNeeds(file: file, folder: folder, runPath: info.runPath, needs: needs)
+  }
+
+  /// Where the dynamic loader looks after the run path, as far as can be
+  /// told without reading its cache: `LD_LIBRARY_PATH` (searched before a
+  /// `DT_RUNPATH`, and so before `$ORIGIN`, but rarely set for plugboard),
+  /// the default folders, and the C library's own (the multiarch folder).
+  private static func systemFolders() -> [String] {
+    let environment = getenv("LD_LIBRARY_PATH").map { String(cString: $0) } ?? ""
+    let libc = LoadedLibraries.file(loadedAs: "libc.so.6").map(FilePath.directory(of:))
+    return environment.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+      + ["/lib", "/usr/lib", "/lib64", "/usr/lib64"] + (libc.map { [$0] } ?? [])
+  }
+
+  /// A run path entry with `$ORIGIN` replaced by `origin`; nil for an
+  /// entry using another token (`$LIB`, `$PLATFORM`), which is not followed.
+  private static func expand(_ entry: String, origin: String) -> String? {
+    var path = entry
+    for token in ["${ORIGIN}", "$ORIGIN"] {
+      path = path.replacingOccurrences(of: token, with: origin)
+    }
+    return path.contains("$") || !path.hasPrefix("/") ? nil : path
+  }
+
+  private static func isRegularFile(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+  }
+
+  /// "its run path (/opt/swift/usr/lib/swift/linux:$ORIGIN, with $ORIGIN
+  /// being /srv/plugins)", or "it has no run path".
+  var runPathDescription: String {
+    guard !runPath.isEmpty else { return "it has no run path" }
+    let origin = runPath.contains { $0.contains("ORIGIN") } ? ", with $ORIGIN being \(folder)" : ""
+    return "its run path (\(runPath.joined(separator: ":"))\(origin))"
+  }
+
+  /// The libraries the plugin would find only because another plugin
+  /// loaded them first: it fails when loaded alone or before that plugin.
+  /// The detail of the refusal, or nil.
+  func orderDependence() -> String? {
+    let borrowed = needs.compactMap { need -> (Need, String)? in
+      guard need.own == nil, !need.inSystemFolder, let loaded = need.loaded,
+        case .plugin(let other) = need.loader
+      else { return nil }
+      return (need, "plugin '\(other)' loaded \(loaded) first")
+    }
+    guard let (need, how) = borrowed.first else { return nil }
+    return "needs \(need.name), which neither \(runPathDescription) nor the system's folders provide; it "
+      + "would load only because \(how), and would fail when loaded alone or before it — copy the "
+      + "\(need.name) it was built against into \(folder)"
+  }
+
+  /// The libraries the plugin ships beside it that lose to a different
+  /// file of the same name another plugin loaded first.
+  func conflicts(plugin: String) -> [SharedLibraryConflict] {
+    needs.compactMap { need in
+      guard let own = need.own, let loaded = need.loaded, own != loaded,
+        case .plugin(let other) = need.loader, !Self.sameContents(own, loaded)
+      else { return nil }
+      return SharedLibraryConflict(
+        library: need.name, plugin: plugin, pluginFile: file, ownCopy: own, loadedCopy: loaded,
+        loadedBy: other)
+    }
+  }
+
+  /// Whether two files hold the same bytes: copies of one build are one
+  /// library to the loader's user, whatever folder they are in.
+  static func sameContents(_ first: String, _ second: String) -> Bool {
+    var (a, b) = (stat(), stat())
+    guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+    if a.st_dev == b.st_dev && a.st_ino == b.st_ino { return true }
+    guard a.st_size == b.st_size, a.st_size <= maximumComparedSize,
+      case .success(let one) = SHA256.hash(file: first),
+      case .success(let other) = SHA256.hash(file: second)
+    else { return false }
+    return one == other
+  }
+}
