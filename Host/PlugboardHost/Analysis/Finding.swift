@@ -35,6 +35,9 @@ public struct Finding: Sendable, Equatable, Encodable {
     case undeclaredDependencies
     /// What a disabled plugin provides could not be learned.
     case probeFailure
+    /// `LD_LIBRARY_PATH` is set: it decides where plugins' dependencies
+    /// are loaded from, ahead of their own folders.
+    case libraryPathSet
   }
 
   public let severity: Severity
