@@ -46,3 +46,33 @@ import Testing
     }
   }
 }
+
+/// An option's value that is itself one of the command's options means the
+/// value was forgotten, not that a file is called `--json`.
+@Suite struct OptionValueTests {
+  @Test(arguments: [
+    (["list", "--manifest", "--json"], "--manifest", "--json", "PATH"),
+    (["list", "--profile", "--json"], "--profile", "--json", "NAME"),
+    (["run", "--manifest", "--profile=mock"], "--manifest", "--profile=mock", "PATH"),
+    (["run", "--manifest", "--"], "--manifest", "--", "PATH"),
+  ])
+  func aKnownOptionIsNotAValue(arguments: [String], option: String, found: String, valueName: String) {
+    #expect(
+      throws: UsageError(
+        message: "\(option) needs a value: \(option) \(valueName); found the option '\(found)' instead "
+          + "(write \(option)=\(found) if that is the value)",
+        command: arguments[0])
+    ) {
+      try ArgumentParser.parse(arguments)
+    }
+  }
+
+  @Test func theInlineFormTakesAnyValue() throws {
+    #expect(
+      try ArgumentParser.parse(["list", "--manifest=--json"])
+        == .command(name: "list", options: ParsedOptions(values: ["--manifest": "--json"])))
+    #expect(
+      try ArgumentParser.parse(["list", "--manifest", "-x.json"])
+        == .command(name: "list", options: ParsedOptions(values: ["--manifest": "-x.json"])))
+  }
+}

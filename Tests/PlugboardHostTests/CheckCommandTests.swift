@@ -240,3 +240,25 @@ import Testing
     #expect(result.stdout == report, sourceLocation: sourceLocation)
   }
 }
+
+/// `LD_LIBRARY_PATH` decides where plugins' dependencies come from, ahead of
+/// their own folders: `check` says so when it is set, and not otherwise.
+@Suite struct LibraryPathCheckTests {
+  private func libraryPathFindings(_ environment: [String: String]) throws -> [String] {
+    let folder = try TemporaryDirectory()
+    let manifest = try folder.writeManifest([("Networking", BuildProducts.library("Networking"))])
+    let result = try Subprocess.plugboard(["check", "--manifest", manifest], environment: environment)
+    return result.stdout.split(separator: "\n").map(String.init).filter { $0.contains("LD_LIBRARY_PATH") }
+  }
+
+  @Test func aSetLibraryPathIsAWarning() throws {
+    #expect(
+      try libraryPathFindings(["LD_LIBRARY_PATH": "/opt/elsewhere/lib"]) == [
+        "warning: LD_LIBRARY_PATH is set, so it decides where the plugins' dependencies come from",
+        "  LD_LIBRARY_PATH=/opt/elsewhere/lib",
+        "  Unset LD_LIBRARY_PATH for plugboard, or make sure its folders hold no library a plugin depends on "
+          + "(see SECURITY.md).",
+      ])
+    #expect(try libraryPathFindings(["LD_LIBRARY_PATH": ""]) == [])
+  }
+}

@@ -88,6 +88,13 @@ import Testing
       }
     ),
     (
+      "EvilName", "libEvilName.so",
+      { file, _ in
+        "check versions: plugin 'EvilName' (\(file)) has a descriptor whose name "
+          + #""Evil\u{1B}[31m\u{A}plugboard: check: all good" contains control characters; expected printable UTF-8"#
+      }
+    ),
+    (
       "NoBundle", "libNoBundle.so",
       { file, _ in
         "assemble: plugin 'NoBundle' (\(file)) returned NULL from make_bundle; expected a PluginBundle"

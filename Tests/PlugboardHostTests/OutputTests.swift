@@ -110,3 +110,45 @@ import Testing
         == "Healthy is running\nplugboard: run: the application failed: Healthy failed on purpose\n")
   }
 }
+
+/// Text from manifests and plugins reaches a terminal escaped, and JSON
+/// stays exact JSON.
+@Suite struct SanitizedOutputTests {
+  @Test func controlCharactersAreEscapedOnTheWayOut() throws {
+    let result = try Subprocess.plugboard(["fr\u{1B}[31mob\rplugboard: check: all good"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderrLines.first
+        == #"plugboard: unknown command 'fr\u{1B}[31mob\u{D}plugboard: check: all good'; expected one of "#
+        + "'run', 'list', 'check', 'explain', 'graph', 'pin'")
+    #expect(!result.stderr.unicodeScalars.contains { Terminal.isControl($0) && $0 != "\n" })
+  }
+
+  @Test func aProfileNameFromTheCommandLineCannotForgeALine() throws {
+    let folder = try TemporaryDirectory()
+    let manifest = try folder.writeManifest([])
+    let result = try Subprocess.plugboard([
+      "list", "--manifest", manifest, "--profile", "x\nplugboard: all good",
+    ])
+    #expect(result.status == 2)
+    #expect(
+      result.stderrLines.first
+        == #"plugboard: --profile x\u{A}plugboard: all good: no profile 'x\u{A}plugboard: all good' is declared in "#
+        + "\(manifest); the manifest declares no profiles")
+  }
+
+  @Test func sanitizingKeepsLineBreaksOnlyWhenAsked() {
+    #expect(Terminal.sanitize("a\nb\u{1B}c\u{9B}") == #"a\u{A}b\u{1B}c\u{9B}"#)
+    #expect(Terminal.sanitize("a\nb\u{1B}c\u{7F}", keepingLineBreaks: true) == "a\n" + #"b\u{1B}c\u{7F}"#)
+  }
+
+  @Test func jsonEscapesEveryControlCharacterAndReadsBackTheSame() throws {
+    let value = ["name": "a\u{7F}b\u{9B}c\u{1B}d\ne"]
+    let text = JSONText.encode(value)
+    #expect(!text.unicodeScalars.contains { Terminal.isControl($0) && $0 != "\n" })
+    #expect(text.contains(#""a\u007Fb\u009Bc\u001bd\ne""#))
+    #expect(
+      try JSONParser.parse(Array(text.utf8))
+        == .object([JSONMember(key: "name", value: .string(value["name"] ?? ""))]))
+  }
+}

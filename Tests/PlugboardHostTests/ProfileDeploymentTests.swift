@@ -113,12 +113,9 @@ import Testing
   }
 
   @Test func aChoiceOfAnUnknownTypeOrNameIsAProblem() throws {
-    let analytics = try ThirdPartyBuild.analytics.get()
     let folder = try TemporaryDirectory()
-    let manifest = try folder.write(
-      "plugins.json",
-      SampleManifest.text(analytics: analytics).replacingOccurrences(
-        of: #"{ "APIClient": "Mock" }"#, with: #"{ "APIClent": "Mock", "AuthService": "Fake" }"#))
+    let manifest = try SampleManifest.write(
+      in: folder, mockServices: #"{ "APIClent": "Mock", "AuthService": "Fake" }"#)
     let result = try Subprocess.plugboard(["run", "--manifest", manifest, "--profile", "mock"])
     #expect(result.status == 1)
     #expect(

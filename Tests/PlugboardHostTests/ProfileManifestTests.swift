@@ -111,3 +111,69 @@ import Testing
     )
   }
 }
+
+/// A plugin's `profiles` list is a list of alternatives; the lists that
+/// would mean something else than they read as are refused.
+@Suite struct ProfileConditionManifestTests {
+  private func problems(_ conditions: [String], declared: [String] = ["live", "mock"]) throws -> [String] {
+    let profiles = declared.map { #""\#($0)": {}"# }.joined(separator: ", ")
+    let list = conditions.map { #""\#($0)""# }.joined(separator: ", ")
+    let folder = try TemporaryDirectory()
+    let path = try folder.write(
+      "plugins.json",
+      #"""
+      { "formatVersion": 1, "activeProfile": "\#(declared[0])", "profiles": { \#(profiles) },
+        "plugins": [ { "name": "A", "path": "a.so", "profiles": [\#(list)] } ] }
+      """#)
+    guard case .failure(let error) = ManifestReader.read(path: path, origin: .defaultLocation) else {
+      return []
+    }
+    return error.lines.map { $0.replacingOccurrences(of: path + ": ", with: "") }
+  }
+
+  @Test func negationsAreAlternativesSoTwoOfThemMatchEveryProfile() throws {
+    #expect(
+      try problems(["!live", "!mock"]) == [
+        #"plugins[0].profiles: ["!live", "!mock"] matches every profile: the entries are alternatives (the "#
+          + "plugin loads when any one matches), and every profile is either not 'live' or not 'mock'; no "
+          + #"declared profile is outside them, so set "enabled": false instead"#
+      ])
+    #expect(
+      try problems(["!live", "!mock"], declared: ["live", "mock", "test", "ci"]) == [
+        #"plugins[0].profiles: ["!live", "!mock"] matches every profile: the entries are alternatives (the "#
+          + "plugin loads when any one matches), and every profile is either not 'live' or not 'mock'; to "
+          + #"load it only where none of them is active, list those profiles: ["test", "ci"]"#
+      ])
+  }
+
+  @Test func aConditionMatchingEveryDeclaredProfileOrNoneIsRefused() throws {
+    #expect(
+      try problems(["live", "mock"]) == [
+        #"plugins[0].profiles: matches every declared profile ('live', 'mock'); omit "profiles" to load the "#
+          + "plugin in every profile"
+      ])
+    #expect(
+      try problems(["!live"], declared: ["live"]) == [
+        "plugins[0].profiles: matches no declared profile (declared: 'live'), so the plugin would never load; "
+          + #"set "enabled": false to keep it listed but not loaded"#
+      ])
+  }
+
+  @Test func contradictionsAndRepetitionsAreRefused() throws {
+    #expect(
+      try problems(["live", "!live"]) == [
+        #"plugins[0].profiles[1]: "!live" and "live" at [0] together match every profile; omit "profiles" "#
+          + "to load the plugin in every profile"
+      ])
+    #expect(
+      try problems(["mock", "mock"]) == [
+        #"plugins[0].profiles[1]: "mock" is already listed at [0]; list each profile once"#
+      ])
+  }
+
+  @Test func aConditionThatChoosesIsKept() throws {
+    #expect(try problems(["mock"]) == [])
+    #expect(try problems(["!mock"]) == [])
+    #expect(try problems(["mock", "test"], declared: ["live", "mock", "test"]) == [])
+  }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import PlugboardKit
 
 /// `plugboard check`'s analysis: a function of a deployment that was
@@ -10,13 +11,21 @@ public struct DeploymentChecker {
   let deployment: Deployment
   let probes: [ProbeResult]
   let graph: DependencyGraph
+  /// The environment plugboard runs in, for what it changes about loading.
+  let environment: [String: String]
 
   /// - Parameters:
   ///   - probes: what each plugin that was not loaded would provide
   ///     (see ``PluginProbe``); empty to check without that knowledge.
-  public init(_ deployment: Deployment, probes: [ProbeResult] = []) {
+  ///   - environment: the variables the deployment was brought up under
+  ///     (`LD_LIBRARY_PATH` is warned about).
+  public init(
+    _ deployment: Deployment, probes: [ProbeResult] = [],
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) {
     self.deployment = deployment
     self.probes = probes
+    self.environment = environment
     let failed = Set(
       deployment.outcomes.compactMap { outcome -> String? in
         guard case .failed(let entry, _) = outcome else { return nil }
@@ -30,7 +39,7 @@ public struct DeploymentChecker {
     let findings =
       loadFailures() + missingApplication() + missingDependencies() + cycles()
       + captiveDependencies() + duplicateRegistrations() + sharedLibraryConflicts() + undeclaredDependencies()
-      + probeFailures()
+      + probeFailures() + libraryPath()
     let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     return CheckReport(deployment: deployment, findings: ordered)
   }

@@ -38,6 +38,9 @@ public struct Finding: Sendable, Equatable, Encodable {
     /// A plugin ships a library beside it but uses another plugin's
     /// different file of the same name, loaded first.
     case sharedLibraryConflict
+    /// `LD_LIBRARY_PATH` is set: it decides where plugins' dependencies
+    /// are loaded from, ahead of their own folders.
+    case libraryPathSet
   }
 
   public let severity: Severity

@@ -83,6 +83,11 @@ enum ArgumentParser {
         parsed.flags.insert(name)
         continue
       }
+      if inlineValue == nil, let next = remaining.first, looksLikeOption(next, of: spec) {
+        throw misuse(
+          "\(name) needs a value: \(name) \(valueName); found the option '\(next)' instead "
+            + "(write \(name)=\(next) if that is the value)")
+      }
       guard let value = inlineValue ?? remaining.popFirst(), !value.isEmpty else {
         throw misuse("\(name) needs a value: \(name) \(valueName)")
       }
@@ -92,6 +97,15 @@ enum ArgumentParser {
       throw misuse("missing \(positional): plugboard \(spec.name) \(positional)")
     }
     return parsed
+  }
+
+  /// Whether `argument`, found where an option's value should be, is one
+  /// of `spec`'s options (or help, or `--`): `list --manifest --json` lost
+  /// its path, rather than naming a file called `--json`.
+  private static func looksLikeOption(_ argument: String, of spec: CommandSpec) -> Bool {
+    guard argument.hasPrefix("-") else { return false }
+    if ["--", "--help", "-h"].contains(argument) { return true }
+    return spec.option(named: split(argument).0) != nil
   }
 
   /// `--manifest=x.json` → (`--manifest`, `x.json`).

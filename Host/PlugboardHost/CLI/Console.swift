@@ -23,6 +23,13 @@ extension Console {
 
 /// The process's own standard output and error.
 ///
+/// Every control character but the line break is escaped on the way out
+/// (``Terminal/sanitize(_:keepingLineBreaks:)``): what plugboard prints
+/// carries names and messages from manifests and plugins, and none of them
+/// may recolour the terminal, move its cursor or rewrite a line. JSON is
+/// written with those characters already escaped (``JSONText``), so it
+/// passes unchanged.
+///
 /// Standard output goes through C stdio, the buffer the application's own
 /// `print` shares, so the two stay in order; a write error there is kept
 /// by stdio and reported by ``finish()``. Standard error is written with
@@ -34,12 +41,12 @@ public struct StandardConsole: Console {
   public init() {}
 
   public func out(_ line: String) {
-    _ = plugboard_stdout_puts(line + "\n")
+    _ = plugboard_stdout_puts(Terminal.sanitize(line, keepingLineBreaks: true) + "\n")
   }
 
   public func err(_ line: String) {
     _ = plugboard_stdout_flush()
-    StandardError.write(line)
+    StandardError.write(Terminal.sanitize(line, keepingLineBreaks: true))
   }
 
   public func finish() -> String? {

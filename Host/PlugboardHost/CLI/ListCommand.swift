@@ -1,5 +1,3 @@
-import Foundation
-
 /// `plugboard list`: every plugin with its version, file and registrations,
 /// as a table or (`--json`) as JSON. Problems go to stderr as well, and
 /// make the exit status 1.
@@ -21,7 +19,7 @@ struct ListCommand {
     }
     Progress.report(.reporting)
     if options.flags.contains(Self.jsonFlag) {
-      console.out(json(listing))
+      console.out(JSONText.encode(listing))
     } else if !listing.plugins.isEmpty {
       for line in ListingTable.lines(listing) { console.out(line) }
     }
@@ -29,13 +27,5 @@ struct ListCommand {
       console.err("plugboard: \(problem.stage.rawValue): \(problem.message)")
     }
     return (listing.healthy ? ExitStatus.healthy : .problems).rawValue
-  }
-
-  private func json(_ listing: DeploymentListing) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    // Encoding plain strings, numbers and arrays cannot fail; say so if it did.
-    guard let data = try? encoder.encode(listing) else { return #"{"error":"cannot encode the listing"}"# }
-    return String(decoding: data, as: UTF8.self)
   }
 }

@@ -14,10 +14,12 @@ struct PinCommand {
   }
 
   func execute() -> ExitStatus.RawValue {
-    let (path, origin) = ManifestReader.location(argument: options.manifest)
     let manifest: Manifest
     let text: [UInt8]
-    switch ManifestReader.readWithText(path: path, origin: origin) {
+    let read = ManifestReader.location(argument: options.manifest).flatMap {
+      ManifestReader.readWithText(path: $0.path, origin: $0.origin)
+    }
+    switch read {
     case .success(let read): (manifest, text) = read
     case .failure(let error):
       for problem in error.problems { console.err("plugboard: \(problem)") }
@@ -35,7 +37,7 @@ struct PinCommand {
     }
     guard problems.isEmpty else {
       for problem in problems { console.err("plugboard: pin: \(problem)") }
-      console.err("plugboard: pin: no pins written; \(path) is unchanged")
+      console.err("plugboard: pin: no pins written; \(manifest.path) is unchanged")
       return ExitStatus.problems.rawValue
     }
     return write(digests, of: manifest, text: text)

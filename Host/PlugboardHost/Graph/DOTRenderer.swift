@@ -49,6 +49,6 @@ enum DOTRenderer {
   static func quoted(_ text: String) -> String {
     let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
       .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
-    return "\"\(escaped)\""
+    return "\"\(Terminal.sanitize(escaped))\""
   }
 }

@@ -40,6 +40,6 @@ enum MermaidRenderer {
 
   /// A Mermaid string: double quotes become the `#quot;` entity.
   private static func quoted(_ text: String) -> String {
-    "\"\(text.replacingOccurrences(of: "\"", with: "#quot;"))\""
+    "\"\(Terminal.sanitize(text).replacingOccurrences(of: "\"", with: "#quot;"))\""
   }
 }

@@ -55,6 +55,19 @@ struct PluginDescriptor {
       name: text(fields.name, "name"), version: text(fields.version, "version"),
       kitVersion: text(fields.kit_version, "kit_version"),
       swiftVersion: text(fields.swift_version, "swift_version"), raw: typed)
+    if missing.isEmpty,
+      let (label, value) = descriptor.strings.first(where: {
+        $0.1.unicodeScalars.contains(where: Terminal.isControl)
+      })
+    {
+      // Printed as it is, such a name could recolour the terminal or
+      // forge a line of plugboard's own output.
+      return .failure(
+        Defect(
+          detail:
+            "has a descriptor whose \(label) \"\(Terminal.sanitize(value))\" contains control characters; "
+            + "expected printable UTF-8"))
+    }
     guard missing.isEmpty else {
       return .failure(
         Defect(
@@ -63,6 +76,11 @@ struct PluginDescriptor {
             + "of at most \(maximumStringLength) bytes"))
     }
     return .success(descriptor)
+  }
+
+  /// The fields as (label, value), in the order the struct has them.
+  private var strings: [(String, String)] {
+    [("name", name), ("version", version), ("kit_version", kitVersion), ("swift_version", swiftVersion)]
   }
 
   /// Why the memory `plugboard_entry_v1` pointed at is not a usable

@@ -32,7 +32,13 @@ struct PluginVetting {
     guard !roots.contains(where: { Self.path(canonical, isInside: $0) }) else { return nil }
     let list = roots.joined(separator: ", ")
     let fix = #"move it under one of them, or list its folder in the manifest's "pluginRoots""#
-    if absolute != canonical, roots.contains(where: { Self.path(absolute, isInside: $0) }) {
+    // Written inside a root without `..`, yet leading outside: only a
+    // symbolic link does that. (`..` is the file system's to resolve, so a
+    // path with one is judged by where it leads.)
+    let writtenInside =
+      !absolute.split(separator: "/").contains("..")
+      && roots.contains(where: { Self.path(absolute, isInside: $0) })
+    if absolute != canonical, writtenInside {
       return
         "is reached through the symbolic link \(absolute), which leads outside the plugin roots (\(list)) "
         + "— \(fix)"

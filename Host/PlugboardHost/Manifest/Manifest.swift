@@ -6,7 +6,8 @@ public struct Manifest: Equatable, Sendable {
   /// misreading it.
   public static let formatVersion = 1
 
-  /// The manifest file's absolute path.
+  /// The manifest file's absolute path; its canonical path (links and
+  /// `..` resolved by the file system) when ``ManifestReader`` read it.
   public let path: String
   public let plugins: [PluginEntry]
   /// The profiles the deployment declares, in the order written; empty
@@ -40,7 +41,9 @@ public struct Manifest: Equatable, Sendable {
     self.stageTimeout = stageTimeout
   }
 
-  /// The folder relative plugin paths are resolved against.
+  /// The folder relative plugin paths are resolved against, and the
+  /// plugin root that is always allowed: the real manifest's folder, not a
+  /// link's.
   public var directory: String {
     FilePath.directory(of: path)
   }

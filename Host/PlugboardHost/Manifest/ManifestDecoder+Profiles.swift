@@ -91,7 +91,10 @@ extension ManifestDecoder {
   }
 
   /// A plugin's `profiles`: a non-empty array of declared profile names,
-  /// each possibly negated with `!`.
+  /// each possibly negated with `!`, that are alternatives: the plugin
+  /// loads when any one matches (as Spring's `@Profile` reads a list). A
+  /// list that repeats itself, or that matches every declared profile or
+  /// none, says something other than what its author meant, and is refused.
   mutating func pluginProfiles(_ value: JSONValue, at path: ManifestPath) -> ProfileCondition? {
     guard case .array(let elements) = value else {
       report(path, "expected an array of profile names, found \(value.kindDescription)")
@@ -111,7 +114,10 @@ extension ManifestDecoder {
       let name = expression.hasPrefix("!") ? String(expression.dropFirst()) : expression
       if requireDeclared(name, at: place) { expressions.append(expression) }
     }
-    return expressions.count == elements.count ? ProfileCondition(expressions) : nil
+    guard expressions.count == elements.count, conditionSaysWhatItMeans(expressions, at: path) else {
+      return nil
+    }
+    return ProfileCondition(expressions)
   }
 
   private mutating func requireDeclared(_ name: String, at path: ManifestPath) -> Bool {
@@ -120,10 +126,6 @@ extension ManifestDecoder {
       return false
     }
     return true
-  }
-
-  private var declaredList: String {
-    profileNames.map { "'\($0)'" }.joined(separator: ", ")
   }
 
   /// An object's members in written order, after reporting a non-object

@@ -41,10 +41,18 @@ struct ManifestDecoder {
 
   private mutating func document(_ value: JSONValue) -> [PluginEntry]? {
     let root = ManifestPath.root
+    rejectControlCharacters(in: value, at: root)
     guard
       let members = object(
         value, at: root, allowed: Self.topLevelKeys, reserved: Self.reservedTopLevelKeys)
     else { return nil }
+    switch members["$schema"] {
+    case .none, .string?: break
+    case let other?:
+      report(
+        root.key("$schema"),
+        "expected a string (where editors find the schema), found \(other.kindDescription)")
+    }
     formatVersion(members["formatVersion"], at: root.key("formatVersion"))
     profiles = declarations(members["profiles"])
     activeProfile = defaultProfile(members["activeProfile"])
@@ -77,7 +85,7 @@ struct ManifestDecoder {
       report(path, "expected a number, found \(value.kindDescription)")
       return
     }
-    if Double(text) != Double(supported) {
+    if !ExactNumber(text).isExactly(supported) {
       report(path, "this plugboard reads format \(supported), found \(text)")
     }
   }

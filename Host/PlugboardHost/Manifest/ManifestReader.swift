@@ -1,22 +1,33 @@
-import Foundation
-
 /// Finds, reads, parses and checks a manifest.
 public enum ManifestReader {
   /// Reads the manifest at `argument` (from `--manifest`), or the default
   /// `./plugins.json` when `argument` is nil. Relative paths are taken from
-  /// the current directory.
+  /// the current directory; when that cannot be determined (it was
+  /// deleted), a relative path is refused rather than taken from `/`.
   public static func read(argument: String?) -> Result<Manifest, ManifestError> {
-    let (path, origin) = location(argument: argument)
-    return read(path: path, origin: origin)
+    location(argument: argument).flatMap { read(path: $0.path, origin: $0.origin) }
   }
 
   /// The absolute path `argument` (or the default) names, and why.
-  static func location(argument: String?) -> (path: String, origin: ManifestOrigin) {
+  static func location(argument: String?) -> Result<(path: String, origin: ManifestOrigin), ManifestError> {
     let origin: ManifestOrigin = argument.map { .option($0) } ?? .defaultLocation
-    return (FilePath.absolute(argument ?? "plugins.json", relativeTo: FilePath.currentDirectory), origin)
+    let written = argument ?? "plugins.json"
+    if written.hasPrefix("/") { return .success((FilePath.absolute(written, relativeTo: "/"), origin)) }
+    guard let folder = FilePath.currentDirectory else {
+      return .failure(
+        .unreadable(
+          path: written,
+          reason: "the current directory cannot be determined (it may have been deleted), so a relative "
+            + "path means nothing; pass --manifest with an absolute path"))
+    }
+    return .success((FilePath.absolute(written, relativeTo: folder), origin))
   }
 
-  /// Reads the manifest at the absolute `path`.
+  /// Reads the manifest at the absolute `path`. The manifest is known by
+  /// its canonical path from then on: relative plugin paths and the
+  /// default plugin root are its real folder's, so a link
+  /// `/etc/app/plugins.json → /opt/app/current/plugins.json` finds the
+  /// plugins beside the real file, as the kernel resolves `..`.
   public static func read(path: String, origin: ManifestOrigin) -> Result<Manifest, ManifestError> {
     readWithText(path: path, origin: origin).map(\.manifest)
   }
@@ -26,18 +37,9 @@ public enum ManifestReader {
   static func readWithText(path: String, origin: ManifestOrigin)
     -> Result<(manifest: Manifest, text: [UInt8]), ManifestError>
   {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      return .failure(.missing(path: path, origin: origin))
+    ManifestFile.read(path, origin: origin).flatMap { file in
+      decode(file.contents, path: file.path).map { ($0, file.contents) }
     }
-    if isDirectory.boolValue {
-      return .failure(.unreadable(path: path, reason: "it is a directory; expected a JSON file"))
-    }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      return .failure(.unreadable(path: path, reason: "permission denied or I/O error"))
-    }
-    let text = Array(data)
-    return decode(text, path: path).map { ($0, text) }
   }
 
   /// Parses and checks manifest text already in memory, as

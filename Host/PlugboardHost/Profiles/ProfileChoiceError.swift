@@ -10,9 +10,10 @@ public struct ProfileChoiceError: Error, Equatable, Sendable, CustomStringConver
 
   /// `--profile moc: no profile 'moc' is declared in /srv/plugins.json; did you mean 'mock'?`
   public var description: String {
-    switch source {
-    case .option: "\(ProfileChooser.optionName) \(requested): \(message)"
-    case .environment, .manifest: "\(ProfileChooser.environmentVariable)=\(requested): \(message)"
+    let shown = Terminal.sanitize(requested)
+    return switch source {
+    case .option: "\(ProfileChooser.optionName) \(shown): \(message)"
+    case .environment, .manifest: "\(ProfileChooser.environmentVariable)=\(shown): \(message)"
     }
   }
 }

@@ -4,7 +4,7 @@
 /// `profiles`) and the command line (`--profile`, `PLUGBOARD_PROFILE`).
 enum ProfileSuggestion {
   static func notDeclared(_ name: String, among declared: [String], in manifest: String? = nil) -> String {
-    let head = "no profile '\(name)' is declared" + (manifest.map { " in \($0)" } ?? "")
+    let head = "no profile '\(Terminal.sanitize(name))' is declared" + (manifest.map { " in \($0)" } ?? "")
     guard !declared.isEmpty else { return head + "; the manifest declares no profiles" }
     if let close = KeySuggestion.closest(to: name, among: declared) {
       return head + "; did you mean '\(close)'?"

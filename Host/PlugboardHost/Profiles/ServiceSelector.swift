@@ -7,17 +7,23 @@ import PlugboardKit
 ///
 /// Every choice is checked when the deployment comes up, not when the
 /// service is first resolved: a type that no plugin registers, a bare name
-/// that fits two types, or a registration name the type does not have is a
-/// problem of the deployment, reported at its place in the manifest.
+/// that fits two types, a registration name the type does not have or has
+/// only for other profiles, or a type chosen twice under two spellings is
+/// a problem of the deployment, reported at its place in the manifest.
 enum ServiceSelector {
   static func apply(_ profile: ProfileDeclaration, to container: Container, manifest: String)
     -> [DeploymentProblem]
   {
-    // Inactive registrations count: a choice may name a registration that
-    // is tagged for this very profile.
-    let registrations = container.registrations + container.inactiveRegistrations
+    // Inactive registrations count towards the types, so that a choice
+    // naming one is told it is inactive rather than unknown.
+    let active = container.registrations
+    let inactive = container.inactiveRegistrations
     var types: [TypeIdentity] = []
-    for info in registrations where !types.contains(info.key.service) { types.append(info.key.service) }
+    var known: Set<TypeIdentity> = []
+    for info in active + inactive where known.insert(info.key.service).inserted {
+      types.append(info.key.service)
+    }
+    var chosen: [TypeIdentity: ServiceChoice] = [:]
     var problems: [DeploymentProblem] = []
     for choice in profile.services {
       func problem(_ text: String) {
@@ -37,14 +43,34 @@ enum ServiceSelector {
           "\"\(choice.type)\" matches several registered service types (\(names)); write the qualified name")
         continue
       }
-      let names = registrations.filter { $0.key.service == type && $0.key.arguments.isEmpty }.map(\.key.name)
+      if let earlier = chosen[type] {
+        problem("\(type.name) is already chosen by \(earlier.path); choose each service once")
+        continue
+      }
+      chosen[type] = choice
+      let serves = { (info: RegistrationInfo) in info.key.service == type && info.key.arguments.isEmpty }
+      let names = active.filter(serves).map(\.key.name)
       guard names.contains(choice.name) else {
-        problem(unknownName(choice.name, of: type, among: names, profile: profile.name))
+        if let elsewhere = inactive.first(where: { serves($0) && $0.key.name == choice.name }) {
+          problem(inactiveName(elsewhere, profile: profile.name))
+        } else {
+          problem(unknownName(choice.name, of: type, among: names, profile: profile.name))
+        }
         continue
       }
       container.select(name: choice.name, for: type, reason: "chosen by profile '\(profile.name)'")
     }
     return problems
+  }
+
+  /// The choice names a registration tagged for other profiles: without
+  /// this, the choice would be made and every unnamed request would then
+  /// fail as if nothing registered the service.
+  private static func inactiveName(_ info: RegistrationInfo, profile: String) -> String {
+    let serves = info.profiles.map { " (it serves \($0))" } ?? ""
+    return
+      "\(info.key.service.name)'s registration named \"\(info.key.name ?? "")\" at \(info.site) does not take "
+      + "part in profile '\(profile)'\(serves); choose a registration of this profile, or tag that one for it"
   }
 
   private static func unknownType(_ written: String, among types: [TypeIdentity]) -> String {

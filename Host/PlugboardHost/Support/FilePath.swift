@@ -7,10 +7,14 @@
 /// Path arithmetic on plain strings, POSIX style, without touching the disk
 /// (except ``canonical(_:)`` and ``currentDirectory``).
 enum FilePath {
-  /// `path` made absolute against `base` and with `.` and `..` resolved
-  /// lexically.
+  /// `path` made absolute against `base`, with `.` components and repeated
+  /// slashes dropped. `..` is kept: only the file system knows what it
+  /// means, since `x/..` is the parent of wherever the link `x` leads, not
+  /// the folder that holds `x`. ``canonical(_:)`` resolves it as the kernel does.
   static func absolute(_ path: String, relativeTo base: String) -> String {
-    normalize(path.hasPrefix("/") ? path : base + "/" + path)
+    let joined = path.hasPrefix("/") ? path : base + "/" + path
+    let parts = joined.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+    return "/" + parts.joined(separator: "/")
   }
 
   /// The folder containing `path` (which is absolute).
@@ -19,10 +23,10 @@ enum FilePath {
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
-  /// The current working directory, or "." if it cannot be read (it was
-  /// deleted under us, say).
-  static var currentDirectory: String {
-    guard let buffer = getcwd(nil, 0) else { return "." }
+  /// The current working directory, or nil when it cannot be determined
+  /// (it was deleted, or a folder above it cannot be read).
+  static var currentDirectory: String? {
+    guard let buffer = getcwd(nil, 0) else { return nil }
     defer { free(buffer) }
     return String(cString: buffer)
   }
@@ -41,17 +45,5 @@ enum FilePath {
     guard let resolved = realpath(path, nil) else { return errno == ELOOP }
     free(resolved)
     return false
-  }
-
-  private static func normalize(_ path: String) -> String {
-    var parts: [Substring] = []
-    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-      switch part {
-      case ".": continue
-      case "..": _ = parts.popLast()
-      default: parts.append(part)
-      }
-    }
-    return "/" + parts.joined(separator: "/")
   }
 }

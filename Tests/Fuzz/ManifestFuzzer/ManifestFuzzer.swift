@@ -120,6 +120,25 @@ private func checkManifest(_ manifest: Manifest) {
   }
   let declared = manifest.profiles.map(\.name)
   require(Set(declared).count == declared.count, "a profile is declared twice")
+  let strings =
+    manifest.plugins.flatMap { [$0.name, $0.path] + ($0.profiles?.expressions ?? []) } + declared
+    + manifest.pluginRoots
+    + manifest.profiles.flatMap { [$0.description ?? ""] + $0.services.flatMap { [$0.type, $0.name] } }
+  for string in strings {
+    require(
+      !string.unicodeScalars.contains(where: Terminal.isControl),
+      "a control character was kept in \(string.debugDescription)")
+  }
+  for plugin in manifest.plugins {
+    guard let condition = plugin.profiles else { continue }
+    let matched = declared.filter { condition.matches($0) }.count
+    require(
+      matched > 0 && matched < declared.count,
+      "plugins[\(plugin.index)].profiles \(condition.expressions) matches \(matched) of \(declared.count) profiles"
+    )
+    require(
+      Set(condition.expressions).count == condition.expressions.count, "a profile condition repeats itself")
+  }
   if let active = manifest.activeProfile {
     require(declared.contains(active), "the active profile \(active) is not declared")
   } else {

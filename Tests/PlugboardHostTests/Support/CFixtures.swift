@@ -19,6 +19,9 @@ enum CFixtures {
     "libOldKit.so": ["-shared", "-DFIXTURE_DESCRIPTOR"] + descriptor(name: "OldKit", kit: "0.0.9"),
     "libNoBundle.so": ["-shared", "-DFIXTURE_DESCRIPTOR"] + descriptor(name: "NoBundle"),
     "libMisnamed.so": ["-shared", "-DFIXTURE_DESCRIPTOR"] + descriptor(name: "SomethingElse"),
+    // A name that would recolour the terminal and forge a line of output.
+    "libEvilName.so": ["-shared", "-DFIXTURE_DESCRIPTOR"]
+      + descriptor(name: #"Evil\033[31m\nplugboard: check: all good"#),
     // For `check`'s probe: a plugin that crashes, and one that hangs, while loading.
     "libCrash.so": ["-shared", "-DFIXTURE_CRASH"],
     "libHang.so": ["-shared", "-DFIXTURE_HANG"],

@@ -4,6 +4,15 @@ import Foundation
 /// `live` and `mock`, `Auth` in every profile but `mock`, `AuthMock` only in
 /// `mock`), pointing at this build's libraries by absolute path.
 enum SampleManifest {
+  /// Writes the sample manifest into `folder` with profile `mock`'s
+  /// `services` object replaced by `services`; returns its path.
+  static func write(in folder: TemporaryDirectory, mockServices services: String) throws -> String {
+    let analytics = try ThirdPartyBuild.analytics.get()
+    return try folder.write(
+      "plugins.json",
+      text(analytics: analytics).replacingOccurrences(of: #"{ "APIClient": "Mock" }"#, with: services))
+  }
+
   static func text(analytics: String, activeProfile: String = "live") -> String {
     func path(_ name: String) -> String { BuildProducts.library(name) }
     return """

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import PlugboardHost
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where the manifest is and what kind of file it is: links resolved as the
+/// kernel resolves them, files that are not regular named for what they
+/// are, and no relative path taken from `/`.
+@Suite struct ManifestFileTests {
+  private static let manifestText =
+    #"{ "formatVersion": 1, "plugins": [ { "name": "A", "path": "lib/a.so" } ] }"#
+
+  private func reason(_ path: String) -> String {
+    switch ManifestReader.read(path: path, origin: .option(path)) {
+    case .success: "read"
+    case .failure(let error): error.lines.joined(separator: "\n")
+    }
+  }
+
+  @Test func aFIFOIsNamedWithoutBlockingOnIt() throws {
+    let folder = try TemporaryDirectory()
+    let fifo = folder.path + "/plugins.json"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    #expect(
+      reason(fifo)
+        == "cannot read the manifest \(fifo): it is a FIFO (named pipe), which could block plugboard until "
+        + "something writes to it; expected a regular JSON file")
+  }
+
+  @Test func aDeviceIsNamedWithoutReadingIt() {
+    #expect(
+      reason("/dev/zero")
+        == "cannot read the manifest /dev/zero: it is a character device; expected a regular JSON file"
+    )
+  }
+
+  @Test func aLinkLoopAndADanglingLinkAreNamed() throws {
+    let folder = try TemporaryDirectory()
+    let loop = folder.path + "/loop.json"
+    try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: "loop.json")
+    #expect(
+      reason(loop) == "cannot read the manifest \(loop): its symbolic links form a loop (or nest too deeply)")
+    let dangling = folder.path + "/dangling.json"
+    try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "gone.json")
+    #expect(
+      reason(dangling)
+        == "cannot read the manifest \(dangling): it is a symbolic link to a file that does not exist")
+    #expect(
+      reason(folder.path + "/none.json")
+        == "no manifest at \(folder.path)/none.json (from --manifest \(folder.path)/none.json)")
+  }
+
+  /// `/etc/app/plugins.json → /opt/app/current/plugins.json`: the plugins
+  /// are beside the real file, which is also the plugin root.
+  @Test func aLinkedManifestResolvesPluginsAgainstTheRealFolder() throws {
+    let folder = try TemporaryDirectory()
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/opt/current", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: folder.path + "/etc", withIntermediateDirectories: true)
+    let real = try folder.write("opt/current/plugins.json", Self.manifestText)
+    let link = folder.path + "/etc/plugins.json"
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+    let manifest = try ManifestReader.read(path: link, origin: .defaultLocation).get()
+    #expect(manifest.path == real)
+    #expect(manifest.absolutePath(of: manifest.plugins[0]) == folder.path + "/opt/current/lib/a.so")
+    #expect(PluginVetting(manifest: manifest).roots == [folder.path + "/opt/current"])
+  }
+
+  /// `link/../a.so`, where `link` leads to `a/b`, is `a/a.so`, as `open`
+  /// would find it; a lexical `..` would have made it `a.so` beside `link`.
+  @Test func dotDotIsResolvedByTheFileSystem() throws {
+    let folder = try TemporaryDirectory()
+    try FileManager.default.createDirectory(atPath: folder.path + "/a/b", withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: folder.path + "/link", withDestinationPath: "a/b")
+    try folder.write("a/a.so", "")
+    try folder.write("a.so", "")
+    let manifest = Manifest(
+      path: folder.path + "/plugins.json", plugins: [PluginEntry(index: 0, name: "A", path: "link/../a.so")])
+    let absolute = manifest.absolutePath(of: manifest.plugins[0])
+    #expect(absolute == folder.path + "/link/../a.so")
+    #expect(FilePath.canonical(absolute) == folder.path + "/a/a.so")
+  }
+
+  /// From a deleted working directory, `plugins.json` is nowhere: refused,
+  /// not looked for as `/plugins.json`.
+  @Test(
+    .enabled(
+      if: FileManager.default.isExecutableFile(atPath: "/bin/sh"),
+      "needs /bin/sh to run plugboard from a deleted directory"))
+  func aRelativePathWithoutAWorkingDirectoryIsRefused() throws {
+    let folder = try TemporaryDirectory()
+    let gone = folder.path + "/gone"
+    let result = try Subprocess.run(
+      "/bin/sh",
+      ["-c", #"mkdir "$1" && cd "$1" && rmdir "$1" && exec "$2" list"#, "sh", gone, BuildProducts.plugboard])
+    #expect(result.exited)
+    #expect(result.status == 1)
+    #expect(
+      result.stderrLines == [
+        "plugboard: read manifest: cannot read the manifest plugins.json: the current directory cannot be "
+          + "determined (it may have been deleted), so a relative path means nothing; pass --manifest with an "
+          + "absolute path"
+      ])
+  }
+}
