@@ -100,13 +100,19 @@ public struct PluginLoader {
     try check(descriptor, entry: entry, file: file, failure: failure)
     // Calls the plugin's and its shared modules' stamp functions, generated
     // code, in the stage already announced.
-    if let problem = SharedModuleStamps.problem(in: library, file: file) {
-      throw failure(.checkVersions, problem, dlerror: nil)
+    let stamped: Set<String>
+    switch SharedModuleStamps.verify(library, file: file) {
+    case .success(let modules): stamped = modules
+    case .failure(let problem): throw failure(.checkVersions, problem.detail, dlerror: nil)
     }
     Progress.stage(.assemble, entry.name, file: file)
     let bundle = try makeBundle(descriptor, failure: failure)
     var plugin = LoadedPlugin(entry: entry, file: file, version: descriptor.version, bundle: bundle)
-    plugin.sharedLibraryConflicts = needs?.conflicts(plugin: entry.name) ?? []
+    // Two builds of a module whose stamps match carry the same
+    // declarations: the one loaded first serves this plugin as well.
+    plugin.sharedLibraryConflicts = (needs?.conflicts(plugin: entry.name) ?? []).filter {
+      !stamped.contains($0.module)
+    }
     return plugin
   }
 

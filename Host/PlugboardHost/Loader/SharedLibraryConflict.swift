@@ -16,6 +16,15 @@ public struct SharedLibraryConflict: Sendable, Equatable {
   public let loadedCopy: String
   public let loadedBy: String
 
+  /// The Swift module the library holds, by SwiftPM's naming
+  /// (`libAppContracts.so` holds `AppContracts`).
+  public var module: String {
+    var name = Substring(library)
+    if name.hasPrefix("lib") { name = name.dropFirst(3) }
+    if let dot = name.firstIndex(of: ".") { name = name[..<dot] }
+    return String(name)
+  }
+
   /// The complete sentence.
   public var message: String {
     "plugin '\(plugin)' (\(pluginFile)) ships \(ownCopy), but plugin '\(loadedBy)' loaded a different "

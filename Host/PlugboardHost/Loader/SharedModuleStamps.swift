@@ -29,28 +29,39 @@ enum SharedModuleStamps {
     let file: String?
   }
 
-  /// Why `library` (the plugin at `file`) must not be assembled, continuing
-  /// "plugin 'X' (file) …", or nil when it may.
-  static func problem(in library: DynamicLibrary, file: String) -> String? {
+  /// A reason not to assemble a plugin, continuing "plugin 'X' (file) …".
+  struct Problem: Error {
+    let detail: String
+  }
+
+  /// The shared modules whose loaded stamp is the one `library` (the plugin
+  /// at `file`) recorded: the declarations it was built against are the
+  /// ones loaded, whichever build of the module's library serves it. Or why
+  /// it must not be assembled.
+  static func verify(_ library: DynamicLibrary, file: String) -> Result<Set<String>, Problem> {
     guard case .success(let address) = library.symbol(recordSymbol), imageFile(of: address) == file else {
-      return nil
+      return .success([])
     }
     let record = unsafeBitCast(address, to: (@convention(c) () -> UnsafePointer<CChar>?).self)
     guard let text = record(), let entries = parse(text) else {
-      return "has a malformed \(recordSymbol) (expected lines <Module>=<16 hex digits>, at most "
-        + "\(maximumRecordLength) bytes) — rebuild it: \(RebuildCommand.forLibrary(at: file))"
+      return .failure(
+        Problem(
+          detail: "has a malformed \(recordSymbol) (expected lines <Module>=<16 hex digits>, at most "
+            + "\(maximumRecordLength) bytes) — rebuild it: \(RebuildCommand.forLibrary(at: file))"))
     }
+    var matched = Set<String>()
     for (module, recorded) in entries {
       guard case .success(let address) = library.symbol("plugboard_stamp_v1_\(module)") else { continue }
       let stamp = unsafeBitCast(address, to: (@convention(c) () -> UInt64).self)
       let loaded = hex(stamp())
       guard loaded == recorded else {
-        return describe(
-          Mismatch(module: module, recorded: recorded, loaded: loaded, file: imageFile(of: address)),
-          plugin: file)
+        let mismatch = Mismatch(
+          module: module, recorded: recorded, loaded: loaded, file: imageFile(of: address))
+        return .failure(Problem(detail: describe(mismatch, plugin: file)))
       }
+      matched.insert(module)
     }
-    return nil
+    return .success(matched)
   }
 
   static func describe(_ mismatch: Mismatch, plugin file: String) -> String {
