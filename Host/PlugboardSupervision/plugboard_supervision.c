@@ -6,6 +6,7 @@
 #include "plugboard_supervision.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -141,6 +142,13 @@ static void on_crash(int signal, siginfo_t *info, void *context) {
       crash_describe(crash_fd);
       alarm(0);
     }
+    // What the application printed before the crash is still in stdio's
+    // buffer when standard output is a file or a pipe. Flushing takes
+    // stdio's lock, which the crashed code may hold: the alarm ends a wait
+    // for it, and the crash line above is already written.
+    alarm(2);
+    fflush(stdout);
+    alarm(0);
   }
   if (chain_previous) {
     restore_previous(signal);

@@ -40,6 +40,8 @@ import Testing
       ])
   }
 
+  /// Its line, still in stdio's buffer (standard output is a file here)
+  /// when it trapped, is not lost.
   @Test func anApplicationThatCrashesOnceRunningEndsWith128PlusTheSignal() throws {
     let (folder, manifest) = try deployment("Healthy")
     defer { withExtendedLifetime(folder) {} }
@@ -50,7 +52,7 @@ import Testing
     #expect(
       result.stderrLines.last
         == #"plugboard: application running: the application crashed with SIGILL (a Swift runtime trap: "#
-        + #""Healthy/HealthyPlugin.swift:31: Fatal error: the application gave up")"#)
+        + #""Healthy/HealthyPlugin.swift:30: Fatal error: the application gave up")"#)
   }
 
   @Test func theApplicationsExitStatusPassesThrough() throws {

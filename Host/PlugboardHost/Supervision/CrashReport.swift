@@ -97,10 +97,13 @@ struct CrashReport {
   /// `SIGSEGV (segmentation fault: …)`, or for a Swift runtime trap
   /// `SIGILL (a Swift runtime trap: "…: Fatal error: …")`.
   private var how: String {
+    // The signal the child caught, rather than the one that ended it: a
+    // crash handler stopped by its alarm ends the process with SIGALRM.
     let signal: Int32
-    switch ending {
-    case .signaled(let number): signal = number
-    default: signal = watch.crash?.signal ?? 0
+    switch (watch.crash?.signal, ending) {
+    case (let caught?, _): signal = caught
+    case (nil, .signaled(let number)): signal = number
+    default: signal = 0
     }
     if let message = watch.crash?.message {
       return "\(SignalName.name(signal)) (a Swift runtime trap: \"\(message)\")"

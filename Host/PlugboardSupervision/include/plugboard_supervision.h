@@ -28,7 +28,8 @@ void plugboard_unblock_forwarded_signals(void);
 /// In the supervised child: on SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE or
 /// SIGABRT, writes a crash line to `fd` (`C<signal>\t<Swift fatal error
 /// message, if any>\n`), then calls `describe(fd)` (which may write more
-/// lines naming what was being resolved), then lets the default action end
+/// lines naming what was being resolved), flushes C stdio's standard output
+/// (so an application's earlier lines are not lost), then lets the default action end
 /// the process; or, when `SWIFT_BACKTRACE` is set, the previous handler
 /// (the Swift runtime's backtracer, which the user asked for).
 /// `describe` runs inside a signal handler: a two-second alarm ends the

@@ -24,7 +24,6 @@ struct HealthyAssembly: Assembly {
 struct HealthyApplication: Application {
   func run(arguments: [String]) async throws -> Int32 {
     print("Healthy is running")
-    fflush(nil)
     switch arguments.first {
     case "trap":
       // Deliberate: the supervision tests need an application that traps.
@@ -32,6 +31,8 @@ struct HealthyApplication: Application {
     case "exit": return Int32(arguments.dropFirst().first ?? "") ?? 0
     case "throw": throw HealthyFailure()
     case "wait":
+      // Announce it: the test reading the line then signals plugboard.
+      fflush(nil)
       while true { pause() }
     default: return 0
     }
