@@ -4,5 +4,5 @@ extension PlugboardBuild {
   /// ``kitVersion``, so that plugins built against other sources are
   /// refused even under the same release number.
   @_alwaysEmitIntoClient
-  public static var sourceFingerprint: String { "3fad7f266301b9af" }
+  public static var sourceFingerprint: String { "9f69cb295089cfd1" }
 }
