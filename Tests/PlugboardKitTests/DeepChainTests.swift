@@ -123,7 +123,9 @@ final class ChainNode: Sendable {
       error.action
         == "Allow the process more threads or address space (ulimit -u, ulimit -v, the cgroup's "
         + "pids.max), resolve from a thread with a larger stack, or make the chain shallower.")
-    #expect(error.description.contains("DeepChainTests.swift:23  ✗ out of stack)"))
+    let lastLink = error.description.split(separator: "\n").first { $0.contains("✗") }
+    #expect(lastLink?.hasPrefix("  → ChainNode named \"n\(depth - 1)\"  (registered at ") == true)
+    #expect(lastLink?.hasSuffix("  ✗ out of stack)") == true)
   }
 
   @Test func helperThreadsAreBoundedAndABusyHopFails() throws {
