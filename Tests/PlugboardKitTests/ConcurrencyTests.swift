@@ -150,46 +150,107 @@ import Testing
     #expect(tops.withLock { $0.count } == 1)
   }
 
-  @Test func aCycleAcrossTwoThreadsIsReportedNotDeadlocked() throws {
-    // Thread 1 makes A, which needs B; thread 2 makes B, which needs A. Each
-    // factory waits until both have started, so each thread owns one
-    // instance and then asks for the other.
-    final class A: Sendable {}
-    final class B: Sendable {}
-    let aStarted = DispatchSemaphore(value: 0)
-    let bStarted = DispatchSemaphore(value: 0)
-    let firstA = Atomic(true)
-    let firstB = Atomic(true)
-    let container = Container()
-    container.register(A.self) { r in
-      if firstA.exchange(false, ordering: .relaxed) {
-        aStarted.signal()
-        bStarted.wait()
-      }
-      _ = try r.resolve(B.self)
-      return A()
-    }.inObjectScope(.container)
-    container.register(B.self) { r in
-      if firstB.exchange(false, ordering: .relaxed) {
-        bStarted.signal()
-        aStarted.wait()
-      }
-      _ = try r.resolve(A.self)
-      return B()
-    }.inObjectScope(.container)
+  final class CycleA: Sendable {}
+  final class CycleB: Sendable {}
+  final class CycleC: Sendable {}
 
-    let outcomes = Locked([String]())
-    DispatchQueue.concurrentPerform(iterations: 2) { thread in
-      do {
-        if thread == 0 { _ = try container.resolve(A.self) } else { _ = try container.resolve(B.self) }
-        outcomes.withLock { $0.append("resolved") }
-      } catch let error as ResolutionError {
-        if case .cycle = error.kind { outcomes.withLock { $0.append("cycle") } }
-      } catch {
-        outcomes.withLock { $0.append("other") }
-      }
+  /// Registers `count` `.container` services (CycleA, CycleB, CycleC) that
+  /// each need the next, the last needing the first. Each factory, the
+  /// first time it runs, waits until every service's factory has started,
+  /// so that each thread owns one instance before asking for the next.
+  static func cycleContainer(count: Int) -> Container {
+    let container = Container()
+    let start = StartLine(runners: count)
+    func register<Service: AnyObject>(
+      _ type: Service.Type, _ make: @escaping @Sendable () -> Service, next: Int
+    ) {
+      let first = Atomic(true)
+      container.register(type) { r in
+        if first.exchange(false, ordering: .relaxed) { start.arriveAndWait() }
+        _ = try Self.resolve(next, from: r)
+        return make()
+      }.inObjectScope(.container)
     }
-    #expect(outcomes.withLock { $0 } == ["cycle", "cycle"])
+    register(CycleA.self, { CycleA() }, next: 1 % count)
+    register(CycleB.self, { CycleB() }, next: 2 % count)
+    if count == 3 { register(CycleC.self, { CycleC() }, next: 0) }
+    return container
+  }
+
+  /// Resolves CycleA, CycleB or CycleC.
+  static func resolve(_ index: Int, from container: Container) throws -> AnyObject {
+    switch index {
+    case 0: try container.resolve(CycleA.self)
+    case 1: try container.resolve(CycleB.self)
+    default: try container.resolve(CycleC.self)
+    }
+  }
+
+  /// Resolves each of `count` services on a thread of its own, all at once, and returns what each
+  /// thread got: a cycle's summary and notes, or what else happened. A
+  /// deadlock the coordinator misses fails the test (after a generous bound)
+  /// instead of hanging it.
+  static func resolveOnThreads(count: Int) -> [String]? {
+    let container = cycleContainer(count: count)
+    let outcomes = Locked([String]())
+    let finished = DispatchGroup()
+    for index in 0..<count {
+      finished.enter()
+      Thread {
+        do {
+          _ = try resolve(index, from: container)
+          outcomes.withLock { $0.append("resolved") }
+        } catch let error as ResolutionError {
+          let text = ([error.summary] + error.notes).joined(separator: " | ")
+          outcomes.withLock { $0.append(text) }
+        } catch {
+          outcomes.withLock { $0.append("\(error)") }
+        }
+        finished.leave()
+      }.start()
+    }
+    guard finished.wait(timeout: .now() + 120) == .success else {
+      Issue.record("the threads deadlocked")
+      return nil
+    }
+    return outcomes.withLock { $0 }.sorted()
+  }
+
+  @Test func aCycleAcrossTwoThreadsIsReportedClosedOnBothThreads() throws {
+    // One thread finds the deadlock in the coordinator; the other then owns
+    // both links and finds an ordinary cycle in its own chain. Both used to
+    // report a cycle, the first as "CycleB → CycleA." (its own chain).
+    let outcomes = try #require(Self.resolveOnThreads(count: 2))
+    let acrossThreads =
+      " | The cycle crosses 2 threads: another thread is making CycleA and waits for CycleB, "
+      + "which this thread is making; waiting for one another, they would never finish."
+    let acrossThreadsFromA =
+      " | The cycle crosses 2 threads: another thread is making CycleB and waits for CycleA, "
+      + "which this thread is making; waiting for one another, they would never finish."
+    #expect(
+      outcomes == [
+        "Dependency cycle: CycleA → CycleB → CycleA.",
+        "Dependency cycle: CycleB → CycleA → CycleB." + acrossThreads,
+      ]
+        || outcomes == [
+          "Dependency cycle: CycleA → CycleB → CycleA." + acrossThreadsFromA,
+          "Dependency cycle: CycleB → CycleA → CycleB.",
+        ])
+  }
+
+  @Test func aCycleAcrossThreeThreadsIsReportedWithTheWholePath() throws {
+    let outcomes = try #require(Self.resolveOnThreads(count: 3))
+    #expect(outcomes.count == 3)
+    // Each thread reports the cycle starting from the service it asked for.
+    let paths = outcomes.map { $0.components(separatedBy: " | ")[0] }
+    #expect(
+      paths == [
+        "Dependency cycle: CycleA → CycleB → CycleC → CycleA.",
+        "Dependency cycle: CycleB → CycleC → CycleA → CycleB.",
+        "Dependency cycle: CycleC → CycleA → CycleB → CycleC.",
+      ])
+    // The first thread to find the deadlock sees all three threads in it.
+    #expect(outcomes.contains { $0.contains("The cycle crosses 3 threads: another thread is making ") })
   }
 
   @Test func registeringWhileResolvingIsSafe() throws {

@@ -1,9 +1,15 @@
-import PlugboardKit
+import Dispatch
 import Testing
+
+@testable import PlugboardKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// One link of a generated chain: `Link<N>` would need 10,000 types, so the
 /// chain is made of named registrations of one type instead.
-final class ChainNode {
+final class ChainNode: Sendable {
   let next: ChainNode?
   init(next: ChainNode?) { self.next = next }
 }
@@ -11,10 +17,11 @@ final class ChainNode {
 @Suite struct DeepChainTests {
   static let depth = 10_000
 
-  func chainContainer(closingCycle: Bool) -> Container {
-    let container = Container()
-    for level in 0..<Self.depth {
-      let isLast = level == Self.depth - 1
+  func chainContainer(
+    closingCycle: Bool, depth: Int = Self.depth, container: Container = Container()
+  ) -> Container {
+    for level in 0..<depth {
+      let isLast = level == depth - 1
       container.register(ChainNode.self, name: "n\(level)") { r in
         if isLast {
           return closingCycle ? try r.resolve(ChainNode.self, name: "n0") : ChainNode(next: nil)
@@ -55,5 +62,112 @@ final class ChainNode {
       try container.resolve(ChainNode.self, name: "n0").next != nil
     }.value
     #expect(resolved)
+  }
+
+  /// The length of the chain of nodes starting at `node`.
+  static func length(_ node: ChainNode?) -> Int {
+    var node = node
+    var length = 0
+    while let current = node {
+      length += 1
+      node = current.next
+    }
+    return length
+  }
+
+  @Test(arguments: [64 << 10, 256 << 10])
+  func aChainResolvesOnAThreadWithASmallStack(stackSize: Int) throws {
+    // Hopping every 256 levels overflowed a 256 KiB stack (a level takes
+    // about 1 KiB in release, 3-4 KiB in debug): the process died of
+    // SIGSEGV. A 64 KiB stack has less than the margin from the start.
+    let container = chainContainer(closingCycle: false, depth: 1_000)
+    let length = onThread(stackSize: stackSize) {
+      Self.length(try? container.resolve(ChainNode.self, name: "n0"))
+    }
+    #expect(length == 1_000)
+  }
+
+  @Test func aChainHopsWhenTheStackRunsLowNotEveryFewHundredLevels() throws {
+    // 10,000 levels take 10-40 MiB of stack: a few 16 MiB helpers, not the
+    // 39 that hopping every 256 levels took.
+    let threads = HopThreads(limit: 64, stackSize: 16 << 20, spawn: HopThreads.startThread)
+    let container = chainContainer(closingCycle: false, container: Container(hopThreads: threads))
+    #expect(Self.length(try container.resolve(ChainNode.self, name: "n0")) == Self.depth)
+    let hops = threads.statistics.admitted
+    #expect(hops >= 1 && hops <= 10)
+  }
+
+  @Test func aHopTheSystemRefusesIsAResolutionError() throws {
+    // Without a thread the caller used to wait for a helper that never ran.
+    // The refusal is simulated; see the report of issue 11 for `ulimit -v`.
+    let threads = HopThreads(limit: 8, stackSize: 16 << 20) { _, _ in .failure(.init(errno: EAGAIN)) }
+    let container = chainContainer(closingCycle: false, container: Container(hopThreads: threads))
+    let error = try #require(throws: ResolutionError.self) {
+      _ = try onThread(stackSize: 256 << 10) {
+        Result { try container.resolve(ChainNode.self, name: "n0") }
+      }?.get()
+    }
+    guard case .stackExhausted(let reason) = error.kind else {
+      Issue.record("expected stackExhausted, got \(error.kind)")
+      return
+    }
+    #expect(reason == .threadRefused(errno: EAGAIN))
+    let depth = error.chain.count
+    #expect(depth > 1 && depth < 256)
+    #expect(
+      error.summary
+        == "The thread's stack was nearly full \(depth) resolutions deep, at PlugboardKitTests.ChainNode named "
+        + "\"n\(depth - 1)\", and the chain could not continue on a helper thread: the system "
+        + "refused to create a thread (Resource temporarily unavailable, errno 11).")
+    #expect(
+      error.action
+        == "Allow the process more threads or address space (ulimit -u, ulimit -v, the cgroup's "
+        + "pids.max), resolve from a thread with a larger stack, or make the chain shallower.")
+    let lastLink = error.description.split(separator: "\n").first { $0.contains("✗") }
+    #expect(lastLink?.hasPrefix("  → ChainNode named \"n\(depth - 1)\"  (registered at ") == true)
+    #expect(lastLink?.hasSuffix("  ✗ out of stack)") == true)
+  }
+
+  @Test func helperThreadsAreBoundedAndABusyHopFails() throws {
+    // One helper of 256 KiB: the chain fills it and needs a second helper
+    // while the first still runs.
+    let threads = HopThreads(limit: 1, stackSize: 256 << 10, spawn: HopThreads.startThread)
+    let container = chainContainer(closingCycle: false, container: Container(hopThreads: threads))
+    let error = try #require(throws: ResolutionError.self) {
+      try container.resolve(ChainNode.self, name: "n0")
+    }
+    guard case .stackExhausted(let reason) = error.kind else {
+      Issue.record("expected stackExhausted, got \(error.kind)")
+      return
+    }
+    #expect(reason == .helpersBusy(limit: 1))
+    #expect(error.summary.hasSuffix("all 1 helper threads for deep chains are in use by other resolutions."))
+    #expect(threads.statistics.peak == 1)
+    #expect(threads.statistics.running == 0)
+  }
+
+  @Test func concurrentDeepChainsStayWithinTheHelperLimit() throws {
+    // Eight 100,000-deep resolutions at once used to start 2,973 threads.
+    let threads = HopThreads(limit: 6, stackSize: 16 << 20, spawn: HopThreads.startThread)
+    let container = chainContainer(closingCycle: false, container: Container(hopThreads: threads))
+    let outcomes = Locked([String]())
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+      do {
+        let length = Self.length(try container.resolve(ChainNode.self, name: "n0"))
+        outcomes.withLock { $0.append(length == Self.depth ? "resolved" : "short") }
+      } catch let error as ResolutionError {
+        if case .stackExhausted(.helpersBusy(limit: 6)) = error.kind {
+          outcomes.withLock { $0.append("busy") }
+        } else {
+          outcomes.withLock { $0.append("\(error.kind)") }
+        }
+      } catch {
+        outcomes.withLock { $0.append("\(error)") }
+      }
+    }
+    #expect(outcomes.withLock { $0.allSatisfy { $0 == "resolved" || $0 == "busy" } })
+    #expect(outcomes.withLock { $0.contains("resolved") })
+    #expect(threads.statistics.peak <= 6)
+    #expect(threads.statistics.running == 0)
   }
 }

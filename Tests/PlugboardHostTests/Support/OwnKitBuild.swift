@@ -7,7 +7,7 @@ import PlugboardStamping
 /// cannot express it (two targets may not share sources, and the module must
 /// be called `PlugboardKit`), so it is compiled with the toolchain's `swiftc`
 /// and `clang`, once per test run, into a scratch folder beside this build's
-/// products: PlugboardABI's C file to an object, PlugboardKit's sources to a
+/// products: PlugboardABI's C files to objects, PlugboardKit's sources to a
 /// module and an object, and `Tests/Fixtures/own_kit_plugin.swift` linked
 /// with both into a shared library.
 enum OwnKitBuild {
@@ -26,8 +26,9 @@ enum OwnKitBuild {
     do {
       try? FileManager.default.removeItem(atPath: folder)
       try FileManager.default.createDirectory(atPath: folder + "/modules", withIntermediateDirectories: true)
-      // The module map SwiftPM would generate for the C target.
-      try "module PlugboardABI {\n  header \"\(kit)/PlugboardABI/include/plugboard_abi.h\"\n  export *\n}\n"
+      // The module map SwiftPM generates for a C target without an umbrella
+      // header: every header in its include folder.
+      try "module PlugboardABI {\n  umbrella \"\(kit)/PlugboardABI/include\"\n  export *\n}\n"
         .write(toFile: folder + "/modules/module.modulemap", atomically: true, encoding: .utf8)
       // The fingerprint the PlugboardStamp build plugin adds to the module.
       try StampSource.kitFingerprint(stamp: PlugboardBuild.sourceFingerprint)
@@ -36,32 +37,34 @@ enum OwnKitBuild {
         try FileManager.default.subpathsOfDirectory(atPath: kit + "/PlugboardKit")
         .filter { $0.hasSuffix(".swift") }.sorted().map { kit + "/PlugboardKit/" + $0 }
         + [folder + "/KitFingerprint.swift"]
-      let steps: [(String, [String])] = [
+      let cSources = try FileManager.default.contentsOfDirectory(atPath: kit + "/PlugboardABI")
+        .filter { $0.hasSuffix(".c") }.sorted()
+      let cObjects = cSources.map { folder + "/abi-" + $0.dropLast(2) + ".o" }
+      let compileC: [(String, [String])] = zip(cSources, cObjects).map { source, object in
         (
           clang,
-          [
-            "-fPIC", "-c", "-I", kit + "/PlugboardABI/include", kit + "/PlugboardABI/plugboard_abi.c",
-            "-o", folder + "/abi.o",
-          ]
-        ),
-        (
-          swiftc,
-          [
-            "-swift-version", "6", "-parse-as-library", "-enable-upcoming-feature", "ExistentialAny",
-            "-module-name", "PlugboardKit", "-wmo", "-emit-module", "-emit-module-path",
-            folder + "/modules/PlugboardKit.swiftmodule", "-emit-object", "-o", folder + "/kit.o",
-            "-I", folder + "/modules", "-Xcc", "-fPIC",
-          ] + sources
-        ),
-        (
-          swiftc,
-          [
-            "-swift-version", "6", "-emit-library", "-module-name", "OwnKit", "-I", folder + "/modules",
-            BuildProducts.packageRoot + "/Tests/Fixtures/own_kit_plugin.swift", folder + "/kit.o",
-            folder + "/abi.o", "-o", folder + "/libOwnKit.so",
-          ]
-        ),
-      ]
+          ["-fPIC", "-c", "-I", kit + "/PlugboardABI/include", kit + "/PlugboardABI/" + source, "-o", object]
+        )
+      }
+      let steps: [(String, [String])] =
+        compileC + [
+          (
+            swiftc,
+            [
+              "-swift-version", "6", "-parse-as-library", "-enable-upcoming-feature", "ExistentialAny",
+              "-module-name", "PlugboardKit", "-wmo", "-emit-module", "-emit-module-path",
+              folder + "/modules/PlugboardKit.swiftmodule", "-emit-object", "-o", folder + "/kit.o",
+              "-I", folder + "/modules", "-Xcc", "-fPIC",
+            ] + sources
+          ),
+          (
+            swiftc,
+            [
+              "-swift-version", "6", "-emit-library", "-module-name", "OwnKit", "-I", folder + "/modules",
+              BuildProducts.packageRoot + "/Tests/Fixtures/own_kit_plugin.swift", folder + "/kit.o",
+            ] + cObjects + ["-o", folder + "/libOwnKit.so"]
+          ),
+        ]
       for (tool, arguments) in steps {
         let result = try Subprocess.run(tool, arguments)
         guard result.exited, result.status == 0 else {

@@ -83,7 +83,7 @@ extension Container {
     try ResolutionContext.withCurrent { context in
       try enter(record, hasArguments: false, in: context)
       defer { context.pop() }
-      if record.scope == .transient && context.depth % DeepChain.levelsPerStack != 0 {
+      if record.scope == .transient && !context.stackIsLow {
         do {
           try record.produce(self, into: out)
         } catch {
@@ -129,8 +129,15 @@ extension Container {
     _ record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer,
     produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
   ) throws {
-    if context.depth % DeepChain.levelsPerStack == 0 {
-      try DeepChain.run(context) {
+    if context.stackIsLow {
+      try DeepChain.run(
+        context, on: hopThreads,
+        refused: { reason in
+          ResolutionError(
+            kind: .stackExhausted(reason: reason), key: record.key, chain: context.links,
+            registries: registries)
+        }
+      ) {
         try makeScoped(record, in: context, into: out, produce: produce)
       }
     } else {
@@ -166,14 +173,14 @@ extension Container {
           return
         }
         switch coordinator.claim(
-          cell: cell, isReady: { record.sharedInstance != nil }, by: ObjectIdentifier(context))
+          cell: cell, isReady: { record.sharedInstance != nil }, by: context)
         {
         case .ready:
           continue
-        case .deadlock:
+        case .deadlock(let deadlock):
           throw ResolutionError(
-            kind: .cycle(path: context.links.map(\.key)), key: record.key,
-            chain: context.links, registries: registries)
+            kind: .cycle(path: deadlock.path), key: record.key, chain: context.links,
+            registries: registries, otherThreads: deadlock.otherThreads)
         case .owned:
           defer { coordinator.release(cell: cell) }
           let instance = record.allocateInstance()

@@ -23,9 +23,13 @@ public final class Container: @unchecked Sendable {
   /// The scope of registrations that do not choose one.
   public let defaultObjectScope: ObjectScope
   /// How deep a chain may grow before resolution gives up with
-  /// `tooDeep`. Deep chains are resolved on fresh stacks, so the limit is
-  /// about runaway recursion, not stack size.
+  /// `tooDeep`. Deep chains continue on helper threads with fresh stacks
+  /// when the calling thread's stack runs low, so the limit is about
+  /// runaway recursion, not stack size; a chain that needs a fresh stack
+  /// and cannot get one fails with `stackExhausted`.
   public let maximumDepth: Int
+  /// The helper threads deep chains continue on; tests substitute their own.
+  let hopThreads: HopThreads
 
   struct State {
     /// Every registration ever made here, in order, including replaced
@@ -56,6 +60,16 @@ public final class Container: @unchecked Sendable {
     self.parent = parent
     self.defaultObjectScope = defaultObjectScope
     self.maximumDepth = maximumDepth
+    self.hopThreads = .shared
+  }
+
+  /// A container whose deep chains continue on `hopThreads` rather than the
+  /// process's shared helpers.
+  init(hopThreads: HopThreads, maximumDepth: Int = 100_000) {
+    self.parent = nil
+    self.defaultObjectScope = .graph
+    self.maximumDepth = maximumDepth
+    self.hopThreads = hopThreads
   }
 
   // MARK: Registering

@@ -14,6 +14,9 @@ extension ResolutionError {
         + "with arguments \(registeredText), but was resolved with \(Self.argumentList(passed))."
     case .tooDeep(let limit):
       return "The dependency chain grew deeper than \(limit) resolutions while resolving \(key)."
+    case .stackExhausted(let reason):
+      return "The thread's stack was nearly full \(chain.count) resolutions deep, at \(key), and the "
+        + "chain could not continue on a helper thread: \(reason)."
     }
   }
 
@@ -49,6 +52,12 @@ extension ResolutionError {
     case .tooDeep:
       return "Look for a registration with arguments that resolves itself without end, or raise "
         + "Container.maximumDepth if the chain is really this deep."
+    case .stackExhausted(.threadRefused):
+      return "Allow the process more threads or address space (ulimit -u, ulimit -v, the cgroup's "
+        + "pids.max), resolve from a thread with a larger stack, or make the chain shallower."
+    case .stackExhausted(.helpersBusy):
+      return "Resolve deep chains from a thread with a larger stack, fewer at a time, or make the "
+        + "chain shallower."
     }
   }
 
@@ -79,6 +88,7 @@ extension ResolutionError {
     case .factoryFailed: marker = "✗ factory threw"
     case .argumentsMismatch: marker = "✗ arguments do not match"
     case .tooDeep: marker = "✗ too deep"
+    case .stackExhausted: marker = "✗ out of stack"
     }
     func line(_ index: Int, _ link: ChainLink) -> String {
       let arrow = index == 0 ? "  " : "  → "

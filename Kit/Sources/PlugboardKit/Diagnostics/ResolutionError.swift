@@ -20,6 +20,16 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
     /// The chain got deeper than ``Container/maximumDepth``, which almost
     /// always means a registration with arguments resolves itself forever.
     case tooDeep(limit: Int)
+    /// The thread's stack was nearly full and the chain could not continue
+    /// on a helper thread with a fresh stack, for `reason`.
+    case stackExhausted(reason: HopFailure)
+  }
+
+  /// One other thread taking part in a cycle across threads: it is making
+  /// `making` and waits for `waitsFor`, which the next thread is making.
+  struct ThreadWait {
+    let making: ServiceKey
+    let waitsFor: ServiceKey
   }
 
   public let kind: Kind
@@ -31,12 +41,20 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
   /// What the failing container (and its parents) had registered, kept by
   /// reference to the immutable snapshots so that throwing copies nothing.
   let registries: [Registry]
+  /// For a cycle across threads, the other threads in it, in cycle order
+  /// (the last one waits for an instance this thread is making); empty for
+  /// a cycle within one chain.
+  let otherThreads: [ThreadWait]
 
-  init(kind: Kind, key: ServiceKey, chain: [ChainLink], registries: [Registry]) {
+  init(
+    kind: Kind, key: ServiceKey, chain: [ChainLink], registries: [Registry],
+    otherThreads: [ThreadWait] = []
+  ) {
     self.kind = kind
     self.key = key
     self.chain = chain
     self.registries = registries
+    self.otherThreads = otherThreads
   }
 
   /// What debuggers and test frameworks show: the error's own facts, not
@@ -56,7 +74,7 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
     switch kind {
     case .notRegistered, .argumentsMismatch:
       return Suggestion.candidates(for: key, among: registries.flatMap(\.records))
-    case .cycle, .factoryFailed, .tooDeep:
+    case .cycle, .factoryFailed, .tooDeep, .stackExhausted:
       return []
     }
   }
@@ -64,7 +82,18 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
   /// Facts about configuration that explain a missing registration: a
   /// registration that exists only for another profile, or a profile's
   /// choice of a named registration that does not exist.
+  /// For a cycle across threads, which thread makes what.
   public var notes: [String] {
+    if case .cycle = kind, !otherThreads.isEmpty {
+      let others = otherThreads.map {
+        "another thread is making \($0.making.shortDescription) and waits for "
+          + "\($0.waitsFor.shortDescription)"
+      }
+      return [
+        "The cycle crosses \(otherThreads.count + 1) threads: \(others.joined(separator: "; ")), "
+          + "which this thread is making; waiting for one another, they would never finish."
+      ]
+    }
     guard case .notRegistered = kind else { return [] }
     var notes: [String] = []
     for registry in registries {

@@ -8,7 +8,12 @@ public enum ObjectScope: UInt8, Sendable, CaseIterable, CustomStringConvertible 
   /// `resolve` call; the next top-level call makes a new one.
   case graph
   /// One instance per container, made lazily on first use and exactly once,
-  /// however many threads ask for it at the same moment.
+  /// however many threads ask for it at the same moment. Others wait while
+  /// one thread makes it; threads whose `.container` instances need each
+  /// other get a cycle error instead of a deadlock. A factory that blocks
+  /// on other work (a semaphore, `DispatchQueue.sync`, a thread it joins)
+  /// that resolves the instance being made deadlocks, unseen: resolve
+  /// dependencies through the resolver the factory is given.
   case container
   /// Shared while someone else holds a strong reference to it; made again
   /// once the last holder lets go. Only class instances can be held weakly:

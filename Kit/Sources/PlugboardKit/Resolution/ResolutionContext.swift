@@ -30,6 +30,10 @@ final class ResolutionContext {
     var deepFrames: [ObjectIdentifier: Int] = [:]
     /// `.graph` instances of the current top-level resolution.
     var graphInstances: [ObjectIdentifier: GraphInstance] = [:]
+    /// Below this stack address the chain continues on a helper thread
+    /// (see ``DeepChain``). It belongs to the thread running the chain right
+    /// now: a hop sets the helper's and restores the caller's afterwards.
+    var stackLimit: UInt
   }
 
   private struct GraphInstance {
@@ -45,7 +49,10 @@ final class ResolutionContext {
   init() {
     let capacity = 64
     state = .allocate(capacity: 1)
-    state.initialize(to: State(frames: .allocate(capacity: capacity), capacity: capacity))
+    state.initialize(
+      to: State(
+        frames: .allocate(capacity: capacity), capacity: capacity,
+        stackLimit: DeepChain.stackLimitOfCurrentThread()))
   }
 
   deinit {
@@ -56,6 +63,18 @@ final class ResolutionContext {
 
   var depth: Int {
     @inline(__always) get { state.pointee.depth }
+  }
+
+  /// Whether the calling thread's stack is too nearly full to go one
+  /// resolution deeper on it.
+  var stackIsLow: Bool {
+    @inline(__always) get { UInt(plugboard_stack_address()) < state.pointee.stackLimit }
+  }
+
+  /// See `State.stackLimit`.
+  var stackLimit: UInt {
+    get { state.pointee.stackLimit }
+    set { state.pointee.stackLimit = newValue }
   }
 
   /// The records being made, from the top-level request down.
