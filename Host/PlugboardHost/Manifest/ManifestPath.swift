@@ -25,13 +25,17 @@ public struct ManifestPath: Hashable, Sendable, CustomStringConvertible {
     return path
   }
 
-  /// `plugins[2].path`, or `(top level)` for the document itself.
+  /// `plugins[2].path`, or `(top level)` for the document itself. A key
+  /// longer than ``Excerpt/longestQuoted`` characters shows only its start
+  /// and its length.
   public var description: String {
     guard !components.isEmpty else { return "(top level)" }
     var text = ""
     for component in components {
       switch component {
-      case .key(let key): text += text.isEmpty ? key : ".\(key)"
+      case .key(let key):
+        let shown = Excerpt.of(key)
+        text += text.isEmpty ? shown : ".\(shown)"
       case .index(let index): text += "[\(index)]"
       }
     }
