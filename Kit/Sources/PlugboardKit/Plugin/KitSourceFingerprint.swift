@@ -4,5 +4,5 @@ extension PlugboardBuild {
   /// ``kitVersion``, so that plugins built against other sources are
   /// refused even under the same release number.
   @_alwaysEmitIntoClient
-  public static var sourceFingerprint: String { "c63f30db47ff47ed" }
+  public static var sourceFingerprint: String { "9f0fa741fe1309fb" }
 }
