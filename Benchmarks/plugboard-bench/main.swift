@@ -33,6 +33,9 @@ if only == nil || only?.hasPrefix("manifest") == true {
 if only == nil || only?.hasPrefix("memory") == true {
   rows += MemoryScenarios(plan: plan).run()
 }
+if only == nil || only?.hasPrefix("hostile") == true {
+  rows += HostileInputScenarios(plan: plan, quick: quick).run(only: only)
+}
 if only == nil || only?.hasPrefix("hash") == true {
   rows += HashingScenarios(plan: plan).run()
 }

@@ -78,6 +78,37 @@ final class CycleC {
     #expect(error.suggestions.first?.key == ServiceKey(KeychainAuthRepository.self))
   }
 
+  /// Among many registrations, suggestions keep their order (the same
+  /// type under other names first, then similar names, registration order
+  /// within each), stop at eight, and cost one name comparison per type:
+  /// with 1,000,000 registrations a report took 8 s when every record
+  /// reflected its type's name and computed an edit distance.
+  @Test(.timeLimit(.minutes(1))) func suggestionsAmongManyRegistrationsStayOrderedAndBounded() throws {
+    let container = Container()
+    for index in 0..<100_000 {
+      if index % 2 == 0 {
+        container.register(KeychainAuthRepository.self, name: "k\(index)", line: index) { _ in
+          KeychainAuthRepository(keychain: NoKeychain())
+        }
+      } else {
+        container.register(CycleC.self, name: "c\(index)") { r in try CycleC(r.resolve()) }
+      }
+    }
+    container.register(LoginUseCase.self, name: "login", line: 7) { _ in
+      LoginUseCase(repository: KeychainAuthRepository(keychain: NoKeychain()))
+    }
+    let similar = try #require(throws: ResolutionError.self) { try container.resolve(AuthRepository.self) }
+    #expect(similar.suggestions.count == 8)
+    #expect(similar.suggestions.allSatisfy { $0.reason == .similarName })
+    #expect(similar.suggestions.map(\.key.name) == (0..<8).map { "k\($0 * 2)" })
+    let sameType = try #require(throws: ResolutionError.self) { try container.resolve(LoginUseCase.self) }
+    #expect(sameType.suggestions.map(\.reason) == [.otherName])
+    #expect(sameType.suggestions.first?.site.line == 7)
+    let unrelated = try #require(throws: ResolutionError.self) { try container.resolve(LoginViewModel.self) }
+    #expect(unrelated.suggestions.isEmpty)
+    #expect(unrelated.description.contains("Action:\n  Register LoginViewModel"))
+  }
+
   @Test func cycleOfThreeShowsTheWholePath() throws {
     let container = Container()
     container.register(CycleA.self, file: "Cycle.swift", line: 1) { r in try CycleA(r.resolve()) }

@@ -2,6 +2,8 @@
 /// reading stopped.
 public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
   public let line: Int
+  /// Counted in Unicode scalars (code points) from the start of the line,
+  /// so `é` or `😀` before the error counts as one column.
   public let column: Int
   public let message: String
 

@@ -69,8 +69,9 @@ extension ManifestDecoder {
     return head + "; to load it only where none of them is active, list those profiles: [\(list)]"
   }
 
-  /// `'live', 'mock'`.
+  /// `'live', 'mock'`; past ``ProfileSuggestion/listedNames`` names, the
+  /// rest only counted.
   var declaredList: String {
-    profileNames.map { "'\($0)'" }.joined(separator: ", ")
+    ProfileSuggestion.list(profileNames)
   }
 }

@@ -15,6 +15,7 @@ extension ManifestDecoder {
     for (name, body) in orderedMembers(value, at: path) {
       guard validProfileName(name, at: path.key(name)) else { continue }
       profileNames.append(name)
+      declaredProfileNames.insert(name)
       if let declaration = declaration(name, body, at: path.key(name)) {
         declarations.append(declaration)
       }
@@ -121,8 +122,8 @@ extension ManifestDecoder {
   }
 
   private mutating func requireDeclared(_ name: String, at path: ManifestPath) -> Bool {
-    guard profileNames.contains(name) else {
-      report(path, ProfileSuggestion.notDeclared(name, among: profileNames))
+    guard declaredProfileNames.contains(name) else {
+      report(path) { ProfileSuggestion.notDeclared(name, among: $0.profileNames) }
       return false
     }
     return true

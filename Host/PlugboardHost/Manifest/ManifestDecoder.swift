@@ -13,6 +13,8 @@ struct ManifestDecoder {
   static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256"]
 
   var problems: [ManifestProblem] = []
+  /// Problems found past ``reportedProblemLimit``: counted, not described.
+  var unreportedProblems = 0
   /// The declared profiles, decoded before the plugins so that a plugin's
   /// `profiles` list can be checked against them.
   var profiles: [ProfileDeclaration] = []
@@ -20,6 +22,9 @@ struct ManifestDecoder {
   /// Every well-formed key of `profiles`, even one whose body has problems,
   /// so those problems are not repeated as "not declared" wherever it is used.
   var profileNames: [String] = []
+  /// The same names, to look one up in constant time: a manifest may
+  /// declare and use tens of thousands.
+  var declaredProfileNames: Set<String> = []
   /// The integrity and vetting settings; see ManifestDecoder+Integrity.
   var requirePins = false
   var pluginRoots: [String] = []
@@ -30,6 +35,13 @@ struct ManifestDecoder {
     var decoder = ManifestDecoder()
     let plugins = decoder.document(document)
     guard decoder.problems.isEmpty, let plugins else {
+      if decoder.unreportedProblems > 0 {
+        decoder.problems.append(
+          ManifestProblem(
+            at: .root,
+            "\(decoder.unreportedProblems) more problems not listed (plugboard lists the first "
+              + "\(reportedProblemLimit)); fix these and read the manifest again"))
+      }
       return .failure(.invalid(path: path, decoder.problems))
     }
     return .success(
@@ -178,7 +190,25 @@ struct ManifestDecoder {
     return text
   }
 
+  /// How many problems one manifest reports. Past it, a problem is only
+  /// counted: its message (a did-you-mean over every declared name, say)
+  /// is never built, so a manifest with a problem in each of 10,000
+  /// entries costs what 100 do, and its report stays readable.
+  static let reportedProblemLimit = 100
+
+  /// Records a problem at `path`.
   mutating func report(_ path: ManifestPath, _ message: String) {
-    problems.append(ManifestProblem(at: path, message))
+    report(path) { _ in message }
+  }
+
+  /// Records a problem at `path` whose message costs work to build (a
+  /// did-you-mean); `describe` runs only for the first
+  /// ``reportedProblemLimit`` problems.
+  mutating func report(_ path: ManifestPath, describedBy describe: (Self) -> String) {
+    guard problems.count < Self.reportedProblemLimit else {
+      unreportedProblems += 1
+      return
+    }
+    problems.append(ManifestProblem(at: path, describe(self)))
   }
 }

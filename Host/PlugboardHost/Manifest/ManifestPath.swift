@@ -26,15 +26,16 @@ public struct ManifestPath: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// `plugins[2].path`, or `(top level)` for the document itself. A key's
-  /// control characters are escaped: keys are written by whoever wrote the
-  /// manifest, and the path is printed.
+  /// control characters are escaped (keys are written by whoever wrote the
+  /// manifest, and the path is printed), and a key longer than
+  /// ``Excerpt/longestQuoted`` characters shows only its start and length.
   public var description: String {
     guard !components.isEmpty else { return "(top level)" }
     var text = ""
     for component in components {
       switch component {
       case .key(let key):
-        let shown = Terminal.sanitize(key)
+        let shown = Excerpt.of(Terminal.sanitize(key))
         text += text.isEmpty ? shown : ".\(shown)"
       case .index(let index): text += "[\(index)]"
       }

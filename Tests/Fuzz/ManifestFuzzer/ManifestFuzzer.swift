@@ -4,13 +4,17 @@
 // `-sanitize=fuzzer,address`; SwiftPM never sees this folder, because a
 // program without `main` cannot link in a normal build.
 import Glibc
+import PlugboardKit
 
 /// One input: parse and decode it as `ManifestReader` does, then check what
 /// must hold for any input. A failed check aborts, which libFuzzer reports
-/// as a crash with the input saved.
+/// as a crash with the input saved. An input that starts with a zero byte
+/// is a recipe for a manifest of megabytes (see ``magnified(_:)``); a
+/// decoded manifest then has each of its profiles chosen and applied.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func manifestFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-  let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+  let input = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+  let bytes = magnified(input) ?? input
   let path = "/fuzz/plugins.json"
   let document: JSONValue
   do {
@@ -22,16 +26,59 @@ public func manifestFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: In
   }
   checkRoundTrip(document)
   switch ManifestDecoder.decode(document, path: path) {
-  case .success(let manifest): checkManifest(manifest)
+  case .success(let manifest):
+    checkManifest(manifest)
+    checkProfileChoices(manifest, input: input)
   case .failure(let error):
     if case .invalid(_, let problems) = error {
       require(!problems.isEmpty, "a manifest was refused without a single problem")
+      require(
+        problems.count <= ManifestDecoder.reportedProblemLimit + 1,
+        "\(problems.count) problems reported, past the limit of \(ManifestDecoder.reportedProblemLimit)")
     }
     checkRendering(error, path: path)
   }
   return 0
 }
 
+/// The largest manifest a recipe makes.
+private let largestMagnified = 4 << 20
+
+/// A recipe, `0x00 n head 0x00 middle 0x00 tail`, makes the manifest
+/// `head + middle × r + tail` of up to 4 MiB, r growing with the byte n,
+/// each 0x01 byte of the middle replaced by the repetition's number (so
+/// names can be unique: `"p\u{1}": {}` makes `"p0": {}, "p1": {}`…).
+/// libFuzzer keeps inputs small, and the steps that cost more than their
+/// input (escapes in one string, one huge key, thousands of profiles or
+/// problems, an error at the end of a long line) only show on large ones:
+/// the 10 s timeout turns such a step into a reported hang. Nil for an
+/// input that is not a recipe.
+private func magnified(_ input: [UInt8]) -> [UInt8]? {
+  guard input.count >= 2, input[0] == 0 else { return nil }
+  let parts = input[2...].split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
+  guard parts.count == 3, !parts[1].isEmpty else { return nil }
+  var text = Array(parts[0])
+  let budget = largestMagnified - parts[2].count
+  // n = 255 fills the 4 MiB, and the size falls with the square of n, so
+  // that most mutated recipes stay small enough to keep the fuzzer fast
+  // (a full one takes about a second under AddressSanitizer).
+  let scale = Int(input[1]) + 1
+  let limit = text.count + max(0, budget - text.count) / 65_536 * scale * scale
+  let numbered = parts[1].contains(1)
+  var repetition = 0
+  while text.count + parts[1].count <= limit {
+    if numbered {
+      let number = Array(String(repetition).utf8)
+      for byte in parts[1] {
+        if byte == 1 { text += number } else { text.append(byte) }
+      }
+    } else {
+      text += parts[1]
+    }
+    repetition += 1
+  }
+  return text + parts[2]
+}
 private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
   guard !condition else { return }
   let line = Array("manifest fuzzer: invariant broken: \(message())\n".utf8)
@@ -59,54 +106,122 @@ private func checkRendering(_ error: ManifestError, path: String) {
 /// Rendering a parsed value back to JSON and parsing that gives the same
 /// value: the parser keeps every string, number, key and member order.
 private func checkRoundTrip(_ document: JSONValue) {
-  var text = ""
+  var text: [UInt8] = []
   render(document, into: &text)
   do {
     let again = try JSONParser.parse(text)
-    require(again == document, "parse(render(value)) differs from value for \(text)")
+    require(
+      again == document,
+      "parse(render(value)) differs from value for \(String(decoding: text, as: UTF8.self))")
   } catch {
-    require(false, "the rendering of a parsed value is not valid JSON (\(error)): \(text)")
+    require(
+      false,
+      "the rendering of a parsed value is not valid JSON (\(error)): \(String(decoding: text, as: UTF8.self))"
+    )
   }
 }
 
-private func render(_ value: JSONValue, into text: inout String) {
+/// The value as JSON text, in bytes: megabytes of input render in a
+/// fraction of a second even under AddressSanitizer.
+private func render(_ value: JSONValue, into text: inout [UInt8]) {
   switch value {
   case .object(let members):
-    text += "{"
+    text.append(UInt8(ascii: "{"))
     for (offset, member) in members.enumerated() {
-      if offset > 0 { text += "," }
+      if offset > 0 { text.append(UInt8(ascii: ",")) }
       quote(member.key, into: &text)
-      text += ":"
+      text.append(UInt8(ascii: ":"))
       render(member.value, into: &text)
     }
-    text += "}"
+    text.append(UInt8(ascii: "}"))
   case .array(let elements):
-    text += "["
+    text.append(UInt8(ascii: "["))
     for (offset, element) in elements.enumerated() {
-      if offset > 0 { text += "," }
+      if offset > 0 { text.append(UInt8(ascii: ",")) }
       render(element, into: &text)
     }
-    text += "]"
+    text.append(UInt8(ascii: "]"))
   case .string(let string): quote(string, into: &text)
-  case .number(let number): text += number
-  case .bool(let flag): text += flag ? "true" : "false"
-  case .null: text += "null"
+  case .number(let number): text += number.utf8
+  case .bool(let flag): text += (flag ? "true" : "false").utf8
+  case .null: text += "null".utf8
   }
 }
 
-private func quote(_ string: String, into text: inout String) {
-  text += "\""
-  for scalar in string.unicodeScalars {
-    switch scalar {
-    case "\"": text += "\\\""
-    case "\\": text += "\\\\"
-    case "\u{00}"..."\u{1F}":
-      let hex = String(scalar.value, radix: 16)
-      text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-    default: text.unicodeScalars.append(scalar)
+/// The string in quotes, with `"`, `\` and control characters escaped
+/// and everything else as its UTF-8.
+private func quote(_ string: String, into text: inout [UInt8]) {
+  text.append(UInt8(ascii: "\""))
+  for byte in string.utf8 {
+    switch byte {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+      text += [UInt8(ascii: "\\"), byte]
+    case 0x00...0x1F:
+      let hex = Array("0123456789abcdef".utf8)
+      text += "\\u00".utf8
+      text += [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+    default: text.append(byte)
     }
   }
-  text += "\""
+  text.append(UInt8(ascii: "\""))
+}
+
+/// A service with a plain and two named registrations, for a profile's
+/// `services` choices to name (`FuzzService` or
+/// `PlugboardHost.FuzzService`, `Live` or `Mock`).
+private final class FuzzService: Sendable {
+  let name: String?
+  init(_ name: String?) { self.name = name }
+}
+
+/// Every declared profile chosen by each of the three sources, and a name
+/// taken from the input chosen as `--profile`; each declared profile's
+/// `services` applied to a fresh container. A choice either fails naming
+/// what was asked or yields that profile; applying either reports problems
+/// at the profile's `services` or makes unnamed requests of the chosen
+/// type resolve to the chosen registration.
+private func checkProfileChoices(_ manifest: Manifest, input: [UInt8]) {
+  let invented = String(decoding: input.suffix(16), as: UTF8.self)
+  for name in manifest.profiles.prefix(8).map(\.name) + [invented] {
+    // The environment is ignored when empty, so it can only choose a name.
+    let environments: [[String: String]] = name.isEmpty ? [] : [[ProfileChooser.environmentVariable: name]]
+    let choices: [(String?, [String: String])] = [(name, [:])] + environments.map { (nil, $0) }
+    for (option, environment) in choices {
+      switch ProfileChooser.choose(for: manifest, option: option, environment: environment) {
+      case .success(let active):
+        require(active?.name == name, "asked for profile \(name), got \(active?.name ?? "none")")
+      case .failure(let error):
+        require(manifest.profile(named: name) == nil, "the declared profile \(name) was refused")
+        require(error.requested == name, "a refusal of \(name) names \(error.requested)")
+        require(
+          error.message.utf8.count <= 4096, "a refusal of a profile takes \(error.message.utf8.count) bytes")
+      }
+    }
+  }
+  for profile in manifest.profiles.prefix(8) { checkServiceChoices(profile, path: manifest.path) }
+}
+
+private func checkServiceChoices(_ profile: ProfileDeclaration, path: String) {
+  let container = Container()
+  container.register(FuzzService.self) { _ in FuzzService(nil) }
+  for name in ["Live", "Mock"] {
+    container.register(FuzzService.self, name: name) { _ in FuzzService(name) }
+  }
+  let problems = ServiceSelector.apply(profile, to: container, manifest: path)
+  for problem in problems {
+    require(
+      problem.message.hasPrefix("\(path): profiles.\(Excerpt.of(profile.name)).services"),
+      "a service choice's problem is not placed at its profile: \(problem.message)")
+  }
+  guard problems.isEmpty else { return }
+  // The last choice of a type wins, as in the container.
+  var chosen: String?
+  for choice in profile.services { chosen = choice.name }
+  guard let chosen else { return }
+  let served = try? container.resolve(FuzzService.self)
+  require(
+    served?.name == chosen,
+    "profile \(profile.name) chose \(chosen), resolving served \(served?.name ?? "nothing")")
 }
 
 /// What a decoded manifest promises the loader.

@@ -168,7 +168,7 @@ public final class Container: @unchecked Sendable {
   /// arguments, a duplicated module copy, similar type names), as a failed
   /// resolution would suggest them; for whole-graph checks.
   public func suggestions(for key: ServiceKey) -> [Suggestion] {
-    Suggestion.candidates(for: key, among: registries.flatMap(\.records))
+    Suggestion.candidates(for: key, in: registries)
   }
 
   // MARK: Profiles

@@ -21,7 +21,11 @@ extension ResolutionError {
   }
 
   /// What to do about it.
-  public var action: String {
+  public var action: String { action(suggestions: suggestions) }
+
+  /// The action, given the suggestions already computed (they cost a pass
+  /// over every registration).
+  private func action(suggestions: @autoclosure () -> [Suggestion]) -> String {
     switch kind {
     case .notRegistered:
       if registries.contains(where: { $0.inactive.contains { $0.key.service == key.service } }) {
@@ -32,7 +36,7 @@ extension ResolutionError {
         return "Register the chosen name for \(key.service.shortName), or change the profile's "
           + "choice in plugins.json."
       }
-      if let copy = suggestions.first(where: { $0.reason == .duplicatedModule }) {
+      if let copy = suggestions().first(where: { $0.reason == .duplicatedModule }) {
         return "Module \(copy.key.service.moduleName ?? "?") is loaded twice, so its types have two "
           + "identities. Make it a .dynamic library product of its own package, depended on by "
           + "path (.package(path: ...)), so the host and every plugin share one copy."
@@ -75,7 +79,7 @@ extension ResolutionError {
       lines += ["", "Did you mean:"]
       lines += suggestions.map { "  - \($0)" }
     }
-    lines += ["", "Action:", "  \(action)"]
+    lines += ["", "Action:", "  \(action(suggestions: suggestions))"]
     return lines.joined(separator: "\n")
   }
 

@@ -73,7 +73,7 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
   public var suggestions: [Suggestion] {
     switch kind {
     case .notRegistered, .argumentsMismatch:
-      return Suggestion.candidates(for: key, among: registries.flatMap(\.records))
+      return Suggestion.candidates(for: key, in: registries)
     case .cycle, .factoryFailed, .tooDeep, .stackExhausted:
       return []
     }
