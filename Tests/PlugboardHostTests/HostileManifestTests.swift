@@ -20,10 +20,10 @@ import Testing
   /// A string of 4 MB of escapes: 33 s for 1.6 MB when each escape copied
   /// the string read so far.
   @Test(.timeLimit(.minutes(1))) func readsManyEscapesInLinearTime() throws {
-    let name = String(repeating: #"ab\n\u00e9"#, count: 400_000)
+    let name = String(repeating: #"ab\"\u00e9"#, count: 400_000)
     let text = #"{"formatVersion": 1, "plugins": [{"name": ""# + name + #"", "path": "x.so"}]}"#
     let manifest = try read(text).get()
-    #expect(manifest.plugins.first?.name == String(repeating: "ab\né", count: 400_000))
+    #expect(manifest.plugins.first?.name == String(repeating: "ab\"é", count: 400_000))
   }
 
   /// A 10 MB unknown key: named by its start and length, and costing no

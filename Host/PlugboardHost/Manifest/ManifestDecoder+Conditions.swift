@@ -33,17 +33,23 @@ extension ManifestDecoder {
       if seen[expression] == nil { seen[expression] = index }
     }
     guard sound else { return false }
-    let condition = ProfileCondition(expressions)
-    let matched = profileNames.filter { condition.matches($0) }
-    if matched.count == profileNames.count {
-      report(path, everyProfile(expressions))
+    // What the alternatives match, counted from the list alone (every name
+    // is declared, none repeated, none beside its negation), so that a
+    // manifest of many plugins and many profiles costs their sum, not
+    // their product.
+    let negated = expressions.filter { $0.hasPrefix("!") }.count
+    let positive = expressions.count - negated
+    // "!a" matches every declared profile but a, and two negations every
+    // one; names alone match themselves.
+    if negated >= 2 || (negated == 0 && positive == declaredProfileNames.count) {
+      report(path) { $0.everyProfile(expressions) }
       return false
     }
-    if matched.isEmpty {
-      report(
-        path,
-        "matches no declared profile (declared: \(declaredList)), so the plugin would never load; "
-          + "set \"enabled\": false to keep it listed but not loaded")
+    if (negated == 0 && positive == 0) || (negated == 1 && declaredProfileNames.count == 1) {
+      report(path) {
+        "matches no declared profile (declared: \($0.declaredList)), so the plugin would never load; "
+          + "set \"enabled\": false to keep it listed but not loaded"
+      }
       return false
     }
     return true
@@ -51,7 +57,7 @@ extension ManifestDecoder {
 
   /// Why a condition matching every declared profile is refused, and what
   /// the author of a list of negations meant instead.
-  private func everyProfile(_ expressions: [String]) -> String {
+  func everyProfile(_ expressions: [String]) -> String {
     let excluded = expressions.filter { $0.hasPrefix("!") }.map { String($0.dropFirst()) }
     guard excluded.count > 1 else {
       return "matches every declared profile (\(declaredList)); "
@@ -65,7 +71,9 @@ extension ManifestDecoder {
     guard !rest.isEmpty else {
       return head + "; no declared profile is outside them, so set \"enabled\": false instead"
     }
-    let list = rest.map { "\"\($0)\"" }.joined(separator: ", ")
+    let shown = rest.prefix(ProfileSuggestion.listedNames).map { "\"\(Excerpt.of($0))\"" }
+    let more = rest.count > shown.count ? " and \(rest.count - shown.count) more" : ""
+    let list = shown.joined(separator: ", ") + more
     return head + "; to load it only where none of them is active, list those profiles: [\(list)]"
   }
 

@@ -9,7 +9,8 @@ enum ProfileSuggestion {
   static let listedNames = 10
 
   static func notDeclared(_ name: String, among declared: [String], in manifest: String? = nil) -> String {
-    let head = "no profile '\(Excerpt.of(Terminal.sanitize(name)))' is declared" + (manifest.map { " in \($0)" } ?? "")
+    let head =
+      "no profile '\(Excerpt.of(Terminal.sanitize(name)))' is declared" + (manifest.map { " in \($0)" } ?? "")
     guard !declared.isEmpty else { return head + "; the manifest declares no profiles" }
     if let close = KeySuggestion.closest(to: name, among: declared) {
       return head + "; did you mean '\(Excerpt.of(close))'?"
