@@ -96,11 +96,7 @@ import Testing
 
   @Test func theSDKIsFoundAboveTheNewFolderByARelativePath() throws {
     let folder = try TemporaryDirectory()
-    for package in ["Kit", "Plugins/Contracts"] {
-      try FileManager.default.createDirectory(
-        atPath: folder.path + "/" + package, withIntermediateDirectories: true)
-      try folder.write(package + "/Package.swift", "")
-    }
+    try folder.writeCheckoutLayout()
     let result = try Subprocess.plugboard(
       ["new", "Weather", "--path", "Plugins/ThirdParty/Weather"], in: folder.path)
     #expect(result.status == 0, "\(result.stderr)")
