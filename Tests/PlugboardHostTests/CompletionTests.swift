@@ -63,6 +63,22 @@ import Testing
     try syntaxCheck("fish", file: "plugboard.fish", check: "--no-execute")
   }
 
+  @Test(.enabled(if: hasFish, "fish is not installed: the fish script's completions are not tried"))
+  func fishCompletesCommandsOptionsAndValues() throws {
+    let folder = try TemporaryDirectory()
+    let file = try folder.write("plugboard.fish", try script("fish"))
+    let result = try Subprocess.run(
+      "/usr/bin/env",
+      [
+        "fish", "-c",
+        "source \(file); complete -C'plugboard ch'; complete -C'plugboard check --j'; "
+          + "complete -C'plugboard completion '",
+      ])
+    #expect(
+      result.stdout.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) ?? "" }
+        == ["check", "--json", "bash", "fish", "zsh"])
+  }
+
   @Test func everyCommandAndOptionIsInEveryScript() throws {
     for shell in CompletionScript.shells {
       let text = try script(shell)

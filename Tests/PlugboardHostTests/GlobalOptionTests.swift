@@ -17,6 +17,7 @@ import Testing
           options: ParsedOptions(
             values: ["--profile": "mock"], flags: ["--unsupervised"], passthrough: ["--user", "ada"])))
     #expect(try ArgumentParser.parse(["--manifest", "x.json", "check", "--help"]) == .help(command: "check"))
+    #expect(try ArgumentParser.parse(["--manifest", "x.json", "--help"]) == .help(command: nil))
   }
 
   @Test func anOptionGivenOnBothSidesIsGivenTwice() {

@@ -59,6 +59,8 @@ enum ArgumentParser {
           "missing command after '\(leading.joined(separator: " "))'; expected one of \(names(commands))",
         command: nil)
     }
+    // `plugboard --manifest x.json --help` asks for help, as without the option.
+    if command == "--help" || command == "-h" { return [command] }
     return [command] + leading + remaining
   }
 

@@ -13,7 +13,8 @@ extension CompletionScript {
       specs.append(bashQuoted("--help[show this help]"))
       let positional = positionalValues(spec)
       if let name = spec.positional {
-        specs.append(bashQuoted("1:\(name):(\(positional.joined(separator: " ")))"))
+        let action = positional.isEmpty ? " " : "(\(positional.joined(separator: " ")))"
+        specs.append(bashQuoted("1:\(name):\(action)"))
       }
       return "      \(spec.name)) _arguments \(specs.joined(separator: " ")) ;;"
     }
