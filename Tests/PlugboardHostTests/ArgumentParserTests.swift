@@ -21,13 +21,22 @@ import Testing
   }
 
   @Test(arguments: [
-    ([], "missing command; expected one of 'run', 'list', 'check', 'explain', 'graph', 'pin'"),
+    (
+      [],
+      "missing command; expected one of 'run', 'list', 'check', 'explain', 'graph', 'pin', 'new', 'completion'"
+    ),
     (["lst"], "unknown command 'lst'; did you mean 'list'?"),
     (
       ["deploy"],
-      "unknown command 'deploy'; expected one of 'run', 'list', 'check', 'explain', 'graph', 'pin'"
+      "unknown command 'deploy'; expected one of 'run', 'list', 'check', 'explain', 'graph', 'pin', 'new', 'completion'"
     ),
-    (["--manifest", "x"], "unknown option '--manifest'; expected a command first"),
+    (
+      ["--manifest", "x"],
+      "missing command after '--manifest x'; expected one of 'run', 'list', 'check', 'explain', 'graph', "
+        + "'pin', 'new', 'completion'"
+    ),
+    (["--jsn", "list"], "unknown option '--jsn'; expected a command first"),
+    (["--json", "run"], "unknown option '--json' for 'run'"),
     (["list", "--jsn"], "unknown option '--jsn' for 'list'; did you mean '--json'?"),
     (["run", "--json"], "unknown option '--json' for 'run'"),
     (["run", "--manifest"], "--manifest needs a value: --manifest PATH"),

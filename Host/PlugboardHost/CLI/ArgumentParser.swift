@@ -4,6 +4,7 @@ enum ArgumentParser {
   static func parse(_ arguments: [String], commands: [CommandSpec] = CommandSpec.all) throws(UsageError)
     -> Invocation
   {
+    let arguments = try hoistingGlobalOptions(arguments, commands: commands)
     guard let first = arguments.first else {
       throw UsageError(message: "missing command; expected one of \(names(commands))", command: nil)
     }
@@ -26,6 +27,41 @@ enum ArgumentParser {
       }
       return .command(name: spec.name, options: try options(rest, for: spec))
     }
+  }
+
+  /// `plugboard --manifest x.json list` as `plugboard list --manifest
+  /// x.json`: options before the command are moved after its name, where
+  /// the command's own spec accepts or rejects them. An option takes a value
+  /// when it does in any command; `--help`, `-h` and `--version` stay first.
+  private static func hoistingGlobalOptions(_ arguments: [String], commands: [CommandSpec]) throws(UsageError)
+    -> [String]
+  {
+    var leading: [String] = []
+    var remaining = arguments[...]
+    while let argument = remaining.first, argument.hasPrefix("--"), argument != "--",
+      !["--help", "--version"].contains(argument)
+    {
+      remaining.removeFirst()
+      let (name, inlineValue) = split(argument)
+      let known = commands.flatMap(\.options).first { $0.name == name }
+      guard let option = known else {
+        throw UsageError(message: "unknown option '\(name)'; expected a command first", command: nil)
+      }
+      leading.append(argument)
+      if option.valueName != nil, inlineValue == nil, let value = remaining.popFirst() {
+        leading.append(value)
+      }
+    }
+    guard !leading.isEmpty else { return arguments }
+    guard let command = remaining.popFirst() else {
+      throw UsageError(
+        message:
+          "missing command after '\(leading.joined(separator: " "))'; expected one of \(names(commands))",
+        command: nil)
+    }
+    // `plugboard --manifest x.json --help` asks for help, as without the option.
+    if command == "--help" || command == "-h" { return [command] }
+    return [command] + leading + remaining
   }
 
   private static func command(named name: String, in commands: [CommandSpec]) throws(UsageError)

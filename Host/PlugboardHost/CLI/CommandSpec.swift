@@ -29,7 +29,7 @@ struct CommandSpec: Sendable {
     summary: "write each plugin's SHA-256 into the manifest as its pin (hashes files; loads nothing)",
     options: [.manifest], passthrough: nil)
 
-  static let all = [run, list, check, explain, graph, pin]
+  static let all = [run, list, check, explain, graph, pin, new, completion]
 
   func option(named name: String) -> OptionSpec? {
     options.first { $0.name == name }

@@ -37,16 +37,27 @@ extension Console {
 /// diagnostic never overtakes output printed before it, and a failed write
 /// (closed, full, a reader gone) is dropped: there is nowhere left to say
 /// it, and plugboard must end by exiting, not by a trap.
+///
+/// On a terminal, the `error:` and `warning:` beginning a line are
+/// coloured (``Highlight``), unless `NO_COLOR` is set.
 public struct StandardConsole: Console {
-  public init() {}
+  private let colourOut: Bool
+  private let colourErr: Bool
+
+  public init() {
+    colourOut = Highlight.enabled(forDescriptor: 1)
+    colourErr = Highlight.enabled(forDescriptor: 2)
+  }
 
   public func out(_ line: String) {
-    _ = plugboard_stdout_puts(Terminal.sanitize(line, keepingLineBreaks: true) + "\n")
+    let text = Terminal.sanitize(line, keepingLineBreaks: true)
+    _ = plugboard_stdout_puts((colourOut ? Highlight.colour(text) : text) + "\n")
   }
 
   public func err(_ line: String) {
     _ = plugboard_stdout_flush()
-    StandardError.write(Terminal.sanitize(line, keepingLineBreaks: true))
+    let text = Terminal.sanitize(line, keepingLineBreaks: true)
+    StandardError.write(colourErr ? Highlight.colour(text) : text)
   }
 
   public func finish() -> String? {

@@ -63,6 +63,8 @@ public enum Plugboard {
       case CommandSpec.explain.name: return ExplainCommand(options: options, console: console).execute()
       case CommandSpec.graph.name: return GraphCommand(options: options, console: console).execute()
       case CommandSpec.pin.name: return PinCommand(options: options, console: console).execute()
+      case CommandSpec.new.name: return NewCommand(options: options, console: console).execute()
+      case CommandSpec.completion.name: return CompletionCommand(options: options, console: console).execute()
       default:
         console.err("plugboard: internal error: no implementation for '\(name)'")
         return ExitStatus.misuse.rawValue

@@ -1,0 +1,181 @@
+/// The files of a new plugin package, as `plugboard new` writes them: a
+/// `.dynamic` library depending by path on the SDK (`Kit/`) and on the
+/// shared contracts (`Plugins/Contracts/`), stamped like the sample's
+/// plugins, with an assembly whose registrations all declare their
+/// dependencies (so its first `plugboard check` has no warnings), the
+/// entry symbol, and a README.
+struct PluginScaffold: Equatable {
+  /// The plugin's name: its package, module, product and library (`lib<name>.so`).
+  let name: String
+  /// The SDK package's folder, as the manifest's `.package(path:)` writes it.
+  let kitPath: String
+  /// The contracts package's folder, likewise.
+  let contractsPath: String
+
+  /// Why `name` cannot name a plugin, or nil when it can: a Swift
+  /// identifier of ASCII letters, digits and `_`, starting with a capital
+  /// letter, at most ``maximumNameLength`` characters.
+  static func problem(withName name: String) -> String? {
+    guard !name.isEmpty, name.count <= maximumNameLength else {
+      return "a plugin's name has 1 to \(maximumNameLength) characters; found \(name.count)"
+    }
+    guard let first = name.unicodeScalars.first, ("A"..."Z").contains(first),
+      name.unicodeScalars.allSatisfy({
+        $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_")
+      })
+    else {
+      return "a plugin's name is a Swift type name: a capital letter, then letters, digits or '_' "
+        + "(for example 'Weather'); found '\(Terminal.sanitize(name))'"
+    }
+    return nil
+  }
+
+  static let maximumNameLength = 64
+
+  /// Each file's path inside the package, with its text, in the order written.
+  var files: [(path: String, text: String)] {
+    [
+      ("Package.swift", packageManifest),
+      ("Sources/\(name)/\(name)Plugin.swift", entry),
+      ("Sources/\(name)/\(name)Assembly.swift", assembly),
+      ("Sources/\(name)/\(name)Greeter.swift", greeter),
+      ("README.md", readme),
+      (".gitignore", "/.build\n"),
+    ]
+  }
+
+  var packageManifest: String {
+    """
+    // swift-tools-version:6.0
+    import PackageDescription
+
+    // The \(name) plugin: a `.dynamic` library the Plugboard host loads. It
+    // depends on the SDK and the shared contracts by product only, never on
+    // their sources: the host's copies of both serve it at run time.
+    let package = Package(
+      name: "\(name)",
+      products: [
+        .library(name: "\(name)", type: .dynamic, targets: ["\(name)"])
+      ],
+      dependencies: [
+        .package(path: "\(kitPath)"),
+        .package(path: "\(contractsPath)"),
+      ],
+      targets: [
+        .target(
+          name: "\(name)",
+          dependencies: [
+            .product(name: "PlugboardKit", package: "Kit"),
+            .product(name: "AppContracts", package: "Contracts"),
+          ],
+          swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
+          // Records the stamp of AppContracts it is compiled against.
+          plugins: [.plugin(name: "PlugboardStamp", package: "Kit")]
+        )
+      ]
+    )
+
+    """
+  }
+
+  var entry: String {
+    """
+    import PlugboardKit
+
+    /// The entry point the host looks up; its name carries the plugin ABI version.
+    @_cdecl("plugboard_entry_v1")
+    public func plugboardEntry() -> UnsafeRawPointer {
+      PluginExport.descriptor(name: "\(name)", version: "0.1.0") { [\(name)Assembly()] }
+    }
+
+    """
+  }
+
+  var assembly: String {
+    """
+    import AppContracts
+    import PlugboardKit
+
+    /// What the \(name) plugin registers. Every registration declares what it
+    /// resolves, so `plugboard check` validates the whole chain.
+    struct \(name)Assembly: Assembly {
+      func assemble(container: Container) throws {
+        // autoregister learns the dependencies from the initializer's parameters.
+        container.autoregister(\(name)Greeting.self, initializer: \(name)Greeting.init)
+          .inObjectScope(.container)
+        // A closure factory says what it resolves with .dependsOn, and what it
+        // resolves only if some plugin registers it with .optionallyDependsOn.
+        container.register(\(name)Greeter.self) { resolver in
+          \(name)Greeter(
+            greeting: try resolver.resolve(), console: try resolver.resolve(),
+            analytics: try resolver.resolveIfRegistered())
+        }
+        .dependsOn(\(name)Greeting.self, (any AppConsole).self)
+        .optionallyDependsOn((any AnalyticsTracker).self)
+      }
+    }
+
+    """
+  }
+
+  var greeter: String {
+    """
+    import AppContracts
+
+    /// The text \(name)Greeter writes; made by autoregister, which resolves nothing for it.
+    struct \(name)Greeting: Sendable {
+      let text = "Hello from \(name)"
+    }
+
+    /// Writes a greeting on the application's console. A service other
+    /// plugins resolve belongs in the contracts package, as a protocol.
+    struct \(name)Greeter: Sendable {
+      let greeting: \(name)Greeting
+      let console: any AppConsole
+      /// Optional: the Analytics plugin may be left out of a deployment.
+      let analytics: (any AnalyticsTracker)?
+
+      func greet() {
+        console.write(greeting.text)
+        analytics?.track("\(name.lowercased()).greeted")
+      }
+    }
+
+    """
+  }
+
+  var readme: String {
+    """
+    # \(name)
+
+    A Plugboard plugin, made by `plugboard new \(name)`.
+
+    Build it:
+
+    ```sh
+    swift build
+    ```
+
+    Load it: add this plugin to the deployment's `plugins.json` (a relative
+    path is relative to the manifest's folder; the library must lie inside
+    that folder or one of the manifest's `pluginRoots`):
+
+    ```json
+    { "name": "\(name)", "path": "<this folder>/.build/debug/lib\(name).so" }
+    ```
+
+    then check it, and see what it registers:
+
+    ```sh
+    plugboard check
+    plugboard list
+    ```
+
+    A service other plugins use is a protocol in the shared contracts
+    package; `Docs/writing-a-plugin.md` in the Plugboard repository walks
+    through contracts, optional dependencies, testing an assembly on its own,
+    and switching to a mock by profile.
+
+    """
+  }
+}

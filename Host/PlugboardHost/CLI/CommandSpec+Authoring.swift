@@ -1,0 +1,18 @@
+/// The commands for plugin authors and shells, which load no deployment.
+extension CommandSpec {
+  static let new = CommandSpec(
+    name: "new",
+    summary: "create a plugin package NAME that builds with swift build and loads into the sample",
+    options: [
+      OptionSpec(name: NewCommand.pathOption, valueName: "DIR", help: "where to create it (default: ./NAME)"),
+      OptionSpec(
+        name: NewCommand.sdkOption, valueName: "DIR",
+        help: "the Plugboard checkout holding Kit/ and Plugins/Contracts/ (default: found above DIR)"),
+    ],
+    passthrough: nil, positional: "NAME")
+
+  static let completion = CommandSpec(
+    name: "completion",
+    summary: "print a completion script for SHELL (bash, zsh or fish)",
+    options: [], passthrough: nil, positional: "SHELL")
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// `plugboard new NAME [--path DIR] [--sdk DIR]`: creates a plugin package
+/// (``PluginScaffold``) in a folder that does not exist yet or is empty.
+/// Its `Package.swift` reaches the SDK and the contracts by relative
+/// paths, found in the Plugboard checkout given by `--sdk`, or else in the
+/// nearest folder above DIR (then above the current folder) that holds both.
+struct NewCommand {
+  static let pathOption = "--path"
+  static let sdkOption = "--sdk"
+
+  let options: ParsedOptions
+  let console: any Console
+
+  func execute() -> ExitStatus.RawValue {
+    let name = options.positionals.first ?? ""
+    if let problem = PluginScaffold.problem(withName: name) { return misuse(problem) }
+    guard let here = FilePath.currentDirectory else {
+      return fail("cannot determine the current folder")
+    }
+    let folder = FilePath.absolute(options.values[Self.pathOption] ?? name, relativeTo: here)
+    let sdk: String
+    if let given = options.values[Self.sdkOption] {
+      sdk = FilePath.absolute(given, relativeTo: here)
+      guard Self.holdsSDK(sdk) else {
+        return fail(
+          "\(Terminal.sanitize(sdk)) is not a Plugboard checkout: it needs Kit/Package.swift and "
+            + "Plugins/Contracts/Package.swift")
+      }
+    } else {
+      guard let found = Self.sdk(above: folder) ?? Self.sdk(above: here) else {
+        return fail(
+          "cannot find the Plugboard SDK (a folder holding Kit/ and Plugins/Contracts/) above "
+            + "\(Terminal.sanitize(folder)) or the current folder; name the checkout with \(Self.sdkOption) DIR"
+        )
+      }
+      sdk = found
+    }
+    if let entries = try? FileManager.default.contentsOfDirectory(atPath: folder), !entries.isEmpty {
+      return fail("\(Terminal.sanitize(folder)) already exists and is not empty; nothing was written")
+    }
+    let scaffold = PluginScaffold(
+      name: name, kitPath: Self.relative(sdk + "/Kit", from: folder),
+      contractsPath: Self.relative(sdk + "/Plugins/Contracts", from: folder))
+    do {
+      for file in scaffold.files {
+        let path = folder + "/" + file.path
+        try FileManager.default.createDirectory(
+          atPath: FilePath.directory(of: path), withIntermediateDirectories: true)
+        try Data(file.text.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+      }
+    } catch {
+      return fail("cannot write the package into \(Terminal.sanitize(folder)): \(error.localizedDescription)")
+    }
+    console.out("Created the plugin package \(name) in \(folder)")
+    console.out("Build it:   swift build --package-path \(folder)")
+    console.out(
+      "Load it:    add { \"name\": \"\(name)\", \"path\": \"\(folder)/.build/debug/lib\(name).so\" } "
+        + "to plugins.json, then run plugboard check")
+    return ExitStatus.healthy.rawValue
+  }
+
+  private func misuse(_ message: String) -> ExitStatus.RawValue {
+    for line in UsageError(message: message, command: CommandSpec.new.name).lines { console.err(line) }
+    return ExitStatus.misuse.rawValue
+  }
+
+  private func fail(_ message: String) -> ExitStatus.RawValue {
+    console.err("plugboard: new: \(message)")
+    return ExitStatus.problems.rawValue
+  }
+
+  /// Whether `folder` holds the SDK package and the contracts package.
+  static func holdsSDK(_ folder: String) -> Bool {
+    ["/Kit/Package.swift", "/Plugins/Contracts/Package.swift"].allSatisfy {
+      FileManager.default.fileExists(atPath: folder + $0)
+    }
+  }
+
+  /// The nearest folder at or above `path` that ``holdsSDK(_:)``.
+  static func sdk(above path: String) -> String? {
+    var folder = path
+    while true {
+      if holdsSDK(folder) { return folder }
+      guard folder != "/" else { return nil }
+      folder = FilePath.directory(of: folder)
+    }
+  }
+
+  /// `target` as a path relative to `base` (both absolute, without `..`);
+  /// `target` itself when they share only the root, where a relative
+  /// path would only be longer.
+  static func relative(_ target: String, from base: String) -> String {
+    let to = target.split(separator: "/")
+    let from = base.split(separator: "/")
+    let common = zip(to, from).prefix { $0 == $1 }.count
+    guard common > 0 else { return target }
+    let up = Array(repeating: "..", count: from.count - common)
+    return (up + to[common...].map(String.init)).joined(separator: "/")
+  }
+}

@@ -1,0 +1,55 @@
+extension CompletionScript {
+  /// For `eval "$(plugboard completion bash)"` or a file in
+  /// `bash_completion.d`. Words before the command that are options (and
+  /// their values) are skipped, as the parser accepts them there.
+  static func bash(_ commands: [CommandSpec]) -> String {
+    let options = allOptions(commands)
+    let valued = options.filter { $0.valueName != nil }.map(\.name)
+    let paths = options.filter(takesPath).map(\.name)
+    let otherValues = options.filter { $0.valueName != nil && !takesPath($0) }.map(\.name)
+    let cases = commands.map { spec in
+      let words = spec.options.map(\.name) + ["--help"]
+      let positional = positionalValues(spec)
+      let values = positional.isEmpty ? "" : #" values=\#(bashQuoted(positional.joined(separator: " ")));"#
+      return "    \(spec.name)) opts=\(bashQuoted(words.joined(separator: " ")));\(values) ;;"
+    }
+    return """
+      # bash completion for plugboard; load with: eval "$(plugboard completion bash)"
+      _plugboard() {
+        local cur="${COMP_WORDS[COMP_CWORD]}" prev="" command="" opts="" values="" i
+        if ((COMP_CWORD > 0)); then prev="${COMP_WORDS[COMP_CWORD - 1]}"; fi
+        for ((i = 1; i < COMP_CWORD; i++)); do
+          case "${COMP_WORDS[i]}" in
+            \(valued.joined(separator: "|"))) ((i++)) ;;
+            -*) ;;
+            *) command="${COMP_WORDS[i]}"; break ;;
+          esac
+        done
+        case "$prev" in
+          \(paths.joined(separator: "|"))) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
+          \(otherValues.joined(separator: "|"))) COMPREPLY=(); return 0 ;;
+        esac
+        case "$command" in
+          "")
+            COMPREPLY=($(compgen -W \(bashQuoted((commands.map(\.name) + ["--help", "--version"] + options.map(\.name)).joined(separator: " "))) -- "$cur"))
+            return 0 ;;
+      \(cases.joined(separator: "\n"))
+          *) COMPREPLY=(); return 0 ;;
+        esac
+        if [[ "$cur" != -* && -n "$values" ]]; then
+          COMPREPLY=($(compgen -W "$values" -- "$cur"))
+        else
+          COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+        fi
+        return 0
+      }
+      complete -F _plugboard plugboard
+
+      """
+  }
+
+  /// `text` in single quotes for bash.
+  static func bashQuoted(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+  }
+}

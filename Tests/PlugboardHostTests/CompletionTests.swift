@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import PlugboardHost
+
+/// `plugboard completion SHELL`: scripts each shell accepts, made from the
+/// command specs, that complete commands, options and values.
+@Suite struct CompletionTests {
+  private static let hasZsh = Toolchain.find("zsh") != nil
+  private static let hasFish = Toolchain.find("fish") != nil
+
+  private func script(_ shell: String) throws -> String {
+    let result = try Subprocess.plugboard(["completion", shell])
+    #expect(result.status == 0 && result.stderr.isEmpty)
+    return result.stdout
+  }
+
+  @Test func theBashScriptIsValidBash() throws {
+    try syntaxCheck("bash", file: "plugboard.bash", check: "-n")
+  }
+
+  /// What the script offers for the words typed so far (the last one is
+  /// the word being completed).
+  private func bashCompletions(_ words: [String]) throws -> [String] {
+    let folder = try TemporaryDirectory()
+    let file = try folder.write("plugboard.bash", try script("bash"))
+    let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+    let result = try Subprocess.run(
+      "/usr/bin/env",
+      [
+        "bash", "-c",
+        "source \(file); COMP_WORDS=(plugboard \(quoted)); COMP_CWORD=\(words.count); _plugboard; "
+          + #"printf '%s\n' "${COMPREPLY[@]}""#,
+      ])
+    #expect(result.status == 0, "\(result.stderr)")
+    return result.stdout.split(separator: "\n").map(String.init)
+  }
+
+  @Test func bashCompletesCommandsOptionsAndValues() throws {
+    #expect(try bashCompletions(["ch"]) == ["check"])
+    #expect(try bashCompletions(["check", "--j"]) == ["--json"])
+    #expect(try bashCompletions(["--manifest", "x.json", "li"]) == ["list"])
+    #expect(try bashCompletions(["completion", ""]) == ["bash", "zsh", "fish"])
+    #expect(try bashCompletions(["new", "Weather", "--"]) == ["--path", "--sdk", "--help"])
+    #expect(try bashCompletions(["graph", "--format", ""]) == [])
+  }
+
+  /// Runs `shell` with `check` (its no-execute flag) on the script saved as `file`.
+  private func syntaxCheck(_ shell: String, file: String, check: String) throws {
+    let folder = try TemporaryDirectory()
+    let path = try folder.write(file, try script(shell))
+    let result = try Subprocess.run("/usr/bin/env", [shell, check, path])
+    #expect(result.status == 0, "\(result.stderr)")
+  }
+
+  @Test(.enabled(if: hasZsh, "zsh is not installed: the zsh script is not syntax-checked"))
+  func theZshScriptIsValidZsh() throws {
+    try syntaxCheck("zsh", file: "_plugboard", check: "-n")
+  }
+
+  @Test(.enabled(if: hasFish, "fish is not installed: the fish script is not syntax-checked"))
+  func theFishScriptIsValidFish() throws {
+    try syntaxCheck("fish", file: "plugboard.fish", check: "--no-execute")
+  }
+
+  @Test(.enabled(if: hasFish, "fish is not installed: the fish script's completions are not tried"))
+  func fishCompletesCommandsOptionsAndValues() throws {
+    let folder = try TemporaryDirectory()
+    let file = try folder.write("plugboard.fish", try script("fish"))
+    let result = try Subprocess.run(
+      "/usr/bin/env",
+      [
+        "fish", "-c",
+        "source \(file); complete -C'plugboard ch'; complete -C'plugboard check --j'; "
+          + "complete -C'plugboard completion '",
+      ])
+    #expect(
+      result.stdout.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) ?? "" }
+        == ["check", "--json", "bash", "fish", "zsh"])
+  }
+
+  @Test func everyCommandAndOptionIsInEveryScript() throws {
+    for shell in CompletionScript.shells {
+      let text = try script(shell)
+      for spec in CommandSpec.all {
+        #expect(text.contains(spec.name), "\(shell) lacks \(spec.name)")
+        for option in spec.options {
+          #expect(text.contains(String(option.name.dropFirst(2))), "\(shell) lacks \(option.name)")
+        }
+      }
+    }
+  }
+
+  @Test func quotesSurviveEachShellsQuoting() {
+    #expect(CompletionScript.bashQuoted("it's") == #"'it'\''s'"#)
+    #expect(CompletionScript.fishQuoted(#"it's a \ "#) == #"'it\'s a \\ '"#)
+    #expect(CompletionScript.escapedForZsh("a [b]: c") == #"a \[b\]\: c"#)
+  }
+
+  @Test func anUnknownShellIsMisuse() throws {
+    let result = try Subprocess.plugboard(["completion", "tcsh"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderrLines == [
+        "plugboard: no completion for the shell 'tcsh'; expected one of 'bash', 'zsh', 'fish'",
+        "Run 'plugboard completion --help' for usage.",
+      ])
+  }
+}

@@ -1,0 +1,139 @@
+import AppContracts
+import Foundation
+import PlugboardKit
+import Synchronization
+import Testing
+
+// The Swift code of Docs/writing-a-plugin.md, compiled here so the guide
+// cannot show code that does not build. Each region between
+// `// guide: NAME` and `// end guide` appears verbatim in a ```swift block
+// of the guide (GuideTests checks it); only the blocks' import lines are
+// not repeated here.
+
+// guide: contract
+/// The weather, for whichever feature wants it.
+public protocol WeatherService: Sendable {
+  /// A one-line forecast for `city`.
+  func forecast(for city: String) async throws -> String
+}
+// end guide
+
+// guide: remote
+/// Asks the weather API, through the deployment's HTTP transport.
+struct RemoteWeatherService: WeatherService {
+  let transport: any HTTPTransport
+
+  func forecast(for city: String) async throws -> String {
+    let response = try await transport.send(HTTPRequest(method: "GET", path: "/forecast/\(city)"))
+    return String(decoding: response.body, as: UTF8.self)
+  }
+}
+// end guide
+
+// guide: fixture
+/// Always the same answer, for offline work and tests.
+struct FixtureWeatherService: WeatherService {
+  func forecast(for city: String) async throws -> String {
+    "Sunny in \(city)"
+  }
+}
+// end guide
+
+// guide: assembly
+struct WeatherAssembly: Assembly {
+  func assemble(container: Container) throws {
+    // A closure factory: .dependsOn tells `plugboard check` what it resolves.
+    container.register((any WeatherService).self) { resolver in
+      RemoteWeatherService(transport: try resolver.resolve())
+    }
+    .inObjectScope(.container)
+    .dependsOn((any HTTPTransport).self)
+    // The mock beside it, under a name a profile can choose. autoregister
+    // learns the dependencies from the initializer (here: none).
+    container.autoregister((any WeatherService).self, name: "Mock") { FixtureWeatherService() }
+      .inObjectScope(.container)
+  }
+}
+// end guide
+
+// guide: consumer
+/// A feature that shows the weather when a deployment has it.
+struct WeatherBanner: Sendable {
+  let weather: (any WeatherService)?
+  let console: any AppConsole
+
+  func show(for city: String) async {
+    guard let weather, let forecast = try? await weather.forecast(for: city) else { return }
+    console.write(forecast)
+  }
+}
+
+struct BannerAssembly: Assembly {
+  func assemble(container: Container) throws {
+    container.register(WeatherBanner.self) { resolver in
+      WeatherBanner(weather: try resolver.resolveIfRegistered(), console: try resolver.resolve())
+    }
+    .dependsOn((any AppConsole).self)
+    .optionallyDependsOn((any WeatherService).self)
+  }
+}
+// end guide
+
+// guide: test
+/// Answers every request with `body`, in place of the Networking plugin.
+struct StubTransport: HTTPTransport {
+  let body: String
+
+  func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    HTTPResponse(status: 200, body: Data(body.utf8))
+  }
+}
+
+struct StubTransportAssembly: Assembly {
+  func assemble(container: Container) throws {
+    container.autoregister((any HTTPTransport).self) { StubTransport(body: "Rain in Oslo") }
+  }
+}
+
+@Suite struct WeatherAssemblyTests {
+  @Test func servesTheRemoteServiceAndTheMockByName() async throws {
+    let assembler = try Assembler([WeatherAssembly(), StubTransportAssembly()])
+    let remote = try assembler.resolver.resolve((any WeatherService).self)
+    #expect(try await remote.forecast(for: "Oslo") == "Rain in Oslo")
+    let mock = try assembler.resolver.resolve((any WeatherService).self, name: "Mock")
+    #expect(try await mock.forecast(for: "Oslo") == "Sunny in Oslo")
+  }
+}
+// end guide
+
+/// The guide's optional consumer, without and with the weather.
+@Suite struct WeatherBannerTests {
+  final class Lines: AppConsole {
+    let written = Mutex<[String]>([])
+    func write(_ line: String) { written.withLock { $0.append(line) } }
+  }
+
+  struct ConsoleAssembly: Assembly {
+    let console: Lines
+    func assemble(container: Container) throws {
+      container.autoregister((any AppConsole).self) { [console] in console }
+    }
+  }
+
+  @Test func theBannerDoesWithoutTheWeather() async throws {
+    let console = Lines()
+    let banner = try Assembler([BannerAssembly(), ConsoleAssembly(console: console)]).resolver
+      .resolve(WeatherBanner.self)
+    await banner.show(for: "Oslo")
+    #expect(banner.weather == nil && console.written.withLock { $0 }.isEmpty)
+  }
+
+  @Test func theBannerShowsTheWeatherWhenItIsThere() async throws {
+    let console = Lines()
+    let assemblies: [any Assembly] = [
+      BannerAssembly(), WeatherAssembly(), StubTransportAssembly(), ConsoleAssembly(console: console),
+    ]
+    await (try Assembler(assemblies).resolver.resolve(WeatherBanner.self)).show(for: "Oslo")
+    #expect(console.written.withLock { $0 } == ["Rain in Oslo"])
+  }
+}

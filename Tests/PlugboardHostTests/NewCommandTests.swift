@@ -1,0 +1,114 @@
+import AppContracts
+import Foundation
+import PlugboardKit
+import Testing
+
+@testable import PlugboardHost
+
+/// `plugboard new`: the package it makes builds with `swift build` and
+/// loads into the sample deployment unchanged, with a clean first check.
+@Suite struct NewCommandTests {
+  /// The package's build folder: one per stamp of PlugboardKit and of the
+  /// contracts, beside this build's products, so later runs are incremental
+  /// (as ``ThirdPartyBuild`` does for Analytics).
+  private static var scratch: String {
+    let contracts = String(AppContracts._plugboardStamp_AppContracts(), radix: 16)
+    return BuildProducts.scratch + "/plugboard-tests-new-\(PlugboardBuild.sourceFingerprint)-\(contracts)"
+  }
+
+  @Test func theNewPluginBuildsAndLoadsIntoTheSampleWithoutWarnings() throws {
+    let folder = try TemporaryDirectory()
+    let package = folder.path + "/Greetings"
+    let created = try Subprocess.plugboard(
+      ["new", "Greetings", "--path", package, "--sdk", BuildProducts.packageRoot])
+    #expect(created.status == 0, "\(created.stderr)")
+    #expect(created.stdout.hasPrefix("Created the plugin package Greetings in \(package)\n"))
+
+    let build = try Subprocess.run(
+      "/usr/bin/env", ["swift", "build", "--package-path", package, "--scratch-path", Self.scratch])
+    try #require(build.status == 0, "swift build failed:\n\(build.stdout)\(build.stderr)")
+    let library = URL(fileURLWithPath: Self.scratch + "/debug/libGreetings.so").resolvingSymlinksInPath().path
+
+    let analytics = try ThirdPartyBuild.analytics.get()
+    let sample = SampleManifest.text(analytics: analytics)
+    let withGreetings = sample.replacingOccurrences(
+      of: #"{ "name": "Analytics", "path": "\#(analytics)" }"#,
+      with: #"{ "name": "Analytics", "path": "\#(analytics)" },"# + "\n"
+        + #"    { "name": "Greetings", "path": "\#(library)" }"#)
+    try #require(withGreetings != sample)
+    let manifest = try folder.write("plugins.json", withGreetings)
+
+    let check = try Subprocess.plugboard(["check", "--manifest", manifest])
+    #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    #expect(
+      check.stdout.contains("'live' healthy (0 errors, 0 warnings), 'mock' healthy (0 errors, 0 warnings)"))
+    let list = try Subprocess.plugboard(["list", "--manifest", manifest])
+    #expect(list.stdout.contains("Greetings 0.1.0  \(library)\n"))
+    #expect(list.stdout.contains("Greetings.GreetingsGreeter"))
+  }
+
+  @Test(arguments: [
+    (
+      "weather",
+      "a plugin's name is a Swift type name: a capital letter, then letters, digits or '_' "
+        + "(for example 'Weather'); found 'weather'"
+    ),
+    (
+      "Wea-ther",
+      "a plugin's name is a Swift type name: a capital letter, then letters, digits or '_' "
+        + "(for example 'Weather'); found 'Wea-ther'"
+    ),
+    (String(repeating: "A", count: 65), "a plugin's name has 1 to 64 characters; found 65"),
+  ])
+  func aNameThatIsNoTypeNameIsMisuse(name: String, message: String) throws {
+    let folder = try TemporaryDirectory()
+    let result = try Subprocess.plugboard(["new", name, "--sdk", BuildProducts.packageRoot], in: folder.path)
+    #expect(result.status == 2)
+    #expect(result.stderrLines == ["plugboard: \(message)", "Run 'plugboard new --help' for usage."])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+  }
+
+  @Test func aFolderInUseIsLeftAlone() throws {
+    let folder = try TemporaryDirectory()
+    try folder.write("notes.txt", "mine")
+    let result = try Subprocess.plugboard([
+      "new", "Greetings", "--path", folder.path, "--sdk", BuildProducts.packageRoot,
+    ])
+    #expect(result.status == 1)
+    #expect(
+      result.stderrLines == [
+        "plugboard: new: \(folder.path) already exists and is not empty; nothing was written"
+      ])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["notes.txt"])
+  }
+
+  @Test func withoutTheSDKNothingIsWritten() throws {
+    let folder = try TemporaryDirectory()
+    let result = try Subprocess.plugboard(["new", "Greetings"], in: folder.path)
+    #expect(result.status == 1)
+    #expect(
+      result.stderrLines == [
+        "plugboard: new: cannot find the Plugboard SDK (a folder holding Kit/ and Plugins/Contracts/) above "
+          + "\(folder.path)/Greetings or the current folder; name the checkout with --sdk DIR"
+      ])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+  }
+
+  @Test func theSDKIsFoundAboveTheNewFolderByARelativePath() throws {
+    let folder = try TemporaryDirectory()
+    try folder.writeCheckoutLayout()
+    let result = try Subprocess.plugboard(
+      ["new", "Weather", "--path", "Plugins/ThirdParty/Weather"], in: folder.path)
+    #expect(result.status == 0, "\(result.stderr)")
+    let manifest = try String(
+      contentsOfFile: folder.path + "/Plugins/ThirdParty/Weather/Package.swift", encoding: .utf8)
+    #expect(manifest.contains(#".package(path: "../../../Kit"),"#))
+    #expect(manifest.contains(#".package(path: "../../Contracts"),"#))
+  }
+
+  @Test func relativePaths() {
+    #expect(NewCommand.relative("/a/b/Kit", from: "/a/b/c/d") == "../../Kit")
+    #expect(NewCommand.relative("/a/Kit", from: "/a") == "Kit")
+    #expect(NewCommand.relative("/work/Kit", from: "/tmp/x") == "/work/Kit")
+  }
+}
