@@ -57,7 +57,7 @@ import Testing
   @Test func anUnknownProfileIsMisuse() throws {
     let (folder, manifest) = try sample()
     let flag = try Subprocess.plugboard(["run", "--manifest", manifest, "--profile", "mok"])
-    #expect(flag.status == 2)
+    #expect(flag.status == 64)  // run: misuse
     #expect(flag.stdout == "")
     #expect(
       flag.stderrLines == [
@@ -104,7 +104,7 @@ import Testing
     }
     let result = try Subprocess.plugboard(["run", "--manifest", manifest, "--profile", "live"])
     #expect(result.exited)
-    #expect(result.status == 1)
+    #expect(result.status == 78)  // run: the deployment is broken
     #expect(
       result.stderrLines.last
         == "plugboard: run: plugin 'AuthMock' is not loaded in profile 'live' (it loads in 'mock'), "
@@ -117,7 +117,7 @@ import Testing
     let manifest = try SampleManifest.write(
       in: folder, mockServices: #"{ "APIClent": "Mock", "AuthService": "Fake" }"#)
     let result = try Subprocess.plugboard(["run", "--manifest", manifest, "--profile", "mock"])
-    #expect(result.status == 1)
+    #expect(result.status == 78)  // run: the deployment is broken
     #expect(
       result.stderrLines == [
         "plugboard: apply profile: \(manifest): profiles.mock.services.APIClent: no plugin registers a "

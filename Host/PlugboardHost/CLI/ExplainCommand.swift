@@ -1,8 +1,11 @@
 /// `plugboard explain TYPE [--name NAME] [--profile NAME]`: how TYPE would
 /// be resolved in this deployment, in the active profile (chosen as for
-/// `run`), which it names with what chose it and what it changed. Exit status 0 when a registration serves it and its
-/// whole declared tree is there; 1 when not; 2 when TYPE names no type of
-/// the deployment, or several.
+/// `run`), which it names with what chose it and what it changed. Exit
+/// status 0 when a registration serves it, its whole declared tree is
+/// there and the deployment has no error `check` would report; 1 when not,
+/// or when TYPE is unknown but a plugin failed to load (it may be the one
+/// registering it); 2 when TYPE names no type of a healthy deployment, or
+/// several.
 struct ExplainCommand {
   static let nameOption = "--name"
 
@@ -28,14 +31,26 @@ struct ExplainCommand {
         "'\(query)' is ambiguous; it names \(names.joined(separator: ", ")) — give the fully qualified name")
     case .unknown(let suggestion):
       let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+      let failed = deployment.problems.count
+      guard failed == 0 else {
+        // Not a mistyped name, as far as anyone can tell: the type may be
+        // in the plugin that failed.
+        for problem in deployment.problems { console.err("plugboard: \(problem)") }
+        let plugins = CheckReport.count(failed, "problem")
+        console.err(
+          "plugboard: explain: no type '\(query)' is registered in this deployment\(hint); "
+            + "the deployment has \(plugins) (above), and a plugin that failed to load may be the one "
+            + "registering it")
+        return ExitStatus.problems.rawValue
+      }
       return misuse("no type '\(query)' is registered in this deployment\(hint)")
     }
     let (lines, resolves) = Explanation(
       checker: checker, typeName: typeName, name: options.values[Self.nameOption]
     ).render()
     for line in lines { console.out(line) }
-    for problem in deployment.problems { console.err("plugboard: \(problem)") }
-    return (resolves && deployment.problems.isEmpty ? ExitStatus.healthy : .problems).rawValue
+    let healthy = GraphErrors.report(checker, command: CommandSpec.explain.name, on: console)
+    return (resolves && healthy ? ExitStatus.healthy : .problems).rawValue
   }
 
   private func misuse(_ message: String) -> ExitStatus.RawValue {

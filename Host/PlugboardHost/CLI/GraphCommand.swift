@@ -1,7 +1,8 @@
 /// `plugboard graph [--format dot|mermaid|json] [--profile NAME]`: the
 /// declared dependency graph of the active profile (chosen as for `run`)
-/// on stdout (DOT by default). Load problems go to stderr and make
-/// the exit status 1; the graph is printed all the same.
+/// on stdout (DOT by default). Load problems and the errors `check` would
+/// report (a cycle, a missing dependency) go to stderr and make the exit
+/// status 1; the graph is printed all the same.
 struct GraphCommand {
   static let formats = ["dot", "mermaid", "json"]
   static let formatOption = "--format"
@@ -33,7 +34,8 @@ struct GraphCommand {
     case "json": console.out(JSONText.encode(model))
     default: console.out(DOTRenderer.render(model))
     }
-    for problem in deployment.problems { console.err("plugboard: \(problem)") }
-    return (deployment.problems.isEmpty ? ExitStatus.healthy : .problems).rawValue
+    let healthy = GraphErrors.report(
+      DeploymentChecker(deployment), command: CommandSpec.graph.name, on: console)
+    return (healthy ? ExitStatus.healthy : .problems).rawValue
   }
 }

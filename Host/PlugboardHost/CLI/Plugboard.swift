@@ -34,7 +34,7 @@ public enum Plugboard {
       invocation = try ArgumentParser.parse(arguments)
     } catch {
       for line in error.lines { console.err(line) }
-      return ExitStatus.misuse.rawValue
+      return ExitStatus.of(.misuse, command: error.command)
     }
     switch invocation {
     case .version:
@@ -51,7 +51,7 @@ public enum Plugboard {
             + "\(Int(StageTimeout.maximumSeconds)), found '\(Terminal.sanitize(text))'",
           command: name)
         for line in error.lines { console.err(line) }
-        return ExitStatus.misuse.rawValue
+        return ExitStatus.of(.misuse, command: name)
       }
       // Whatever path the command took, no plugin code runs after it.
       defer { Progress.report(.reporting) }
@@ -65,7 +65,7 @@ public enum Plugboard {
       case CommandSpec.pin.name: return PinCommand(options: options, console: console).execute()
       default:
         console.err("plugboard: internal error: no implementation for '\(name)'")
-        return ExitStatus.misuse.rawValue
+        return ExitStatus.of(.misuse, command: name)
       }
     }
   }
