@@ -25,17 +25,25 @@ struct GraphCommand {
     let deployment: Deployment
     switch request.bringUp() {
     case .success(let brought): deployment = brought
+    case .failure(.manifest(let error)) where format == "json":
+      let document = GraphDocument(manifest: error.path, model: nil, problems: error.problems, errors: [])
+      // Standard output is the plugins' stderr until reporting starts.
+      Progress.report(.reporting)
+      console.out(JSONText.encode(document))
+      return request.report(.manifest(error), on: console)
     case .failure(let failure): return request.report(failure, on: console)
     }
     Progress.report(.reporting)
     let model = GraphModel(deployment)
+    let errors = GraphErrors.report(
+      DeploymentChecker(deployment), command: CommandSpec.graph.name, on: console)
+    let document = GraphDocument(
+      manifest: deployment.manifest.path, model: model, problems: deployment.problems, errors: errors)
     switch format {
     case "mermaid": console.out(MermaidRenderer.render(model))
-    case "json": console.out(JSONText.encode(model))
+    case "json": console.out(JSONText.encode(document))
     default: console.out(DOTRenderer.render(model))
     }
-    let healthy = GraphErrors.report(
-      DeploymentChecker(deployment), command: CommandSpec.graph.name, on: console)
-    return (healthy ? ExitStatus.healthy : .problems).rawValue
+    return (document.healthy ? ExitStatus.healthy : .problems).rawValue
   }
 }
