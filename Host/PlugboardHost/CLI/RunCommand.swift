@@ -37,15 +37,14 @@ struct RunCommand {
       return ExitStatus.runBroken.rawValue
     }
     Progress.report(.stage(.validate, plugin: nil, file: nil))
-    let validation = DeploymentChecker(deployment).check()
+    var validation = DeploymentChecker(deployment).check()
     guard validation.healthy else {
-      // Finding the plugins a profile left out loads them: plugin code,
-      // so it comes before the report, while the supervisor still times it.
-      var hinted = Set<ServiceKey>()
-      var hints: [String] = []
-      for key in validation.findings.compactMap(\.missingKey) where hinted.insert(key).inserted {
-        hints += ExcludedProvider.providers(of: key, in: deployment).map { "plugboard: run: \($0)" }
-      }
+      // What a disabled or left-out plugin would have provided is learnt by
+      // loading it (plugin code), so before the report, while the
+      // supervisor still times it; the findings then name the plugin, as
+      // check's do, instead of saying nothing registers the service.
+      let probes = PluginProbe().probeUnloaded(of: deployment)
+      if !probes.isEmpty { validation = DeploymentChecker(deployment, probes: probes).check() }
       Progress.report(.reporting)
       for finding in validation.findings where finding.severity == .error {
         for line in finding.lines { console.err(line) }
@@ -55,8 +54,12 @@ struct RunCommand {
       console.err(
         "plugboard: run: the dependency graph has \(count); the application was not run "
           + "(plugboard check shows the whole report)")
-      for hint in hints { console.err(hint) }
       return ExitStatus.runBroken.rawValue
+    }
+    // Warnings are check's to report, but one plugin silently replacing
+    // another's registration changes what the application gets.
+    for finding in validation.findings where finding.kind == .duplicateRegistration {
+      console.err("plugboard: run: warning: \(finding.title)")
     }
     let application: any Application
     Progress.report(.stage(.resolveApplication, plugin: nil, file: nil))
