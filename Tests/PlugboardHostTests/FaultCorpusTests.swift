@@ -123,12 +123,14 @@ import Testing
   }
 
   /// The cases a deployment survives: a factory that traps is plugin code
-  /// only `run` executes; a 10 MB manifest is merely large.
+  /// only `run` executes (a crash plugboard cannot set aside: 70); a 10 MB
+  /// manifest is merely large. `run` refuses a broken deployment with 78,
+  /// the other commands report it with 1.
   static func status(_ fault: FaultCase, command: String) -> Int32 {
     switch fault {
     case .hugeManifest: 0
-    case .trappingFactory: command == "run" ? 1 : 0
-    default: 1
+    case .trappingFactory: command == "run" ? 70 : 0
+    default: command == "run" ? 78 : 1
     }
   }
 

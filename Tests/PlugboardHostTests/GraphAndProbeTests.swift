@@ -32,7 +32,13 @@ import Testing
     let names = ["Keychain", "Auth", "CyclicAPI", "Login", "IssueList", "Shell"]
     let deployment = try CheckedDeployment(names.map { .built($0) })
     let dot = try Subprocess.plugboard(["graph", "--manifest", deployment.manifest])
-    #expect(dot.status == 0)
+    // The graph is printed, and the cycle fails the command as it fails check.
+    #expect(dot.status == 1)
+    #expect(
+      dot.stderrLines == [
+        "plugboard: graph: error: dependency cycle: AuthService → APIClient → AuthService",
+        "plugboard: graph: the deployment has 1 error; 'plugboard check' shows the whole report",
+      ])
     let cycleEdges = dot.stdout.split(separator: "\n").filter { $0.contains(#"label="cycle""#) }
     #expect(
       cycleEdges == [

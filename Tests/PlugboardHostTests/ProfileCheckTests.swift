@@ -62,7 +62,7 @@ import Testing
           apply profile: \(manifest): profiles.mock.services.APIClient: no plugin registers a service type called "APIClient"
 
         Action:
-          Correct the manifest where the problem above points; nothing falls back to another choice.
+          Correct the manifest where the explanation points; nothing falls back to another choice.
 
         error: IssueListFeature needs APIClient, which only plugin 'Networking' registers, and that plugin is not loaded
 

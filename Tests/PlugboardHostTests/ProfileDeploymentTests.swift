@@ -57,7 +57,7 @@ import Testing
   @Test func anUnknownProfileIsMisuse() throws {
     let (folder, manifest) = try sample()
     let flag = try Subprocess.plugboard(["run", "--manifest", manifest, "--profile", "mok"])
-    #expect(flag.status == 2)
+    #expect(flag.status == 64)  // run: misuse
     #expect(flag.stdout == "")
     #expect(
       flag.stderrLines == [
@@ -95,20 +95,33 @@ import Testing
     _ = folder
   }
 
-  /// Every plugin but AuthMock in profile mock; AuthMock alone serves
-  /// AuthService. Brought up in live, the Application cannot be made, and
-  /// the report names the plugin the profile left out.
+  /// Auth is disabled and AuthMock loads only in mock. Brought up in
+  /// live, nothing serves AuthService, and the report names both plugins,
+  /// the disabled one too, as check does, instead of "nothing registers".
   @Test func aMissingServiceNamesThePluginTheProfileLeftOut() throws {
     let (folder, manifest) = try sample { text in
       text.replacingOccurrences(of: #""profiles": ["!mock"]"#, with: #""enabled": false"#)
     }
     let result = try Subprocess.plugboard(["run", "--manifest", manifest, "--profile", "live"])
     #expect(result.exited)
-    #expect(result.status == 1)
+    #expect(result.status == 78)  // run: the deployment is broken
+    let lines = result.stderrLines
     #expect(
-      result.stderrLines.last
-        == "plugboard: run: plugin 'AuthMock' is not loaded in profile 'live' (it loads in 'mock'), "
-        + "and it registers AuthService")
+      lines.first
+        == "error: LoginFeature needs AuthService, which only plugin 'Auth' registers, and that plugin is not loaded"
+    )
+    #expect(
+      Array(lines[4...5]) == [
+        "  It is registered at Auth/AuthAssembly.swift:7 in plugin 'Auth', and plugin 'Auth' is disabled in "
+          + "plugins.json (plugins[2].enabled is false).",
+        "  It is registered at AuthMock/AuthMockAssembly.swift:8 in plugin 'AuthMock', and plugin 'AuthMock' is "
+          + "not loaded in profile 'live' (it loads in 'mock').",
+      ])
+    #expect(!result.stderr.contains("nothing registers"))
+    #expect(
+      lines.last
+        == "plugboard: run: the dependency graph has 2 errors; the application was not run "
+        + "(plugboard check shows the whole report)")
     _ = folder
   }
 
@@ -117,7 +130,7 @@ import Testing
     let manifest = try SampleManifest.write(
       in: folder, mockServices: #"{ "APIClent": "Mock", "AuthService": "Fake" }"#)
     let result = try Subprocess.plugboard(["run", "--manifest", manifest, "--profile", "mock"])
-    #expect(result.status == 1)
+    #expect(result.status == 78)  // run: the deployment is broken
     #expect(
       result.stderrLines == [
         "plugboard: apply profile: \(manifest): profiles.mock.services.APIClent: no plugin registers a "

@@ -27,7 +27,8 @@ import Testing
     defer { withExtendedLifetime(folder) {} }
     let result = try Subprocess.plugboard(["run", "--manifest", manifest])
     #expect(result.exited)
-    #expect(result.status == 1)
+    #expect(result.status == ExitStatus.runCrashed.rawValue)
+    #expect(result.status == 70)
     let site = "TrappingFactory/TrappingFactoryPlugin.swift"
     let trap = #"SIGILL (a Swift runtime trap: "\#(site):26: Fatal error: database URL missing")"#
     #expect(

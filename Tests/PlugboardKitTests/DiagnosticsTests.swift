@@ -68,6 +68,16 @@ final class CycleC {
         """)
   }
 
+  /// No "Did you mean" section, so the action points at none.
+  @Test func withoutSuggestionsTheActionSuggestsNothing() throws {
+    let error = try #require(throws: ResolutionError.self) { try Container().resolve(AuthRepository.self) }
+    #expect(error.suggestions.isEmpty)
+    #expect(
+      error.description.split(separator: "\n").last.map(String.init)
+        == "  Register AuthRepository in an assembly that is loaded, for example "
+        + "container.register(AuthRepository.self) { r in ... }.")
+  }
+
   @Test func similarlyNamedTypesAreSuggested() throws {
     let container = Container()
     container.register(KeychainAuthRepository.self, file: "Auth/AuthAssembly.swift", line: 3) { _ in

@@ -3,6 +3,8 @@
 /// manifest declares none). A graph healthy in `live` can be broken in
 /// `mock`, so the deployment is healthy only when every report is.
 public struct CheckSummary: Sendable, Encodable {
+  /// ``JSONText/formatVersion`` (Docs/schemas/check.schema.json).
+  public let formatVersion = JSONText.formatVersion
   /// The manifest's absolute path.
   public let manifest: String
   /// No error in any profile: `check` exits with status 0.
@@ -11,13 +13,28 @@ public struct CheckSummary: Sendable, Encodable {
   public let warnings: Int
   /// In the manifest's order of profiles.
   public let reports: [CheckReport]
+  /// Why no profile could be checked: the manifest's problems (then
+  /// `reports` is empty). Each counts as an error.
+  public let problems: [DeploymentListing.Problem]
 
   init(manifest: String, reports: [CheckReport]) {
     self.manifest = manifest
     self.reports = reports
+    problems = []
     healthy = reports.allSatisfy(\.healthy)
     errors = reports.map(\.errors).reduce(0, +)
     warnings = reports.map(\.warnings).reduce(0, +)
+  }
+
+  /// The summary of a check that could not start: `manifest` could not be
+  /// read, for `problems`.
+  init(manifest: String, problems: [DeploymentProblem]) {
+    self.manifest = manifest
+    reports = []
+    self.problems = problems.map(DeploymentListing.Problem.init)
+    healthy = problems.isEmpty
+    errors = problems.count
+    warnings = 0
   }
 
   /// Brings `manifest` up in each of `profiles` in turn (nil: no profile)

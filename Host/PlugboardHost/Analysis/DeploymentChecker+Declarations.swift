@@ -25,9 +25,10 @@ extension DeploymentChecker {
         title: problem.plugin.map { "plugin '\($0)' failed to load" }
           ?? "the deployment failed at stage '\(problem.stage.rawValue)'",
         explanation: [problem.description],
-        action: problem.plugin == nil
-          ? "Correct the manifest where the problem above points; nothing falls back to another choice."
-          : "Fix the problem above; until then, nothing the plugin registers is available.")
+        action: problem.plugin.map {
+          "Fix what stopped plugin '\($0)' at stage '\(problem.stage.rawValue)', as the explanation says; "
+            + "until then, nothing the plugin registers is available."
+        } ?? "Correct the manifest where the explanation points; nothing falls back to another choice.")
     }
   }
 
@@ -43,7 +44,10 @@ extension DeploymentChecker {
           "It was loaded on its own to learn what it registers, because "
             + "\(notLoaded(probe.entry)), and that failed: \(reason)."
         ],
-        action: "Fix the plugin before loading it, or remove it from plugins.json.")
+        action: reason.hasSuffix(CrashReport.slowHint)
+          ? "If plugin '\(probe.entry.name)' is only slow, raise \"stageTimeout\" in the manifest or pass "
+            + "--stage-timeout; otherwise fix it before loading it, or remove it from plugins.json."
+          : "Fix the plugin before loading it, or remove it from plugins.json.")
     }
   }
 }

@@ -17,6 +17,12 @@ struct CheckCommand {
     let manifest: Manifest
     switch request.manifest() {
     case .success(let read): manifest = read
+    case .failure(.manifest(let error)) where options.flags.contains(ListCommand.jsonFlag):
+      // Still a document on stdout: a script reads the verdict from it.
+      // Standard output is the plugins' stderr until reporting starts.
+      Progress.report(.reporting)
+      console.out(JSONText.encode(CheckSummary(manifest: error.path, problems: error.problems)))
+      return request.report(.manifest(error), on: console)
     case .failure(let failure): return request.report(failure, on: console)
     }
     let profiles: [ActiveProfile?]

@@ -18,6 +18,7 @@ extension CommandSpec {
     options: [
       .manifest, .profile,
       OptionSpec(name: ExplainCommand.nameOption, valueName: "NAME", help: "the registration name asked for"),
+      OptionSpec(name: ListCommand.jsonFlag, valueName: nil, help: "print the answer as JSON for machines"),
     ] + OptionSpec.supervision,
     passthrough: nil, positional: "TYPE")
 

@@ -7,10 +7,10 @@ import Foundation
 struct DeploymentRequest {
   /// Why the deployment could not be brought up at all.
   enum Failure: Error {
-    /// The manifest is missing or wrong: exit status 1.
+    /// The manifest is missing or wrong: exit status 1 (`run`: 78).
     case manifest(ManifestError)
     /// The flag or the environment names an undeclared profile: exit
-    /// status 2, as any other misuse.
+    /// status 2 (`run`: 64), as any other misuse.
     case profile(ProfileChoiceError)
   }
 
@@ -45,10 +45,10 @@ struct DeploymentRequest {
     switch failure {
     case .manifest(let error):
       for problem in error.problems { console.err("plugboard: \(problem)") }
-      return ExitStatus.problems.rawValue
+      return ExitStatus.of(.problems, command: command)
     case .profile(let error):
       for line in UsageError(message: error.description, command: command).lines { console.err(line) }
-      return ExitStatus.misuse.rawValue
+      return ExitStatus.of(.misuse, command: command)
     }
   }
 }

@@ -1,8 +1,12 @@
 /// `plugboard explain TYPE [--name NAME] [--profile NAME]`: how TYPE would
 /// be resolved in this deployment, in the active profile (chosen as for
-/// `run`), which it names with what chose it and what it changed. Exit status 0 when a registration serves it and its
-/// whole declared tree is there; 1 when not; 2 when TYPE names no type of
-/// the deployment, or several.
+/// `run`), which it names with what chose it and what it changed. Exit
+/// status 0 when a registration serves it, its whole declared tree is
+/// there and the deployment has no error `check` would report; 1 when not,
+/// or when TYPE is unknown but a plugin failed to load (it may be the one
+/// registering it); 2 when TYPE names no type of a healthy deployment, or
+/// several. `--json` prints the answer as an ``ExplanationReport``, also
+/// when the manifest is broken (with its `problems`); misuse prints none.
 struct ExplainCommand {
   static let nameOption = "--name"
 
@@ -11,10 +15,17 @@ struct ExplainCommand {
 
   func execute() -> ExitStatus.RawValue {
     let query = options.positionals.first ?? ""
+    let json = options.flags.contains(ListCommand.jsonFlag)
     let request = DeploymentRequest(options: options, command: CommandSpec.explain.name)
     let deployment: Deployment
     switch request.bringUp() {
     case .success(let brought): deployment = brought
+    case .failure(.manifest(let error)) where json:
+      let report = unanswered(manifest: error.path, profile: nil, problems: error.problems, query: query)
+      // Standard output is the plugins' stderr until reporting starts.
+      Progress.report(.reporting)
+      console.out(JSONText.encode(report))
+      return request.report(.manifest(error), on: console)
     case .failure(let failure): return request.report(failure, on: console)
     }
     let probes = PluginProbe().probeUnloaded(of: deployment)
@@ -28,14 +39,44 @@ struct ExplainCommand {
         "'\(query)' is ambiguous; it names \(names.joined(separator: ", ")) — give the fully qualified name")
     case .unknown(let suggestion):
       let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+      let failed = deployment.problems.count
+      guard failed == 0 else {
+        // Not a mistyped name, as far as anyone can tell: the type may be
+        // in the plugin that failed.
+        if json {
+          let report = unanswered(
+            manifest: deployment.manifest.path, profile: ProfileEffects(deployment),
+            problems: deployment.problems, query: query)
+          console.out(JSONText.encode(report))
+        }
+        for problem in deployment.problems { console.err("plugboard: \(problem)") }
+        let plugins = CheckReport.count(failed, "problem")
+        console.err(
+          "plugboard: explain: no type '\(query)' is registered in this deployment\(hint); "
+            + "the deployment has \(plugins) (above), and a plugin that failed to load may be the one "
+            + "registering it")
+        return ExitStatus.problems.rawValue
+      }
       return misuse("no type '\(query)' is registered in this deployment\(hint)")
     }
-    let (lines, resolves) = Explanation(
-      checker: checker, typeName: typeName, name: options.values[Self.nameOption]
-    ).render()
-    for line in lines { console.out(line) }
-    for problem in deployment.problems { console.err("plugboard: \(problem)") }
-    return (resolves && deployment.problems.isEmpty ? ExitStatus.healthy : .problems).rawValue
+    let errors = GraphErrors.report(checker, command: CommandSpec.explain.name, on: console)
+    let report = Explanation(checker: checker, typeName: typeName, name: options.values[Self.nameOption])
+      .report(findings: errors)
+    if json {
+      console.out(JSONText.encode(report))
+    } else {
+      for line in report.lines { console.out(line) }
+    }
+    return (report.healthy ? ExitStatus.healthy : .problems).rawValue
+  }
+
+  /// The answer when there is none: the manifest or a plugin failed.
+  private func unanswered(
+    manifest: String, profile: ProfileEffects?, problems: [DeploymentProblem], query: String
+  ) -> ExplanationReport {
+    ExplanationReport(
+      manifest: manifest, type: query, name: options.values[Self.nameOption], profile: profile, chosen: nil,
+      selection: nil, tree: nil, notChosen: [], problems: problems, findings: [])
   }
 
   private func misuse(_ message: String) -> ExitStatus.RawValue {

@@ -1,7 +1,8 @@
 /// `plugboard graph [--format dot|mermaid|json] [--profile NAME]`: the
 /// declared dependency graph of the active profile (chosen as for `run`)
-/// on stdout (DOT by default). Load problems go to stderr and make
-/// the exit status 1; the graph is printed all the same.
+/// on stdout (DOT by default). Load problems and the errors `check` would
+/// report (a cycle, a missing dependency) go to stderr and make the exit
+/// status 1; the graph is printed all the same.
 struct GraphCommand {
   static let formats = ["dot", "mermaid", "json"]
   static let formatOption = "--format"
@@ -24,16 +25,25 @@ struct GraphCommand {
     let deployment: Deployment
     switch request.bringUp() {
     case .success(let brought): deployment = brought
+    case .failure(.manifest(let error)) where format == "json":
+      let document = GraphDocument(manifest: error.path, model: nil, problems: error.problems, errors: [])
+      // Standard output is the plugins' stderr until reporting starts.
+      Progress.report(.reporting)
+      console.out(JSONText.encode(document))
+      return request.report(.manifest(error), on: console)
     case .failure(let failure): return request.report(failure, on: console)
     }
     Progress.report(.reporting)
     let model = GraphModel(deployment)
+    let errors = GraphErrors.report(
+      DeploymentChecker(deployment), command: CommandSpec.graph.name, on: console)
+    let document = GraphDocument(
+      manifest: deployment.manifest.path, model: model, problems: deployment.problems, errors: errors)
     switch format {
     case "mermaid": console.out(MermaidRenderer.render(model))
-    case "json": console.out(JSONText.encode(model))
+    case "json": console.out(JSONText.encode(document))
     default: console.out(DOTRenderer.render(model))
     }
-    for problem in deployment.problems { console.err("plugboard: \(problem)") }
-    return (deployment.problems.isEmpty ? ExitStatus.healthy : .problems).rawValue
+    return (document.healthy ? ExitStatus.healthy : .problems).rawValue
   }
 }

@@ -13,7 +13,8 @@ enum HelpText {
       Commands:
       \(lines.joined(separator: "\n"))
 
-      \(exitStatuses)
+      \(reportingStatuses)
+      \(runStatuses)
       """
   }
 
@@ -31,12 +32,20 @@ enum HelpText {
       Options:
       \(lines.joined(separator: "\n"))
 
-      \(exitStatuses)
+      \(spec.name == CommandSpec.run.name ? runStatuses : reportingStatuses)
       """
   }
 
-  private static let exitStatuses = """
+  /// `list`, `check`, `explain`, `graph`, `pin`: see ``ExitStatus``.
+  static let reportingStatuses = """
     Exit status: 0 healthy; 1 problems found in the deployment (reported on stderr);
-    2 command-line misuse. 'run' exits with the application's own status once it ran.
+    2 command-line misuse.
+    """
+
+  /// `run`: its own failures are told apart from the application's.
+  static let runStatuses = """
+    Exit status of 'run': the application's own once it started (1 if it throws,
+    128+N if signal N ended it); before that, plugboard's own: 78 the deployment is
+    broken, 64 command-line misuse, 70 plugin code crashed where it could not be set aside.
     """
 }

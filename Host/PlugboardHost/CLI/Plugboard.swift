@@ -34,7 +34,7 @@ public enum Plugboard {
       invocation = try ArgumentParser.parse(arguments)
     } catch {
       for line in error.lines { console.err(line) }
-      return ExitStatus.misuse.rawValue
+      return ExitStatus.of(.misuse, command: error.command)
     }
     switch invocation {
     case .version:
@@ -51,7 +51,7 @@ public enum Plugboard {
             + "\(Int(StageTimeout.maximumSeconds)), found '\(Terminal.sanitize(text))'",
           command: name)
         for line in error.lines { console.err(line) }
-        return ExitStatus.misuse.rawValue
+        return ExitStatus.of(.misuse, command: name)
       }
       // Whatever path the command took, no plugin code runs after it.
       defer { Progress.report(.reporting) }
@@ -67,7 +67,7 @@ public enum Plugboard {
       case CommandSpec.completion.name: return CompletionCommand(options: options, console: console).execute()
       default:
         console.err("plugboard: internal error: no implementation for '\(name)'")
-        return ExitStatus.misuse.rawValue
+        return ExitStatus.of(.misuse, command: name)
       }
     }
   }

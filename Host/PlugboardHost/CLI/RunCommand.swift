@@ -10,6 +10,11 @@ import PlugboardKit
 /// does, with the checker behind `plugboard check` (minus its probes of
 /// plugins that are not loaded). Errors stop
 /// the run; warnings are left to `plugboard check`.
+///
+/// Exit status: the application's own once it started (1 when it throws);
+/// before that, plugboard's own, distinct from an application's (see
+/// ``ExitStatus``): 78 for a broken deployment, 64 for misuse, 70 for a
+/// crash plugboard cannot set aside.
 struct RunCommand {
   let options: ParsedOptions
   let console: any Console
@@ -22,25 +27,24 @@ struct RunCommand {
     case .failure(.manifest(let error)):
       Progress.report(.reporting)
       report(error.problems)
-      return ExitStatus.problems.rawValue
+      return ExitStatus.runBroken.rawValue
     case .failure(let failure):
       return request.report(failure, on: console)
     }
     guard deployment.problems.isEmpty else {
       Progress.report(.reporting)
       report(deployment.problems)
-      return ExitStatus.problems.rawValue
+      return ExitStatus.runBroken.rawValue
     }
     Progress.report(.stage(.validate, plugin: nil, file: nil))
-    let validation = DeploymentChecker(deployment).check()
+    var validation = DeploymentChecker(deployment).check()
     guard validation.healthy else {
-      // Finding the plugins a profile left out loads them: plugin code,
-      // so it comes before the report, while the supervisor still times it.
-      var hinted = Set<ServiceKey>()
-      var hints: [String] = []
-      for key in validation.findings.compactMap(\.missingKey) where hinted.insert(key).inserted {
-        hints += ExcludedProvider.providers(of: key, in: deployment).map { "plugboard: run: \($0)" }
-      }
+      // What a disabled or left-out plugin would have provided is learnt by
+      // loading it (plugin code), so before the report, while the
+      // supervisor still times it; the findings then name the plugin, as
+      // check's do, instead of saying nothing registers the service.
+      let probes = PluginProbe().probeUnloaded(of: deployment)
+      if !probes.isEmpty { validation = DeploymentChecker(deployment, probes: probes).check() }
       Progress.report(.reporting)
       for finding in validation.findings where finding.severity == .error {
         for line in finding.lines { console.err(line) }
@@ -50,8 +54,12 @@ struct RunCommand {
       console.err(
         "plugboard: run: the dependency graph has \(count); the application was not run "
           + "(plugboard check shows the whole report)")
-      for hint in hints { console.err(hint) }
-      return ExitStatus.problems.rawValue
+      return ExitStatus.runBroken.rawValue
+    }
+    // Warnings are check's to report, but one plugin silently replacing
+    // another's registration changes what the application gets.
+    for finding in validation.findings where finding.kind == .duplicateRegistration {
+      console.err("plugboard: run: warning: \(finding.title)")
     }
     let application: any Application
     Progress.report(.stage(.resolveApplication, plugin: nil, file: nil))
@@ -63,12 +71,14 @@ struct RunCommand {
       console.err("plugboard: run: cannot resolve the Application to run:")
       console.err("\(error)")
       for hint in hints { console.err(hint) }
-      return ExitStatus.problems.rawValue
+      return ExitStatus.runBroken.rawValue
     }
     Progress.report(.running)
     do {
       return try await application.run(arguments: options.passthrough)
     } catch {
+      // The application's own failure: it ran, so its status is 1 as for
+      // any program that gives up, not one of plugboard's.
       console.err("plugboard: run: the application failed: \(error)")
       return ExitStatus.problems.rawValue
     }

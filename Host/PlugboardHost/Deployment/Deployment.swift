@@ -40,9 +40,14 @@ public struct Deployment {
     var profileProblems: [DeploymentProblem] = []
     let outcomes = DeploymentAssembler.assemble(
       loader.load(manifest, profile: profile?.name), into: container
-    ) { container in
+    ) { container, outcomes in
       guard let profile else { return }
-      profileProblems = ServiceSelector.apply(profile.declaration, to: container, manifest: manifest.path)
+      let failed = outcomes.compactMap { outcome -> String? in
+        guard case .failed(let entry, _) = outcome else { return nil }
+        return entry.name
+      }
+      profileProblems = ServiceSelector.apply(
+        profile.declaration, to: container, manifest: manifest.path, failedPlugins: failed)
     }
     var deployment = Deployment(manifest: manifest, outcomes: outcomes, container: container)
     deployment.profile = profile

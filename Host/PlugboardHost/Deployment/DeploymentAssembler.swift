@@ -10,13 +10,14 @@ enum DeploymentAssembler {
   /// `loaded(resolver:)`, which may already resolve: the profile's
   /// per-service choices are made there.
   static func assemble(
-    _ outcomes: [PluginOutcome], into container: Container, configure: (Container) -> Void = { _ in }
+    _ outcomes: [PluginOutcome], into container: Container,
+    configure: (Container, _ outcomes: [PluginOutcome]) -> Void = { _, _ in }
   ) -> [PluginOutcome] {
     var result = outcomes
     for stage in [AssemblyError.Stage.assemble, .loaded] {
       if stage == .loaded {
         Progress.report(.stage(.applyProfile, plugin: nil, file: nil))
-        configure(container)
+        configure(container, result)
       }
       for (index, outcome) in result.enumerated() {
         guard case .loaded(let plugin) = outcome else { continue }

@@ -19,9 +19,9 @@ struct Explanation {
       + checker.probes.flatMap(\.registrations).map(\.type)
   }
 
-  /// The report's lines, and whether the request would be served by a
-  /// complete tree (exit status 0).
-  func render() -> (lines: [String], resolves: Bool) {
+  /// The answer, as data; its `lines` are the text report. `findings`:
+  /// the errors `check` finds besides load failures.
+  func report(findings: [Finding]) -> ExplanationReport {
     let identities = identitiesNamed(typeName)
     // The identity a request would use: the one with a registration that is
     // available, otherwise any.
@@ -30,36 +30,27 @@ struct Explanation {
         graph.provider(of: ServiceKey(service: identity, name: name)) != nil
       } ?? identities.first
     let request = identity.map { ServiceKey(service: $0, name: name) }
-    var lines = ["explain: \(typeName)\(name.map { " named \"\($0)\"" } ?? "")"]
-    if let effects = ProfileEffects(deployment) { lines += [""] + ProfileLines.lines(effects) }
-    var resolves = false
+    var chosenStep: ChainStep?
+    var selectionText: String?
+    var tree: ExplainedNode?
     if let request, let chosen = graph.provider(of: request) {
       let info = graph.nodes[chosen].info
-      lines += [
-        "", "Chosen:",
-        "  \(ChainStep(info).text)",
-        "  scope \(info.scope), \(info.key.name.map { "name \"\($0)\"" } ?? "unnamed")",
-      ]
-      if request != info.key,
-        let selection = deployment.container.selections.first(where: {
-          $0.service == request.service
-        })
-      {
-        lines.append("  unnamed requests are served by the name \"\(selection.name)\" (\(selection.reason))")
+      chosenStep = ChainStep(info)
+      if request != info.key, let selection = selection(for: request.service) {
+        selectionText = "the name \"\(selection.name)\" (\(selection.reason))"
       }
-      var tree: [String] = []
       var seen = Set<Int>()
-      resolves = describe(chosen, prefix: "  ", childPrefix: "  ", path: [], seen: &seen, into: &tree)
-      lines += ["", "Dependency tree:"] + tree
-    } else {
-      lines += [
-        "", "Chosen:", "  nothing: no loaded plugin registers it\(name == nil ? "" : " under that name")",
-      ]
+      tree = describe(chosen, optional: false, path: [], seen: &seen)
     }
-    let others = otherCandidates(request: request, identities: identities)
-    lines +=
-      ["", "Not chosen:"] + (others.isEmpty ? ["  (no other candidates)"] : others.map { "  - \($0)" })
-    return (lines, resolves)
+    return ExplanationReport(
+      manifest: deployment.manifest.path, type: typeName, name: name, profile: ProfileEffects(deployment),
+      chosen: chosenStep, selection: selectionText, tree: tree,
+      notChosen: otherCandidates(request: request, identities: identities), problems: deployment.problems,
+      findings: findings)
+  }
+
+  private func selection(for service: TypeIdentity) -> ServiceSelection? {
+    deployment.container.selections.first { $0.service == service }
   }
 
   private func identitiesNamed(_ typeName: String) -> [TypeIdentity] {
@@ -70,46 +61,33 @@ struct Explanation {
     }
   }
 
-  /// One line per node, drawn as a tree; false when something below is
-  /// missing or cyclic.
-  private func describe(
-    _ node: Int, prefix: String, childPrefix: String, path: [Int], seen: inout Set<Int>,
-    into lines: inout [String]
-  ) -> Bool {
+  /// The tree below `node`, which `path` (its ancestors) leads to; a node
+  /// already drawn is not drawn again.
+  private func describe(_ node: Int, optional: Bool, path: [Int], seen: inout Set<Int>) -> ExplainedNode {
     let info = graph.nodes[node].info
     var notes: [String] = []
     if !graph.nodes[node].declaresDependencies { notes.append("dependencies not declared") }
     let repeated = !seen.insert(node).inserted
     if repeated && !graph.edges(from: node).isEmpty { notes.append("see above") }
-    lines.append(
-      "\(prefix)\(info.key.shortDescription)  [\(info.scope)]  \(info.site)"
-        + (notes.isEmpty ? "" : "  (\(notes.joined(separator: "; ")))"))
-    guard !repeated else { return true }
-    var complete = true
-    let edges = graph.edges(from: node)
-    for (offset, edge) in edges.enumerated() {
-      let last = offset == edges.count - 1
-      let branch = childPrefix + (last ? "└─ " : "├─ ")
-      let below = childPrefix + (last ? "   " : "│  ")
-      let optional = edge.isOptional ? "optional; " : ""
-      guard let target = edge.to else {
-        let marker = edge.isOptional ? "optional; not registered" : "✗ not registered"
-        if !edge.isOptional { complete = false }
-        lines.append("\(branch)\(edge.key.shortDescription)  (\(marker))")
-        continue
+    var children: [ExplainedNode] = []
+    if !repeated {
+      for edge in graph.edges(from: node) {
+        if let target = edge.to, !path.contains(target), target != node {
+          children.append(describe(target, optional: edge.isOptional, path: path + [node], seen: &seen))
+        } else {
+          children.append(
+            ExplainedNode(
+              service: edge.key.service.name, display: edge.key.shortDescription,
+              status: edge.to == nil ? .missing : .cycle, optional: edge.isOptional, scope: nil, plugin: nil,
+              file: nil, line: nil, site: nil, notes: [], children: []))
+        }
       }
-      if path.contains(target) || target == node {
-        complete = false
-        lines.append("\(branch)\(edge.key.shortDescription)  (\(optional)✗ cycle back to it)")
-        continue
-      }
-      let before = lines.count
-      complete =
-        describe(target, prefix: branch, childPrefix: below, path: path + [node], seen: &seen, into: &lines)
-        && complete
-      if edge.isOptional, before < lines.count { lines[before] += "  (optional)" }
     }
-    return complete
+    return ExplainedNode(
+      service: info.key.service.name, display: info.key.shortDescription,
+      status: repeated ? .repeated : .registered, optional: optional, scope: info.scope.description,
+      plugin: info.site.plugin, file: info.site.fileID, line: info.site.line, site: info.site.description,
+      notes: notes, children: children)
   }
 
   /// Why each other registration of the type was not chosen.
@@ -131,8 +109,14 @@ struct Explanation {
         reasons.append("\(site): takes runtime arguments (\(arguments)); resolve it with arguments")
       } else if let other = node.key.name {
         reasons.append("\(site): registered under the name \"\(other)\"; ask with --name \(other)")
+      } else if let name {
+        reasons.append("\(site): unnamed, and the request is for the name \"\(name)\"")
+      } else if let selection = selection(for: node.key.service) {
+        reasons.append(
+          "\(site): unnamed requests go to the registration named \"\(selection.name)\" instead "
+            + "(\(selection.reason))")
       } else {
-        reasons.append("\(site): unnamed, and the request is for the name \"\(name ?? "")\"")
+        reasons.append("\(site): not the registration a request for it gets")
       }
     }
     for duplicate in deployment.container.duplicateRegistrations

@@ -40,6 +40,9 @@ enum DOTRenderer {
     case "failed":
       return "\(node.id) [label=\(quoted(node.label + "\n" + (node.scope ?? "") + " · plugin failed"))"
         + ##", color="#cc0000"];"##
+    case "shadowed":
+      return "\(node.id) [label=\(quoted(node.label + "\nshadowed by " + (node.shadowedBy ?? "?")))"
+        + ##", style="rounded,dashed", color="#888888", fontcolor="#888888"];"##
     default:
       return "\(node.id) [label=\(quoted(node.label + "\n" + (node.scope ?? "")))];"
     }

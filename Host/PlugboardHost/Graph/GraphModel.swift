@@ -16,8 +16,12 @@ public struct GraphModel: Sendable, Encodable {
     public let plugin: String?
     public let file: String?
     public let line: Int?
-    /// "registered", "missing", or "failed" (its plugin failed).
+    /// "registered", "missing", "failed" (its plugin failed), or
+    /// "shadowed" (a later registration of the same key replaced it).
     public let status: String
+    /// For a shadowed node: the registration that replaced it
+    /// (`file:line in plugin P`).
+    public var shadowedBy: String? = nil
   }
 
   public struct Edge: Sendable, Encodable {
@@ -79,10 +83,20 @@ public struct GraphModel: Sendable, Encodable {
         }
       }
     }
+    // A registration a later one replaced serves nothing, so it has no
+    // edges; it is drawn all the same, so the graph shows both plugins.
+    for (index, duplicate) in deployment.container.duplicateRegistrations.enumerated() {
+      let replaced = duplicate.replaced
+      nodes.append(
+        Node(
+          id: "s\(index)", type: duplicate.key.service.name, label: Self.label(duplicate.key),
+          name: duplicate.key.name, scope: nil, plugin: replaced.plugin, file: replaced.fileID,
+          line: replaced.line, status: "shadowed", shadowedBy: duplicate.winner.description))
+    }
     self.nodes = nodes
     self.edges = edges
     self.plugins = deployment.manifest.plugins.compactMap { entry in
-      let members = graph.nodes.filter { $0.plugin == entry.name }.map { "n\($0.index)" }
+      let members = nodes.filter { $0.plugin == entry.name && $0.status != "missing" }.map(\.id)
       return members.isEmpty ? nil : Cluster(plugin: entry.name, nodes: members)
     }
   }

@@ -10,10 +10,17 @@ import PlugboardKit
 /// that fits two types, a registration name the type does not have or has
 /// only for other profiles, or a type chosen twice under two spellings is
 /// a problem of the deployment, reported at its place in the manifest.
+///
+/// Except a type nothing registers while a plugin has failed: the failed
+/// plugin, already reported, may well be the one registering it, and the
+/// manifest is not to blame for it. The choice is then left unmade, and
+/// checked again once the plugin loads.
 enum ServiceSelector {
-  static func apply(_ profile: ProfileDeclaration, to container: Container, manifest: String)
-    -> [DeploymentProblem]
-  {
+  /// - Parameter failedPlugins: the plugins that failed to load or
+  ///   assemble in this bring-up.
+  static func apply(
+    _ profile: ProfileDeclaration, to container: Container, manifest: String, failedPlugins: [String] = []
+  ) -> [DeploymentProblem] {
     // Inactive registrations count towards the types, so that a choice
     // naming one is told it is inactive rather than unknown.
     let active = container.registrations
@@ -34,7 +41,7 @@ enum ServiceSelector {
       }
       let matches = types.filter { $0.name == choice.type || $0.shortName == choice.type }
       guard let type = matches.first else {
-        problem(unknownType(choice.type, among: types))
+        if failedPlugins.isEmpty { problem(unknownType(choice.type, among: types)) }
         continue
       }
       guard matches.count == 1 else {

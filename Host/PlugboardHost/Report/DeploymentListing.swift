@@ -44,6 +44,8 @@ public struct DeploymentListing: Encodable, Sendable {
     public let dlerror: String?
   }
 
+  /// ``JSONText/formatVersion`` (Docs/schemas/list.schema.json).
+  public let formatVersion = JSONText.formatVersion
   /// The manifest's absolute path.
   public let manifest: String
   public let host: Host

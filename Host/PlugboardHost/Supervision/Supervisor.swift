@@ -24,7 +24,8 @@ import PlugboardSupervision
 /// - A crash while the `Application` is resolved names the registration
 ///   being made; a crash of the running application is reported with its
 ///   signal, and the exit status is 128 + the signal's number, as shells
-///   report it.
+///   report it. A crash plugboard cannot set aside ends `run` with
+///   ``ExitStatus/runCrashed`` (70) and the other commands with 1.
 /// - SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the parent are passed on.
 ///
 /// Forking rather than starting the executable again saves the second
@@ -104,7 +105,7 @@ struct Supervisor {
           StandardError.write(
             "plugboard: \(command): the plugin was already set aside and the process still failed; "
               + "run with --unsupervised to see the failure directly")
-          return ExitStatus.problems.rawValue
+          return ExitStatus.crashed(command: command)
         }
         quarantine[plugin] = problem
       }
@@ -117,7 +118,7 @@ struct Supervisor {
     case .running:
       guard case .signaled(let signal) = ending else {
         if case .exited(let status) = ending { return .exit(status) }
-        return .exit(ExitStatus.problems.rawValue)
+        return .exit(ExitStatus.crashed(command: command))
       }
       if SignalName.isRequest(signal) { return .exit(128 + signal) }
       return .report(report.applicationLines(command: command), status: 128 + signal)
@@ -125,18 +126,20 @@ struct Supervisor {
       switch ending {
       case .exited(let status): return .exit(status)
       case .signaled(let signal) where SignalName.isRequest(signal): return .exit(128 + signal)
-      default: return .report(report.internalLines(command: command), status: ExitStatus.problems.rawValue)
+      default:
+        return .report(report.internalLines(command: command), status: ExitStatus.crashed(command: command))
       }
     case .bringingUp:
       if case .signaled(let signal) = ending, SignalName.isRequest(signal) { return .exit(128 + signal) }
       guard let stage = watch.stage else {
         if case .exited(let status) = ending { return .exit(status) }
-        return .report(report.internalLines(command: command), status: ExitStatus.problems.rawValue)
+        return .report(report.internalLines(command: command), status: ExitStatus.crashed(command: command))
       }
       if let plugin = watch.plugin, let problem = report.pluginProblem(stage: stage, plugin: plugin) {
         return .quarantine(plugin: plugin, problem)
       }
-      return .report(report.stageLines(stage: stage, command: command), status: ExitStatus.problems.rawValue)
+      return .report(
+        report.stageLines(stage: stage, command: command), status: ExitStatus.crashed(command: command))
     }
   }
 }

@@ -41,9 +41,11 @@ extension ResolutionError {
           + "identities. Make it a .dynamic library product of its own package, depended on by "
           + "path (.package(path: ...)), so the host and every plugin share one copy."
       }
+      // Only a report with a "Did you mean" section can point at it.
+      let alternative = suggestions.isEmpty ? "" : ", or request one of the registrations suggested above"
       return "Register \(key.service.shortName) in an assembly that is loaded, for example "
         + "container.register(\(key.service.shortName).self\(key.name.map { ", name: \"\($0)\"" } ?? "")) "
-        + "{ r in ... }, or request one of the registrations suggested above."
+        + "{ r in ... }\(alternative)."
     case .cycle:
       return "Break the cycle: let one of these services resolve its dependency lazily (keep the "
         + "resolver and resolve on first use), or move the part they share into a new service."

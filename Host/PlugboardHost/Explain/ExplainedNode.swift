@@ -1,0 +1,68 @@
+/// One line of `explain`'s dependency tree, as data: the registration
+/// serving a dependency, or why none does. `explain --json` prints it; the
+/// text tree is drawn from it.
+public struct ExplainedNode: Sendable, Encodable {
+  /// What became of the dependency.
+  public enum Status: String, Sendable, Encodable {
+    /// A registration serves it; its own dependencies are `children`.
+    case registered
+    /// Shown earlier in the tree; its dependencies are not repeated.
+    case repeated
+    /// Nothing registers it.
+    case missing
+    /// It closes a cycle back to a node above it.
+    case cycle
+  }
+
+  /// The fully qualified service type.
+  public let service: String
+  /// `AuthService` or `AuthService named "Mock"`.
+  public let display: String
+  public let status: Status
+  /// Declared with `.optionallyDependsOn`.
+  public let optional: Bool
+  /// The serving registration's scope, plugin and site, when one serves it.
+  public let scope: String?
+  public let plugin: String?
+  public let file: String?
+  public let line: Int?
+  /// `Auth/AuthAssembly.swift:7 in plugin Auth`, as the text shows it.
+  let site: String?
+  /// "dependencies not declared", "see above".
+  public let notes: [String]
+  public let children: [ExplainedNode]
+
+  /// Whether a request for it would be served by a complete tree: nothing
+  /// required missing, and no cycle anywhere below.
+  var complete: Bool {
+    switch status {
+    case .registered, .repeated: children.allSatisfy(\.complete)
+    case .missing: optional
+    case .cycle: false
+    }
+  }
+
+  /// The tree's lines, this node's first.
+  func lines(prefix: String = "  ", childPrefix: String = "  ") -> [String] {
+    var head = prefix + display
+    switch status {
+    case .registered, .repeated:
+      head += "  [\(scope ?? "?")]  \(site ?? "?")"
+      if !notes.isEmpty { head += "  (\(notes.joined(separator: "; ")))" }
+      if optional { head += "  (optional)" }
+    case .missing: head += optional ? "  (optional; not registered)" : "  (✗ not registered)"
+    case .cycle: head += "  (\(optional ? "optional; " : "")✗ cycle back to it)"
+    }
+    var lines = [head]
+    for (offset, child) in children.enumerated() {
+      let last = offset == children.count - 1
+      lines += child.lines(
+        prefix: childPrefix + (last ? "└─ " : "├─ "), childPrefix: childPrefix + (last ? "   " : "│  "))
+    }
+    return lines
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case service, display, status, optional, scope, plugin, file, line, notes, children
+  }
+}

@@ -1,0 +1,70 @@
+/// `plugboard explain`'s answer as data (`explain --json`, format version
+/// ``JSONText/formatVersion``; Docs/schemas/explain.schema.json); the text
+/// report is drawn from it, so the two never disagree.
+public struct ExplanationReport: Sendable, Encodable {
+  public let formatVersion = JSONText.formatVersion
+  /// The manifest's absolute path.
+  public let manifest: String
+  /// The qualified type name asked about.
+  public let type: String
+  /// The registration name asked for (`--name`).
+  public let name: String?
+  /// The active profile and what it changed.
+  public let profile: ProfileEffects?
+  /// The registration a request would get; absent when none.
+  public let chosen: ChainStep?
+  /// Why an unnamed request gets a named registration (a profile's choice).
+  public let selection: String?
+  /// The chosen registration's dependency tree.
+  public let tree: ExplainedNode?
+  /// Why each other candidate was not chosen, one sentence each.
+  public let notChosen: [String]
+  /// A registration serves the request with its whole declared tree.
+  public let resolves: Bool
+  /// The deployment's load problems and the errors `check` finds in it
+  /// besides load failures.
+  public let problems: [DeploymentListing.Problem]
+  public let findings: [Finding]
+  /// Resolves, and the deployment has no problem and no error: exit status 0.
+  public let healthy: Bool
+
+  init(
+    manifest: String, type: String, name: String?, profile: ProfileEffects?, chosen: ChainStep?,
+    selection: String?, tree: ExplainedNode?, notChosen: [String], problems: [DeploymentProblem],
+    findings: [Finding]
+  ) {
+    self.manifest = manifest
+    self.type = type
+    self.name = name
+    self.profile = profile
+    self.chosen = chosen
+    self.selection = selection
+    self.tree = tree
+    self.notChosen = notChosen
+    resolves = tree?.complete ?? false
+    self.problems = problems.map(DeploymentListing.Problem.init)
+    self.findings = findings
+    healthy = resolves && problems.isEmpty && findings.isEmpty
+  }
+
+  /// The report as people read it.
+  public var lines: [String] {
+    var lines = ["explain: \(type)\(name.map { " named \"\($0)\"" } ?? "")"]
+    if let profile { lines += [""] + ProfileLines.lines(profile) }
+    if let chosen {
+      lines += [
+        "", "Chosen:", "  \(chosen.text)",
+        "  scope \(chosen.scope ?? "?"), \(chosen.name.map { "name \"\($0)\"" } ?? "unnamed")",
+      ]
+      if let selection { lines.append("  unnamed requests are served by \(selection)") }
+      if let tree { lines += ["", "Dependency tree:"] + tree.lines() }
+    } else {
+      lines += [
+        "", "Chosen:", "  nothing: no loaded plugin registers it\(name == nil ? "" : " under that name")",
+      ]
+    }
+    lines +=
+      ["", "Not chosen:"] + (notChosen.isEmpty ? ["  (no other candidates)"] : notChosen.map { "  - \($0)" })
+    return lines
+  }
+}
