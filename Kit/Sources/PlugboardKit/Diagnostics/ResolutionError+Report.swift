@@ -42,7 +42,7 @@ extension ResolutionError {
           + "path (.package(path: ...)), so the host and every plugin share one copy."
       }
       // Only a report with a "Did you mean" section can point at it.
-      let alternative = suggestions.isEmpty ? "" : ", or request one of the registrations suggested above"
+      let alternative = suggestions().isEmpty ? "" : ", or request one of the registrations suggested above"
       return "Register \(key.service.shortName) in an assembly that is loaded, for example "
         + "container.register(\(key.service.shortName).self\(key.name.map { ", name: \"\($0)\"" } ?? "")) "
         + "{ r in ... }\(alternative)."
