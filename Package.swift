@@ -76,7 +76,9 @@ let package = Package(
     // C: a child's ru_maxrss includes the peak of the image it exec'd
     // from, so the measuring parent must be tiny (see its main.c).
     .executableTarget(name: "plugboard-peak-rss", path: "Benchmarks/plugboard-peak-rss"),
-    .testTarget(name: "PlugboardKitTests", dependencies: [kit, stamping], path: "Tests/PlugboardKitTests"),
+    .testTarget(
+      name: "PlugboardKitTests", dependencies: [kit, stamping, "PlugboardBenchSupport"],
+      path: "Tests/PlugboardKitTests"),
     .testTarget(
       name: "PlugboardHostTests", dependencies: ["PlugboardHost", kit, contracts, stamping],
       path: "Tests/PlugboardHostTests"),

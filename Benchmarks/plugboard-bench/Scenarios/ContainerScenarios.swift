@@ -17,6 +17,7 @@ struct ContainerScenarios {
       ("graph10_transient", graph10), ("transient_leaf", { [transientLeaf()] }),
       ("singleton", { [singleton()] }), ("named_100", { [named100()] }),
       ("wide_1000", { [wide1000()] }), ("register_wide_1000", { [registerWide1000()] }),
+      ("reregister_resolve", { [reregisterResolve()] }),
       ("missing_optional_12", { [missing(registrations: 12)] }),
       ("missing_optional_1000", { [missing(registrations: 1_000)] }),
       ("missing_throwing_1000", { [missingThrowing()] }),
@@ -116,6 +117,29 @@ struct ContainerScenarios {
     return ResultRow(
       scenario: "register_wide_1000", unit: "µs", plugboard: microseconds, baseline: nil,
       baselineName: "-", target: "≤ 200 µs", met: microseconds.median <= 200)
+  }
+
+  /// Registering into a container that has resolved, then resolving, round
+  /// after round (issue 12): the time of one round, over 3,000 rounds on
+  /// one container, against the same over 300. Equal when a round's cost
+  /// does not grow with the rounds before it; a design that rebuilt its
+  /// snapshot from every registration ever made would be about 10× here.
+  func reregisterResolve() -> ResultRow {
+    func perRound(_ rounds: Int) -> Measurement {
+      let loops = measure(plan) { count in
+        for _ in 0..<count {
+          let container = Container()
+          for _ in 0..<rounds {
+            container.register(Leaf.self) { _ in Leaf() }
+            consume(try? container.resolve(Leaf.self))
+          }
+        }
+      }
+      return Measurement(samples: loops.samples.map { $0 / Double(rounds) })
+    }
+    let short = perRound(300)
+    let long = perRound(3_000)
+    return row("reregister_resolve_3000", long, baseline: short, "300 rounds", limit: 1.5)
   }
 
   func missing(registrations: Int) -> ResultRow {

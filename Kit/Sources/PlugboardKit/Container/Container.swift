@@ -16,7 +16,9 @@ import Synchronization
 /// pair is recorded in ``duplicateRegistrations``.
 public final class Container: @unchecked Sendable {
   // Mutable state lives behind `state`; `published` is an atomic pointer to
-  // the current snapshot, which `state.snapshots` keeps alive.
+  // the current snapshot, which `state.current` keeps alive. Replaced
+  // snapshots wait in `state.retired` until `readers` says no lock-free
+  // reader can still hold one.
 
   /// The container whose registrations this one falls back to.
   public let parent: Container?
@@ -35,7 +37,18 @@ public final class Container: @unchecked Sendable {
     /// Every registration ever made here, in order, including replaced
     /// ones and ones whose profiles are not active.
     var records: [RegistrationRecord] = []
-    var snapshots: [Registry] = []
+    /// The published snapshot's owner.
+    var current: Registry?
+    /// Replaced snapshots that a reader may still be looking at.
+    var retired: [Registry] = []
+    /// Registrations made since `current` was built.
+    var pending: [RegistrationRecord] = []
+    /// Whether the next snapshot must start over from `records` (a change
+    /// of profiles or selections) rather than from `current`'s survivors.
+    var rebuildAll = true
+    /// Replacements settled for good and left out of later snapshots'
+    /// input, with their winners' positions.
+    var settled: [(sequence: Int, duplicate: DuplicateRegistration)] = []
     var plugin: String?
     var activeProfile: String?
     /// Service types whose unnamed requests are served by a named
@@ -45,6 +58,7 @@ public final class Container: @unchecked Sendable {
 
   let state = Protected(State())
   @usableFromInline let published = Atomic<UnsafeRawPointer?>(nil)
+  @usableFromInline let readers = ReaderGate()
 
   /// Creates a container.
   /// - Parameters:
@@ -126,8 +140,9 @@ public final class Container: @unchecked Sendable {
       record.site = RegistrationSite(fileID: file, line: line, plugin: state.plugin)
       record.sequence = state.records.count
       state.records.append(record)
+      state.pending.append(record)
     }
-    published.store(nil, ordering: .releasing)
+    published.store(nil, ordering: .sequentiallyConsistent)
   }
 
   /// Runs `body` with every registration it makes attributed to `plugin`,
@@ -156,7 +171,9 @@ public final class Container: @unchecked Sendable {
   /// Keys registered twice in this container: which registration won and
   /// which it replaced.
   public var duplicateRegistrations: [DuplicateRegistration] {
-    registry.duplicates
+    let current = registry
+    let settled = state.withLock { $0.settled }
+    return (settled + current.duplicates).sorted { $0.sequence < $1.sequence }.map(\.duplicate)
   }
 
   /// Registrations left out because none of their profiles is active.
@@ -179,8 +196,11 @@ public final class Container: @unchecked Sendable {
   public var activeProfile: String? {
     get { state.withLock { $0.activeProfile } ?? parent?.activeProfile }
     set {
-      state.withLock { $0.activeProfile = newValue }
-      published.store(nil, ordering: .releasing)
+      state.withLock {
+        $0.activeProfile = newValue
+        $0.rebuildAll = true
+      }
+      published.store(nil, ordering: .sequentiallyConsistent)
     }
   }
 
@@ -192,8 +212,9 @@ public final class Container: @unchecked Sendable {
     state.withLock {
       $0.selections[serviceType.id] = ServiceSelection(
         service: serviceType, name: name, reason: reason)
+      $0.rebuildAll = true
     }
-    published.store(nil, ordering: .releasing)
+    published.store(nil, ordering: .sequentiallyConsistent)
   }
 
   /// The per-service choices in force here.
@@ -212,31 +233,54 @@ public final class Container: @unchecked Sendable {
   /// Drops the published snapshot so the next resolution rebuilds it, after
   /// a change that affects which registrations take part.
   func invalidate() {
-    published.store(nil, ordering: .releasing)
+    state.withLock { $0.rebuildAll = true }
+    published.store(nil, ordering: .sequentiallyConsistent)
   }
 
   /// The current registrations, published on first use after a change.
   var registry: Registry {
-    if let pointer = published.load(ordering: .acquiring) {
-      return Unmanaged<Registry>.fromOpaque(pointer).takeUnretainedValue()
+    let counter = readers.enter()
+    let current = published.load(ordering: .sequentiallyConsistent).map {
+      Unmanaged<Registry>.fromOpaque($0).takeUnretainedValue()
     }
-    return publish()
+    // Left before publishing: `publish` frees retired snapshots only when
+    // no reader, this one included, is counted in.
+    readers.leave(counter)
+    return current ?? publish()
   }
 
+  /// Builds and publishes a snapshot, then frees the replaced ones no
+  /// reader can still hold.
+  ///
+  /// A snapshot is built from the previous one's survivors plus the
+  /// registrations made since, so its cost follows the number of live
+  /// registrations, not of registrations ever made: re-registering a key
+  /// between resolutions stays cheap however often it happens.
   @inline(never)
   private func publish() -> Registry {
     state.withLock { state in
-      if let pointer = published.load(ordering: .acquiring) {
+      if let pointer = published.load(ordering: .sequentiallyConsistent) {
         return Unmanaged<Registry>.fromOpaque(pointer).takeUnretainedValue()
       }
-      let registry = Registry(
-        records: state.records, activeProfile: state.activeProfile ?? parent?.activeProfile,
-        selections: state.selections)
-      // Readers may still hold earlier snapshots without a reference count,
-      // so every snapshot lives as long as the container. Snapshots are only
-      // rebuilt when registering and resolving interleave.
-      state.snapshots.append(registry)
-      published.store(UnsafeRawPointer(Unmanaged.passUnretained(registry).toOpaque()), ordering: .releasing)
+      let profile = state.activeProfile ?? parent?.activeProfile
+      let input: [RegistrationRecord]
+      if state.rebuildAll || state.current?.activeProfile != profile {
+        state.settled = []
+        input = state.records
+      } else {
+        // The previous snapshot's settled replacements are not in this
+        // input, so they are kept here for `duplicateRegistrations`.
+        state.settled += state.current?.settled ?? []
+        input = (state.current?.survivors ?? []) + state.pending
+      }
+      let registry = Registry(records: input, activeProfile: profile, selections: state.selections)
+      if let previous = state.current { state.retired.append(previous) }
+      state.current = registry
+      state.pending = []
+      state.rebuildAll = false
+      published.store(
+        UnsafeRawPointer(Unmanaged.passUnretained(registry).toOpaque()), ordering: .sequentiallyConsistent)
+      if !state.retired.isEmpty && readers.isQuiet() { state.retired = [] }
       return registry
     }
   }
@@ -257,12 +301,14 @@ public final class Container: @unchecked Sendable {
   /// every resolve: no lock, no reference counting, no allocation.
   @inlinable @inline(__always)
   func lookup(_ id: ObjectIdentifier, name: String?) -> Unmanaged<RegistrationRecord>? {
-    if name == nil, let pointer = published.load(ordering: .acquiring),
-      let found = Unmanaged<Registry>.fromOpaque(pointer)._withUnsafeGuaranteedRef({
-        $0.plainRecord(for: id)
-      })
-    {
-      return found
+    if name == nil {
+      let counter = readers.enter()
+      let pointer = published.load(ordering: .sequentiallyConsistent)
+      let found = pointer.flatMap {
+        Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.plainRecord(for: id) }
+      }
+      readers.leave(counter)
+      if let found { return found }
     }
     return lookupSlowly(id, name: name)
   }
@@ -271,14 +317,13 @@ public final class Container: @unchecked Sendable {
   /// a change.
   @usableFromInline
   func lookupSlowly(_ id: ObjectIdentifier, name: String?) -> Unmanaged<RegistrationRecord>? {
-    let found: Unmanaged<RegistrationRecord>?
-    if let pointer = published.load(ordering: .acquiring) {
-      found = Unmanaged<Registry>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
-        Self.find(id, name: name, in: $0)
-      }
-    } else {
-      found = Self.find(id, name: name, in: publish())
+    let counter = readers.enter()
+    let pointer = published.load(ordering: .sequentiallyConsistent)
+    var found = pointer.flatMap {
+      Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef { Self.find(id, name: name, in: $0) }
     }
+    readers.leave(counter)
+    if pointer == nil { found = Self.find(id, name: name, in: publish()) }
     if let found { return found }
     return parent?.lookup(id, name: name)
   }

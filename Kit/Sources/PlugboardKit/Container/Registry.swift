@@ -6,7 +6,9 @@
 /// directly, unretained: far cheaper than hashing a `ServiceKey` into a
 /// `Dictionary`, and free of reference-count traffic that would make
 /// threads contend on a shared cache line. The records stay alive because
-/// `records` (and the container, which keeps every snapshot) holds them.
+/// `records` (and the container, which keeps every registration) holds
+/// them. The container frees a replaced snapshot once no lock-free reader
+/// can still hold it (see ``ReaderGate``).
 @usableFromInline
 final class Registry: @unchecked Sendable {
   // Never mutated after init. The lookup fields are visible to inlinable
@@ -20,8 +22,16 @@ final class Registry: @unchecked Sendable {
 
   /// The registrations that serve their keys, in registration order.
   let records: [RegistrationRecord]
-  /// Registrations replaced by a later one with the same key.
-  let duplicates: [DuplicateRegistration]
+  /// Registrations replaced by a later one with the same key, with the
+  /// winner's position.
+  let duplicates: [(sequence: Int, duplicate: DuplicateRegistration)]
+  /// The replacements in `duplicates` that hold in every profile (neither
+  /// registration is profile-tagged), so the replaced registration is
+  /// left out of the next snapshot's input.
+  let settled: [(sequence: Int, duplicate: DuplicateRegistration)]
+  /// The input minus the registrations `settled` replaced: what the next
+  /// snapshot starts from when only registrations were added.
+  let survivors: [RegistrationRecord]
   /// Registrations whose profiles are not active.
   let inactive: [RegistrationRecord]
   let activeProfile: String?
@@ -59,6 +69,22 @@ final class Registry: @unchecked Sendable {
     var plainOwner = [Int](repeating: -1, count: capacity)
     var others: [Int: [Int]] = [:]
     var replaced: [(sequence: Int, duplicate: DuplicateRegistration)] = []
+    var pruned = [Bool](repeating: false, count: all.count)
+    var settled: [(sequence: Int, duplicate: DuplicateRegistration)] = []
+    func replace(_ previous: Int, by index: Int) {
+      winner[previous] = false
+      let pair = (
+        all[index].sequence,
+        DuplicateRegistration(key: all[index].key, winner: all[index].site, replaced: all[previous].site)
+      )
+      replaced.append(pair)
+      if !all[previous].hasProfiles.load(ordering: .relaxed)
+        && !all[index].hasProfiles.load(ordering: .relaxed)
+      {
+        pruned[previous] = true
+        settled.append(pair)
+      }
+    }
     var inactive: [RegistrationRecord] = []
     for index in 0..<all.count {
       let record = all[index]
@@ -70,12 +96,7 @@ final class Registry: @unchecked Sendable {
       let at = slot(for: record.key.service.id)
       if record.key.name == nil && record.key.arguments.isEmpty {
         let previous = plainOwner[at]
-        if previous >= 0 {
-          winner[previous] = false
-          replaced.append(
-            (index, DuplicateRegistration(key: record.key, winner: record.site, replaced: all[previous].site))
-          )
-        }
+        if previous >= 0 { replace(previous, by: index) }
         plainOwner[at] = index
         plain[at] = Unmanaged.passUnretained(record)
       } else {
@@ -86,12 +107,7 @@ final class Registry: @unchecked Sendable {
       var latest: [ServiceKey: Int] = [:]
       for index in indices {
         guard let previous = latest.updateValue(index, forKey: all[index].key) else { continue }
-        winner[previous] = false
-        replaced.append(
-          (
-            index,
-            DuplicateRegistration(key: all[index].key, winner: all[index].site, replaced: all[previous].site)
-          ))
+        replace(previous, by: index)
       }
     }
     var records: [RegistrationRecord] = []
@@ -115,7 +131,12 @@ final class Registry: @unchecked Sendable {
     }
 
     self.records = records
-    self.duplicates = replaced.sorted { $0.sequence < $1.sequence }.map(\.duplicate)
+    self.duplicates = replaced.sorted { $0.sequence < $1.sequence }
+    self.settled = settled
+    var survivors: [RegistrationRecord] = []
+    survivors.reserveCapacity(all.count - settled.count)
+    for index in 0..<all.count where !pruned[index] { survivors.append(all[index]) }
+    self.survivors = survivors
     self.inactive = inactive
     self.mask = mask
     self.keys = keys
