@@ -92,10 +92,15 @@ struct Explanation {
       let branch = childPrefix + (last ? "└─ " : "├─ ")
       let below = childPrefix + (last ? "   " : "│  ")
       let optional = edge.isOptional ? "optional; " : ""
+      let deferred = edge.deferral.map { " (\(Self.phrase($0)))" } ?? ""
       guard let target = edge.to else {
         let marker = edge.isOptional ? "optional; not registered" : "✗ not registered"
         if !edge.isOptional { complete = false }
         lines.append("\(branch)\(edge.key.shortDescription)  (\(marker))")
+        continue
+      }
+      if edge.isDeferred, path.contains(target) || target == node {
+        lines.append("\(branch)\(edge.key.shortDescription)\(deferred)  (back to it, after construction)")
         continue
       }
       if path.contains(target) || target == node {
@@ -108,8 +113,18 @@ struct Explanation {
         describe(target, prefix: branch, childPrefix: below, path: path + [node], seen: &seen, into: &lines)
         && complete
       if edge.isOptional, before < lines.count { lines[before] += "  (optional)" }
+      if edge.isDeferred, before < lines.count { lines[before] += " \(deferred)" }
     }
     return complete
+  }
+
+  /// How a deferred edge is reached: `lazy`, `provider`, `after init`.
+  private static func phrase(_ kind: DeferredDependency.Kind) -> String {
+    switch kind {
+    case .lazy: "lazy"
+    case .provider: "provider"
+    case .afterInit: "after init"
+    }
   }
 
   /// Why each other registration of the type was not chosen.
