@@ -1,3 +1,4 @@
+import Dispatch
 import PlugboardKit
 import Synchronization
 import Testing
@@ -76,6 +77,7 @@ import Testing
 
   @Test func aMissingTargetThrowsAtUseWithTheInjectionChain() throws {
     let container = Container()
+    let line = #line + 1
     container.autoregister(Car.self, initializer: Car.init)
     let car = try container.resolve(Car.self)
     let error = try #require(throws: ResolutionError.self) { try car.engine.instance }
@@ -93,7 +95,7 @@ import Testing
           No registration for PlugboardKitTests.LazyProviderTests.Engine.
 
         Chain:
-          Car  (registered at PlugboardKitTests/LazyProviderTests.swift:79)
+          Car  (registered at PlugboardKitTests/LazyProviderTests.swift:\(line))
           → Lazy<PlugboardKitTests.LazyProviderTests.Engine>
           → Engine  (✗ not registered)
 
@@ -117,5 +119,18 @@ import Testing
     container.autoregister(Pet.self, initializer: Pet.init)
     let owner = try container.resolve(Owner.self)
     #expect(try owner.pet.owner.instance === owner)
+  }
+}
+
+extension LazyProviderTests {
+  @Test func concurrentFirstReadsShareOneInstance() throws {
+    let container = Container()
+    container.register(Engine.self) { _ in Engine() }
+    let lazy = try container.resolve(Lazy<Engine>.self)
+    let serials = Mutex<Set<Int>>([])
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+      if let engine = try? lazy.instance { serials.withLock { _ = $0.insert(engine.serial) } }
+    }
+    #expect(serials.withLock { $0.count } == 1)
   }
 }

@@ -178,13 +178,16 @@ extension Container {
         record.copy(shared, to: out)
         return
       }
+      let completions = context.completions
       try call(record, in: context) { try produce(self, out) }
       // An `initCompleted` handler below may have made this service again
       // (a parent resolved from its child's handler); as in Swinject, the
       // instance the graph already holds wins, so both ends see one object.
       // (A registration with arguments may recurse legitimately, a tree
       // level by level: each level keeps its own instance.)
-      if record.key.arguments.isEmpty, let shared = context.graphInstance(of: record) {
+      if context.completions != completions, record.key.arguments.isEmpty,
+        let shared = context.graphInstance(of: record)
+      {
         record.destroy(out)
         record.copy(shared, to: out)
         return
@@ -269,6 +272,7 @@ extension Container {
     guard record.hasInitCompleted.load(ordering: .relaxed) else { return }
     let handlers = record.withMetadata { $0.initCompleted }
     let floor = context.cycleFloor
+    context.completions &+= 1
     context.cycleFloor = context.depth
     defer { context.cycleFloor = floor }
     for handler in handlers {

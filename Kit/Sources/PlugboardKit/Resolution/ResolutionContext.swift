@@ -37,6 +37,10 @@ final class ResolutionContext {
     /// Frames below this depth are construction that an `initCompleted`
     /// handler further down runs after; see ``isActive(_:)``.
     var cycleFloor = 0
+    /// How many times `initCompleted` handlers have run on this thread, so
+    /// that a `.graph` construction can tell cheaply whether one ran below
+    /// it (and may have made its instance).
+    var completions = 0
   }
 
   private struct GraphInstance {
@@ -111,6 +115,12 @@ final class ResolutionContext {
       return true
     }
     return false
+  }
+
+  /// See `State.completions`.
+  var completions: Int {
+    @inline(__always) get { state.pointee.completions }
+    set { state.pointee.completions = newValue }
   }
 
   /// See `State.cycleFloor`.
