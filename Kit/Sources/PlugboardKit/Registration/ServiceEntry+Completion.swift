@@ -9,6 +9,11 @@ extension ServiceEntry {
   /// resolved, and the parent gets the child. A handler may throw; the
   /// error fails the resolution with this registration's chain. An
   /// instance found in its scope (made earlier) does not run them again.
+  /// As in Swinject, a `.container` instance is visible to other threads
+  /// from the moment it is stored, while its handlers may still be running.
+  /// A `.transient` registration re-entered from a handler is still a
+  /// cycle (each entry would make a new instance), and a `.container` one
+  /// whose factory is still running when a handler asks for it is too.
   /// Declare what the handler resolves with
   /// ``initCompleted(resolving:_:)`` so that `plugboard check` sees it.
   @discardableResult
