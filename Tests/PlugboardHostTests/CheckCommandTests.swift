@@ -67,7 +67,7 @@ import Testing
         → AuthService  (registered at Auth/AuthAssembly.swift:7 in plugin Auth  ✗ cycle closes here)
 
       Action:
-        Break the cycle: let one of these services resolve its dependency lazily (keep the resolver and resolve on first use), or move the part they share into a new service.
+        Break the cycle: let one of these services take its dependency as a Lazy<…> or Provider<…>, or set it after construction with initCompleted(resolving:), or move the part they share into a new service.
 
       check: 1 error, 0 warnings; the deployment is broken
 

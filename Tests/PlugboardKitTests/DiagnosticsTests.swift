@@ -139,7 +139,7 @@ final class CycleC {
           → CycleA  (registered at Cycle.swift:1  ✗ cycle closes here)
 
         Action:
-          Break the cycle: let one of these services resolve its dependency lazily (keep the resolver and resolve on first use), or move the part they share into a new service.
+          Break the cycle: let one of these services take its dependency as a Lazy<…> or Provider<…>, or set it after construction with initCompleted(resolving:), or move the part they share into a new service.
         """)
   }
 

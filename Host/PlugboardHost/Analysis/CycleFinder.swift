@@ -4,7 +4,9 @@
 ///
 /// Every cycle is reported once, however many of its members the search
 /// enters it from. Cycles through optional dependencies count: when the
-/// provider exists, the factory resolves it and the cycle is real.
+/// provider exists, the factory resolves it and the cycle is real. Deferred
+/// edges (`Lazy`, `Provider`, `initCompleted`) do not: they are resolved
+/// after the instance exists, which is how a cycle is broken.
 enum CycleFinder {
   struct Cycle: Equatable {
     /// The registrations around the cycle, in dependency order; the last
@@ -25,7 +27,7 @@ enum CycleFinder {
     func visit(_ node: Int) {
       path.append(node)
       onPath.insert(node)
-      for edge in graph.edges(from: node) {
+      for edge in graph.edges(from: node) where !edge.isDeferred {
         guard let target = edge.to else { continue }
         if onPath.contains(target), let start = path.firstIndex(of: target) {
           let members = Array(path[start...])

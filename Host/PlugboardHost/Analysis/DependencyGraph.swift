@@ -5,8 +5,10 @@ import PlugboardKit
 /// declared dependencies are its edges.
 ///
 /// Dependencies are what a registration *declares*: `.dependsOn(...)`,
-/// `.optionallyDependsOn(...)`, or the parameters of an `autoregister`
-/// initializer. A closure factory that declares nothing has unknown edges
+/// `.optionallyDependsOn(...)`, the parameters of an `autoregister`
+/// initializer (a `Lazy`, `Provider` or `initCompleted(resolving:)` edge is
+/// deferred: required, but resolved after construction), or the target of a
+/// forwarded type. A closure factory that declares nothing has unknown edges
 /// (``Node/declaresDependencies`` is false); one that resolves more than it
 /// declares, passes runtime arguments, or computes a name at run time has
 /// edges this graph cannot see. That is the price of never running
@@ -34,8 +36,24 @@ struct DependencyGraph {
     let from: Int
     let key: ServiceKey
     let isOptional: Bool
+    /// How the dependency is reached after construction (`Lazy`,
+    /// `Provider`, `initCompleted`); `nil` for one the factory resolves
+    /// while constructing.
+    let deferral: DeferredDependency.Kind?
     /// The available node serving `key`, if any.
     let to: Int?
+
+    init(from: Int, key: ServiceKey, isOptional: Bool, deferral: DeferredDependency.Kind? = nil, to: Int?) {
+      self.from = from
+      self.key = key
+      self.isOptional = isOptional
+      self.deferral = deferral
+      self.to = to
+    }
+
+    /// Whether the edge is followed only after construction, so it cannot
+    /// close a construction cycle.
+    var isDeferred: Bool { deferral != nil }
   }
 
   let nodes: [Node]
@@ -86,8 +104,8 @@ struct DependencyGraph {
     return nodes.first { !$0.isAvailable && $0.key == wanted }?.index
   }
 
-  /// The declared dependencies of `node`, required ones first, each with
-  /// the node serving it.
+  /// The declared dependencies of `node`, required ones first, then
+  /// optional and deferred ones, each with the node serving it.
   func edges(from node: Int) -> [Edge] {
     let info = nodes[node].info
     let required = (info.dependencies ?? []).map {
@@ -96,7 +114,10 @@ struct DependencyGraph {
     let optional = info.optionalDependencies.map {
       Edge(from: node, key: $0, isOptional: true, to: provider(of: $0))
     }
-    return required + optional
+    let deferred = info.deferredDependencies.map {
+      Edge(from: node, key: $0.key, isOptional: false, deferral: $0.kind, to: provider(of: $0.key))
+    }
+    return required + optional + deferred
   }
 
   /// Breadth first from `start` over edges that have a provider: every

@@ -10,8 +10,9 @@ extension DeploymentChecker {
       ]
       for (offset, member) in members.enumerated() {
         let next = members[(offset + 1) % members.count]
+        let how = member.forwardsTo == next.key ? "forwarded" : "declared"
         explanation.append(
-          "  \(member.key.shortDescription) → \(next.key.shortDescription), declared at \(member.site)")
+          "  \(member.key.shortDescription) → \(next.key.shortDescription), \(how) at \(member.site)")
       }
       if !cycle.approach.isEmpty {
         let path = (cycle.approach + [cycle.members[0]]).map { graph.nodes[$0].key.shortDescription }
@@ -23,8 +24,9 @@ extension DeploymentChecker {
         title: "dependency cycle: \(names.joined(separator: " → "))",
         explanation: explanation, chainTitle: "Cycle",
         chain: members.map { ChainStep($0) } + [ChainStep(members[0], marker: "✗ cycle closes here")],
-        action: "Break the cycle: let one of these services resolve its dependency lazily (keep the "
-          + "resolver and resolve on first use), or move the part they share into a new service.")
+        action: "Break the cycle: let one of these services take its dependency as a Lazy<…> or "
+          + "Provider<…>, or set it after construction with initCompleted(resolving:), or move the "
+          + "part they share into a new service.")
     }
   }
 }

@@ -47,6 +47,7 @@ extension DeploymentChecker {
     let requester = graph.nodes[edge.from].info
     let key = edge.key
     let declared = "declared at \(requester.site)"
+    let dependency = Self.relation(of: edge, requester: requester)
     let unreachable =
       reachable || graph.root == nil
       ? []
@@ -68,7 +69,7 @@ extension DeploymentChecker {
         title: "\(requester.key.shortDescription) needs \(key.shortDescription), which only plugin "
           + "'\(plugin)' registers, and that plugin failed",
         explanation: [
-          "\(key) is a dependency \(declared).",
+          "\(key) is \(dependency).",
           "It is registered at \(provider.site), and plugin '\(plugin)' \(reason)",
         ] + unreachable,
         chain: chain + [
@@ -83,7 +84,7 @@ extension DeploymentChecker {
         .error, .disabledProvider,
         title: "\(requester.key.shortDescription) needs \(key.shortDescription), which only plugin "
           + "'\(elsewhere.entry.name)' registers, and that plugin is not loaded",
-        explanation: ["\(key) is a dependency \(declared)."] + providers.map(\.sentence) + unreachable,
+        explanation: ["\(key) is \(dependency)."] + providers.map(\.sentence) + unreachable,
         chain: chain + [
           ChainStep(
             key: key, site: elsewhere.site, scope: nil,
@@ -97,7 +98,7 @@ extension DeploymentChecker {
       )
     }
     var explanation = [
-      "\(key) is a dependency \(declared), and no loaded plugin registers it."
+      "\(key) is \(dependency), and no loaded plugin registers it."
     ]
     explanation += inactiveNotes(for: key) + unknownProviders() + unreachable
     return Finding(
@@ -110,6 +111,23 @@ extension DeploymentChecker {
         + "container.register(\(key.service.shortName).self\(key.name.map { ", name: \"\($0)\"" } ?? "")) "
         + "{ r in ... }, or correct the dependency \(declared).",
       missingKey: key)
+  }
+
+  /// How the requester depends on the key, for "X is …": "a dependency
+  /// declared at …", "a lazy dependency declared at …", "the registration
+  /// Starter is forwarded to (at …)".
+  private static func relation(of edge: DependencyGraph.Edge, requester: RegistrationInfo) -> String {
+    if requester.forwardsTo == edge.key {
+      return "the registration \(requester.key.shortDescription) is forwarded to (at \(requester.site))"
+    }
+    let kind: String
+    switch edge.deferral {
+    case .lazy: kind = "a lazy dependency (Lazy)"
+    case .provider: kind = "a deferred dependency (Provider)"
+    case .afterInit: kind = "a dependency resolved after construction (initCompleted)"
+    case nil: kind = "a dependency"
+    }
+    return "\(kind) declared at \(requester.site)"
   }
 
   private func duplicatedModule(

@@ -12,6 +12,10 @@ public struct ExplainedNode: Sendable, Encodable {
     case missing
     /// It closes a cycle back to a node above it.
     case cycle
+    /// It leads back to a node above it through a `Lazy`, `Provider` or
+    /// `initCompleted` edge: not a cycle, as the instance exists by the time
+    /// it is used.
+    case afterConstruction
   }
 
   /// The fully qualified service type.
@@ -39,6 +43,7 @@ public struct ExplainedNode: Sendable, Encodable {
     case .registered, .repeated: children.allSatisfy(\.complete)
     case .missing: optional
     case .cycle: false
+    case .afterConstruction: true
     }
   }
 
@@ -52,6 +57,7 @@ public struct ExplainedNode: Sendable, Encodable {
       if optional { head += "  (optional)" }
     case .missing: head += optional ? "  (optional; not registered)" : "  (✗ not registered)"
     case .cycle: head += "  (\(optional ? "optional; " : "")✗ cycle back to it)"
+    case .afterConstruction: head += "  (back to it, after construction)"
     }
     var lines = [head]
     for (offset, child) in children.enumerated() {

@@ -63,7 +63,9 @@ struct Explanation {
 
   /// The tree below `node`, which `path` (its ancestors) leads to; a node
   /// already drawn is not drawn again.
-  private func describe(_ node: Int, optional: Bool, path: [Int], seen: inout Set<Int>) -> ExplainedNode {
+  private func describe(_ node: Int, optional: Bool, path: [Int], seen: inout Set<Int>, via: String = "")
+    -> ExplainedNode
+  {
     let info = graph.nodes[node].info
     var notes: [String] = []
     if !graph.nodes[node].declaresDependencies { notes.append("dependencies not declared") }
@@ -72,22 +74,37 @@ struct Explanation {
     var children: [ExplainedNode] = []
     if !repeated {
       for edge in graph.edges(from: node) {
+        // A Lazy, Provider or initCompleted edge: shown, and not a cycle
+        // when it leads back up, since the instance exists by then.
+        let via = edge.deferral.map { " (\(Self.phrase($0)))" } ?? ""
         if let target = edge.to, !path.contains(target), target != node {
-          children.append(describe(target, optional: edge.isOptional, path: path + [node], seen: &seen))
+          children.append(
+            describe(target, optional: edge.isOptional, path: path + [node], seen: &seen, via: via))
         } else {
+          let status: ExplainedNode.Status =
+            edge.to == nil ? .missing : edge.isDeferred ? .afterConstruction : .cycle
           children.append(
             ExplainedNode(
-              service: edge.key.service.name, display: edge.key.shortDescription,
-              status: edge.to == nil ? .missing : .cycle, optional: edge.isOptional, scope: nil, plugin: nil,
+              service: edge.key.service.name, display: edge.key.shortDescription + via,
+              status: status, optional: edge.isOptional, scope: nil, plugin: nil,
               file: nil, line: nil, site: nil, notes: [], children: []))
         }
       }
     }
     return ExplainedNode(
-      service: info.key.service.name, display: info.key.shortDescription,
+      service: info.key.service.name, display: info.key.shortDescription + via,
       status: repeated ? .repeated : .registered, optional: optional, scope: info.scope.description,
       plugin: info.site.plugin, file: info.site.fileID, line: info.site.line, site: info.site.description,
       notes: notes, children: children)
+  }
+
+  /// How a deferred edge is reached: `lazy`, `provider`, `after init`.
+  private static func phrase(_ kind: DeferredDependency.Kind) -> String {
+    switch kind {
+    case .lazy: "lazy"
+    case .provider: "provider"
+    case .afterInit: "after init"
+    }
   }
 
   /// Why each other registration of the type was not chosen.

@@ -34,6 +34,9 @@ public struct DeploymentListing: Encodable, Sendable {
     /// `#fileID` and line of the `register` call.
     public let file: String
     public let line: Int
+    /// For a forwarded type (`.implements`, `forward`), the registration
+    /// whose instance serves it: `Engine named "main"`; absent otherwise.
+    public let forwardsTo: String?
   }
 
   public struct Problem: Encodable, Sendable {
@@ -115,7 +118,8 @@ extension DeploymentListing.Registration {
   init(_ info: RegistrationInfo) {
     self.init(
       type: info.key.service.name, name: info.key.name, arguments: info.key.arguments.map(\.name),
-      scope: info.scope.description, file: info.site.fileID, line: info.site.line)
+      scope: info.scope.description, file: info.site.fileID, line: info.site.line,
+      forwardsTo: info.forwardsTo?.description)
   }
 }
 

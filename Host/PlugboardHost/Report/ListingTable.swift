@@ -46,8 +46,10 @@ enum ListingTable {
   }
 
   /// The type with its runtime argument types, if any: `Cat (String, Int)`.
+  /// A forwarded type names its target: `Starter → Engine (forwarded)`.
   private static func type(_ registration: DeploymentListing.Registration) -> String {
-    guard !registration.arguments.isEmpty else { return registration.type }
-    return "\(registration.type) (\(registration.arguments.joined(separator: ", ")))"
+    let forwarded = registration.forwardsTo.map { " → \($0) (forwarded)" } ?? ""
+    guard !registration.arguments.isEmpty else { return registration.type + forwarded }
+    return "\(registration.type) (\(registration.arguments.joined(separator: ", ")))" + forwarded
   }
 }

@@ -12,7 +12,7 @@ extension Container {
     throws -> Service
   {
     guard let found = lookup(ObjectIdentifier(serviceType), name: name) else {
-      throw missing(serviceType, name: name)
+      return try resolveUnregistered(serviceType, name: name)
     }
     // The key matched this metatype with no arguments, so the record's
     // instances are of exactly this type.
@@ -42,6 +42,11 @@ extension Container {
       let found = lookup(ObjectIdentifier(serviceType), name: name, arguments: ids),
       let record = found as? ArgumentRecord<Service, First, repeat each Rest>
     else {
+      if let wrapped = try resolveUnregistered(
+        serviceType, name: name, arguments: first, repeat each rest)
+      {
+        return wrapped
+      }
       var passed = [TypeIdentity(First.self)]
       repeat passed.append(TypeIdentity((each Rest).self))
       throw missing(ServiceKey(service: TypeIdentity(serviceType), name: name), passed: passed)
@@ -58,6 +63,18 @@ extension Container {
       }
       return out.move()
     }
+  }
+
+  /// The instance of a registration with runtime arguments, or `nil` only
+  /// when nothing is registered for the type and name with any arguments;
+  /// a registration that exists but fails (or takes other arguments) still
+  /// throws.
+  public func resolveIfRegistered<Service, First, each Rest>(
+    _ serviceType: Service.Type = Service.self, name: String? = nil,
+    arguments first: First, _ rest: repeat each Rest
+  ) throws -> Service? {
+    guard hasVariants(serviceType, name: name) else { return nil }
+    return try resolve(serviceType, name: name, arguments: first, repeat each rest)
   }
 
   /// The instance, or `nil` only when nothing is registered for the type and
@@ -83,7 +100,9 @@ extension Container {
     try ResolutionContext.withCurrent { context in
       try enter(record, hasArguments: false, in: context)
       defer { context.pop() }
-      if record.scope == .transient && !context.stackIsLow {
+      if record.scope == .transient && !context.stackIsLow
+        && !record.hasInitCompleted.load(ordering: .relaxed)
+      {
         do {
           try record.produce(self, into: out)
         } catch {
@@ -152,14 +171,29 @@ extension Container {
     switch record.scope {
     case .transient:
       try call(record, in: context) { try produce(self, out) }
+      try completeInitialization(of: record, at: out, in: context)
 
     case .graph:
       if let shared = context.graphInstance(of: record) {
         record.copy(shared, to: out)
         return
       }
+      let completions = context.completions
       try call(record, in: context) { try produce(self, out) }
+      // An `initCompleted` handler below may have made this service again
+      // (a parent resolved from its child's handler); as in Swinject, the
+      // instance the graph already holds wins, so both ends see one object.
+      // (A registration with arguments may recurse legitimately, a tree
+      // level by level: each level keeps its own instance.)
+      if context.completions != completions, record.key.arguments.isEmpty,
+        let shared = context.graphInstance(of: record)
+      {
+        record.destroy(out)
+        record.copy(shared, to: out)
+        return
+      }
       context.keepGraphInstance(of: record, copying: out)
+      try completeInitialization(of: record, at: out, in: context)
 
     case .container:
       // A container-scoped instance belongs to the container that holds the
@@ -192,6 +226,7 @@ extension Container {
           }
           record.shared.store(instance, ordering: .releasing)
           record.copy(instance, to: out)
+          try completeInitialization(of: record, at: out, in: context)
           return
         }
       }
@@ -201,7 +236,10 @@ extension Container {
         return
       }
       try call(record, in: context) { try produce(self, out) }
-      guard let object = record.object(at: out) else { return }
+      guard let object = record.object(at: out) else {
+        try completeInitialization(of: record, at: out, in: context)
+        return
+      }
       // Another thread may have made one meanwhile; if so, share that one.
       let earlier = record.withWeakObject { stored -> AnyObject? in
         if let stored { return stored }
@@ -216,7 +254,29 @@ extension Container {
           record.copy(scratch, to: out)
           record.destroy(scratch)
         }
+        return
       }
+      try completeInitialization(of: record, at: out, in: context)
+    }
+  }
+
+  /// Runs the record's `initCompleted` handlers on the instance at `out`,
+  /// now that its scope can hand it out, so that what they resolve can
+  /// resolve it back. Requests made from a handler may re-enter a
+  /// registration still being constructed further up (Swinject's
+  /// parent–child wiring); only a `.transient` one counts as a cycle there,
+  /// since every other scope finds the instance already made.
+  private func completeInitialization(
+    of record: RegistrationRecord, at out: UnsafeMutableRawPointer, in context: ResolutionContext
+  ) throws {
+    guard record.hasInitCompleted.load(ordering: .relaxed) else { return }
+    let handlers = record.withMetadata { $0.initCompleted }
+    let floor = context.cycleFloor
+    context.completions &+= 1
+    context.cycleFloor = context.depth
+    defer { context.cycleFloor = floor }
+    for handler in handlers {
+      try call(record, in: context) { try handler(self, out) }
     }
   }
 

@@ -18,3 +18,12 @@ extension Container {
     try resolve(serviceType, name: name, arguments: argument)
   }
 }
+
+extension Container {
+  /// ``resolveIfRegistered(_:name:arguments:_:)`` with one argument.
+  public func resolveIfRegistered<Service, Argument>(
+    _ serviceType: Service.Type = Service.self, name: String? = nil, argument: Argument
+  ) throws -> Service? {
+    try resolveIfRegistered(serviceType, name: name, arguments: argument)
+  }
+}

@@ -47,8 +47,9 @@ extension ResolutionError {
         + "container.register(\(key.service.shortName).self\(key.name.map { ", name: \"\($0)\"" } ?? "")) "
         + "{ r in ... }\(alternative)."
     case .cycle:
-      return "Break the cycle: let one of these services resolve its dependency lazily (keep the "
-        + "resolver and resolve on first use), or move the part they share into a new service."
+      return "Break the cycle: let one of these services take its dependency as a Lazy<…> or "
+        + "Provider<…>, or set it after construction with initCompleted(resolving:), or move the "
+        + "part they share into a new service."
     case .factoryFailed:
       let site = chain.last?.site.map { " registered at \($0)" } ?? ""
       return "Fix the factory\(site); the error above is what it threw."

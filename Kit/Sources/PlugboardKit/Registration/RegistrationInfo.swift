@@ -10,8 +10,18 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
   public let optionalDependencies: [ServiceKey]
   /// The profiles the registration serves; `nil` for every profile.
   public let profiles: ProfileCondition?
+  /// Dependencies resolved only after the instance exists (a `Lazy`, a
+  /// `Provider`, an `initCompleted` handler): edges that must be served but
+  /// that cannot close a construction cycle.
+  public let deferredDependencies: [DeferredDependency]
+  /// For a type forwarded with ``ServiceEntry/implements(_:)`` or
+  /// ``Container/forward(_:to:)``: the registration that makes the instance.
+  public let forwardsTo: ServiceKey?
 
-  public var description: String { "\(key) [\(scope)] at \(site)" }
+  public var description: String {
+    guard let forwardsTo else { return "\(key) [\(scope)] at \(site)" }
+    return "\(key) → \(forwardsTo.shortDescription) (forwarded) at \(site)"
+  }
 }
 
 /// Two registrations with the same key in one container. The later one wins,

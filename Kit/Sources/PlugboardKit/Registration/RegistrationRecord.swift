@@ -34,6 +34,9 @@ class RegistrationRecord: @unchecked Sendable {
   /// Whether any profile condition was set, so that publishing can skip
   /// the metadata lock for the (common) unconditional registration.
   let hasProfiles = Atomic<Bool>(false)
+  /// Whether any `initCompleted` handler was added, so that making an
+  /// instance can skip the metadata lock in the common case.
+  @usableFromInline let hasInitCompleted = Atomic<Bool>(false)
   /// The `.weak` instance, held weakly.
   // Guarded by the record's striped lock (`withWeakObject`).
   private weak var weakObject: AnyObject?
@@ -75,7 +78,8 @@ class RegistrationRecord: @unchecked Sendable {
     let metadata = withMetadata { $0 }
     return RegistrationInfo(
       key: key, scope: scope, site: site, dependencies: metadata.dependencies,
-      optionalDependencies: metadata.optionalDependencies, profiles: metadata.profiles)
+      optionalDependencies: metadata.optionalDependencies, profiles: metadata.profiles,
+      deferredDependencies: metadata.deferredDependencies, forwardsTo: metadata.forwardsTo)
   }
 
   /// Runs `body` on the metadata, under the record's lock.
@@ -89,6 +93,22 @@ class RegistrationRecord: @unchecked Sendable {
       var object = weakObject
       defer { weakObject = object }
       return body(&object)
+    }
+  }
+
+  /// Adds declarations to the metadata; the declared dependencies become
+  /// known (not `nil`) even when `declarations` is empty.
+  func declare(_ declarations: [DeclaredDependency]) {
+    withMetadata { metadata in
+      var required = metadata.dependencies ?? []
+      for declaration in declarations {
+        switch declaration {
+        case .required(let key): required.append(key)
+        case .optional(let key): metadata.optionalDependencies.append(key)
+        case .deferred(let deferred): metadata.deferredDependencies.append(deferred)
+        }
+      }
+      metadata.dependencies = required
     }
   }
 
@@ -108,6 +128,13 @@ struct RegistrationMetadata: Sendable {
   var optionalDependencies: [ServiceKey] = []
   /// The profiles this registration serves; `nil` for all of them.
   var profiles: ProfileCondition?
+  /// Dependencies resolved after construction (see ``DeferredDependency``).
+  var deferredDependencies: [DeferredDependency] = []
+  /// The key of the registration this forwarded type is served by.
+  var forwardsTo: ServiceKey?
+  /// `initCompleted` handlers, in the order they were added; each reads
+  /// the instance at the address (of the record's service type).
+  var initCompleted: [@Sendable (Resolver, UnsafeMutableRawPointer) throws -> Void] = []
 }
 
 /// The part of a registration that knows its service type.

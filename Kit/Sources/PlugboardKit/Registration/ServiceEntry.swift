@@ -36,9 +36,12 @@ public struct ServiceEntry<Service>: Sendable {
   }
 
   /// Declares dependency types (unnamed), as ``dependsOn(_:)-(ServiceKey...)``.
+  /// `Lazy<T>` and `Provider<T>` declare a deferred edge to `T` (required,
+  /// but not part of a cycle); `T?` declares an optional one.
   @discardableResult
   public func dependsOn(_ types: any Any.Type...) -> ServiceEntry<Service> {
-    declare(types.map { ServiceKey($0) })
+    record.declare(types.map { DeclaredDependency.of($0) })
+    return self
   }
 
   /// Adds `keys` to the declared dependencies, which become known (not

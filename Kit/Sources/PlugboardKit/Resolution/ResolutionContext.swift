@@ -34,6 +34,13 @@ final class ResolutionContext {
     /// (see ``DeepChain``). It belongs to the thread running the chain right
     /// now: a hop sets the helper's and restores the caller's afterwards.
     var stackLimit: UInt
+    /// Frames below this depth are construction that an `initCompleted`
+    /// handler further down runs after; see ``isActive(_:)``.
+    var cycleFloor = 0
+    /// How many times `initCompleted` handlers have run on this thread, so
+    /// that a `.graph` construction can tell cheaply whether one ran below
+    /// it (and may have made its instance).
+    var completions = 0
   }
 
   private struct GraphInstance {
@@ -85,6 +92,7 @@ final class ResolutionContext {
   /// Whether `record` is already being made (without arguments) further up.
   @inline(__always)
   func isActive(_ record: RegistrationRecord) -> Bool {
+    if state.pointee.cycleFloor != 0 { return isActiveAboveFloor(record) }
     let depth = state.pointee.depth
     let frames = state.pointee.frames
     for index in 0..<min(depth, Self.scanLimit)
@@ -92,6 +100,33 @@ final class ResolutionContext {
       return true
     }
     return depth > Self.scanLimit && state.pointee.deepFrames[ObjectIdentifier(record)] != nil
+  }
+
+  /// ``isActive(_:)`` while an `initCompleted` handler runs: above the
+  /// floor as usual; below it, only a `.transient` registration counts,
+  /// because re-entering it would make a new instance forever.
+  @inline(never)
+  private func isActiveAboveFloor(_ record: RegistrationRecord) -> Bool {
+    let floor = state.pointee.cycleFloor
+    for (index, frame) in frames.enumerated()
+    where frame.record === record && !frame.hasArguments
+      && (index >= floor || record.scope == .transient)
+    {
+      return true
+    }
+    return false
+  }
+
+  /// See `State.completions`.
+  var completions: Int {
+    @inline(__always) get { state.pointee.completions }
+    set { state.pointee.completions = newValue }
+  }
+
+  /// See `State.cycleFloor`.
+  var cycleFloor: Int {
+    get { state.pointee.cycleFloor }
+    set { state.pointee.cycleFloor = newValue }
   }
 
   @inline(__always)

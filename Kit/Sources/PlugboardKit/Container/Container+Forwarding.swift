@@ -1,0 +1,61 @@
+extension Container {
+  /// Serves requests for `type` (under `name`) with the instance `entry`
+  /// makes, as Swinject's `forward`: one registration answering for several
+  /// protocols, sharing its instance according to its scope.
+  ///
+  /// The forwarded type is a registration of its own (listed with
+  /// ``RegistrationInfo/forwardsTo``) whose factory resolves the entry's
+  /// key, so `plugboard check` follows the edge. The entry must take no
+  /// runtime arguments.
+  /// - Throws (when resolving): ``ResolutionError`` as for the entry, and
+  ///   ``ForwardingError`` (as `factoryFailed`) when the instance is not a
+  ///   `type`.
+  @discardableResult
+  public func forward<Forwarded, Service>(
+    _ type: Forwarded.Type, name: String? = nil, to entry: ServiceEntry<Service>,
+    file: String = #fileID, line: Int = #line
+  ) -> ServiceEntry<Forwarded> {
+    let target = entry.key
+    let forwarded = register(type, name: name, file: file, line: line) { resolver in
+      let instance = try resolver.resolve(Service.self, name: target.name)
+      guard let cast = instance as? Forwarded else {
+        throw ForwardingError(forwarded: TypeIdentity(Forwarded.self), target: target)
+      }
+      return cast
+    }
+    .inObjectScope(.transient)
+    forwarded.record.withMetadata { metadata in
+      metadata.dependencies = [target]
+      metadata.forwardsTo = target
+    }
+    return forwarded
+  }
+}
+
+extension ServiceEntry {
+  /// Serves each of `types` (under `name`) with this registration's
+  /// instance, as Swinject's `implements`:
+  /// `register(Engine.self) { … }.implements(Starter.self, Stopper.self)`.
+  /// See ``Container/forward(_:name:to:file:line:)``.
+  @discardableResult
+  public func implements<each Forwarded>(
+    _ types: repeat (each Forwarded).Type, name: String? = nil, file: String = #fileID,
+    line: Int = #line
+  ) -> ServiceEntry<Service> {
+    repeat _ = container.forward(each types, name: name, to: self, file: file, line: line)
+    return self
+  }
+}
+
+/// A forwarded type's registration resolved an instance that is not of
+/// that type: `.implements(P.self)` on a registration whose instances do
+/// not conform to `P`.
+public struct ForwardingError: Error, CustomStringConvertible {
+  public let forwarded: TypeIdentity
+  public let target: ServiceKey
+
+  public var description: String {
+    "\(target.shortDescription) is forwarded as \(forwarded.shortName), but its instance is not a "
+      + "\(forwarded.shortName): make the type conform, or remove the forwarding"
+  }
+}

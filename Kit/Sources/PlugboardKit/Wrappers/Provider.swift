@@ -1,0 +1,23 @@
+/// A dependency resolved again on every use: `Provider<Request>`, read with
+/// `try provider.instance`, as in Swinject. Each read follows the service's
+/// scope (a new `.transient` instance, the same `.container` one).
+/// `plugboard check` treats it as ``Lazy``: required, but not in a cycle.
+public final class Provider<Service>: @unchecked Sendable {
+  // Immutable; the captured arguments are read, never mutated.
+  private let make: () throws -> Service
+
+  init(make: @escaping () throws -> Service) {
+    self.make = make
+  }
+
+  /// A freshly resolved instance.
+  /// - Throws: ``ResolutionError``, its chain starting where the `Provider`
+  ///   was injected.
+  public var instance: Service {
+    get throws { try make() }
+  }
+}
+
+extension Provider: DeferringWrapper {
+  static var kind: DeferredDependency.Kind { .provider }
+}
