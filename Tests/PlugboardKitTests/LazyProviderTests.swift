@@ -101,7 +101,7 @@ import Testing
 
         Action:
           Register Engine in an assembly that is loaded, for example \
-        container.register(Engine.self) { r in ... }, or request one of the registrations suggested above.
+        container.register(Engine.self) { r in ... }.
         """)
   }
 
