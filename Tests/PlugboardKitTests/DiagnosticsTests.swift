@@ -218,3 +218,15 @@ final class CycleC {
 }
 
 struct NoKeychain: Keychain {}
+
+/// A registration name comes from a plugin and is printed: its line breaks,
+/// quotes and control characters are escaped, so a name cannot forge a
+/// line of a report (issue 11).
+@Suite struct RegistrationNameEscapingTests {
+  @Test func aNameCannotStartALineOfItsOwn() {
+    let key = ServiceKey(String.self, name: "Evil\"\n\u{1B}[31mplugboard: check: all good")
+    #expect(key.description == #"Swift.String named "Evil\"\n\u{1B}[31mplugboard: check: all good""#)
+    #expect(!key.shortDescription.contains("\n"))
+    #expect(ServiceKey(String.self, name: "Mock").shortDescription == #"String named "Mock""#)
+  }
+}

@@ -20,9 +20,12 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// `Contracts.AuthRepository named "Mock" with arguments (String, Int)`.
+  /// A name's quotes, backslashes and control characters are escaped, as in
+  /// a Swift string literal: names come from plugins, and a description is
+  /// printed, so a name holding a line break must not start a line of its own.
   public var description: String {
     var text = service.name
-    if let name { text += " named \"\(name)\"" }
+    if let name { text += " named \"\(Self.escaped(name))\"" }
     if !arguments.isEmpty { text += " with arguments (\(arguments.map(\.name).joined(separator: ", ")))" }
     return text
   }
@@ -30,8 +33,32 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
   /// Like ``description`` with unqualified type names, for compact chains.
   public var shortDescription: String {
     var text = service.shortName
-    if let name { text += " named \"\(name)\"" }
+    if let name { text += " named \"\(Self.escaped(name))\"" }
     if !arguments.isEmpty { text += " (\(arguments.map(\.shortName).joined(separator: ", ")))" }
     return text
+  }
+
+  /// `name` as the inside of a Swift string literal: `\"`, `\\`, `\n`, `\t`,
+  /// and `\u{…}` for the other control characters.
+  static func escaped(_ name: String) -> String {
+    guard name.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" || isControl($0) }) else {
+      return name
+    }
+    var text = ""
+    for scalar in name.unicodeScalars {
+      switch scalar {
+      case "\"": text += "\\\""
+      case "\\": text += "\\\\"
+      case "\n": text += "\\n"
+      case "\t": text += "\\t"
+      case _ where isControl(scalar): text += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+      default: text.unicodeScalars.append(scalar)
+      }
+    }
+    return text
+  }
+
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
   }
 }
