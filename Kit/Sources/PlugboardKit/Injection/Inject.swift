@@ -1,0 +1,88 @@
+/// A property filled from a container by ``Container/inject(into:)``:
+/// `@Inject var logger: any Logger` (required), `@Inject var analytics:
+/// (any Analytics)?` (nil when nothing is registered), `@Inject(default:
+/// InMemoryCache()) var cache: any Cache` (the default when nothing is
+/// registered), or `@Inject(name: "audit")`.
+///
+/// The container is always explicit — the one passed to `inject(into:)` —
+/// never a process-wide global, so tests can inject from their own
+/// container. Swift property wrappers cannot throw when read, so the
+/// design splits the two steps: `inject(into:)` resolves every wrapper and
+/// throws the full ``ResolutionError`` of the first one that fails; the
+/// value is read afterwards. Reading before a successful injection is a
+/// programming error (as reading an unset implicitly unwrapped optional):
+/// it stops the process with a message naming the property's type. Code
+/// that cannot guarantee the order reads `try $logger.value`, which throws
+/// ``InjectionError`` instead.
+@propertyWrapper
+public final class Inject<Value> {
+  private let name: String?
+  private let fallback: (() -> Value)?
+  private var stored: Value?
+  private var injected = false
+
+  /// A required dependency (or, when `Value` is optional, one that is nil
+  /// when nothing is registered), registered under `name`.
+  public init(name: String? = nil) {
+    self.name = name
+    self.fallback = nil
+  }
+
+  /// A dependency that takes `default` when nothing is registered under
+  /// `name`; a registration that exists but fails still throws.
+  public init(name: String? = nil, default: @escaping @autoclosure () -> Value) {
+    self.name = name
+    self.fallback = `default`
+  }
+
+  /// The injected value. Traps when read before a successful
+  /// ``Container/inject(into:)``; see the type's documentation.
+  public var wrappedValue: Value {
+    guard injected, let stored else {
+      preconditionFailure(InjectionError(type: TypeIdentity(Value.self), name: name).description)
+    }
+    return stored
+  }
+
+  /// The wrapper itself, for `try $logger.value`.
+  public var projectedValue: Inject<Value> { self }
+
+  /// The injected value, or ``InjectionError`` when not injected yet.
+  public var value: Value {
+    get throws(InjectionError) {
+      guard injected, let stored else { throw InjectionError(type: TypeIdentity(Value.self), name: name) }
+      return stored
+    }
+  }
+}
+
+extension Inject: InjectionPoint {
+  func inject(from container: Container) throws {
+    if let fallback {
+      stored = try container.resolveIfRegistered(Value.self, name: name) ?? fallback()
+    } else {
+      stored = try container.resolve(Value.self, name: name)
+    }
+    injected = true
+  }
+}
+
+/// What ``Container/inject(into:)`` finds among an instance's stored
+/// properties.
+protocol InjectionPoint: AnyObject {
+  func inject(from container: Container) throws
+}
+
+/// An `@Inject` property was read before ``Container/inject(into:)``
+/// filled it.
+public struct InjectionError: Error, CustomStringConvertible, Sendable {
+  /// The property's type.
+  public let type: TypeIdentity
+  /// The registration name the property asks for.
+  public let name: String?
+
+  public var description: String {
+    let named = name.map { " named \"\($0)\"" } ?? ""
+    return "@Inject property of type \(type)\(named) was read before container.inject(into:) filled it"
+  }
+}
