@@ -17,13 +17,30 @@ public final class Assembler {
     try apply(assemblies: assemblies)
   }
 
+  /// Creates an assembler over a new container whose registrations default
+  /// to `defaultObjectScope`, and applies `assemblies`, as Swinject's
+  /// `Assembler(_:defaultObjectScope:)`.
+  /// - Throws: ``AssemblyError`` naming the assembly that failed.
+  public convenience init(_ assemblies: [any Assembly] = [], defaultObjectScope: ObjectScope) throws {
+    try self.init(assemblies, container: Container(defaultObjectScope: defaultObjectScope))
+  }
+
   /// Creates an assembler whose container is a child of `parent`'s: it sees
   /// the parent's registrations and can override them without touching it.
-  public convenience init(_ assemblies: [any Assembly], parent: Assembler) throws {
+  ///
+  /// Unlike Swinject, whose child assembler defaults to `.graph`, the child
+  /// inherits the parent's default scope when `defaultObjectScope` is `nil`:
+  /// a feature assembled under a `.container`-default app stays singleton
+  /// by default. Pass `.graph` to get Swinject's behaviour.
+  /// - Throws: ``AssemblyError`` naming the assembly that failed.
+  public convenience init(
+    _ assemblies: [any Assembly], parent: Assembler, defaultObjectScope: ObjectScope? = nil
+  ) throws {
     try self.init(
       assemblies,
       container: Container(
-        parent: parent.container, defaultObjectScope: parent.container.defaultObjectScope))
+        parent: parent.container,
+        defaultObjectScope: defaultObjectScope ?? parent.container.defaultObjectScope))
   }
 
   /// Applies one more assembly.

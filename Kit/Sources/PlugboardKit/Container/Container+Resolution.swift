@@ -196,39 +196,32 @@ extension Container {
       try completeInitialization(of: record, at: out, in: context)
 
     case .container:
+      if record.isCustomScoped {
+        try makeCustomScoped(record, in: context, into: out, produce: produce)
+        return
+      }
       // A container-scoped instance belongs to the container that holds the
       // registration, and resolves its dependencies there, so a parent's
       // singleton never captures a child's overrides.
-      let coordinator = ConstructionCoordinator.shared
-      let cell = ObjectIdentifier(record)
-      while true {
-        if let instance = record.sharedInstance {
+      try makeOnce(
+        record, in: context,
+        found: {
+          guard let instance = record.sharedInstance else { return false }
           record.copy(instance, to: out)
-          return
+          return true
+        },
+        isReady: { record.sharedInstance != nil }
+      ) {
+        let instance = record.allocateInstance()
+        do {
+          try call(record, in: context) { try produce(record.owner, instance) }
+        } catch {
+          instance.deallocate()
+          throw error
         }
-        switch coordinator.claim(
-          cell: cell, isReady: { record.sharedInstance != nil }, by: context)
-        {
-        case .ready:
-          continue
-        case .deadlock(let deadlock):
-          throw ResolutionError(
-            kind: .cycle(path: deadlock.path), key: record.key, chain: context.links,
-            registries: registries, otherThreads: deadlock.otherThreads)
-        case .owned:
-          defer { coordinator.release(cell: cell) }
-          let instance = record.allocateInstance()
-          do {
-            try call(record, in: context) { try produce(record.owner, instance) }
-          } catch {
-            instance.deallocate()
-            throw error
-          }
-          record.shared.store(instance, ordering: .releasing)
-          record.copy(instance, to: out)
-          try completeInitialization(of: record, at: out, in: context)
-          return
-        }
+        record.shared.store(instance, ordering: .releasing)
+        record.copy(instance, to: out)
+        try completeInitialization(of: record, at: out, in: context)
       }
 
     case .weak:
@@ -258,6 +251,68 @@ extension Container {
       }
       try completeInitialization(of: record, at: out, in: context)
     }
+  }
+
+  /// The `.container` case for a registration in a ``CustomScope``: the
+  /// instance is kept boxed under the record's lock rather than published
+  /// for lock-free reads, because a reset may drop it at any time.
+  private func makeCustomScoped(
+    _ record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer,
+    produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
+  ) throws {
+    var generation: UInt = 0
+    try makeOnce(
+      record, in: context,
+      found: {
+        let stored = record.withScopedInstance { $0 }
+        generation = stored.generation
+        guard let value = stored.value else { return false }
+        return record.initialize(out, fromBoxed: value)
+      },
+      isReady: { record.withScopedInstance { $0.value != nil } }
+    ) {
+      try call(record, in: context) { try produce(record.owner, out) }
+      let boxed = record.boxed(out)
+      record.withScopedInstance { scoped in
+        // Reset while the factory ran: the instance belongs to the old
+        // generation, so only this caller gets it.
+        if scoped.generation == generation { scoped.value = boxed }
+      }
+      try completeInitialization(of: record, at: out, in: context)
+    }
+  }
+
+  /// Makes a shared instance exactly once across threads: `found` serves
+  /// one that exists; otherwise one thread runs `make` while the others
+  /// wait, and threads whose instances need each other get a cycle error.
+  private func makeOnce(
+    _ record: RegistrationRecord, in context: ResolutionContext, found: () -> Bool,
+    isReady: () -> Bool, make: () throws -> Void
+  ) throws {
+    let coordinator = ConstructionCoordinator.shared
+    let cell = ObjectIdentifier(record)
+    while !found() {
+      switch coordinator.claim(cell: cell, isReady: isReady, by: context) {
+      case .ready:
+        continue
+      case .deadlock(let deadlock):
+        throw cycle(deadlock, at: record, in: context)
+      case .owned:
+        defer { coordinator.release(cell: cell) }
+        try make()
+        return
+      }
+    }
+  }
+
+  /// The cycle error for threads whose shared instances wait on each other.
+  private func cycle(
+    _ deadlock: ConstructionCoordinator.Deadlock, at record: RegistrationRecord,
+    in context: ResolutionContext
+  ) -> ResolutionError {
+    ResolutionError(
+      kind: .cycle(path: deadlock.path), key: record.key, chain: context.links,
+      registries: registries, otherThreads: deadlock.otherThreads)
   }
 
   /// Runs the record's `initCompleted` handlers on the instance at `out`,

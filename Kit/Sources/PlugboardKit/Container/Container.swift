@@ -41,6 +41,9 @@ public final class Container: @unchecked Sendable {
     var current: Registry?
     /// Replaced snapshots that a reader may still be looking at.
     var retired: [Registry] = []
+    /// Registrations dropped by `removeAll()`, kept because a resolution
+    /// that looked one up before may still be using it, unretained.
+    var removed: [RegistrationRecord] = []
     /// Registrations made since `current` was built.
     var pending: [RegistrationRecord] = []
     /// Whether the next snapshot must start over from `records` (a change
@@ -75,6 +78,17 @@ public final class Container: @unchecked Sendable {
     self.defaultObjectScope = defaultObjectScope
     self.maximumDepth = maximumDepth
     self.hopThreads = .shared
+  }
+
+  /// Creates a container and hands it to `registeringClosure`, as
+  /// Swinject's `Container { c in … }`.
+  /// - Throws: what `registeringClosure` throws.
+  public convenience init(
+    parent: Container? = nil, defaultObjectScope: ObjectScope = .graph,
+    maximumDepth: Int = 100_000, registeringClosure: (Container) throws -> Void
+  ) rethrows {
+    self.init(parent: parent, defaultObjectScope: defaultObjectScope, maximumDepth: maximumDepth)
+    try registeringClosure(self)
   }
 
   /// A container whose deep chains continue on `hopThreads` rather than the
@@ -159,6 +173,46 @@ public final class Container: @unchecked Sendable {
     defer { state.withLock { $0.plugin = previous } }
     return try body()
   }
+
+  /// Removes every registration made here (not the parent's), as Swinject's
+  /// `removeAll()`: later requests find only the parent's registrations.
+  ///
+  /// The active profile and the per-service selections are configuration,
+  /// not registrations, and stay. Removed registrations, with their
+  /// `.container` and custom-scoped instances, stay alive until the
+  /// container goes: a resolution on another thread may still be using one.
+  public func removeAll() {
+    state.withLock { state in
+      state.removed += state.records
+      state.records = []
+      state.pending = []
+      state.settled = []
+      state.rebuildAll = true
+    }
+    published.store(nil, ordering: .sequentiallyConsistent)
+    _ = publish()
+  }
+
+  /// Drops every instance of `scope` held for registrations here and in
+  /// the parents (as Swinject's `resetObjectScope`), so the next request
+  /// makes new ones: a session scope reset at sign-out. Safe from any
+  /// thread; resolutions already holding an instance keep it.
+  ///
+  /// Only custom scopes can be reset: `.container` instances are read
+  /// without locks, so they live as long as their container.
+  public func resetObjectScope(_ scope: CustomScope) {
+    let records = state.withLock { $0.records + $0.removed }
+    for record in records where record.isCustomScoped && record.customScope === scope {
+      record.resetScopedInstance()
+    }
+    parent?.resetObjectScope(scope)
+  }
+
+  /// Returns the container itself: Swinject's `synchronize()` makes a
+  /// thread-safe view, and every container here is already thread-safe,
+  /// so there is nothing to do.
+  @discardableResult
+  public func synchronize() -> Container { self }
 
   // MARK: Inspecting
 

@@ -17,9 +17,12 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
   /// For a type forwarded with ``ServiceEntry/implements(_:)`` or
   /// ``Container/forward(_:to:)``: the registration that makes the instance.
   public let forwardsTo: ServiceKey?
+  /// The name of the ``CustomScope`` the registration is in, if any (its
+  /// ``scope`` then reads `.container`, the built-in scope it behaves like).
+  public let customScope: String?
 
   public var description: String {
-    guard let forwardsTo else { return "\(key) [\(scope)] at \(site)" }
+    guard let forwardsTo else { return "\(key) [\(customScope ?? scope.description)] at \(site)" }
     return "\(key) → \(forwardsTo.shortDescription) (forwarded) at \(site)"
   }
 }

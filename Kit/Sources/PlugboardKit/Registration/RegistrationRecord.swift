@@ -40,6 +40,13 @@ class RegistrationRecord: @unchecked Sendable {
   /// The `.weak` instance, held weakly.
   // Guarded by the record's striped lock (`withWeakObject`).
   private weak var weakObject: AnyObject?
+  /// The custom-scoped instance, and how many times its scope was reset.
+  // Guarded by the record's striped lock (`withScopedInstance`).
+  private var scopedInstance: (value: Any?, generation: UInt) = (nil, 0)
+
+  /// The raw scope value of a registration in a ``CustomScope``; `scope`
+  /// reports it as `.container`, the built-in scope it behaves like.
+  static let customScopeValue: UInt8 = 0xFF
 
   @usableFromInline
   init(key: ServiceKey, scope: ObjectScope, owner: Container) {
@@ -60,14 +67,51 @@ class RegistrationRecord: @unchecked Sendable {
   func object(at pointer: UnsafeMutableRawPointer) -> AnyObject? { nil }
   /// Initializes `out` from an object, if it is an instance of the type.
   func initialize(_ out: UnsafeMutableRawPointer, from object: AnyObject) -> Bool { false }
+  /// A copy of the instance at the address, boxed (for custom scopes).
+  func boxed(_ pointer: UnsafeMutableRawPointer) -> Any { () }
+  /// Initializes `out` from a boxed instance, if it is one of the type.
+  func initialize(_ out: UnsafeMutableRawPointer, fromBoxed value: Any) -> Bool { false }
   /// Uninitialized memory for one instance; free with `deallocate()`.
   func allocateInstance() -> UnsafeMutableRawPointer {
     UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
   }
 
   var scope: ObjectScope {
-    get { ObjectScope(rawValue: scopeStorage.load(ordering: .relaxed)) ?? .transient }
+    get { ObjectScope(rawValue: scopeStorage.load(ordering: .relaxed)) ?? .container }
     set { scopeStorage.store(newValue.rawValue, ordering: .relaxed) }
+  }
+
+  /// The custom scope set with ``ServiceEntry/inObjectScope(_:)-(CustomScope)``,
+  /// if it is the one in force.
+  var customScope: CustomScope? {
+    get {
+      guard scopeStorage.load(ordering: .relaxed) == Self.customScopeValue else { return nil }
+      return withMetadata { $0.customScope }
+    }
+    set {
+      withMetadata { $0.customScope = newValue }
+      if newValue != nil { scopeStorage.store(Self.customScopeValue, ordering: .relaxed) }
+    }
+  }
+
+  /// Whether the registration is in a custom scope; one atomic load.
+  var isCustomScoped: Bool { scopeStorage.load(ordering: .relaxed) == Self.customScopeValue }
+
+  /// Runs `body` on the custom-scoped instance and its scope's generation,
+  /// under the record's lock.
+  func withScopedInstance<Result>(_ body: (inout (value: Any?, generation: UInt)) -> Result) -> Result {
+    StripedLock.withLock(for: self) { body(&scopedInstance) }
+  }
+
+  /// Drops the custom-scoped instance and starts a new generation, so a
+  /// construction begun before does not store its instance.
+  func resetScopedInstance() {
+    let dropped = withScopedInstance { stored -> Any? in
+      defer { stored = (nil, stored.generation &+ 1) }
+      return stored.value
+    }
+    // Released outside the lock: its deinit may resolve or reset again.
+    withExtendedLifetime(dropped) {}
   }
 
   /// The `.container` instance's storage, if it has been made.
@@ -79,7 +123,8 @@ class RegistrationRecord: @unchecked Sendable {
     return RegistrationInfo(
       key: key, scope: scope, site: site, dependencies: metadata.dependencies,
       optionalDependencies: metadata.optionalDependencies, profiles: metadata.profiles,
-      deferredDependencies: metadata.deferredDependencies, forwardsTo: metadata.forwardsTo)
+      deferredDependencies: metadata.deferredDependencies, forwardsTo: metadata.forwardsTo,
+      customScope: isCustomScoped ? metadata.customScope?.name : nil)
   }
 
   /// Runs `body` on the metadata, under the record's lock.
@@ -132,6 +177,8 @@ struct RegistrationMetadata: Sendable {
   var deferredDependencies: [DeferredDependency] = []
   /// The key of the registration this forwarded type is served by.
   var forwardsTo: ServiceKey?
+  /// The custom scope last set, in force while the raw scope says so.
+  var customScope: CustomScope?
   /// `initCompleted` handlers, in the order they were added; each reads
   /// the instance at the address (of the record's service type).
   var initCompleted: [@Sendable (Resolver, UnsafeMutableRawPointer) throws -> Void] = []
@@ -176,6 +223,16 @@ class TypedRecord<Service>: RegistrationRecord, @unchecked Sendable {
 
   override func allocateInstance() -> UnsafeMutableRawPointer {
     UnsafeMutableRawPointer(CacheLine.allocate(Service.self, count: 1))
+  }
+
+  override func boxed(_ pointer: UnsafeMutableRawPointer) -> Any {
+    pointer.assumingMemoryBound(to: Service.self).pointee
+  }
+
+  override func initialize(_ out: UnsafeMutableRawPointer, fromBoxed value: Any) -> Bool {
+    guard let instance = value as? Service else { return false }
+    out.assumingMemoryBound(to: Service.self).initialize(to: instance)
+    return true
   }
 }
 

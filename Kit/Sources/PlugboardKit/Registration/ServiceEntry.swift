@@ -21,6 +21,15 @@ public struct ServiceEntry<Service>: Sendable {
     return self
   }
 
+  /// Puts the registration in a scope of your own (a session, say): one
+  /// instance per container, shared until
+  /// ``Container/resetObjectScope(_:)`` resets the scope.
+  @discardableResult
+  public func inObjectScope(_ scope: CustomScope) -> ServiceEntry<Service> {
+    record.customScope = scope
+    return self
+  }
+
   /// Declares the services the factory resolves, so that whole-graph checks
   /// (`plugboard check`) can see the edge without running the factory.
   @discardableResult
@@ -77,8 +86,10 @@ public struct ServiceEntry<Service>: Sendable {
 
   /// The key this entry registered.
   public var key: ServiceKey { record.key }
-  /// The scope currently set.
+  /// The scope currently set (`.container` for a custom scope).
   public var objectScope: ObjectScope { record.scope }
+  /// The custom scope currently set, if any.
+  public var customObjectScope: CustomScope? { record.customScope }
   /// Where the registration was made.
   public var site: RegistrationSite { record.site }
 }
