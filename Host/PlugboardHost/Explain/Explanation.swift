@@ -93,7 +93,7 @@ struct Explanation {
     }
     return ExplainedNode(
       service: info.key.service.name, display: info.key.shortDescription + via,
-      status: repeated ? .repeated : .registered, optional: optional, scope: info.scope.description,
+      status: repeated ? .repeated : .registered, optional: optional, scope: info.scopeName,
       plugin: info.site.plugin, file: info.site.fileID, line: info.site.line, site: info.site.description,
       notes: notes, children: children)
   }

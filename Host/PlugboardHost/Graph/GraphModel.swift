@@ -54,7 +54,7 @@ public struct GraphModel: Sendable, Encodable {
     var nodes = graph.nodes.map { node in
       Node(
         id: "n\(node.index)", type: node.key.service.name, label: Self.label(node.key),
-        name: node.key.name, scope: node.info.scope.description, plugin: node.plugin,
+        name: node.key.name, scope: node.info.scopeName, plugin: node.plugin,
         file: node.info.site.fileID, line: node.info.site.line,
         status: node.isAvailable ? "registered" : "failed")
     }

@@ -47,7 +47,7 @@ extension ProbeReport.Registration {
   init(_ info: RegistrationInfo) {
     self.init(
       type: info.key.service.name, name: info.key.name, arguments: info.key.arguments.map(\.name),
-      scope: info.scope.description, file: info.site.fileID, line: info.site.line,
+      scope: info.scopeName, file: info.site.fileID, line: info.site.line,
       profiles: info.profiles?.expressions)
   }
 }
