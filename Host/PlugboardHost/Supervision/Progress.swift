@@ -27,7 +27,7 @@ enum Progress {
     plugboard_install_crash_reporter(descriptor) { fd in
       for link in ResolutionTrace.activeChain() {
         let site = link.site.map(\.description) ?? ""
-        Progress.write(ProgressEvent.making(type: link.key.description, site: site).line, to: fd)
+        DescriptorLine.write(ProgressEvent.making(type: link.key.description, site: site).line, to: fd)
       }
     }
   }
@@ -37,7 +37,7 @@ enum Progress {
   static func report(_ event: ProgressEvent) {
     if event == .reporting || event == .running { restorePluginOutput() }
     guard descriptor >= 0 else { return }
-    write(event.line, to: descriptor)
+    DescriptorLine.write(event.line, to: descriptor)
   }
 
   /// A stage of `entry`'s plugin begins.
@@ -73,22 +73,5 @@ enum Progress {
     dup2(savedOutput, STDOUT_FILENO)
     close(savedOutput)
     savedOutput = -1
-  }
-
-  /// A whole line in one `write`, so lines from a crash handler never
-  /// interleave with a half-written one. A parent that went away is not an
-  /// error here: the child carries on and the parent's absence shows in
-  /// its exit status.
-  fileprivate static func write(_ line: String, to fd: Int32) {
-    var bytes = Array((line + "\n").utf8)
-    bytes.withUnsafeMutableBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Glibc.write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return }
-        offset += written
-      }
-    }
   }
 }

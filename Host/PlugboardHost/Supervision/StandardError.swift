@@ -7,12 +7,23 @@
 /// one else to tell, so a failed write is dropped.
 enum StandardError {
   static func write(_ line: String) {
+    DescriptorLine.write(line, to: STDERR_FILENO)
+  }
+}
+
+/// One line to a file descriptor with `write(2)`: standard error, or the
+/// supervised child's progress pipe (where a parent that went away is not
+/// the child's error: its absence shows in the child's exit status).
+enum DescriptorLine {
+  /// `line` and a newline to `descriptor`, in as few `write(2)` calls as
+  /// the kernel allows (one, for a pipe and a short line), retrying after
+  /// a signal; a failure drops the rest.
+  static func write(_ line: String, to descriptor: Int32) {
     var bytes = Array((line + "\n").utf8)
     bytes.withUnsafeMutableBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        let written = Glibc.write(
-          STDERR_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+        let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
         if written < 0 && errno == EINTR { continue }
         guard written > 0 else { return }
         offset += written
