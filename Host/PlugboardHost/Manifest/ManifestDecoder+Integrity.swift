@@ -2,10 +2,6 @@
 /// plugin's `sha256` pin, and the top-level `requirePins`, `pluginRoots`
 /// and `stageTimeout`.
 extension ManifestDecoder {
-  /// The longest `stageTimeout` accepted, in seconds: an hour. Longer is a
-  /// typo, not a wait anyone means.
-  static let maximumStageTimeout = 3600.0
-
   private static let digestExpectation =
     "expected 64 hexadecimal digits (a SHA-256 digest, as 'plugboard pin' writes it)"
 
@@ -67,14 +63,17 @@ extension ManifestDecoder {
   }
 
   private mutating func timeout(_ value: JSONValue, at path: ManifestPath) -> Duration? {
-    guard case .number(let text) = value, let seconds = Double(text) else {
+    guard case .number(let text) = value, Double(text) != nil else {
       report(path, "expected a number of seconds, found \(value.kindDescription)")
       return nil
     }
-    guard seconds > 0, seconds <= Self.maximumStageTimeout else {
-      report(path, "expected a number of seconds greater than 0 and at most 3600, found \(text)")
+    guard let duration = StageTimeout.parse(text) else {
+      report(
+        path,
+        "expected a number of seconds greater than 0 and at most \(Int(StageTimeout.maximumSeconds)), found \(text)"
+      )
       return nil
     }
-    return .seconds(seconds)
+    return duration
   }
 }

@@ -45,8 +45,8 @@ enum ProgressEvent: Equatable, Sendable {
       self = .stage(
         stage, plugin: fields[1].isEmpty ? nil : fields[1], file: fields[2].isEmpty ? nil : fields[2])
     case "T":
-      guard let seconds = Double(fields[0]), seconds > 0, seconds.isFinite else { return nil }
-      self = .stageTimeout(.milliseconds(Int64((seconds * 1000).rounded(.up))))
+      guard let duration = StageTimeout.parse(fields[0]) else { return nil }
+      self = .stageTimeout(duration)
     case "C":
       guard fields.count == 2, let signal = Int32(fields[0]) else { return nil }
       let message = fields[1].trimmingSuffix(while: \.isNewline)

@@ -143,18 +143,3 @@ struct Supervisor {
     }
   }
 }
-
-/// `--stage-timeout SECONDS`.
-enum StageTimeout {
-  /// The longest a stage may be given: an hour.
-  static let maximumSeconds = 3600.0
-
-  /// `SECONDS` as a duration, when it is a number of seconds greater than
-  /// zero and at most an hour.
-  static func parse(_ text: String) -> Duration? {
-    guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= maximumSeconds else {
-      return nil
-    }
-    return .milliseconds(Int64((seconds * 1000).rounded(.up)))
-  }
-}
