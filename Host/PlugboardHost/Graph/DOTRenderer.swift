@@ -1,7 +1,9 @@
 /// `plugboard graph --format dot`: Graphviz's language. Each plugin is a
 /// `cluster_` subgraph (drawn as a box around its registrations); missing
 /// services are red dashed nodes; cycle edges are thick and red; optional
-/// dependencies are dashed.
+/// dependencies are dashed; a forwarded type's edge is bold with a hollow
+/// head; an edge followed after construction (`Lazy`, `Provider`,
+/// `initCompleted`) is dotted and labelled with how.
 enum DOTRenderer {
   static func render(_ model: GraphModel) -> String {
     var lines = [
@@ -22,6 +24,12 @@ enum DOTRenderer {
     for node in model.unclustered { lines.append("  \(statement(node))") }
     for edge in model.edges {
       var attributes: [String] = []
+      switch edge.kind {
+      case .dependency: break
+      case .forwarded: attributes += ["style=bold", "arrowhead=empty", ##"label="forwards""##]
+      case .lazy, .provider, .afterInit:
+        attributes += ["style=dotted", "label=\(quoted(MermaidRenderer.deferralLabel(edge.kind)))"]
+      }
       if edge.optional { attributes += ["style=dashed", ##"label="optional""##] }
       if edge.cycle { attributes += [##"color="#cc0000""##, "penwidth=2.5", ##"fontcolor="#cc0000""##] }
       if edge.cycle && !edge.optional { attributes.append(##"label="cycle""##) }

@@ -25,10 +25,18 @@ public struct GraphModel: Sendable, Encodable {
   }
 
   public struct Edge: Sendable, Encodable {
+    /// How the dependency is reached, which the renderings draw apart:
+    /// a forwarded type leads to the registration that makes its
+    /// instance; a deferred edge (`Lazy`, `Provider`, `initCompleted`) is
+    /// followed only after construction, so it never closes a cycle.
+    public enum Kind: String, Sendable, Encodable {
+      case dependency, forwarded, lazy, provider, afterInit
+    }
     public let from: String
     public let to: String
     public let optional: Bool
     public let cycle: Bool
+    public var kind: Kind = .dependency
   }
 
   public struct Cluster: Sendable, Encodable {
@@ -66,7 +74,7 @@ public struct GraphModel: Sendable, Encodable {
           edges.append(
             Edge(
               from: "n\(node.index)", to: "n\(target)", optional: edge.isOptional,
-              cycle: cycleEdges.contains([node.index, target])))
+              cycle: cycleEdges.contains([node.index, target]), kind: Self.kind(of: edge, from: node)))
         } else if !edge.isOptional {
           let id =
             missing[edge.key]
@@ -79,7 +87,8 @@ public struct GraphModel: Sendable, Encodable {
                   scope: nil, plugin: nil, file: nil, line: nil, status: "missing"))
               return id
             }()
-          edges.append(Edge(from: "n\(node.index)", to: id, optional: false, cycle: false))
+          edges.append(
+            Edge(from: "n\(node.index)", to: id, optional: false, cycle: false, kind: Self.kind(of: edge, from: node)))
         }
       }
     }
@@ -109,6 +118,15 @@ public struct GraphModel: Sendable, Encodable {
   }
 
   func node(_ id: String) -> Node? { nodes.first { $0.id == id } }
+
+  private static func kind(of edge: DependencyGraph.Edge, from node: DependencyGraph.Node) -> Edge.Kind {
+    switch edge.deferral {
+    case .lazy: .lazy
+    case .provider: .provider
+    case .afterInit: .afterInit
+    case nil: node.info.forwardsTo == edge.key ? .forwarded : .dependency
+    }
+  }
 
   private static func label(_ key: ServiceKey) -> String {
     var label = key.service.shortName

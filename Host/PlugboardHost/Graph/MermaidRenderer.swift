@@ -15,7 +15,13 @@ enum MermaidRenderer {
     var cycleLinks: [Int] = []
     for (index, edge) in model.edges.enumerated() {
       let arrow =
-        edge.optional ? "-. optional .->" : (edge.cycle ? "-- cycle -->" : "-->")
+        switch edge.kind {
+        case _ where edge.optional: "-. optional .->"
+        case _ where edge.cycle: "-- cycle -->"
+        case .dependency: "-->"
+        case .forwarded: "== forwards ==>"
+        case .lazy, .provider, .afterInit: "-. \(Self.deferralLabel(edge.kind)) .->"
+        }
       lines.append("  \(edge.from) \(arrow) \(edge.to)")
       if edge.cycle { cycleLinks.append(index) }
     }
@@ -36,6 +42,16 @@ enum MermaidRenderer {
       "\(node.id)[\(quoted(node.label + "<br/>" + (node.scope ?? "") + " · plugin failed"))]:::missing"
     case "shadowed": "\(node.id)[\(quoted(node.label + "<br/>shadowed by " + (node.shadowedBy ?? "?")))]"
     default: "\(node.id)[\(quoted(node.label + "<br/>" + (node.scope ?? "")))]"
+    }
+  }
+
+  /// How a deferred edge is labelled, in every rendering.
+  static func deferralLabel(_ kind: GraphModel.Edge.Kind) -> String {
+    switch kind {
+    case .lazy: "lazy"
+    case .provider: "provider"
+    case .afterInit: "after init"
+    case .dependency, .forwarded: ""
     }
   }
 
