@@ -63,7 +63,8 @@ import Testing
       let edge = model.edges.first { model.node($0.from)?.label == from && model.node($0.to)?.label == to }
       return edge.flatMap { edge in dot.first { $0.hasPrefix("  \(edge.from) -> \(edge.to)") } }
     }
-    #expect(line("Starter", "Engine")?.hasSuffix(#"[style=bold, arrowhead=empty, label="forwards"];"#) == true)
+    #expect(
+      line("Starter", "Engine")?.hasSuffix(#"[style=bold, arrowhead=empty, label="forwards"];"#) == true)
     #expect(line("Back", "Front")?.hasSuffix(#"[style=dotted, label="lazy"];"#) == true)
     #expect(line("Back", "Audit")?.hasSuffix(#"[style=dotted, label="provider"];"#) == true)
     #expect(line("Back", "Clock")?.hasSuffix(#"[style=dotted, label="after init"];"#) == true)

@@ -88,7 +88,9 @@ public struct GraphModel: Sendable, Encodable {
               return id
             }()
           edges.append(
-            Edge(from: "n\(node.index)", to: id, optional: false, cycle: false, kind: Self.kind(of: edge, from: node)))
+            Edge(
+              from: "n\(node.index)", to: id, optional: false, cycle: false,
+              kind: Self.kind(of: edge, from: node)))
         }
       }
     }
