@@ -31,6 +31,28 @@ import Testing
     #expect(try lazy.instance === first)
   }
 
+  /// `resolveIfRegistered` of a wrapper asks about the wrapped service:
+  /// nil only when it is not registered, with or without arguments.
+  @Test func resolveIfRegisteredOfAWrapperFollowsTheWrappedService() throws {
+    let empty = Container()
+    #expect(try empty.resolveIfRegistered(Lazy<Engine>.self) == nil)
+    #expect(try empty.resolveIfRegistered(Provider<Engine>.self, name: "spare") == nil)
+    #expect(try empty.resolveIfRegistered(Lazy<Engine>.self, argument: 3) == nil)
+    let container = Container()
+    container.register(Engine.self) { _ in Engine() }
+    container.register(Engine.self, name: "spare") { (_: Resolver, _: Int) in Engine() }
+    let lazy = try #require(try container.resolveIfRegistered(Lazy<Engine>.self))
+    _ = try lazy.instance
+    // Registered with an argument and asked for without one: found, and
+    // its use throws, as for `resolveIfRegistered(Engine.self, …)`.
+    let unarmed = try #require(try container.resolveIfRegistered(Provider<Engine>.self, name: "spare"))
+    #expect(throws: ResolutionError.self) { try unarmed.instance }
+    let spare = try #require(
+      try container.resolveIfRegistered(Provider<Engine>.self, name: "spare", argument: 3))
+    _ = try spare.instance
+    #expect(try container.resolveIfRegistered(Engine?.self) != nil)
+  }
+
   @Test func providerResolvesOnEveryUse() throws {
     let container = Container()
     container.register(Engine.self) { _ in Engine() }

@@ -73,7 +73,7 @@ extension Container {
     _ serviceType: Service.Type = Service.self, name: String? = nil,
     arguments first: First, _ rest: repeat each Rest
   ) throws -> Service? {
-    guard hasVariants(serviceType, name: name) else { return nil }
+    guard hasVariantsOrWrapped(serviceType, name: name) else { return nil }
     return try resolve(serviceType, name: name, arguments: first, repeat each rest)
   }
 
@@ -83,7 +83,9 @@ extension Container {
   public func resolveIfRegistered<Service>(
     _ serviceType: Service.Type = Service.self, name: String? = nil
   ) throws -> Service? {
-    guard lookup(ObjectIdentifier(serviceType), name: name) != nil || hasVariants(serviceType, name: name)
+    guard
+      lookup(ObjectIdentifier(serviceType), name: name) != nil
+        || hasVariantsOrWrapped(serviceType, name: name)
     else { return nil }
     return try resolve(serviceType, name: name)
   }

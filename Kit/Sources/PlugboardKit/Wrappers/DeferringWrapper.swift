@@ -24,6 +24,10 @@ extension DeferringWrapper {
       })
   }
 
+  static func isServed(in container: Container, name: String?) -> Bool {
+    wrappedIsRegistered(Service.self, in: container, name: name)
+  }
+
   static func declaredDependency(name: String?) -> DeclaredDependency {
     .deferred(DeferredDependency(key: ServiceKey(Service.self, name: name), kind: kind))
   }

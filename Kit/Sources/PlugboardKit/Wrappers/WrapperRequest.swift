@@ -12,9 +12,37 @@ protocol WrapperRequest {
   static func resolveWrapper<First, each Rest>(
     in container: Container, name: String?, arguments first: First, _ rest: repeat each Rest
   ) throws -> Self
+  /// Whether the wrapped service is registered (see
+  /// ``Container/hasVariantsOrWrapped(_:name:)``).
+  static func isServed(in container: Container, name: String?) -> Bool
   /// How a parameter or declared dependency of this type reaches the
   /// wrapped service, for whole-graph checks.
   static func declaredDependency(name: String?) -> DeclaredDependency
+}
+
+extension WrapperRequest {
+  /// Whether `resolveIfRegistered` finds the wrapped service, so that
+  /// `resolveIfRegistered(Lazy<Dog>.self)` is a `Lazy` when `Dog` is
+  /// registered rather than `nil`.
+  static func wrappedIsRegistered<Wrapped>(_ wrapped: Wrapped.Type, in container: Container, name: String?)
+    -> Bool
+  {
+    container.lookup(ObjectIdentifier(wrapped), name: name) != nil
+      || container.hasVariantsOrWrapped(wrapped, name: name)
+  }
+}
+
+extension Container {
+  /// Whether `serviceType` under `name` has registrations taking runtime
+  /// arguments, or is a wrapper type (`Optional`, `Lazy`, `Provider`)
+  /// whose wrapped type is registered: what `resolveIfRegistered` asks
+  /// after the plain lookup found nothing.
+  @usableFromInline
+  func hasVariantsOrWrapped(_ serviceType: any Any.Type, name: String?) -> Bool {
+    if hasVariants(serviceType, name: name) { return true }
+    guard let wrapper = serviceType as? any WrapperRequest.Type else { return false }
+    return wrapper.isServed(in: self, name: name)
+  }
 }
 
 /// One dependency as a check sees it: the service it reaches, and how.
@@ -40,6 +68,10 @@ extension Optional: WrapperRequest {
     in container: Container, name: String?, arguments first: First, _ rest: repeat each Rest
   ) throws -> Self {
     try container.resolveIfRegistered(Wrapped.self, name: name, arguments: first, repeat each rest)
+  }
+
+  static func isServed(in container: Container, name: String?) -> Bool {
+    wrappedIsRegistered(Wrapped.self, in: container, name: name)
   }
 
   static func declaredDependency(name: String?) -> DeclaredDependency {
