@@ -18,17 +18,10 @@ import Testing
 
   /// The findings for `container`, as `plugboard check` reports them.
   private func findings(_ assemble: (Container) -> Void) throws -> [Finding] {
-    let container = Container()
-    container.attributing(to: "Sample") {
+    try InProcessDeployment.findings { container in
       container.register((any Application).self) { _ in App() }.dependsOn(Front.self)
       assemble(container)
     }
-    let manifest = try ManifestReader.decode(
-      Array(#"{"formatVersion": 1, "pluginRoots": ["/nonexistent"], "plugins": []}"#.utf8),
-      path: "/virtual/plugins.json"
-    ).get()
-    let deployment = Deployment(manifest: manifest, outcomes: [], container: container)
-    return DeploymentChecker(deployment, environment: [:]).check().findings
   }
 
   @Test func aCycleNotBrokenIsAnError() throws {
@@ -65,6 +58,7 @@ import Testing
   }
 
   @Test func aLazyTargetMustStillBeRegistered() throws {
+    let line = #line + 2
     let found = try findings { container in
       container.register(Front.self) { _ in Front() }.dependsOn(Lazy<Back>.self)
     }
@@ -74,11 +68,12 @@ import Testing
     #expect(
       finding.explanation.first
         == "PlugboardHostTests.DeferredEdgeCheckTests.Back is a lazy dependency (Lazy) declared at "
-        + "PlugboardHostTests/DeferredEdgeCheckTests.swift:69 in plugin Sample, and no loaded plugin "
+        + "PlugboardHostTests/DeferredEdgeCheckTests.swift:\(line) in plugin Sample, and no loaded plugin "
         + "registers it.")
   }
 
   @Test func aCycleThroughAForwardedTypeNamesTheForwarding() throws {
+    let line = #line + 2
     let found = try findings { container in
       container.register(Front.self) { _ in Front() }.dependsOn(Starter.self)
       container.register(Engine.self) { _ in Engine() }.dependsOn(Front.self).implements(Starter.self)
@@ -89,9 +84,9 @@ import Testing
     #expect(
       finding.explanation == [
         "Each of these services needs the next, so resolving any of them never finishes:",
-        "  Front → Starter, declared at \(site):83 in plugin Sample",
-        "  Starter → Engine, forwarded at \(site):84 in plugin Sample",
-        "  Engine → Front, declared at \(site):84 in plugin Sample",
+        "  Front → Starter, declared at \(site):\(line) in plugin Sample",
+        "  Starter → Engine, forwarded at \(site):\(line + 1) in plugin Sample",
+        "  Engine → Front, declared at \(site):\(line + 1) in plugin Sample",
         "It is reached from the Application: Application → Front.",
       ])
   }

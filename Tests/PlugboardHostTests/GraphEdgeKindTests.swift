@@ -18,20 +18,15 @@ import Testing
   /// The graph of a container assembled in the test process, as the
   /// command builds it: the model reads only declarations.
   private func model() throws -> GraphModel {
-    let container = Container()
-    container.attributing(to: "Sample") {
-      container.register(Front.self) { _ in Front() }.dependsOn(Back.self, Starter.self)
-      container.register(Back.self) { _ in Back() }.dependsOn(Lazy<Front>.self, Provider<Audit>.self)
-        .initCompleted(resolving: Clock.self) { r, _ in _ = try r.resolve(Clock.self) as Clock }
-      container.register(Audit.self) { _ in Audit() }.dependsOn()
-      container.register(Clock.self) { _ in Clock() }.dependsOn()
-      container.register(Engine.self) { _ in Engine() }.dependsOn().implements(Starter.self)
-    }
-    let manifest = try ManifestReader.decode(
-      Array(#"{"formatVersion": 1, "pluginRoots": ["/nonexistent"], "plugins": []}"#.utf8),
-      path: "/virtual/plugins.json"
-    ).get()
-    return GraphModel(Deployment(manifest: manifest, outcomes: [], container: container))
+    GraphModel(
+      try InProcessDeployment.make { container in
+        container.register(Front.self) { _ in Front() }.dependsOn(Back.self, Starter.self)
+        container.register(Back.self) { _ in Back() }.dependsOn(Lazy<Front>.self, Provider<Audit>.self)
+          .initCompleted(resolving: Clock.self) { r, _ in _ = try r.resolve(Clock.self) as Clock }
+        container.register(Audit.self) { _ in Audit() }.dependsOn()
+        container.register(Clock.self) { _ in Clock() }.dependsOn()
+        container.register(Engine.self) { _ in Engine() }.dependsOn().implements(Starter.self)
+      })
   }
 
   /// `Front → Back` (kind) for every edge, by label.

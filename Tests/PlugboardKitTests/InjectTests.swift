@@ -64,4 +64,44 @@ import Testing
         == "@Inject property of type PlugboardKitTests.InjectTests.Logger was read before container.inject(into:) filled it"
     )
   }
+
+  @Test func registeringWithInjectingDeclaresEachPropertyForChecks() throws {
+    let container = Container()
+    container.register(ProfileScreen.self, injecting: ProfileScreen.init)
+    let info = try #require(container.registrations.first)
+    let logger = ServiceKey((any Logger).self)
+    #expect(info.dependencies == [ServiceKey((any Logger).self, name: "audit"), logger])
+    #expect(info.optionalDependencies == [ServiceKey((any Analytics).self), ServiceKey((any Cache).self)])
+  }
+
+  @Test func registeringWithInjectingResolvesAFilledInstance() throws {
+    let container = container(analytics: true, cache: false)
+    container.register(ProfileScreen.self, injecting: ProfileScreen.init)
+    let screen = try container.resolve(ProfileScreen.self)
+    #expect(screen.logger.lines == ["console"])
+    #expect(screen.analytics != nil)
+    #expect(screen.cache.label == "memory")
+  }
+
+  /// The hole is reported through the registration, as for any factory.
+  @Test func aHoleInAnInjectingRegistrationNamesTheChain() throws {
+    let container = Container()
+    container.register(ProfileScreen.self, injecting: ProfileScreen.init)
+    let error = #expect(throws: ResolutionError.self) { try container.resolve(ProfileScreen.self) }
+    #expect(
+      error?.description == """
+        error: cannot resolve PlugboardKitTests.InjectTests.ProfileScreen
+
+        What went wrong:
+          No registration for PlugboardKitTests.InjectTests.Logger named "audit".
+
+        Chain:
+          ProfileScreen  (registered at PlugboardKitTests/InjectTests.swift:89)
+          → Logger named "audit"  (✗ not registered)
+
+        Action:
+          Register Logger in an assembly that is loaded, for example \
+        container.register(Logger.self, name: "audit") { r in ... }.
+        """)
+  }
 }

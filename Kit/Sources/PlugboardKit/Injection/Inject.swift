@@ -57,6 +57,12 @@ public final class Inject<Value> {
 }
 
 extension Inject: InjectionPoint {
+  var declaredDependency: DeclaredDependency {
+    let declared = DeclaredDependency.of(Value.self, name: name)
+    guard fallback != nil, case .required(let key) = declared else { return declared }
+    return .optional(key)
+  }
+
   func inject(from container: Container) throws {
     if let fallback {
       stored = try container.resolveIfRegistered(Value.self, name: name) ?? fallback()
@@ -70,6 +76,10 @@ extension Inject: InjectionPoint {
 /// What ``Container/inject(into:)`` finds among an instance's stored
 /// properties.
 protocol InjectionPoint: AnyObject {
+  /// The service the property reaches, as a whole-graph check sees it:
+  /// required, optional (an optional type, or a default), or deferred
+  /// (`Lazy`, `Provider`).
+  var declaredDependency: DeclaredDependency { get }
   func inject(from container: Container) throws
 }
 
