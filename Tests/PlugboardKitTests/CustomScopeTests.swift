@@ -5,6 +5,7 @@ import Testing
 extension CustomScope {
   fileprivate static let session = CustomScope("session")
   fileprivate static let device = CustomScope("device")
+  fileprivate static let screen = CustomScope("screen", storage: .weak)
 }
 
 /// Custom scopes: a session-wide singleton reset at sign-out.
@@ -44,6 +45,35 @@ extension CustomScope {
     #expect(first != nil)
     container.resetObjectScope(.session)
     #expect(first == nil)
+  }
+
+  /// A weak scope shares the instance while someone holds it, makes a new
+  /// one after the last holder lets go, and after a reset.
+  @Test func aWeakScopeKeepsTheInstanceOnlyWhileItIsHeld() throws {
+    let container = Container()
+    container.register(Shared.self) { _ in Shared() }.inObjectScope(.screen)
+    weak var released: Shared?
+    do {
+      let held = try container.resolve(Shared.self)
+      #expect(try container.resolve(Shared.self) === held)
+      released = held
+    }
+    #expect(released == nil)
+    let next = try container.resolve(Shared.self)
+    #expect(try container.resolve(Shared.self) === next)
+    container.resetObjectScope(.screen)
+    #expect(try container.resolve(Shared.self) !== next)
+  }
+
+  /// A value cannot be held weakly: it is kept until the reset.
+  @Test func aWeakScopeKeepsAValueUntilTheReset() throws {
+    let container = Container()
+    let made = Atomic(0)
+    container.register(Int.self) { _ in made.add(1, ordering: .relaxed).newValue }.inObjectScope(.screen)
+    #expect(try container.resolve(Int.self) == 1)
+    #expect(try container.resolve(Int.self) == 1)
+    container.resetObjectScope(.screen)
+    #expect(try container.resolve(Int.self) == 2)
   }
 
   @Test func reportsItsScope() {

@@ -269,16 +269,16 @@ extension Container {
         let stored = record.withScopedInstance { $0 }
         generation = stored.generation
         guard let value = stored.value else { return false }
-        return record.initialize(out, fromBoxed: value)
+        return record.initialize(out, fromKept: value)
       },
-      isReady: { record.withScopedInstance { $0.value != nil } }
+      isReady: { record.withScopedInstance { record.holdsInstance($0.value) } }
     ) {
       try call(record, in: context) { try produce(record.owner, out) }
-      let boxed = record.boxed(out)
+      let kept = record.keptForScope(out)
       record.withScopedInstance { scoped in
         // Reset while the factory ran: the instance belongs to the old
         // generation, so only this caller gets it.
-        if scoped.generation == generation { scoped.value = boxed }
+        if scoped.generation == generation { scoped.value = kept }
       }
       try completeInitialization(of: record, at: out, in: context)
     }

@@ -13,6 +13,20 @@
 /// container.resetObjectScope(.session)  // at sign-out
 /// ```
 ///
+/// A scope keeps its instances strongly by default. A `.weak` scope, as
+/// Swinject's `ObjectScope(storageFactory: WeakStorage.init)`, keeps each
+/// class instance only while something else holds it, and makes a new one
+/// after the last holder lets go or after a reset, whichever comes first:
+///
+/// ```swift
+/// extension CustomScope {
+///   static let screen = CustomScope("screen", storage: .weak)
+/// }
+/// ```
+///
+/// A value type in a weak scope cannot be held weakly and is kept
+/// strongly until the reset.
+///
 /// Scopes are told apart by identity, not by name. Making an instance is
 /// exactly-once per scope generation, as for `.container`, and resetting
 /// is safe from any thread: a construction that was under way when the
@@ -22,10 +36,52 @@ public final class CustomScope: Sendable, CustomStringConvertible {
   /// The name listings and diagnostics show.
   public let name: String
 
+  /// How the scope keeps its instances between resets.
+  public let storage: Storage
+
   /// Creates a scope; `name` is for display.
-  public init(_ name: String) {
+  public init(_ name: String, storage: Storage = .strong) {
     self.name = name
+    self.storage = storage
+  }
+
+  /// How a ``CustomScope`` keeps an instance until the scope is reset.
+  public enum Storage: Sendable {
+    /// Until the reset.
+    case strong
+    /// Until the reset or until nothing else holds it, whichever is first.
+    case weak
   }
 
   public var description: String { name }
+}
+
+/// A weak scope's hold on an instance.
+private final class WeakInstance {
+  weak var object: AnyObject?
+  init(_ object: AnyObject) { self.object = object }
+}
+
+extension RegistrationRecord {
+  /// The instance at `out` as the custom scope keeps it: boxed, or held
+  /// weakly in a weak scope.
+  func keptForScope(_ out: UnsafeMutableRawPointer) -> Any {
+    if customScope?.storage == .weak, let object = object(at: out) { return WeakInstance(object) }
+    return boxed(out)
+  }
+
+  /// Whether `kept` (from ``keptForScope(_:)``) still holds an instance.
+  func holdsInstance(_ kept: Any?) -> Bool {
+    guard let kept else { return false }
+    guard let weak = kept as? WeakInstance else { return true }
+    return weak.object != nil
+  }
+
+  /// Initializes `out` from what ``keptForScope(_:)`` kept, if it still
+  /// holds an instance of the type.
+  func initialize(_ out: UnsafeMutableRawPointer, fromKept kept: Any) -> Bool {
+    guard let weak = kept as? WeakInstance else { return initialize(out, fromBoxed: kept) }
+    guard let object = weak.object else { return false }
+    return initialize(out, from: object)
+  }
 }
