@@ -39,6 +39,12 @@ let brokenPlugins = ["CyclicAPI", "CaptiveTracker", "SecondKeychain", "GreetingP
 /// prints while it registers.
 let faultCorpusPlugins = ["Healthy", "TrappingAssembly", "TrappingFactory", "Chatty"]
 
+/// Test-only plugins under `Tests/Plugins/<Name>/` for feedback and
+/// logging, needing only PlugboardKit: one whose `assemble` waits until the
+/// test releases it (progress on a terminal), an application that logs at
+/// every level, and one that replaces plugboard's default `Logger`.
+let feedbackPlugins = ["GatedAssembly", "LogWriter", "OwnLogger"]
+
 let package = Package(
   name: "Plugboard",
   products: [
@@ -55,7 +61,9 @@ let package = Package(
     // Test-only: the broken deployments `plugboard check` must diagnose.
     + brokenPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
     // Test-only: the fault corpus's plugins.
-    + faultCorpusPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    + faultCorpusPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
+    // Test-only: feedback and logging.
+    + feedbackPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
   dependencies: [
     .package(path: "Kit"),
     .package(path: "Plugins/Contracts"),
@@ -96,6 +104,9 @@ let package = Package(
         swiftSettings: pluginSettings, plugins: name.hasPrefix("Greeting") ? [] : stamped)
     }
     + faultCorpusPlugins.map {
+      .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
+    }
+    + feedbackPlugins.map {
       .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
     }
     + samplePlugins.map {

@@ -13,11 +13,15 @@ struct ShellAssembly: Assembly {
       .inObjectScope(.container)
       .inProfiles("!live")
     container.register((any Application).self) { resolver in
-      SampleApplication(
+      // plugboard's Logger (or a plugin's, if one replaced it); `info` is
+      // shown with `plugboard run --log-level info` or `--verbose`.
+      let logger = try resolver.resolve((any Logger).self)
+      logger.info("Shell: starting the sample application")
+      return SampleApplication(
         login: try resolver.resolve(), issues: try resolver.resolve(),
         console: try resolver.resolve(), analytics: try resolver.resolveIfRegistered())
     }
-    .dependsOn((any LoginFeature).self, (any IssueListFeature).self, (any AppConsole).self)
+    .dependsOn((any LoginFeature).self, (any IssueListFeature).self, (any AppConsole).self, (any Logger).self)
     .optionallyDependsOn((any AnalyticsTracker).self)
   }
 }

@@ -15,7 +15,8 @@ public struct CheckReport: Sendable, Encodable {
     profile = deployment.profile?.name
     plugins = deployment.outcomes.count
     loaded = deployment.loadedPlugins.count
-    registrations = deployment.container.registrations.count
+    // The plugins' registrations: plugboard's default Logger is not one.
+    registrations = deployment.container.registrations.filter { !DefaultLogger.isDefault($0.site) }.count
     self.findings = findings
   }
 

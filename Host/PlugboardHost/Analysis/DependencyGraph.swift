@@ -65,7 +65,13 @@ struct DependencyGraph {
   /// The graph of `container`'s registrations; those attributed to a plugin
   /// in `failedPlugins` are kept as unavailable nodes.
   init(container: Container, failedPlugins: Set<String>) {
-    let nodes = container.registrations.enumerated().map { index, info in
+    // plugboard's default Logger last, so the plugins' registrations keep
+    // their numbers (n0, n1, …) whether or not something uses it.
+    let registrations = container.registrations
+    let ordered =
+      registrations.filter { !DefaultLogger.isDefault($0.site) }
+      + registrations.filter { DefaultLogger.isDefault($0.site) }
+    let nodes = ordered.enumerated().map { index, info in
       Node(
         index: index, info: info,
         isAvailable: !(info.site.plugin.map(failedPlugins.contains) ?? false))

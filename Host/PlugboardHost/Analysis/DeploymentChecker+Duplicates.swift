@@ -8,7 +8,11 @@ extension DeploymentChecker {
   func duplicateRegistrations() -> [Finding] {
     let registrations = deployment.container.registrations
     let unswitched = deployment.container.duplicateRegistrations.filter { duplicate in
-      !registrations.contains { $0.key == duplicate.key && $0.site == duplicate.winner && $0.profiles != nil }
+      // Replacing plugboard's default logger is what a plugin's Logger is for.
+      !DefaultLogger.isDefault(duplicate.replaced)
+        && !registrations.contains {
+          $0.key == duplicate.key && $0.site == duplicate.winner && $0.profiles != nil
+        }
     }
     return unswitched.map { duplicate in
       let key = duplicate.key.shortDescription

@@ -21,6 +21,23 @@ extension Console {
   public func finish() -> String? { nil }
 }
 
+extension Console {
+  /// Writes a warning line to standard error, unless `--quiet` was given:
+  /// `--quiet` prints only errors. Every warning a deployment command
+  /// prints goes through here (`plugboard: run: warning: …`).
+  public func warn(_ line: String) {
+    guard Verbosity.current != .quiet else { return }
+    err(line)
+  }
+
+  /// Writes an informational line (not a warning, not an error) to
+  /// standard error, unless `--quiet` was given.
+  public func info(_ line: String) {
+    guard Verbosity.current != .quiet else { return }
+    err(line)
+  }
+}
+
 /// The process's own standard output and error.
 ///
 /// Every control character but the line break is escaped on the way out

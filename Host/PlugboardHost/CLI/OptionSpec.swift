@@ -31,6 +31,21 @@ struct OptionSpec: Sendable {
     name: "--stage-timeout", valueName: "SECONDS",
     help: "stop a plugin stage that takes longer (default 10; overrides the manifest's stageTimeout)")
 
+  /// `--verbose`: each plugin's stages with timings on stderr, and the
+  /// log level lowered to debug (see `StageFeedback`).
+  static let verbose = OptionSpec(
+    name: Verbosity.verboseFlag, valueName: nil,
+    help: "print each plugin's stages with their timings on stderr; log at debug")
+
+  /// `--quiet`: only errors on stderr, and the log level raised to error.
+  static let quiet = OptionSpec(
+    name: Verbosity.quietFlag, valueName: nil, help: "print only errors on stderr (no warnings, no progress)")
+
+  /// `--log-level LEVEL`: the level of plugboard's default logger.
+  static let logLevel = OptionSpec(
+    name: LogLevelChoice.optionName, valueName: "LEVEL",
+    help: "trace, debug, info, notice, warning or error (overrides PLUGBOARD_LOG_LEVEL and logLevel)")
+
   /// The options of every command that brings a deployment up.
-  static let supervision = [unsupervised, stageTimeout]
+  static let supervision = [unsupervised, stageTimeout, verbose, quiet, logLevel]
 }

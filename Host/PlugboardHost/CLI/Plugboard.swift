@@ -53,6 +53,11 @@ public enum Plugboard {
         for line in error.lines { console.err(line) }
         return ExitStatus.of(.misuse, command: name)
       }
+      if Supervisor.supervisedCommands.contains(name),
+        let status = prepareFeedback(options, command: name, console: console)
+      {
+        return status
+      }
       // Whatever path the command took, no plugin code runs after it.
       defer { Progress.report(.reporting) }
       if Supervisor.supervisedCommands.contains(name) { Progress.divertPluginOutput() }

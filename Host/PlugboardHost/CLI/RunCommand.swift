@@ -59,7 +59,7 @@ struct RunCommand {
     // Warnings are check's to report, but one plugin silently replacing
     // another's registration changes what the application gets.
     for finding in validation.findings where finding.kind == .duplicateRegistration {
-      console.err("plugboard: run: warning: \(finding.title)")
+      console.warn("plugboard: run: warning: \(finding.title)")
     }
     let application: any Application
     Progress.report(.stage(.resolveApplication, plugin: nil, file: nil))

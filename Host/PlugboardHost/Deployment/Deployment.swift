@@ -37,6 +37,8 @@ public struct Deployment {
     // Before anything registers, so the registry never holds a snapshot
     // built for another profile.
     container.activeProfile = profile?.name
+    // First, so that a plugin's own Logger replaces it.
+    DefaultLogger.register(into: container, manifest: manifest)
     var profileProblems: [DeploymentProblem] = []
     let outcomes = DeploymentAssembler.assemble(
       loader.load(manifest, profile: profile?.name), into: container

@@ -59,7 +59,10 @@ public struct GraphModel: Sendable, Encodable {
           return entry.name
         }))
     let cycleEdges = CycleFinder.edges(of: CycleFinder.cycles(in: graph))
-    var nodes = graph.nodes.map { node in
+    // plugboard's default Logger is drawn only when something uses it.
+    let used = Set(graph.nodes.flatMap { graph.edges(from: $0.index).compactMap(\.to) })
+    let drawn = graph.nodes.filter { !DefaultLogger.isDefault($0.info.site) || used.contains($0.index) }
+    var nodes = drawn.map { node in
       Node(
         id: "n\(node.index)", type: node.key.service.name, label: Self.label(node.key),
         name: node.key.name, scope: node.info.scopeName, plugin: node.plugin,
@@ -96,7 +99,8 @@ public struct GraphModel: Sendable, Encodable {
     }
     // A registration a later one replaced serves nothing, so it has no
     // edges; it is drawn all the same, so the graph shows both plugins.
-    for (index, duplicate) in deployment.container.duplicateRegistrations.enumerated() {
+    for (index, duplicate) in deployment.container.duplicateRegistrations.enumerated()
+    where !DefaultLogger.isDefault(duplicate.replaced) {
       let replaced = duplicate.replaced
       nodes.append(
         Node(

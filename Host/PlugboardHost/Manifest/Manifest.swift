@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// A deployment description, `plugins.json`: which plugins to load, in
 /// which order. See `Docs/plugins.md` and `plugins.schema.json`.
 public struct Manifest: Equatable, Sendable {
@@ -27,6 +29,10 @@ public struct Manifest: Equatable, Sendable {
   /// before it counts as a hang; nil when the manifest leaves it to the
   /// default.
   public let stageTimeout: Duration?
+  /// `"logLevel"`: the level of plugboard's default logger
+  /// (`PLUGBOARD_LOG_LEVEL` and `--log-level` override it); nil when the
+  /// manifest leaves it to the default, `notice`.
+  public internal(set) var logLevel: LogLevel? = nil
 
   public init(
     path: String, plugins: [PluginEntry], profiles: [ProfileDeclaration] = [], activeProfile: String? = nil,

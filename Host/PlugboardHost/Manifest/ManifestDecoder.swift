@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// Turns a parsed manifest into a ``Manifest``, collecting every problem
 /// with its place rather than stopping at the first.
 struct ManifestDecoder {
@@ -9,6 +11,7 @@ struct ManifestDecoder {
   static let topLevelKeys = [
     "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "pluginRoots", "stageTimeout",
     "plugins",
+    "logLevel",
   ]
   static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256"]
 
@@ -29,6 +32,8 @@ struct ManifestDecoder {
   var requirePins = false
   var pluginRoots: [String] = []
   var stageTimeout: Duration?
+  /// `logLevel`; see ManifestDecoder+Logging.
+  var logLevel: LogLevel?
 
   /// The manifest, or every problem found in it.
   static func decode(_ document: JSONValue, path: String) -> Result<Manifest, ManifestError> {
@@ -44,11 +49,12 @@ struct ManifestDecoder {
       }
       return .failure(.invalid(path: path, decoder.problems))
     }
-    return .success(
-      Manifest(
-        path: path, plugins: plugins, profiles: decoder.profiles, activeProfile: decoder.activeProfile,
-        requirePins: decoder.requirePins, pluginRoots: decoder.pluginRoots, stageTimeout: decoder.stageTimeout
-      ))
+    var manifest = Manifest(
+      path: path, plugins: plugins, profiles: decoder.profiles, activeProfile: decoder.activeProfile,
+      requirePins: decoder.requirePins, pluginRoots: decoder.pluginRoots, stageTimeout: decoder.stageTimeout
+    )
+    manifest.logLevel = decoder.logLevel
+    return .success(manifest)
   }
 
   private mutating func document(_ value: JSONValue) -> [PluginEntry]? {
@@ -69,6 +75,7 @@ struct ManifestDecoder {
     profiles = declarations(members["profiles"])
     activeProfile = defaultProfile(members["activeProfile"])
     integritySettings(members)
+    loggingSettings(members)
     guard let list = members["plugins"] else {
       report(root, "missing required key \"plugins\"")
       return nil

@@ -59,6 +59,9 @@ public struct DeploymentListing: Encodable, Sendable {
   /// The active profile and what it changed; absent when the manifest
   /// declares no profiles.
   public internal(set) var profile: ProfileEffects?
+  /// Which Logger the services get; absent when the manifest could not
+  /// be read.
+  public internal(set) var logger: LoggerChoice?
 }
 
 extension DeploymentListing {
@@ -71,6 +74,7 @@ extension DeploymentListing {
         Plugin(outcome, in: deployment.manifest, registrations: registrations)
       })
     profile = ProfileEffects(deployment)
+    logger = LoggerChoice(deployment.container)
   }
 
   /// The listing of a deployment whose manifest could not be read.

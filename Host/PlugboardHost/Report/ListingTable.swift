@@ -5,6 +5,8 @@ enum ListingTable {
     var lines = ["Deployment \(listing.manifest)"]
     if let profile = listing.profile { lines += ProfileLines.lines(profile) }
     lines.append(summary(listing))
+    // Only when a plugin replaced plugboard's default (`--json` always says).
+    if let logger = listing.logger, logger.plugin != nil { lines.append(logger.text) }
     for plugin in listing.plugins {
       lines.append("")
       lines.append(heading(plugin))

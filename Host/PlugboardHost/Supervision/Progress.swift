@@ -36,6 +36,7 @@ enum Progress {
 
   static func report(_ event: ProgressEvent) {
     if event == .reporting || event == .running { restorePluginOutput() }
+    StageFeedback.current?.observe(event)
     guard descriptor >= 0 else { return }
     DescriptorLine.write(event.line, to: descriptor)
   }

@@ -15,11 +15,12 @@ enum StandardError {
 /// supervised child's progress pipe (where a parent that went away is not
 /// the child's error: its absence shows in the child's exit status).
 enum DescriptorLine {
-  /// `line` and a newline to `descriptor`, in as few `write(2)` calls as
-  /// the kernel allows (one, for a pipe and a short line), retrying after
-  /// a signal; a failure drops the rest.
-  static func write(_ line: String, to descriptor: Int32) {
-    var bytes = Array((line + "\n").utf8)
+  /// `line` and `terminator` (a newline unless told otherwise) to
+  /// `descriptor`, in as few `write(2)` calls as the kernel allows (one,
+  /// for a pipe and a short line), retrying after a signal; a failure
+  /// drops the rest.
+  static func write(_ line: String, to descriptor: Int32, terminator: String = "\n") {
+    var bytes = Array((line + terminator).utf8)
     bytes.withUnsafeMutableBytes { buffer in
       var offset = 0
       while offset < buffer.count {

@@ -56,6 +56,19 @@ struct WeatherAssembly: Assembly {
 }
 // end guide
 
+// guide: logger
+struct LoggingWeatherAssembly: Assembly {
+  func assemble(container: Container) throws {
+    container.register((any WeatherService).self) { resolver in
+      let logger = try resolver.resolve((any Logger).self)
+      logger.info("weather: asking the remote API")
+      return RemoteWeatherService(transport: try resolver.resolve())
+    }
+    .dependsOn((any HTTPTransport).self, (any Logger).self)
+  }
+}
+// end guide
+
 // guide: consumer
 /// A feature that shows the weather when a deployment has it.
 struct WeatherBanner: Sendable {

@@ -17,21 +17,8 @@ enum PseudoTerminal {
   /// `\r\n` turned back into `\n`. `NO_COLOR` is unset unless
   /// `environment` sets it.
   static func plugboard(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
-    // posix_openpt and friends are not in Swift's Glibc module; on Linux
-    // they are these: open the multiplexer, unlock the new terminal (the
-    // ioctl TIOCSPTLCK) and ask its number (TIOCGPTN).
-    let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-    guard master >= 0 else {
-      throw Failure(description: "cannot open /dev/ptmx: \(String(cString: strerror(errno)))")
-    }
+    let (master, slave) = try openPair()
     defer { close(master) }
-    var unlock: Int32 = 0
-    var number: UInt32 = 0
-    guard ioctl(master, 0x4004_5431, &unlock) == 0, ioctl(master, 0x8004_5430, &number) == 0 else {
-      throw Failure(description: "cannot set up the pseudo-terminal: \(String(cString: strerror(errno)))")
-    }
-    let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
-    guard slave >= 0 else { throw Failure(description: "cannot open /dev/pts/\(number)") }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: BuildProducts.plugboard)
     process.arguments = arguments
@@ -59,5 +46,28 @@ enum PseudoTerminal {
     }
     process.waitUntilExit()
     return String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+  }
+
+  /// A new pseudo-terminal: its controlling side and its terminal side.
+  static func openPair() throws -> (master: Int32, slave: Int32) {
+    // posix_openpt and friends are not in Swift's Glibc module; on Linux
+    // they are these: open the multiplexer, unlock the new terminal (the
+    // ioctl TIOCSPTLCK) and ask its number (TIOCGPTN).
+    let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+    guard master >= 0 else {
+      throw Failure(description: "cannot open /dev/ptmx: \(String(cString: strerror(errno)))")
+    }
+    var unlock: Int32 = 0
+    var number: UInt32 = 0
+    guard ioctl(master, 0x4004_5431, &unlock) == 0, ioctl(master, 0x8004_5430, &number) == 0 else {
+      close(master)
+      throw Failure(description: "cannot set up the pseudo-terminal: \(String(cString: strerror(errno)))")
+    }
+    let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+    guard slave >= 0 else {
+      close(master)
+      throw Failure(description: "cannot open /dev/pts/\(number)")
+    }
+    return (master, slave)
   }
 }

@@ -1,0 +1,27 @@
+import PlugboardKit
+
+/// The ``Logger`` plugboard registers in every deployment, before any
+/// plugin assembles: a ``StandardErrorLogger`` at the level the operator
+/// chose (see ``LogLevelChoice``). Registrations made later win, so a
+/// plugin that registers `(any Logger).self` replaces it; that is the
+/// point of registering it first, and `check` does not report it as a
+/// duplicate registration (``isDefault(_:)``).
+enum DefaultLogger {
+  /// Where the default is registered, which `list` and `explain` show.
+  static let registrationFile = #fileID
+
+  /// Registers the default logger in `container`, attributed to no plugin.
+  static func register(into container: Container, manifest: Manifest) {
+    let level = LogLevelChoice.level(
+      override: LogLevelChoice.current, manifest: manifest.logLevel, verbosity: Verbosity.current)
+    container.attributing(to: nil) {
+      container.register((any Logger).self) { _ in StandardErrorLogger(minimumLevel: level) }
+        .inObjectScope(.container).dependsOn()
+    }
+  }
+
+  /// Whether `site` is the default logger's registration.
+  static func isDefault(_ site: RegistrationSite) -> Bool {
+    site.plugin == nil && site.fileID == registrationFile
+  }
+}

@@ -1,0 +1,48 @@
+import PlugboardSupervision
+
+/// What the person running a deployment command sees of bring-up while it
+/// happens: with `--verbose`, each stage's time once it ends (see
+/// ``StageTimeline``); on a terminal, the stage in progress once it is
+/// slow (``ProgressIndicator``).
+///
+/// It follows the same announcements the supervisor does (every
+/// ``Progress/report(_:)``), in the process that runs plugin code, so
+/// `--unsupervised` prints exactly what a supervised run prints, and the
+/// lines are in order with the command's own diagnostics.
+final class StageFeedback {
+  /// The feedback of the command being run; nil when it brings nothing up.
+  /// Set once, before any plugin code runs.
+  nonisolated(unsafe) static var current: StageFeedback?
+
+  private let verbose: Bool
+  private let indicator: ProgressIndicator?
+  private var timeline: StageTimeline
+  private let clock = ContinuousClock()
+
+  init(verbosity: Verbosity, indicator: ProgressIndicator?) {
+    verbose = verbosity == .verbose
+    self.indicator = indicator
+    timeline = StageTimeline(started: clock.now)
+  }
+
+  func observe(_ event: ProgressEvent) {
+    let lines: [String]
+    switch event {
+    case .stage(let stage, let plugin, _):
+      indicator?.begin(stage, plugin: plugin)
+      lines = timeline.begin(stage, plugin: plugin, at: clock.now)
+    case .running:
+      indicator?.stop()
+      lines = timeline.finish(at: clock.now)
+      _ = timeline.begin(.running, plugin: nil, at: clock.now)
+    case .reporting:
+      indicator?.stop()
+      lines = timeline.finish(at: clock.now)
+    case .stageTimeout, .crash, .making:
+      return
+    }
+    guard verbose else { return }
+    _ = plugboard_stdout_flush()
+    for line in lines { StandardError.write(Terminal.sanitize(line)) }
+  }
+}

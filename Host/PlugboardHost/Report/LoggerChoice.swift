@@ -1,0 +1,30 @@
+import PlugboardKit
+
+/// Which ``Logger`` a deployment's services get: plugboard's default, or
+/// the plugin registration that replaced it (the later registration wins,
+/// and the default is registered before any plugin). `list` shows it.
+public struct LoggerChoice: Encodable, Sendable, Equatable {
+  /// The plugin whose registration serves `(any Logger)`; absent when it
+  /// is plugboard's default.
+  public let plugin: String?
+  /// `#fileID` and line of the winning `register` call.
+  public let file: String
+  public let line: Int
+
+  /// The choice in `container`; nil if nothing serves `(any Logger)`
+  /// (a container plugboard did not set up).
+  init?(_ container: Container) {
+    let key = ServiceKey((any Logger).self)
+    guard let winner = container.registrations.last(where: { $0.key == key }) else { return nil }
+    plugin = DefaultLogger.isDefault(winner.site) ? nil : winner.site.plugin
+    file = winner.site.fileID
+    line = winner.site.line
+  }
+
+  /// `Logger: plugboard's default (standard error)`, or `Logger: plugin
+  /// 'JSONLog' (JSONLog/JSONLogAssembly.swift:12), replacing plugboard's default`.
+  var text: String {
+    guard let plugin else { return "Logger: plugboard's default (standard error)" }
+    return "Logger: plugin '\(plugin)' (\(file):\(line)), replacing plugboard's default"
+  }
+}
