@@ -26,11 +26,11 @@ public enum RunFailure: Error, CustomStringConvertible {
     }
   }
 
-  /// The lines to print on standard error, each beginning
-  /// `<program>: ` or `<program>: <command>: ` (`plugboard: run: `); a
-  /// graph's findings are printed as `plugboard check` prints them.
-  public func lines(program: String = "plugboard", command: String? = "run") -> [String] {
-    let lead = "\(program): "
+  /// The lines to print on standard error, each beginning with `prefix`,
+  /// and those about running with `<command>: ` after it
+  /// (`plugboard: run: `); a graph's findings are printed as
+  /// `plugboard check` prints them.
+  public func lines(prefix lead: String = "plugboard: ", command: String? = "run") -> [String] {
     let commandLead = command.map { "\(lead)\($0): " } ?? lead
     switch self {
     case .deploymentProblems(let problems):
