@@ -54,6 +54,10 @@ let package = Package(
     .executable(name: "plugboard-dlopen-baseline", targets: ["plugboard-dlopen-baseline"]),
     // Runs a program and reports its peak resident size (memory scenario).
     .executable(name: "plugboard-peak-rss", targets: ["plugboard-peak-rss"]),
+    // The host as a library, for programs with their own main
+    // (Docs/embedding.md), and an example of one, run by the tests.
+    .library(name: "PlugboardHost", targets: ["PlugboardHost"]),
+    .executable(name: "embedded-host", targets: ["EmbeddedHost"]),
   ]
     + samplePlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
     // Test-only: a plugin whose assembly throws.
@@ -74,6 +78,7 @@ let package = Package(
     // Swift cannot call or write safely.
     .target(name: "PlugboardSupervision", path: "Host/PlugboardSupervision"),
     .executableTarget(name: "plugboard", dependencies: ["PlugboardHost"], path: "Host/plugboard"),
+    .executableTarget(name: "EmbeddedHost", dependencies: ["PlugboardHost"], path: "Examples/EmbeddedHost"),
     .executableTarget(
       name: "plugboard-bench", dependencies: [kit, "PlugboardBenchSupport", "PlugboardHost"],
       path: "Benchmarks/plugboard-bench", exclude: []),

@@ -68,7 +68,7 @@ struct Supervisor {
     case report([String], status: Int32)
   }
 
-  private func supervise() -> Int32? {
+  func supervise() -> Int32? {
     var quarantine: [String: DeploymentProblem] = [:]
     while true {
       var ends: [Int32] = [-1, -1]

@@ -1,0 +1,83 @@
+import PlugboardKit
+
+/// What `run` does once a deployment is up, in one place for
+/// `plugboard run` and for programs that embed the host
+/// (``EmbeddedDeployment/launch()``): refuse a deployment with problems,
+/// validate its dependency graph, resolve its `Application`, then run it.
+///
+/// A deployment with problems is not run at all: half an application,
+/// missing the plugins that failed, is worse than a clear refusal. The
+/// same holds for a graph that cannot work: before resolving anything, the
+/// whole dependency graph is validated, as .NET's `ValidateOnBuild` does,
+/// with the checker behind `plugboard check` (minus its probes of plugins
+/// that are not loaded). Errors stop the run; warnings are left to
+/// `plugboard check`, but for one plugin silently replacing another's
+/// registration (``warnings``).
+public struct ApplicationLaunch {
+  let deployment: Deployment
+  /// The deployment's `Application`, resolved.
+  public let application: any Application
+  /// Findings worth saying before the application starts, each a sentence:
+  /// a key that two plugins register (the later one wins, which changes
+  /// what the application gets).
+  public let warnings: [String]
+
+  /// Validates `deployment` and resolves its `Application`.
+  /// - Throws: ``RunFailure/deploymentProblems(_:)`` when a plugin or the
+  ///   profile failed, ``RunFailure/brokenGraph(_:)`` when the graph has
+  ///   errors, ``RunFailure/unresolvableApplication(_:hints:)`` when
+  ///   resolving the `Application` threw. Nothing was run then.
+  static func prepare(_ deployment: Deployment) throws(RunFailure) -> ApplicationLaunch {
+    guard deployment.problems.isEmpty else {
+      Progress.report(.reporting)
+      throw .deploymentProblems(deployment.problems)
+    }
+    Progress.report(.stage(.validate, plugin: nil, file: nil))
+    var validation = DeploymentChecker(deployment).check()
+    guard validation.healthy else {
+      // What a disabled or left-out plugin would have provided is learnt by
+      // loading it (plugin code), so before the report, while the
+      // supervisor still times it; the findings then name the plugin, as
+      // check's do, instead of saying nothing registers the service.
+      let probes = PluginProbe().probeUnloaded(of: deployment)
+      if !probes.isEmpty { validation = DeploymentChecker(deployment, probes: probes).check() }
+      Progress.report(.reporting)
+      throw .brokenGraph(validation)
+    }
+    let warnings = validation.findings.filter { $0.kind == .duplicateRegistration }.map(\.title)
+    Progress.report(.stage(.resolveApplication, plugin: nil, file: nil))
+    do {
+      let application = try deployment.container.resolve((any Application).self)
+      return ApplicationLaunch(deployment: deployment, application: application, warnings: warnings)
+    } catch {
+      let hints = profileHints(for: error, in: deployment)
+      Progress.report(.reporting)
+      throw .unresolvableApplication(error, hints: hints)
+    }
+  }
+
+  /// Runs the application with `arguments` and returns its exit status.
+  /// - Throws: ``RunFailure/applicationFailed(_:)`` with what the
+  ///   application threw.
+  public func run(arguments: [String]) async throws(RunFailure) -> Int32 {
+    // LIFECYCLE SEAM: the deployment's services start here, in dependency
+    // order, before the application runs (a start failure stops those
+    // already started, in reverse, and throws a RunFailure), and stop in
+    // reverse after it returns or throws, or on SIGINT/SIGTERM. Both
+    // `plugboard run` and EmbeddedDeployment come through this method, so
+    // that is the one place to add them.
+    Progress.report(.running)
+    do {
+      return try await application.run(arguments: arguments)
+    } catch {
+      throw .applicationFailed(error)
+    }
+  }
+
+  /// When what is missing would come from a plugin the profile left out,
+  /// says so: the fix is usually the profile, not the code.
+  private static func profileHints(for error: any Error, in deployment: Deployment) -> [String] {
+    guard let resolution = error as? ResolutionError, case .notRegistered = resolution.kind else { return [] }
+    return ExcludedProvider.providers(of: resolution.key, in: deployment).map(\.description)
+  }
+}

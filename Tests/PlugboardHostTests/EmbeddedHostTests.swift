@@ -1,0 +1,185 @@
+import Foundation
+// Not @testable: what is used here must be public, as an embedding program sees it.
+import PlugboardHost
+import PlugboardKit
+import Testing
+
+/// The example embedding program (Examples/EmbeddedHost), run as a
+/// separate executable on the sample deployment; and the facade it uses,
+/// called in this process.
+@Suite struct EmbeddedHostTests {
+  private static var executable: String { BuildProducts.directory + "/embedded-host" }
+
+  private func sample() throws -> (folder: TemporaryDirectory, manifest: String) {
+    let folder = try TemporaryDirectory()
+    let analytics = try ThirdPartyBuild.analytics.get()
+    return (folder, try folder.write("plugins.json", SampleManifest.text(analytics: analytics)))
+  }
+
+  /// The plugins a profile of the sample loads, as the example names them.
+  private static func loaded(in profile: String) -> String {
+    let plugins = BuildProducts.samplePlugins.filter { $0 != (profile == "mock" ? "Auth" : "AuthMock") }
+    return "[embedded-host] profile '\(profile)': \((plugins + ["Analytics"]).joined(separator: ", "))"
+  }
+
+  private func embeddedHost(_ arguments: [String], environment: [String: String] = [:]) throws
+    -> ProcessResult
+  {
+    // The example consults PLUGBOARD_PROFILE as plugboard does; the
+    // tests' own environment must not choose for it.
+    try Subprocess.run(
+      Self.executable, arguments, environment: environment.merging(["PLUGBOARD_PROFILE": ""]) { $1 })
+  }
+
+  // MARK: The example executable
+
+  @Test(arguments: [("live", ProfileDeploymentTests.liveOutput), ("mock", ProfileDeploymentTests.mockOutput)])
+  func theExampleRunsTheSampleInEachProfile(profile: String, output: String) throws {
+    let sample = try sample()
+    let result = try embeddedHost(["--manifest", sample.manifest, "--profile", profile])
+    #expect(result.stdout == output)
+    #expect(
+      result.stderrLines == [Self.loaded(in: profile), "[embedded-host] the application ended with status 0"])
+    #expect(result.status == 0)
+  }
+
+  @Test(arguments: ["live", "mock"])
+  func theExampleChecksAsPlugboardCheckDoes(profile: String) throws {
+    let sample = try sample()
+    let result = try embeddedHost(["--manifest", sample.manifest, "--profile", profile, "--check"])
+    let plugboard = try Subprocess.plugboard(["check", "--manifest", sample.manifest, "--profile", profile])
+    #expect(result.stdout == plugboard.stdout)
+    #expect(
+      result.stdout.hasSuffix(
+        "check: 0 errors, 0 warnings; the deployment is healthy in profile '\(profile)'\n"))
+    #expect(result.stderrLines == [Self.loaded(in: profile)])
+    #expect(result.status == 0 && plugboard.status == 0)
+  }
+
+  @Test func theExamplePassesArgumentsAndReportsTheApplicationsFailure() throws {
+    let sample = try sample()
+    let result = try embeddedHost(["--manifest", sample.manifest, "--", "--user", "grace", "--password", "x"])
+    #expect(
+      result.stderrLines == [
+        Self.loaded(in: "live"), "[embedded-host] the application failed: POST /session answered 401",
+      ])
+    #expect(result.status == 1)
+  }
+
+  @Test func theExampleReportsProblemsWithItsOwnPrefix() throws {
+    let folder = try TemporaryDirectory()
+    let ghost = folder.path + "/libGhost.so"
+    let manifest = try folder.writeManifest([("Healthy", BuildProducts.library("Healthy")), ("Ghost", ghost)])
+    let result = try embeddedHost(["--manifest", manifest])
+    let brought = try EmbeddedDeployment.bringUp(manifest: manifest, environment: [:])
+    #expect(brought.problems.count == 1)
+    #expect(
+      result.stderrLines == ["[embedded-host] profile '-': Healthy"]
+        + brought.problems.map { "[embedded-host] \($0)" })
+    #expect(result.stderrLines.last?.hasPrefix("[embedded-host] locate: plugin 'Ghost' (\(ghost))") == true)
+    #expect(result.stdout == "")
+    #expect(result.status == 78)
+  }
+
+  @Test func theExampleReportsAnUndeclaredProfileAndMisuse() throws {
+    let sample = try sample()
+    let profile = try embeddedHost(["--manifest", sample.manifest, "--profile", "moc"])
+    #expect(
+      profile.stderrLines == [
+        "[embedded-host] --profile moc: no profile 'moc' is declared in \(sample.manifest); did you mean 'mock'?"
+      ])
+    #expect(profile.status == 78)
+    let misuse = try embeddedHost(["--bogus"])
+    #expect(
+      misuse.stderrLines == [
+        "[embedded-host] unknown argument '--bogus'",
+        "[embedded-host] usage: embedded-host [--manifest PATH] [--profile NAME] [--check] [--supervised] "
+          + "[-- ARGUMENTS]",
+      ])
+    #expect(misuse.status == 64)
+  }
+
+  /// Supervised, a plugin that traps while it assembles is set aside and
+  /// named, as `plugboard` does; in process (the default), it takes the
+  /// program down: what embedding without supervision gives up.
+  @Test func supervisedTheExampleSurvivesATrappingPluginUnsupervisedItDoesNot() throws {
+    let folder = try TemporaryDirectory()
+    let trapping = BuildProducts.library("TrappingAssembly")
+    let manifest = try folder.writeManifest([
+      ("Healthy", BuildProducts.library("Healthy")), ("TrappingAssembly", trapping),
+    ])
+    let supervised = try embeddedHost(["--manifest", manifest, "--supervised"])
+    #expect(
+      supervised.stderrLines.filter { $0.hasPrefix("[embedded-host] ") } == [
+        "[embedded-host] profile '-': Healthy",
+        "[embedded-host] assemble: plugin 'TrappingAssembly' (\(trapping)) crashed with SIGILL (a Swift runtime "
+          + #"trap: "TrappingAssembly/TrappingAssemblyPlugin.swift:14: Fatal error: TrappingAssembly cannot "#
+          + #"assemble: configuration missing") while assembling — fix the plugin, or set "enabled": false in "#
+          + "the manifest to deploy without it",
+      ])
+    #expect(supervised.exited && supervised.status == 78)
+
+    let unsupervised = try embeddedHost(
+      ["--manifest", manifest], environment: ["SWIFT_BACKTRACE": "enable=no"])
+    #expect(!unsupervised.exited && unsupervised.status == SIGILL)
+    #expect(!unsupervised.stderr.contains("[embedded-host]"))
+  }
+
+  // MARK: The facade, in this process (plugin code runs here)
+
+  @Test func bringsTheSampleUpResolvesAndChecksInProcess() throws {
+    let sample = try sample()
+    let deployment = try EmbeddedDeployment.bringUp(
+      manifest: sample.manifest, profile: "mock", environment: [:])
+    #expect(deployment.problems.isEmpty)
+    #expect(deployment.profile == "mock")
+    #expect(deployment.manifestPath == sample.manifest)
+    #expect(Self.loaded(in: "mock").hasSuffix(deployment.loadedPlugins.joined(separator: ", ")))
+    #expect(deployment.resolver.hasRegistration((any Application).self))
+    let report = deployment.check()
+    let plugboard = try Subprocess.plugboard(["check", "--manifest", sample.manifest, "--profile", "mock"])
+    #expect(report.lines.map { $0 + "\n" }.joined() == plugboard.stdout)
+    #expect(report.healthy)
+    let launch = try deployment.launch()
+    #expect(launch.warnings.isEmpty)
+  }
+
+  @Test func refusesToRunADeploymentWithProblems() async throws {
+    let folder = try TemporaryDirectory()
+    let ghost = folder.path + "/libGhost.so"
+    let manifest = try folder.writeManifest([("Ghost", ghost)])
+    let deployment = try EmbeddedDeployment.bringUp(manifest: manifest, environment: [:])
+    #expect(deployment.loadedPlugins.isEmpty)
+    let problem = try #require(deployment.problems.first)
+    #expect(problem.stage == .locate && problem.plugin == "Ghost" && problem.file == ghost)
+    do {
+      _ = try await deployment.run(arguments: [])
+      Issue.record("a deployment with problems ran")
+    } catch {
+      guard case .deploymentProblems(let problems) = error else {
+        Issue.record("refused for another reason: \(error)")
+        return
+      }
+      #expect(problems == deployment.problems)
+      #expect(
+        error.lines(prefix: "app: ", command: nil) == [
+          "app: \(problem)", "app: the deployment has 1 problem; the application was not run",
+        ])
+      #expect(error.exitStatus == 78)
+    }
+  }
+
+  @Test func aManifestThatCannotBeReadIsThrown() throws {
+    let folder = try TemporaryDirectory()
+    let missing = folder.path + "/absent.json"
+    #expect {
+      try EmbeddedDeployment.bringUp(manifest: missing, environment: [:])
+    } throws: { error in
+      guard let error = error as? EmbeddedDeployment.BringUpError, case .manifest(let manifest) = error else {
+        return false
+      }
+      return error.lines(prefix: "app: ") == manifest.problems.map { "app: \($0)" }
+        && error.lines(prefix: "app: ").first?.contains(missing) == true
+    }
+  }
+}
