@@ -36,6 +36,10 @@ struct RunCommand {
       report(deployment.problems)
       return ExitStatus.runBroken.rawValue
     }
+    // Said once, by the child that brought the deployment up.
+    for (entry, problem) in deployment.optionalFailures {
+      console.err("plugboard: run: \(Deployment.optionalWarning(entry, problem))")
+    }
     Progress.report(.stage(.validate, plugin: nil, file: nil))
     var validation = DeploymentChecker(deployment).check()
     guard validation.healthy else {
