@@ -3,7 +3,5 @@ import PlugboardKit
 /// The entry point the host looks up; its name carries the plugin ABI version.
 @_cdecl("plugboard_entry_v1")
 public func plugboardEntry() -> UnsafeRawPointer {
-  PluginExport.descriptor(
-    name: "Auth", version: "1.0.0", requires: [.plugin("Networking", "1.0.0"..<"2.0.0")]
-  ) { [AuthAssembly()] }
+  PluginExport.descriptor(name: "Auth", version: "1.0.0") { [AuthAssembly()] }
 }

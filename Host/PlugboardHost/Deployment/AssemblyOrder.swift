@@ -36,8 +36,9 @@ public struct AssemblyOrder: Sendable {
     return "load order: " + (items.isEmpty ? "no plugin loaded" : items.joined(separator: ", "))
   }
 
-  /// The order of the loaded plugins among `outcomes`.
-  init(_ outcomes: [PluginOutcome]) {
+  /// The order of the loaded plugins among `outcomes`; without
+  /// `enforcingRequirements`, their load order, refusing none.
+  init(_ outcomes: [PluginOutcome], enforcingRequirements: Bool = true) {
     var loaded: [Int: LoadedPlugin] = [:]
     var byName: [String: Int] = [:]
     for (index, outcome) in outcomes.enumerated() {
@@ -45,6 +46,14 @@ public struct AssemblyOrder: Sendable {
       if case .loaded(let plugin) = outcome { loaded[index] = plugin }
     }
     var refusals: [Int: DeploymentProblem] = [:]
+    guard enforcingRequirements else {
+      self.refusals = [:]
+      indices = loaded.keys.sorted()
+      steps = indices.compactMap { index in
+        loaded[index].map { Step(plugin: $0.name, requires: $0.bundle.requirements.map(\.description)) }
+      }
+      return
+    }
     func refuse(_ index: Int, _ detail: String) {
       guard let plugin = loaded[index], refusals[index] == nil else { return }
       refusals[index] = .plugin(plugin.name, file: plugin.file, stage: .requirements, detail)

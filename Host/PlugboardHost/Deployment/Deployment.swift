@@ -33,9 +33,12 @@ public struct Deployment {
   /// are loaded (the others are reported as disabled, see
   /// ``excludedByProfile``), profile-tagged registrations follow it, and
   /// its per-service choices are applied after every plugin registered and
-  /// before any `loaded(resolver:)` runs.
+  /// before any `loaded(resolver:)` runs. With `enforcingRequirements`
+  /// false, plugins' requirements are ignored and plugins assemble in load
+  /// order (a plugin probed alone).
   public static func bringUp(
-    _ manifest: Manifest, profile: ActiveProfile?, loader: PluginLoader = PluginLoader()
+    _ manifest: Manifest, profile: ActiveProfile?, loader: PluginLoader = PluginLoader(),
+    enforcingRequirements: Bool = true
   ) -> Deployment {
     let container = Container()
     // Before anything registers, so the registry never holds a snapshot
@@ -43,7 +46,7 @@ public struct Deployment {
     container.activeProfile = profile?.name
     var profileProblems: [DeploymentProblem] = []
     let loaded = loader.loadAll(manifest, profile: profile?.name)
-    let order = AssemblyOrder(loaded.outcomes)
+    let order = AssemblyOrder(loaded.outcomes, enforcingRequirements: enforcingRequirements)
     let outcomes = DeploymentAssembler.assemble(loaded.outcomes, order: order, into: container) {
       container, outcomes in
       guard let profile else { return }
