@@ -45,6 +45,11 @@ let faultCorpusPlugins = ["Healthy", "TrappingAssembly", "TrappingFactory", "Cha
 /// every level, and one that replaces plugboard's default `Logger`.
 let feedbackPlugins = ["GatedAssembly", "LogWriter", "OwnLogger"]
 
+/// Test-only plugins under `Tests/Plugins/<Name>/` for plugin requirements
+/// and load order, needing only PlugboardKit: RequirerA declares the
+/// requirements its environment variable lists, RequirerB requires RequirerA.
+let requirementPlugins = ["RequirerA", "RequirerB"]
+
 let package = Package(
   name: "Plugboard",
   products: [
@@ -67,7 +72,9 @@ let package = Package(
     // Test-only: the fault corpus's plugins.
     + faultCorpusPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
     // Test-only: feedback and logging.
-    + feedbackPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    + feedbackPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
+    // Test-only: plugins that declare requirements.
+    + requirementPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
   dependencies: [
     .package(path: "Kit"),
     .package(path: "Plugins/Contracts"),
@@ -111,7 +118,7 @@ let package = Package(
     + faultCorpusPlugins.map {
       .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
     }
-    + feedbackPlugins.map {
+    + (feedbackPlugins + requirementPlugins).map {
       .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
     }
     + samplePlugins.map {

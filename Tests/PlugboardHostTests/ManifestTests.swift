@@ -84,7 +84,7 @@ import Testing
     #expect(
       try problems(#"{"formatVersion": "1", "plugins": {}, "x": 1}"#) == [
         #"x: unknown key; expected one of "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "#
-          + #""pluginRoots", "stageTimeout", "plugins", "logLevel""#,
+          + #""pluginRoots", "stageTimeout", "plugins", "logLevel", "pluginFolders""#,
         "formatVersion: expected a number, found a string",
         "plugins: expected an array, found an object",
       ])
@@ -207,12 +207,17 @@ import Testing
 
 @Suite struct RepositoryManifestTests {
   /// The repository's own `plugins.json` (what the README runs) is valid
-  /// and names every sample plugin, in order, then the third-party one.
+  /// and names every sample plugin, in order, but IssueList (found in its
+  /// drop-in folder plugins.d), then the third-party one, optional.
   @Test func theSampleManifestIsValid() throws {
     let manifest = try ManifestReader.read(
       path: BuildProducts.packageRoot + "/plugins.json", origin: .defaultLocation
     ).get()
-    #expect(manifest.plugins.map(\.name) == BuildProducts.samplePlugins + ["Analytics"])
+    #expect(
+      manifest.plugins.map(\.name) == BuildProducts.samplePlugins.filter { $0 != "IssueList" } + ["Analytics"]
+    )
+    #expect(manifest.plugins.filter(\.optional).map(\.name) == ["Analytics"])
+    #expect(manifest.pluginFolders == ["plugins.d"])
     let disabled = manifest.plugins.filter { !$0.enabled }
     #expect(disabled.isEmpty)
   }

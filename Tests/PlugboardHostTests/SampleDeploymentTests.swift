@@ -102,8 +102,10 @@ import Testing
       #"""
       { "formatVersion": 1, \#(BuildProducts.rootsMember) "plugins": [
         { "name": "Analytics", "path": "\#(analytics)" },
-        { "name": "Legacy", "path": "legacy/libLegacy.so", "enabled": false } ] }
+        { "name": "Legacy", "path": "legacy/libLegacy.so", "enabled": false },
+        { "name": "Shell", "path": "\#(BuildProducts.library("Shell"))" } ] }
       """#)
+    // Shell because Analytics requires it.
     let result = try Subprocess.plugboard(["list", "--json", "--manifest", manifest])
     #expect(result.status == 0)
     let json = try #require(
@@ -111,8 +113,8 @@ import Testing
     #expect(json["healthy"] as? Bool == true)
     #expect(json["manifest"] as? String == manifest)
     let plugins = try #require(json["plugins"] as? [[String: Any]])
-    #expect(plugins.map { $0["name"] as? String } == ["Analytics", "Legacy"])
-    #expect(plugins.map { $0["status"] as? String } == ["loaded", "disabled"])
+    #expect(plugins.map { $0["name"] as? String } == ["Analytics", "Legacy", "Shell"])
+    #expect(plugins.map { $0["status"] as? String } == ["loaded", "disabled", "loaded"])
     #expect(plugins[1]["file"] as? String == folder.path + "/legacy/libLegacy.so")
     let registration = try #require((plugins[0]["registrations"] as? [[String: Any]])?.first)
     #expect(registration["type"] as? String == "AppContracts.AnalyticsTracker")

@@ -8,6 +8,7 @@ extension CheckReport {
       "Checking \(manifest)\(profileText): \(Self.count(plugins, "plugin")) (\(loaded) loaded), "
         + "\(Self.count(registrations, "registration"))"
     ]
+    if isReordered { lines.append(AssemblyOrder.line(of: loadOrder)) }
     for finding in findings {
       lines.append("")
       lines += finding.lines

@@ -9,6 +9,12 @@ public struct CheckReport: Sendable, Encodable {
   public let loaded: Int
   public let registrations: Int
   public let findings: [Finding]
+  /// The loaded plugins in the order they assembled, each with the
+  /// requirements that placed it (``AssemblyOrder``).
+  public let loadOrder: [AssemblyOrder.Step]
+  /// Whether requirements changed the order from the manifest's (then the
+  /// text report shows it).
+  public let isReordered: Bool
 
   init(deployment: Deployment, findings: [Finding]) {
     manifest = deployment.manifest.path
@@ -18,6 +24,10 @@ public struct CheckReport: Sendable, Encodable {
     // The plugins' registrations: plugboard's default Logger is not one.
     registrations = deployment.container.registrations.filter { !DefaultLogger.isDefault($0.site) }.count
     self.findings = findings
+    loadOrder = deployment.assemblyOrder?.steps ?? []
+    let assembled = Set(loadOrder.map(\.plugin))
+    isReordered =
+      loadOrder.map(\.plugin) != deployment.outcomes.map(\.entry.name).filter { assembled.contains($0) }
   }
 
   public var errors: Int { findings.filter { $0.severity == .error }.count }
@@ -26,7 +36,7 @@ public struct CheckReport: Sendable, Encodable {
   public var healthy: Bool { errors == 0 }
 
   private enum CodingKeys: String, CodingKey {
-    case manifest, profile, plugins, loaded, registrations, findings, errors, warnings, healthy
+    case manifest, profile, plugins, loaded, registrations, findings, errors, warnings, healthy, loadOrder
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -37,6 +47,7 @@ public struct CheckReport: Sendable, Encodable {
     try container.encode(loaded, forKey: .loaded)
     try container.encode(registrations, forKey: .registrations)
     try container.encode(findings, forKey: .findings)
+    try container.encode(loadOrder, forKey: .loadOrder)
     try container.encode(errors, forKey: .errors)
     try container.encode(warnings, forKey: .warnings)
     try container.encode(healthy, forKey: .healthy)

@@ -41,6 +41,9 @@ public struct Finding: Sendable, Equatable, Encodable {
     /// `LD_LIBRARY_PATH` is set: it decides where plugins' dependencies
     /// are loaded from, ahead of their own folders.
     case libraryPathSet
+    /// A plugin the manifest marks optional failed: the deployment runs
+    /// without it.
+    case optionalPluginFailed
   }
 
   public let severity: Severity

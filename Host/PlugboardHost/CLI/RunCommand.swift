@@ -24,6 +24,10 @@ struct RunCommand {
       case .failure(let failure):
         return request.report(failure, on: console)
       }
+      // Said once, by the child that brought the deployment up.
+      for (entry, problem) in deployment.optionalFailures {
+        console.warn("plugboard: run: \(Deployment.optionalWarning(entry, problem))")
+      }
       // The steps from here are ApplicationLaunch's, shared with
       // EmbeddedDeployment.
       let launch = try ApplicationLaunch.prepare(deployment)

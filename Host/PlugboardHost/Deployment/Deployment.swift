@@ -13,6 +13,10 @@ public struct Deployment {
   public internal(set) var profile: ActiveProfile? = nil
   /// Problems applying the profile's per-service choices.
   public internal(set) var profileProblems: [DeploymentProblem] = []
+  /// Drop-in folders that could not be read (see ``PluginDiscovery``).
+  public internal(set) var folderProblems: [DeploymentProblem] = []
+  /// The order the loaded plugins assembled in, and why.
+  public internal(set) var assemblyOrder: AssemblyOrder? = nil
 
   /// Loads every enabled plugin of `manifest`, then assembles those that
   /// loaded: all register first, then each one's `loaded(resolver:)` runs,
@@ -29,9 +33,12 @@ public struct Deployment {
   /// are loaded (the others are reported as disabled, see
   /// ``excludedByProfile``), profile-tagged registrations follow it, and
   /// its per-service choices are applied after every plugin registered and
-  /// before any `loaded(resolver:)` runs.
+  /// before any `loaded(resolver:)` runs. With `enforcingRequirements`
+  /// false, plugins' requirements are ignored and plugins assemble in load
+  /// order (a plugin probed alone).
   public static func bringUp(
-    _ manifest: Manifest, profile: ActiveProfile?, loader: PluginLoader = PluginLoader()
+    _ manifest: Manifest, profile: ActiveProfile?, loader: PluginLoader = PluginLoader(),
+    enforcingRequirements: Bool = true
   ) -> Deployment {
     let container = Container()
     // Before anything registers, so the registry never holds a snapshot
@@ -40,9 +47,10 @@ public struct Deployment {
     // First, so that a plugin's own Logger replaces it.
     DefaultLogger.register(into: container, manifest: manifest)
     var profileProblems: [DeploymentProblem] = []
-    let outcomes = DeploymentAssembler.assemble(
-      loader.load(manifest, profile: profile?.name), into: container
-    ) { container, outcomes in
+    let loaded = loader.loadAll(manifest, profile: profile?.name)
+    let order = AssemblyOrder(loaded.outcomes, enforcingRequirements: enforcingRequirements)
+    let outcomes = DeploymentAssembler.assemble(loaded.outcomes, order: order, into: container) {
+      container, outcomes in
       guard let profile else { return }
       let failed = outcomes.compactMap { outcome -> String? in
         guard case .failed(let entry, _) = outcome else { return nil }
@@ -54,15 +62,19 @@ public struct Deployment {
     var deployment = Deployment(manifest: manifest, outcomes: outcomes, container: container)
     deployment.profile = profile
     deployment.profileProblems = profileProblems
+    deployment.folderProblems = loaded.folderProblems
+    deployment.assemblyOrder = order
     return deployment
   }
 
-  /// Every problem found, in manifest order, then the profile's.
+  /// Every problem found, in manifest order, then the drop-in folders',
+  /// then the profile's. An optional plugin's failure is not one (see
+  /// ``optionalFailures``).
   public var problems: [DeploymentProblem] {
     outcomes.compactMap { outcome in
-      guard case .failed(_, let problem) = outcome else { return nil }
+      guard case .failed(let entry, let problem) = outcome, !entry.optional else { return nil }
       return problem
-    } + profileProblems
+    } + folderProblems + profileProblems
   }
 
   /// The enabled plugins the active profile leaves out.

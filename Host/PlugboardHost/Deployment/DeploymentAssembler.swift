@@ -9,18 +9,22 @@ enum DeploymentAssembler {
   /// `configure` runs once every plugin registered and before any
   /// `loaded(resolver:)`, which may already resolve: the profile's
   /// per-service choices are made there.
+  /// Plugins assemble in `order` (``AssemblyOrder``); those it refuses
+  /// are marked as failed without assembling.
   static func assemble(
-    _ outcomes: [PluginOutcome], into container: Container,
+    _ outcomes: [PluginOutcome], order: AssemblyOrder? = nil, into container: Container,
     configure: (Container, _ outcomes: [PluginOutcome]) -> Void = { _, _ in }
   ) -> [PluginOutcome] {
     var result = outcomes
+    let order = order ?? AssemblyOrder(outcomes)
+    for (index, problem) in order.refusals { result[index] = .failed(outcomes[index].entry, problem) }
     for stage in [AssemblyError.Stage.assemble, .loaded] {
       if stage == .loaded {
         Progress.report(.stage(.applyProfile, plugin: nil, file: nil))
         configure(container, result)
       }
-      for (index, outcome) in result.enumerated() {
-        guard case .loaded(let plugin) = outcome else { continue }
+      for index in order.indices {
+        guard case .loaded(let plugin) = result[index] else { continue }
         if let problem = run(stage, of: plugin, in: container) {
           result[index] = .failed(plugin.entry, problem)
         }

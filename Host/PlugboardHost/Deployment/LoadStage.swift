@@ -9,6 +9,9 @@ public enum LoadStage: String, Sendable, CaseIterable, Codable {
   case open
   case findEntry = "find entry"
   case checkVersions = "check versions"
+  /// The plugins each plugin requires are loaded, in versions it accepts,
+  /// and none requires itself through others (see ``AssemblyOrder``).
+  case requirements = "check requirements"
   case assemble
   /// The assemblies' `loaded(resolver:)`, after every plugin registered.
   case loadedHook = "loaded hook"

@@ -15,7 +15,9 @@ extension PluginLoader {
         throw .plugin(
           entry.name, file: file, stage: .open,
           "has no pin and the manifest sets \"requirePins\": true — run 'plugboard pin' to pin every "
-            + "plugin, or add plugins[\(entry.index)].sha256")
+            + (entry.index < 0
+              ? "listed plugin, or add an entry with its name and \"sha256\" to plugins (it was not opened)"
+              : "plugin, or add plugins[\(entry.index)].sha256"))
       }
       switch DynamicLibrary.open(file) {
       case .success(let library): return library

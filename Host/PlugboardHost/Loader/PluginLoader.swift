@@ -27,10 +27,16 @@ public struct PluginLoader {
     self.host = host
   }
 
-  /// The outcome of every entry of `manifest`, in its order. A plugin that
-  /// is disabled, or does not load in `profile`, is not opened.
+  /// The outcome of every entry of `manifest`, in its order, then of every
+  /// plugin discovered in its `pluginFolders` (see ``loadAll(_:profile:)``).
+  /// A plugin that is disabled, or does not load in `profile`, is not opened.
   public func load(_ manifest: Manifest, profile: String? = nil) -> [PluginOutcome] {
-    var claimed: [String: String] = [:]
+    loadAll(manifest, profile: profile).outcomes
+  }
+
+  /// The listed plugins' outcomes, in manifest order.
+  func loadListed(_ manifest: Manifest, profile: String?, claimed: inout [String: String]) -> [PluginOutcome]
+  {
     LoadedLibraries.noteHostLibraries()
     let vetting = PluginVetting(manifest: manifest)
     return manifest.plugins.map { entry in
@@ -40,7 +46,10 @@ public struct PluginLoader {
       do throws(DeploymentProblem) {
         let file = try locate(entry, in: manifest, claimed: claimed, vetting: vetting)
         claimed[file] = entry.name
-        return .loaded(try load(entry, file: file, requirePins: manifest.requirePins))
+        guard let plugin = try load(entry, file: file, requirePins: manifest.requirePins) else {
+          return .disabled(entry)
+        }
+        return .loaded(plugin)
       } catch {
         return .failed(entry, error)
       }
@@ -49,7 +58,7 @@ public struct PluginLoader {
 
   // MARK: Stages
 
-  private func locate(
+  func locate(
     _ entry: PluginEntry, in manifest: Manifest, claimed: [String: String], vetting: PluginVetting
   ) throws(DeploymentProblem) -> String {
     let absolute = manifest.absolutePath(of: entry)
@@ -82,9 +91,16 @@ public struct PluginLoader {
     return file
   }
 
-  private func load(_ entry: PluginEntry, file: String, requirePins: Bool) throws(DeploymentProblem)
-    -> LoadedPlugin
-  {
+  /// `entry`'s plugin, loaded from `file`; nil when `adopt` sets it aside.
+  /// `adopt` runs once the descriptor's versions are checked and before
+  /// `make_bundle`: given the name the plugin reports, it returns the entry
+  /// to load it as (nil: do not assemble it). Without it the name must be
+  /// `entry`'s.
+  func load(
+    _ entry: PluginEntry, file: String, requirePins: Bool,
+    adopt: ((String) throws(DeploymentProblem) -> PluginEntry?)? = nil
+  ) throws(DeploymentProblem) -> LoadedPlugin? {
+    var entry = entry
     func failure(_ stage: LoadStage, _ detail: String, dlerror: String? = nil) -> DeploymentProblem {
       .plugin(entry.name, file: file, stage: stage, detail, systemMessage: dlerror)
     }
@@ -97,7 +113,13 @@ public struct PluginLoader {
     Progress.stage(.findEntry, entry.name, file: file)
     let descriptor = try findDescriptor(in: library, file: file, failure: failure)
     Progress.stage(.checkVersions, entry.name, file: file)
-    try check(descriptor, entry: entry, file: file, failure: failure)
+    if let adopt {
+      try check(descriptor, entry: nil, file: file, failure: failure)
+      guard let adopted = try adopt(descriptor.name) else { return nil }
+      entry = adopted
+    } else {
+      try check(descriptor, entry: entry, file: file, failure: failure)
+    }
     // Calls the plugin's and its shared modules' stamp functions, generated
     // code, in the stage already announced.
     let stamped: Set<String>
@@ -185,7 +207,7 @@ public struct PluginLoader {
   /// Compiler first: with another compiler nothing else in the descriptor
   /// can be trusted to mean the same.
   private func check(
-    _ descriptor: PluginDescriptor, entry: PluginEntry, file: String,
+    _ descriptor: PluginDescriptor, entry: PluginEntry?, file: String,
     failure: (LoadStage, String, String?) -> DeploymentProblem
   ) throws(DeploymentProblem) {
     guard descriptor.swiftVersion == host.compiler else {
@@ -202,12 +224,11 @@ public struct PluginLoader {
           + "PlugboardKit \(host.kit) — rebuild the plugin against the host's PlugboardKit: "
           + RebuildCommand.forLibrary(at: file), nil)
     }
-    guard descriptor.name == entry.name else {
-      throw failure(
-        .checkVersions,
-        "calls itself '\(descriptor.name)'; the manifest names it '\(entry.name)' "
-          + "(plugins[\(entry.index)]) — correct the name or the path", nil)
-    }
+    guard let entry, descriptor.name != entry.name else { return }
+    throw failure(
+      .checkVersions,
+      "calls itself '\(descriptor.name)'; the manifest names it '\(entry.name)' "
+        + "(plugins[\(entry.index)]) — correct the name or the path", nil)
   }
 
   /// Calls `make_bundle` and takes ownership of the +1 object it returns.

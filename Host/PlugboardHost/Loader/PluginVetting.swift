@@ -43,9 +43,10 @@ struct PluginVetting {
         "is reached through the symbolic link \(absolute), which leads outside the plugin roots (\(list)) "
         + "— \(fix)"
     }
-    return
-      "lies outside the plugin roots (\(list)): plugins[\(entry.index)].path \"\(Terminal.sanitize(entry.path))\" "
-      + "leads to \(canonical) — \(fix)"
+    let written =
+      entry.discoveredIn.map { "the drop-in folder \"\(Terminal.sanitize($0))\"" }
+      ?? "plugins[\(entry.index)].path \"\(Terminal.sanitize(entry.path))\""
+    return "lies outside the plugin roots (\(list)): \(written) leads to \(canonical) — \(fix)"
   }
 
   /// The file, and every folder from it up to `/`, must be writable only by

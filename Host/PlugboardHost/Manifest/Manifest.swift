@@ -33,6 +33,14 @@ public struct Manifest: Equatable, Sendable {
   /// (`PLUGBOARD_LOG_LEVEL` and `--log-level` override it); nil when the
   /// manifest leaves it to the default, `notice`.
   public internal(set) var logLevel: LogLevel? = nil
+  /// `"pluginFolders"`: drop-in folders, as written (absolute, or relative
+  /// to the manifest's folder), whose `lib*.so` files are discovered and
+  /// loaded after the listed plugins (see ``PluginDiscovery``).
+  public var pluginFolders: [String] = []
+  /// The `plugins` entries with a `name` and no `path`: settings
+  /// (`enabled`, `profiles`, `optional`, `sha256`) for the discovered
+  /// plugin of that name. Their ``PluginEntry/path`` is empty.
+  public var discoveredSettings: [PluginEntry] = []
 
   public init(
     path: String, plugins: [PluginEntry], profiles: [ProfileDeclaration] = [], activeProfile: String? = nil,

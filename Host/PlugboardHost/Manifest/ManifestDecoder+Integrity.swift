@@ -42,7 +42,7 @@ extension ManifestDecoder {
     return text.lowercased()
   }
 
-  private mutating func roots(_ value: JSONValue, at path: ManifestPath) -> [String] {
+  mutating func roots(_ value: JSONValue, at path: ManifestPath) -> [String] {
     guard case .array(let elements) = value else {
       report(path, "expected an array of folder paths, found \(value.kindDescription)")
       return []

@@ -10,10 +10,9 @@ struct ManifestDecoder {
   static let reservedPluginKeys: [String: String] = [:]
   static let topLevelKeys = [
     "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "pluginRoots", "stageTimeout",
-    "plugins",
-    "logLevel",
+    "plugins", "logLevel", "pluginFolders",
   ]
-  static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256"]
+  static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256", "optional"]
 
   var problems: [ManifestProblem] = []
   /// Problems found past ``reportedProblemLimit``: counted, not described.
@@ -34,6 +33,9 @@ struct ManifestDecoder {
   var stageTimeout: Duration?
   /// `logLevel`; see ManifestDecoder+Logging.
   var logLevel: LogLevel?
+  /// `pluginFolders` and the name-only entries; see ManifestDecoder+Discovery.
+  var pluginFolders: [String] = []
+  var discoveredSettings: [PluginEntry] = []
 
   /// The manifest, or every problem found in it.
   static func decode(_ document: JSONValue, path: String) -> Result<Manifest, ManifestError> {
@@ -54,6 +56,8 @@ struct ManifestDecoder {
       requirePins: decoder.requirePins, pluginRoots: decoder.pluginRoots, stageTimeout: decoder.stageTimeout
     )
     manifest.logLevel = decoder.logLevel
+    manifest.pluginFolders = decoder.pluginFolders
+    manifest.discoveredSettings = decoder.discoveredSettings
     return .success(manifest)
   }
 
@@ -76,6 +80,7 @@ struct ManifestDecoder {
     activeProfile = defaultProfile(members["activeProfile"])
     integritySettings(members)
     loggingSettings(members)
+    pluginFolders = folders(members["pluginFolders"])
     guard let list = members["plugins"] else {
       report(root, "missing required key \"plugins\"")
       return nil
@@ -88,7 +93,7 @@ struct ManifestDecoder {
     for (index, element) in elements.enumerated() {
       if let entry = plugin(element, index: index) { plugins.append(entry) }
     }
-    rejectDuplicateNames(plugins)
+    rejectDuplicateNames(plugins + discoveredSettings)
     return plugins
   }
 
@@ -115,7 +120,12 @@ struct ManifestDecoder {
       let members = object(value, at: path, allowed: Self.pluginKeys, reserved: Self.reservedPluginKeys)
     else { return nil }
     let name = nonEmptyString(members["name"], key: "name", in: path)
-    let file = nonEmptyString(members["path"], key: "path", in: path)
+    // With drop-in folders, an entry without a path gives a discovered
+    // plugin's settings by name.
+    let file =
+      members["path"] == nil && !pluginFolders.isEmpty
+      ? "" : nonEmptyString(members["path"], key: "path", in: path)
+    let optional = flag(members["optional"], at: path.key("optional"))
     var enabled = true
     if let value = members["enabled"] {
       if case .bool(let flag) = value {
@@ -127,8 +137,14 @@ struct ManifestDecoder {
     let profiles = members["profiles"].flatMap { pluginProfiles($0, at: path.key("profiles")) }
     let pin = members["sha256"].flatMap { digest($0, at: path.key("sha256")) }
     guard let name, let file else { return nil }
-    return PluginEntry(
+    var entry = PluginEntry(
       index: index, name: name, path: file, enabled: enabled, profiles: profiles, sha256: pin)
+    entry.optional = optional
+    if file.isEmpty {
+      discoveredSettings.append(entry)
+      return nil
+    }
+    return entry
   }
 
   private mutating func rejectDuplicateNames(_ plugins: [PluginEntry]) {

@@ -18,6 +18,16 @@ public struct PluginEntry: Equatable, Sendable {
   /// plugin whose file has another digest is refused before any of its
   /// code runs; `plugboard pin` writes it.
   public let sha256: String?
+  /// `"optional": true`: the deployment runs without the plugin when it
+  /// fails, at any stage; its failure is a warning, not a problem.
+  public var optional: Bool = false
+  /// The drop-in folder the plugin was discovered in, as `pluginFolders`
+  /// writes it; nil for a plugin the manifest lists by path. For a
+  /// discovered plugin, ``path`` is the library's path and ``name`` the name
+  /// it reports (its file name without `lib` and `.so` until it reported
+  /// one); ``index`` is the manifest entry that gives its settings by name,
+  /// or -1 when none does.
+  public var discoveredIn: String? = nil
 
   public init(
     index: Int, name: String, path: String, enabled: Bool = true, profiles: ProfileCondition? = nil,

@@ -12,10 +12,12 @@ extension PluginProbe {
   /// profile, so checking every profile probes each plugin once.
   public func probeUnloaded(of deployment: Deployment, known: inout [Int: ProbeResult]) -> [ProbeResult] {
     deployment.outcomes.compactMap { outcome in
-      guard case .disabled(let entry) = outcome else { return nil }
-      if let result = known[entry.index] { return result }
+      // A name-only entry no drop-in library reported has nothing to load.
+      guard case .disabled(let entry) = outcome, !entry.path.isEmpty else { return nil }
+      // Discovered plugins without an entry share the index -1: not cached.
+      if entry.index >= 0, let result = known[entry.index] { return result }
       let result = probe(entry, of: deployment.manifest)
-      known[entry.index] = result
+      if entry.index >= 0 { known[entry.index] = result }
       return result
     }
   }

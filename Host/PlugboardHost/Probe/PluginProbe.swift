@@ -17,7 +17,8 @@ public struct PluginProbe: Sendable {
   /// enabling it, and reports its registrations or why it did not load.
   public func probe(_ entry: PluginEntry, of manifest: Manifest) -> ProbeResult {
     let alone = manifest.alone(entry)
-    let deployment = Deployment.bringUp(alone, profile: nil)
+    // Alone, its requirements cannot hold; what it registers is the question.
+    let deployment = Deployment.bringUp(alone, profile: nil, enforcingRequirements: false)
     if let problem = deployment.problems.first {
       return ProbeResult(entry: entry, outcome: .failed(problem.description))
     }

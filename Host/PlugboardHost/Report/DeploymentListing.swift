@@ -22,6 +22,10 @@ public struct DeploymentListing: Encodable, Sendable {
     /// The stage it failed at, when it failed.
     public let stage: LoadStage?
     public let registrations: [Registration]
+    /// True when the manifest marks it optional; absent otherwise.
+    public var optional: Bool? = nil
+    /// The drop-in folder it was discovered in; absent for a listed one.
+    public var discoveredIn: String? = nil
   }
 
   public struct Registration: Encodable, Sendable {
@@ -115,6 +119,8 @@ extension DeploymentListing.Plugin {
         name: entry.name, version: nil, file: problem.file ?? manifest.absolutePath(of: entry),
         status: "failed", stage: problem.stage, registrations: [])
     }
+    optional = entry.optional ? true : nil
+    discoveredIn = entry.discoveredIn
   }
 }
 

@@ -4,8 +4,11 @@
 /// PlugboardKit and its types cannot match the host's.
 public final class PluginBundle {
   public let assemblies: [any Assembly]
+  /// The plugins this one requires (``PluginExport/descriptor(name:version:requires:assemblies:)``).
+  public let requirements: [PluginRequirement]
 
-  public init(assemblies: [any Assembly]) {
+  public init(assemblies: [any Assembly], requirements: [PluginRequirement] = []) {
     self.assemblies = assemblies
+    self.requirements = requirements
   }
 }

@@ -24,20 +24,26 @@ public enum PluginExport {
   ///
   /// The descriptor lives for the rest of the process, as the plugin image
   /// does (Swift images are never unloaded).
+  ///
+  /// `requires` names the plugins this one needs, with the versions it
+  /// accepts (see ``PluginRequirement``): the host assembles them first and
+  /// refuses this plugin when one is missing, in another version, or part
+  /// of a cycle. `version` should then be a ``SemanticVersion`` too.
   @_alwaysEmitIntoClient
   public static func descriptor(
-    name: String, version: String, assemblies: @escaping () -> [any Assembly]
+    name: String, version: String, requires: [PluginRequirement] = [],
+    assemblies: @escaping () -> [any Assembly]
   ) -> UnsafeRawPointer {
     makeDescriptor(
       name: name, version: version, kitVersion: PlugboardBuild.kitVersion,
-      swiftVersion: PlugboardBuild.compilerVersion, assemblies: assemblies)
+      swiftVersion: PlugboardBuild.compilerVersion, requires: requires, assemblies: assemblies)
   }
 
   /// The non-inlined half of ``descriptor(name:version:assemblies:)``;
   /// call that instead, so the versions recorded are the plugin's own.
   public static func makeDescriptor(
     name: String, version: String, kitVersion: String, swiftVersion: String,
-    assemblies: @escaping () -> [any Assembly]
+    requires: [PluginRequirement] = [], assemblies: @escaping () -> [any Assembly]
   ) -> UnsafeRawPointer {
     let descriptor = UnsafeMutablePointer<plugboard_plugin_v1>.allocate(capacity: 1)
     descriptor.initialize(
@@ -48,11 +54,11 @@ public enum PluginExport {
         version: strdup(version),
         kit_version: strdup(kitVersion),
         swift_version: strdup(swiftVersion),
-        context: Unmanaged.passRetained(AssemblyFactory(assemblies)).toOpaque(),
+        context: Unmanaged.passRetained(AssemblyFactory(assemblies, requirements: requires)).toOpaque(),
         make_bundle: { descriptor in
           guard let context = descriptor?.pointee.context else { return nil }
           let factory = Unmanaged<AssemblyFactory>.fromOpaque(context).takeUnretainedValue()
-          let bundle = PluginBundle(assemblies: factory.make())
+          let bundle = PluginBundle(assemblies: factory.make(), requirements: factory.requirements)
           return Unmanaged<AnyObject>.passRetained(bundle).toOpaque()
         }))
     return UnsafeRawPointer(descriptor)
@@ -61,5 +67,9 @@ public enum PluginExport {
 
 private final class AssemblyFactory {
   let make: () -> [any Assembly]
-  init(_ make: @escaping () -> [any Assembly]) { self.make = make }
+  let requirements: [PluginRequirement]
+  init(_ make: @escaping () -> [any Assembly], requirements: [PluginRequirement]) {
+    self.make = make
+    self.requirements = requirements
+  }
 }

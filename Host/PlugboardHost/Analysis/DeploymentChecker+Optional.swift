@@ -1,0 +1,39 @@
+import PlugboardKit
+
+extension DeploymentChecker {
+  /// A warning per optional plugin that failed, with what depends on it:
+  /// the dependencies of loaded registrations that only its registrations
+  /// (made before it failed) would serve.
+  func optionalPlugins() -> [Finding] {
+    deployment.optionalFailures.map { entry, problem in
+      let dependents = graph.nodes.filter(\.isAvailable).flatMap { node in
+        graph.edges(from: node.index).filter { edge in
+          edge.to == nil
+            && graph.unavailableProvider(of: edge.key).map { graph.nodes[$0].plugin } == entry.name
+        }
+      }
+      var explanation = [problem.description]
+      if dependents.isEmpty {
+        explanation.append(
+          graph.nodes.contains { $0.plugin == entry.name }
+            ? "Nothing loaded depends on what it registers."
+            : "It registered nothing before it failed, so what depends on it is not known; a dependency only "
+              + "it would serve is reported as missing.")
+      } else {
+        explanation.append("What depends on it:")
+        explanation += dependents.map { edge in
+          let requester = graph.nodes[edge.from].info
+          return
+            "  \(requester.key.shortDescription) (at \(requester.site)) needs \(edge.key.shortDescription)"
+        }
+      }
+      return Finding(
+        .warning, .optionalPluginFailed,
+        title: "optional plugin '\(entry.name)' failed; the deployment runs without it",
+        explanation: explanation,
+        action:
+          "Fix what stopped plugin '\(entry.name)' at stage '\(problem.stage.rawValue)' to have it back; "
+          + "until then, nothing it registers is available.")
+    }
+  }
+}

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The libraries of one drop-in folder (the manifest's `pluginFolders`):
+/// every `lib*.so` directly inside it, in byte-wise order of file name, so
+/// that the same folder always loads in the same order whatever the file
+/// system returns.
+///
+/// A folder is hostile input: at most ``entryLimit`` entries are read (a
+/// folder holding more is refused, not truncated, since which files were
+/// left out would depend on the file system's order); other files, hidden
+/// files and folders (even one named `lib*.so`) are ignored, and subfolders
+/// are not searched. Whatever a discovered library is, the loader vets it
+/// as it vets a listed one.
+enum PluginDiscovery {
+  /// How many entries one drop-in folder may hold, plugin or not.
+  static let entryLimit = 1024
+
+  /// The absolute paths of the plugin libraries in the folder that
+  /// `pluginFolders[index]` (`written`) names, in load order, or the
+  /// problem reading it.
+  static func libraries(in written: String, index: Int, manifest: Manifest) -> Result<
+    [String], DeploymentProblem
+  > {
+    let folder = FilePath.absolute(written, relativeTo: manifest.directory)
+    let name = "the drop-in folder pluginFolders[\(index)] \"\(Terminal.sanitize(written))\" (\(folder))"
+    func problem(_ detail: String) -> DeploymentProblem {
+      DeploymentProblem(stage: .locate, plugin: nil, file: folder, message: "\(name) \(detail)")
+    }
+    guard let stream = opendir(folder) else {
+      let reason = String(cString: strerror(errno))
+      return .failure(problem("cannot be read: \(reason) — create it, or correct pluginFolders[\(index)]"))
+    }
+    defer { closedir(stream) }
+    var names: [String] = []
+    var count = 0
+    while let entry = readdir(stream) {
+      let fileName = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if fileName == "." || fileName == ".." { continue }
+      count += 1
+      guard count <= entryLimit else {
+        return .failure(
+          problem(
+            "holds more than \(entryLimit) entries; plugboard reads at most \(entryLimit) — keep only plugin "
+              + "libraries there"))
+      }
+      if isCandidate(fileName) { names.append(fileName) }
+    }
+    return .success(
+      names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        .map { folder + "/" + $0 }
+        .filter { FileKind.of($0) != .directory })
+  }
+
+  /// `libName.so`, not hidden.
+  static func isCandidate(_ fileName: String) -> Bool {
+    fileName.hasPrefix("lib") && fileName.hasSuffix(".so") && fileName.utf8.count > 6
+  }
+
+  /// The name a library is known by until it reports its own: its file
+  /// name without `lib` and `.so`.
+  static func provisionalName(of file: String) -> String {
+    let fileName = file.split(separator: "/").last.map(String.init) ?? file
+    return String(fileName.dropFirst(3).dropLast(3))
+  }
+}

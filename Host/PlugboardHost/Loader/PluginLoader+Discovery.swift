@@ -1,0 +1,149 @@
+/// Loading the plugins of the manifest's drop-in folders, after the listed
+/// ones.
+///
+/// A discovered plugin's name is learnt from the plugin itself, so its code
+/// runs before its settings apply: `dlopen` runs its initialisers and the
+/// host calls its `plugboard_entry_v1` to read its descriptor, even when a
+/// `plugins` entry of that name disables it or leaves it out of the
+/// profile. Its assemblies (`make_bundle`) run only once its settings say
+/// it loads. Everything before `dlopen` is as for a listed plugin: the
+/// roots, owners and modes, links, ELF layout, and the pin, which is
+/// matched by digest (a library whose digest is the `sha256` of a name-only
+/// entry must report that entry's name; with `"requirePins": true` one
+/// that matches no pin is refused unopened).
+extension PluginLoader {
+  /// What loading a manifest produced: every plugin's outcome (listed
+  /// ones in manifest order, then discovered ones in discovery order), and
+  /// the problems of drop-in folders that could not be read.
+  public struct LoadResult {
+    public var outcomes: [PluginOutcome]
+    public var folderProblems: [DeploymentProblem]
+  }
+
+  /// Loads the listed plugins of `manifest`, then the plugins found in its
+  /// `pluginFolders`.
+  public func loadAll(_ manifest: Manifest, profile: String? = nil) -> LoadResult {
+    var claimed: [String: String] = [:]
+    var outcomes = loadListed(manifest, profile: profile, claimed: &claimed)
+    guard !manifest.pluginFolders.isEmpty else { return LoadResult(outcomes: outcomes, folderProblems: []) }
+    var folderProblems: [DeploymentProblem] = []
+    let vetting = PluginVetting(manifest: manifest)
+    var named: [String: String] = [:]
+    for outcome in outcomes {
+      if case .loaded(let plugin) = outcome { named[plugin.name] = plugin.file }
+    }
+    for (index, written) in manifest.pluginFolders.enumerated() {
+      switch PluginDiscovery.libraries(in: written, index: index, manifest: manifest) {
+      case .failure(let problem): folderProblems.append(problem)
+      case .success(let files):
+        for file in files {
+          outcomes.append(
+            discovered(
+              file, folder: written, manifest: manifest, profile: profile, vetting: vetting,
+              claimed: &claimed,
+              named: &named))
+        }
+      }
+    }
+    for settings in manifest.discoveredSettings where named[settings.name] == nil {
+      guard settings.loads(inProfile: profile) else {
+        outcomes.append(.disabled(settings))
+        continue
+      }
+      let folders = manifest.pluginFolders.map { "\"\(Terminal.sanitize($0))\"" }.joined(separator: ", ")
+      outcomes.append(
+        .failed(
+          settings,
+          DeploymentProblem(
+            stage: .locate, plugin: settings.name, file: manifest.path,
+            message:
+              "plugin '\(settings.name)' is named by plugins[\(settings.index)] without a path, and no library "
+              + "in the drop-in folders (\(folders)) reports that name — add its library to a folder, or give "
+              + "the entry a \"path\"")))
+    }
+    return LoadResult(outcomes: outcomes, folderProblems: folderProblems)
+  }
+
+  /// The outcome of the library `file` of the drop-in folder `folder`.
+  /// `named` maps every name reported so far to its file.
+  private func discovered(
+    _ file: String, folder: String, manifest: Manifest, profile: String?, vetting: PluginVetting,
+    claimed: inout [String: String], named: inout [String: String]
+  ) -> PluginOutcome {
+    var entry = PluginEntry(index: -1, name: PluginDiscovery.provisionalName(of: file), path: file)
+    entry.discoveredIn = folder
+    if let problem = Progress.quarantine[entry.name] { return .failed(entry, problem) }
+    var current = entry
+    var reported: [String: String] = named
+    do throws(DeploymentProblem) {
+      let canonical = try locate(entry, in: manifest, claimed: claimed, vetting: vetting)
+      claimed[canonical] = entry.name
+      let pinned = try pinnedSettings(of: canonical, entry: entry, manifest: manifest)
+      if let pinned {
+        entry = discoveredEntry(pinned, file: file, folder: folder)
+        current = entry
+      }
+      let plugin = try load(entry, file: canonical, requirePins: manifest.requirePins) {
+        (name: String) throws(DeploymentProblem) -> PluginEntry? in
+        if let earlier = reported[name] {
+          throw .plugin(
+            name, file: canonical, stage: .checkVersions,
+            "reports the name '\(name)', as the plugin of \(earlier) does; two plugins cannot share a name — "
+              + "remove one of the two files")
+        }
+        reported[name] = canonical
+        let settings = manifest.discoveredSettings.first { $0.name == name }
+        current =
+          settings.map { discoveredEntry($0, file: file, folder: folder) }
+          ?? {
+            var renamed = PluginEntry(index: -1, name: name, path: file)
+            renamed.discoveredIn = folder
+            return renamed
+          }()
+        if let pinned, pinned.name != name {
+          throw .plugin(
+            name, file: canonical, stage: .checkVersions,
+            "has the digest pinned by plugins[\(pinned.index)].sha256 for plugin '\(pinned.name)', but reports "
+              + "the name '\(name)' — correct the entry's name")
+        }
+        if pinned == nil, let settings, settings.sha256 != nil {
+          throw .plugin(
+            name, file: canonical, stage: .open,
+            "does not match the pin plugins[\(settings.index)].sha256 of plugin '\(name)'; its code already "
+              + "ran to report its name — replace the file, or run 'plugboard pin'")
+        }
+        return current.loads(inProfile: profile) ? current : nil
+      }
+      named = reported
+      guard let plugin else { return .disabled(current) }
+      return .loaded(plugin)
+    } catch {
+      named = reported
+      return .failed(current, error)
+    }
+  }
+
+  /// The name-only entry whose `sha256` is the digest of `file`, when one
+  /// is; digests are computed only when some such entry has a pin.
+  private func pinnedSettings(of file: String, entry: PluginEntry, manifest: Manifest)
+    throws(DeploymentProblem)
+    -> PluginEntry?
+  {
+    let pins = manifest.discoveredSettings.filter { $0.sha256 != nil }
+    guard !pins.isEmpty else { return nil }
+    switch SHA256.hash(file: file) {
+    case .success(let digest): return pins.first { $0.sha256 == digest.hex }
+    case .failure(let error):
+      throw .plugin(entry.name, file: file, stage: .vet, "cannot be read to compute its digest: \(error)")
+    }
+  }
+
+  private func discoveredEntry(_ settings: PluginEntry, file: String, folder: String) -> PluginEntry {
+    var entry = PluginEntry(
+      index: settings.index, name: settings.name, path: file, enabled: settings.enabled,
+      profiles: settings.profiles, sha256: settings.sha256)
+    entry.optional = settings.optional
+    entry.discoveredIn = folder
+    return entry
+  }
+}

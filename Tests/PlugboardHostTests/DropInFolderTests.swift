@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+
+@testable import PlugboardHost
+
+/// `"pluginFolders"`: the `lib*.so` files of a drop-in folder load after the
+/// listed plugins, byte-wise by file name, under the names they report,
+/// vetted as listed ones are; a name-only `plugins` entry gives settings.
+@Suite struct DropInFolderTests {
+  /// A folder holding `plugins.d/` and a manifest naming it, with `entries`
+  /// as its `plugins` and `top` as more top-level members.
+  private struct Layout {
+    let folder: TemporaryDirectory
+    let manifest: String
+    var dropIn: String { folder.path + "/plugins.d" }
+
+    init(entries: [String] = [], top: String = "") throws {
+      folder = try TemporaryDirectory()
+      try FileManager.default.createDirectory(
+        atPath: folder.path + "/plugins.d", withIntermediateDirectories: false)
+      manifest = try folder.write(
+        "plugins.json",
+        """
+        { "formatVersion": 1, \(BuildProducts.rootsMember) \(top)
+          "pluginFolders": ["plugins.d"],
+          "plugins": [\(entries.joined(separator: ", "))] }
+        """)
+    }
+
+    /// Copies the built plugin `product` into the drop-in folder as `name`.
+    func add(_ product: String, as name: String, mode: Int = 0o755) throws {
+      let target = dropIn + "/" + name
+      try FileManager.default.copyItem(atPath: BuildProducts.library(product), toPath: target)
+      try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: target)
+    }
+
+    func plugboard(_ arguments: [String]) throws -> ProcessResult {
+      try Subprocess.plugboard(arguments + ["--manifest", manifest])
+    }
+
+    /// The first line `run` prints when it refuses the deployment.
+    func refusal() throws -> String? {
+      let run = try plugboard(["run"])
+      #expect(run.status == 78)
+      return run.stderrLines.first
+    }
+
+    func listedPlugins() throws -> [[String: Any]] {
+      let result = try plugboard(["list", "--json"])
+      let document = try #require(
+        JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+      return try #require(document["plugins"] as? [[String: Any]])
+    }
+  }
+
+  @Test func aDiscoveredPluginIsNamedByWhatItReportsAndRuns() throws {
+    let layout = try Layout()
+    try layout.add("Healthy", as: "libWhatever.so")
+    let run = try layout.plugboard(["run"])
+    #expect(run.status == 0)
+    #expect(run.stdout == "Healthy is running\n")
+    let plugins = try layout.listedPlugins()
+    #expect(plugins.map { $0["name"] as? String } == ["Healthy"])
+    #expect(plugins.map { $0["discoveredIn"] as? String } == ["plugins.d"])
+  }
+
+  /// `libZ.so` before `liba.so`: byte-wise, not by locale. Settings by
+  /// name make the throwing one optional.
+  @Test func discoveryIsByteWiseByFileNameAndSettingsApplyByName() throws {
+    let layout = try Layout(entries: [#"{ "name": "Throwing", "optional": true }"#])
+    try layout.add("Healthy", as: "liba.so")
+    try layout.add("ThrowingPlugin", as: "libZ.so")
+    let plugins = try layout.listedPlugins()
+    #expect(plugins.map { $0["name"] as? String } == ["Throwing", "Healthy"])
+    #expect(plugins.map { $0["status"] as? String } == ["failed", "loaded"])
+    #expect(plugins.map { $0["optional"] as? Bool } == [true, nil])
+    let run = try layout.plugboard(["run"])
+    #expect(run.status == 0)
+    #expect(run.stdout == "Healthy is running\n")
+  }
+
+  @Test func aDisabledDiscoveredPluginIsNotAssembled() throws {
+    let layout = try Layout(entries: [#"{ "name": "Healthy", "enabled": false }"#])
+    try layout.add("Healthy", as: "libHealthy.so")
+    let plugins = try layout.listedPlugins()
+    #expect(plugins.map { $0["status"] as? String } == ["disabled"])
+  }
+
+  @Test func twoPluginsReportingOneNameAreRefusedNamingBothFiles() throws {
+    let layout = try Layout()
+    try layout.add("Healthy", as: "libOne.so")
+    try layout.add("Healthy", as: "libTwo.so")
+    let run = try layout.plugboard(["run"])
+    #expect(run.status == 78)
+    #expect(
+      run.stderrLines == [
+        "plugboard: check versions: plugin 'Healthy' (\(layout.dropIn)/libTwo.so) reports the name 'Healthy', "
+          + "as the plugin of \(layout.dropIn)/libOne.so does; two plugins cannot share a name — remove one of "
+          + "the two files",
+        "plugboard: the deployment has 1 problem; the application was not run",
+      ])
+  }
+
+  @Test func aNameOnlyEntryNoLibraryReportsIsAProblem() throws {
+    let layout = try Layout(entries: [#"{ "name": "Nobody" }"#])
+    try layout.add("Healthy", as: "libHealthy.so")
+    #expect(
+      try layout.refusal()
+        == "plugboard: locate: plugin 'Nobody' is named by plugins[0] without a path, and no library in the "
+        + #"drop-in folders ("plugins.d") reports that name — add its library to a folder, or give the entry a "path""#
+    )
+  }
+
+  /// Only `lib*.so` files directly inside: other names, hidden files and
+  /// subfolders (even one named like a library) are passed over.
+  @Test func otherFilesAndSubfoldersAreIgnored() throws {
+    let layout = try Layout()
+    try layout.add("Healthy", as: "libHealthy.so")
+    try layout.add("ThrowingPlugin", as: "libThrowing.so.1")
+    try layout.add("ThrowingPlugin", as: "Throwing.so")
+    _ = try layout.folder.write("plugins.d/README.txt", "not a plugin")
+    try FileManager.default.createDirectory(
+      atPath: layout.dropIn + "/libNested.so", withIntermediateDirectories: false)
+    try FileManager.default.copyItem(
+      atPath: BuildProducts.library("ThrowingPlugin"), toPath: layout.dropIn + "/libNested.so/libThrowing.so")
+    let plugins = try layout.listedPlugins()
+    #expect(plugins.map { $0["name"] as? String } == ["Healthy"])
+  }
+
+  @Test func aFolderHoldingTooManyEntriesIsRefused() throws {
+    let layout = try Layout()
+    for index in 0...PluginDiscovery.entryLimit { _ = try layout.folder.write("plugins.d/f\(index)", "") }
+    #expect(
+      try layout.refusal()
+        == #"plugboard: locate: the drop-in folder pluginFolders[0] "plugins.d" (\#(layout.dropIn)) holds more "#
+        + "than 1024 entries; plugboard reads at most 1024 — keep only plugin libraries there")
+  }
+
+  @Test func aMissingFolderIsAClearProblem() throws {
+    let layout = try Layout()
+    try FileManager.default.removeItem(atPath: layout.dropIn)
+    #expect(
+      try layout.refusal()
+        == #"plugboard: locate: the drop-in folder pluginFolders[0] "plugins.d" (\#(layout.dropIn)) cannot be "#
+        + "read: No such file or directory — create it, or correct pluginFolders[0]")
+  }
+
+  @Test func aDiscoveredLibraryIsVettedAsAListedOneIs() throws {
+    let layout = try Layout()
+    try layout.add("Healthy", as: "libHealthy.so", mode: 0o775)
+    let file = layout.dropIn + "/libHealthy.so"
+    #expect(
+      try layout.refusal()
+        == "plugboard: vet: plugin 'Healthy' (\(file)) is writable by its group (mode 0775, owner uid "
+        + "\(geteuid())); anyone who can write it can run code in plugboard — remove the write permission: "
+        + "chmod go-w \(file)")
+  }
+
+  /// With `requirePins`, an unpinned library is refused unopened; one whose
+  /// digest a name-only entry pins loads under that entry.
+  @Test func pinsMatchDiscoveredLibrariesByDigest() throws {
+    let digest = try SHA256.hash(file: BuildProducts.library("Healthy")).get().hex
+    let unpinned = try Layout(top: #""requirePins": true,"#)
+    try unpinned.add("Healthy", as: "libHealthy.so")
+    let refused = try unpinned.plugboard(["run"])
+    #expect(refused.status == 78)
+    #expect(
+      refused.stderrLines.first
+        == "plugboard: open: plugin 'Healthy' (\(unpinned.dropIn)/libHealthy.so) has no pin and the manifest "
+        + #"sets "requirePins": true — run 'plugboard pin' to pin every listed plugin, or add an entry with its "#
+        + #"name and "sha256" to plugins (it was not opened)"#)
+    let pinned = try Layout(
+      entries: [#"{ "name": "Healthy", "sha256": "\#(digest)" }"#], top: #""requirePins": true,"#)
+    try pinned.add("Healthy", as: "libHealthy.so")
+    let run = try pinned.plugboard(["run"])
+    #expect(run.status == 0)
+    #expect(run.stdout == "Healthy is running\n")
+  }
+
+  @Test func withoutFoldersAnEntryStillNeedsAPath() throws {
+    let folder = try TemporaryDirectory()
+    let path = try folder.write("plugins.json", #"{ "formatVersion": 1, "plugins": [{ "name": "A" }] }"#)
+    guard case .failure(.invalid(_, let problems)) = ManifestReader.read(path: path, origin: .defaultLocation)
+    else {
+      Issue.record("expected a refusal")
+      return
+    }
+    #expect(problems.map(\.description) == [#"plugins[0]: missing required key "path""#])
+  }
+}
