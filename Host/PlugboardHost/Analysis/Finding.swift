@@ -41,6 +41,12 @@ public struct Finding: Sendable, Equatable, Encodable {
     /// `LD_LIBRARY_PATH` is set: it decides where plugins' dependencies
     /// are loaded from, ahead of their own folders.
     case libraryPathSet
+    /// A required plugin setting has no value in the profile.
+    case missingSetting
+    /// A plugin setting's value is not of its declared type.
+    case settingType
+    /// A value is given for a setting the plugin does not declare.
+    case unknownSetting
   }
 
   public let severity: Severity

@@ -13,6 +13,9 @@ public struct Deployment {
   public internal(set) var profile: ActiveProfile? = nil
   /// Problems applying the profile's per-service choices.
   public internal(set) var profileProblems: [DeploymentProblem] = []
+  /// Each plugin's configuration as resolved for ``profile``, for the
+  /// plugins whose library was made to hand over its bundle, in manifest order.
+  public internal(set) var configurations: [ResolvedConfiguration] = []
 
   /// Loads every enabled plugin of `manifest`, then assembles those that
   /// loaded: all register first, then each one's `loaded(resolver:)` runs,
@@ -31,16 +34,17 @@ public struct Deployment {
   /// its per-service choices are applied after every plugin registered and
   /// before any `loaded(resolver:)` runs.
   public static func bringUp(
-    _ manifest: Manifest, profile: ActiveProfile?, loader: PluginLoader = PluginLoader()
+    _ manifest: Manifest, profile: ActiveProfile?, loader: PluginLoader = PluginLoader(),
+    configuration: ConfigurationResolver = ConfigurationResolver()
   ) -> Deployment {
     let container = Container()
     // Before anything registers, so the registry never holds a snapshot
     // built for another profile.
     container.activeProfile = profile?.name
     var profileProblems: [DeploymentProblem] = []
-    let outcomes = DeploymentAssembler.assemble(
-      loader.load(manifest, profile: profile?.name), into: container
-    ) { container, outcomes in
+    let configured = DeploymentConfigurator.configure(
+      loader.load(manifest, profile: profile?.name), profile: profile?.declaration, resolver: configuration)
+    let outcomes = DeploymentAssembler.assemble(configured.outcomes, into: container) { container, outcomes in
       guard let profile else { return }
       let failed = outcomes.compactMap { outcome -> String? in
         guard case .failed(let entry, _) = outcome else { return nil }
@@ -52,6 +56,7 @@ public struct Deployment {
     var deployment = Deployment(manifest: manifest, outcomes: outcomes, container: container)
     deployment.profile = profile
     deployment.profileProblems = profileProblems
+    deployment.configurations = configured.configurations
     return deployment
   }
 
@@ -69,6 +74,12 @@ public struct Deployment {
       guard case .disabled(let entry) = outcome, entry.enabled else { return nil }
       return entry
     }
+  }
+
+  /// The configuration resolved for the plugin called `name`, when it
+  /// loaded far enough to declare its settings.
+  public func configuration(of name: String) -> ResolvedConfiguration? {
+    configurations.first { $0.entry.name == name }
   }
 
   /// The plugins that loaded and assembled.

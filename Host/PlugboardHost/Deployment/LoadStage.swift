@@ -9,6 +9,9 @@ public enum LoadStage: String, Sendable, CaseIterable, Codable {
   case open
   case findEntry = "find entry"
   case checkVersions = "check versions"
+  /// Resolving the plugin's configuration in the active profile and
+  /// giving it to the plugin, which makes its assemblies from it.
+  case configure
   case assemble
   /// The assemblies' `loaded(resolver:)`, after every plugin registered.
   case loadedHook = "loaded hook"

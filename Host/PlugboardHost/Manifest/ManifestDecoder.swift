@@ -10,7 +10,7 @@ struct ManifestDecoder {
     "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "pluginRoots", "stageTimeout",
     "plugins",
   ]
-  static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256"]
+  static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256", "config"]
 
   var problems: [ManifestProblem] = []
   /// Problems found past ``reportedProblemLimit``: counted, not described.
@@ -82,6 +82,7 @@ struct ManifestDecoder {
       if let entry = plugin(element, index: index) { plugins.append(entry) }
     }
     rejectDuplicateNames(plugins)
+    rejectUnknownConfiguredPlugins(plugins)
     return plugins
   }
 
@@ -119,9 +120,12 @@ struct ManifestDecoder {
     }
     let profiles = members["profiles"].flatMap { pluginProfiles($0, at: path.key("profiles")) }
     let pin = members["sha256"].flatMap { digest($0, at: path.key("sha256")) }
+    let config = members["config"].map { settings($0, at: path.key("config")) } ?? [:]
     guard let name, let file else { return nil }
-    return PluginEntry(
+    var entry = PluginEntry(
       index: index, name: name, path: file, enabled: enabled, profiles: profiles, sha256: pin)
+    entry.config = config
+    return entry
   }
 
   private mutating func rejectDuplicateNames(_ plugins: [PluginEntry]) {

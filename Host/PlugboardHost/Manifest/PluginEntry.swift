@@ -18,6 +18,9 @@ public struct PluginEntry: Equatable, Sendable {
   /// plugin whose file has another digest is refused before any of its
   /// code runs; `plugboard pin` writes it.
   public let sha256: String?
+  /// `"config"`: the plugin's settings in every profile, by setting name
+  /// (see Docs/configuration.md); empty when absent.
+  public var config: [String: SettingValue] = [:]
 
   public init(
     index: Int, name: String, path: String, enabled: Bool = true, profiles: ProfileCondition? = nil,

@@ -22,6 +22,9 @@ public struct DeploymentListing: Encodable, Sendable {
     /// The stage it failed at, when it failed.
     public let stage: LoadStage?
     public let registrations: [Registration]
+    /// The settings it declares, resolved for the active profile (secrets
+    /// redacted); empty unless it loaded and declares settings.
+    public internal(set) var settings: [SettingListing] = []
   }
 
   public struct Registration: Encodable, Sendable {
@@ -68,7 +71,11 @@ extension DeploymentListing {
     self.init(
       manifest: deployment.manifest.path, host: Host(host), problems: deployment.problems,
       plugins: deployment.outcomes.map { outcome in
-        Plugin(outcome, in: deployment.manifest, registrations: registrations)
+        var plugin = Plugin(outcome, in: deployment.manifest, registrations: registrations)
+        if case .loaded = outcome, let resolved = deployment.configuration(of: outcome.entry.name) {
+          plugin.settings = SettingListing.of(resolved)
+        }
+        return plugin
       })
     profile = ProfileEffects(deployment)
   }
