@@ -22,7 +22,36 @@ extension DeploymentChecker {
         findings += self.findings(resolved, loads: false)
       }
     }
-    return findings
+    return findings + strayVariables(probed: probed)
+  }
+
+  /// `PLUGBOARD_CONFIG_` variables that name no setting any plugin
+  /// declares: a typo there would otherwise be silently ignored. Only
+  /// when every enabled plugin's declarations are known (none failed).
+  private func strayVariables(probed: [Int: [SettingDeclaration]]) -> [Finding] {
+    var known: [String] = []
+    for entry in deployment.manifest.plugins where entry.enabled {
+      guard
+        let declarations = deployment.configuration(of: entry.name)?.configuration.declarations
+          ?? probed[entry.index]
+      else { return [] }
+      known += declarations.map { ConfigurationVariable.name(plugin: entry.name, setting: $0.name) }
+    }
+    let declared = Set(known)
+    return environment.keys.sorted().filter {
+      $0.hasPrefix(ConfigurationVariable.prefix) && !declared.contains($0)
+    }.map { variable in
+      let shown = Terminal.sanitize(variable)
+      return Finding(
+        .warning, .unknownSettingVariable,
+        title: "\(shown) names no setting any plugin declares, so it is ignored",
+        explanation: [
+          "A variable \(ConfigurationVariable.prefix)<PLUGIN>_<SETTING> sets a plugin's setting: the plugin's and "
+            + "the setting's names upper-cased, other characters than letters and digits as _."
+        ],
+        suggestions: KeySuggestion.closest(to: variable, among: known).map { [$0] } ?? [],
+        action: "Correct the variable's name (see Docs/configuration.md), or unset it.")
+    }
   }
 
   /// Whether `problem` is a plugin failing at the configure stage because

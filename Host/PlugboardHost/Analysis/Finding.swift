@@ -47,6 +47,8 @@ public struct Finding: Sendable, Equatable, Encodable {
     case settingType
     /// A value is given for a setting the plugin does not declare.
     case unknownSetting
+    /// A `PLUGBOARD_CONFIG_` variable that names no declared setting.
+    case unknownSettingVariable
   }
 
   public let severity: Severity

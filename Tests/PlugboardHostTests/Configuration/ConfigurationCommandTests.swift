@@ -177,4 +177,32 @@ import Testing
           + "see Docs/configuration.md)"
       ])
   }
+
+  @Test func aVariableNamingNoDeclaredSettingIsAWarningWithASuggestion() throws {
+    let folder = try TemporaryDirectory()
+    let manifest = try manifest(folder, entry: #", "config": { "region": "us", "password": "p" }"#)
+    let (result, reports) = try check(
+      manifest, environment: ["PLUGBOARD_CONFIG_CONFIGURED_REGOIN": "eu", "PLUGBOARD_CONFIG_OTHER": "x"])
+    #expect(result.status == 1)  // no Application: an error these tests leave aside
+    for report in reports {
+      #expect(
+        report.findings == [
+          [
+            "unknownSettingVariable",
+            "PLUGBOARD_CONFIG_CONFIGURED_REGOIN names no setting any plugin declares, so it is ignored",
+            "A variable PLUGBOARD_CONFIG_<PLUGIN>_<SETTING> sets a plugin's setting: the plugin's and the "
+              + "setting's names upper-cased, other characters than letters and digits as _.",
+            "PLUGBOARD_CONFIG_CONFIGURED_REGION",
+            "Correct the variable's name (see Docs/configuration.md), or unset it.",
+          ],
+          [
+            "unknownSettingVariable",
+            "PLUGBOARD_CONFIG_OTHER names no setting any plugin declares, so it is ignored",
+            "A variable PLUGBOARD_CONFIG_<PLUGIN>_<SETTING> sets a plugin's setting: the plugin's and the "
+              + "setting's names upper-cased, other characters than letters and digits as _.",
+            "Correct the variable's name (see Docs/configuration.md), or unset it.",
+          ],
+        ])
+    }
+  }
 }
