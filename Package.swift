@@ -50,6 +50,10 @@ let feedbackPlugins = ["GatedAssembly", "LogWriter", "OwnLogger"]
 /// requirements its environment variable lists, RequirerB requires RequirerA.
 let requirementPlugins = ["RequirerA", "RequirerB"]
 
+/// Test-only: a plugin with a required setting, a required secret and a
+/// defaulted one, for the configuration checks (Tests/Plugins/Configured).
+let configurationPlugins = ["Configured"]
+
 let package = Package(
   name: "Plugboard",
   products: [
@@ -74,7 +78,9 @@ let package = Package(
     // Test-only: feedback and logging.
     + feedbackPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
     // Test-only: plugins that declare requirements.
-    + requirementPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    + requirementPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
+    // Test-only: a configured plugin.
+    + configurationPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
   dependencies: [
     .package(path: "Kit"),
     .package(path: "Plugins/Contracts"),
@@ -118,7 +124,7 @@ let package = Package(
     + faultCorpusPlugins.map {
       .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
     }
-    + (feedbackPlugins + requirementPlugins).map {
+    + (feedbackPlugins + requirementPlugins + configurationPlugins).map {
       .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
     }
     + samplePlugins.map {

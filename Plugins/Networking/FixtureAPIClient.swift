@@ -14,7 +14,10 @@ struct FixtureAPIClient: APIClient {
     SessionPayload(token: "fixture-token-\(username)", user: User(login: username, displayName: "Mock User"))
   }
 
+  let endpoint: Endpoint
+
   func openIssues(token: String) async throws -> [Issue] {
-    Self.issues
+    endpoint.announce("/issues")
+    return Self.issues
   }
 }

@@ -3,5 +3,7 @@ import PlugboardKit
 /// The entry point the host looks up; its name carries the plugin ABI version.
 @_cdecl("plugboard_entry_v1")
 public func plugboardEntry() -> UnsafeRawPointer {
-  PluginExport.descriptor(name: "Networking", version: "1.0.0") { [NetworkingAssembly()] }
+  PluginExport.descriptor(name: "Networking", version: "1.0.0", settings: NetworkingSettings.all) {
+    configuration in [NetworkingAssembly(endpoint: try Endpoint(configuration))]
+  }
 }

@@ -4,6 +4,7 @@ import Foundation
 /// The typed API: encodes requests, checks statuses, decodes bodies.
 struct RemoteAPIClient: APIClient {
   let transport: any HTTPTransport
+  let endpoint: Endpoint
 
   func createSession(username: String, password: String) async throws -> SessionPayload {
     let body = try JSONEncoder().encode(["username": username, "password": password])
@@ -12,6 +13,7 @@ struct RemoteAPIClient: APIClient {
   }
 
   func openIssues(token: String) async throws -> [Issue] {
+    endpoint.announce("/issues")
     let request = HTTPRequest(
       method: "GET", path: "/issues", headers: ["Authorization": "Bearer \(token)"])
     return try JSONDecoder().decode([Issue].self, from: try await send(request))

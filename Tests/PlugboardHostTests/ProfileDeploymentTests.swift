@@ -12,6 +12,7 @@ import Testing
   static let liveOutput = """
     Signing in as ada…
     Welcome, Ada Lovelace! Your session token is in the keychain.
+    Networking: GET https://issues.example.com/api/issues (timeout 5.0 s)
     Open issues (3):
       #12  Crash when plugins.json is empty  ← assigned to you
       #15  `plugboard list` should group by layer
@@ -23,6 +24,7 @@ import Testing
   static let mockOutput = """
     [fixture] Signing in as ada…
     [fixture] Welcome, Mock User! Your session token is in the keychain.
+    Networking: GET fixture://issues/issues (timeout 0.5 s)
     [fixture] Open issues (2):
     [fixture]   #1  Fixture: sign-in is mocked by the AuthMock plugin  ← assigned to you
     [fixture]   #2  Fixture: these issues come from FixtureAPIClient, not the server

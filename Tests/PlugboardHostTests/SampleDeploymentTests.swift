@@ -63,6 +63,10 @@ import Testing
           AppContracts.HTTPTransport  -       container  Networking/NetworkingAssembly.swift:8
           AppContracts.APIClient      -       container  Networking/NetworkingAssembly.swift:10
           AppContracts.APIClient      "Mock"  container  Networking/NetworkingAssembly.swift:17
+          SETTING   TYPE      VALUE                             FROM
+          baseURL   String    "https://issues.example.com/api"  plugins[0].config.baseURL
+          timeout   Duration  5                                 plugins[0].config.timeout
+          apiToken  String    -                                 -
 
         Keychain 1.0.0  \(library("Keychain"))
           TYPE                      NAME  SCOPE      REGISTERED AT

@@ -19,7 +19,7 @@ extension DeploymentChecker {
 
   /// Plugins that failed to load, and profile choices that failed.
   func loadFailures() -> [Finding] {
-    deployment.problems.map { problem in
+    deployment.problems.filter { !isReportedAsConfiguration($0) }.map { problem in
       Finding(
         .error, .loadFailure,
         title: problem.plugin.map { "plugin '\($0)' failed to load" }

@@ -39,7 +39,7 @@ public struct DeploymentChecker {
     let findings =
       loadFailures() + missingApplication() + missingDependencies() + cycles()
       + captiveDependencies() + duplicateRegistrations() + sharedLibraryConflicts() + undeclaredDependencies()
-      + probeFailures() + libraryPath() + optionalPlugins()
+      + probeFailures() + libraryPath() + optionalPlugins() + configurationFindings()
     let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     return CheckReport(deployment: deployment, findings: ordered)
   }

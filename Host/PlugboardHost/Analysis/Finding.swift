@@ -44,6 +44,14 @@ public struct Finding: Sendable, Equatable, Encodable {
     /// A plugin the manifest marks optional failed: the deployment runs
     /// without it.
     case optionalPluginFailed
+    /// A required plugin setting has no value in the profile.
+    case missingSetting
+    /// A plugin setting's value is not of its declared type.
+    case settingType
+    /// A value is given for a setting the plugin does not declare.
+    case unknownSetting
+    /// A `PLUGBOARD_CONFIG_` variable that names no declared setting.
+    case unknownSettingVariable
   }
 
   public let severity: Severity

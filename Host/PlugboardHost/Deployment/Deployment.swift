@@ -17,6 +17,9 @@ public struct Deployment {
   public internal(set) var folderProblems: [DeploymentProblem] = []
   /// The order the loaded plugins assembled in, and why.
   public internal(set) var assemblyOrder: AssemblyOrder? = nil
+  /// Each plugin's configuration as resolved for ``profile``, for the
+  /// plugins whose library was made to hand over its bundle, in manifest order.
+  public internal(set) var configurations: [ResolvedConfiguration] = []
 
   /// Loads every enabled plugin of `manifest`, then assembles those that
   /// loaded: all register first, then each one's `loaded(resolver:)` runs,
@@ -38,7 +41,7 @@ public struct Deployment {
   /// order (a plugin probed alone).
   public static func bringUp(
     _ manifest: Manifest, profile: ActiveProfile?, loader: PluginLoader = PluginLoader(),
-    enforcingRequirements: Bool = true
+    enforcingRequirements: Bool = true, configuration: ConfigurationResolver = ConfigurationResolver()
   ) -> Deployment {
     let container = Container()
     // Before anything registers, so the registry never holds a snapshot
@@ -48,8 +51,10 @@ public struct Deployment {
     DefaultLogger.register(into: container, manifest: manifest)
     var profileProblems: [DeploymentProblem] = []
     let loaded = loader.loadAll(manifest, profile: profile?.name)
-    let order = AssemblyOrder(loaded.outcomes, enforcingRequirements: enforcingRequirements)
-    let outcomes = DeploymentAssembler.assemble(loaded.outcomes, order: order, into: container) {
+    let configured = DeploymentConfigurator.configure(
+      loaded.outcomes, profile: profile?.declaration, resolver: configuration)
+    let order = AssemblyOrder(configured.outcomes, enforcingRequirements: enforcingRequirements)
+    let outcomes = DeploymentAssembler.assemble(configured.outcomes, order: order, into: container) {
       container, outcomes in
       guard let profile else { return }
       let failed = outcomes.compactMap { outcome -> String? in
@@ -64,6 +69,7 @@ public struct Deployment {
     deployment.profileProblems = profileProblems
     deployment.folderProblems = loaded.folderProblems
     deployment.assemblyOrder = order
+    deployment.configurations = configured.configurations
     return deployment
   }
 
@@ -83,6 +89,12 @@ public struct Deployment {
       guard case .disabled(let entry) = outcome, entry.enabled else { return nil }
       return entry
     }
+  }
+
+  /// The configuration resolved for the plugin called `name`, when it
+  /// loaded far enough to declare its settings.
+  public func configuration(of name: String) -> ResolvedConfiguration? {
+    configurations.first { $0.entry.name == name }
   }
 
   /// The plugins that loaded and assembled.

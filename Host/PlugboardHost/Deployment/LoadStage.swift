@@ -12,6 +12,9 @@ public enum LoadStage: String, Sendable, CaseIterable, Codable {
   /// The plugins each plugin requires are loaded, in versions it accepts,
   /// and none requires itself through others (see ``AssemblyOrder``).
   case requirements = "check requirements"
+  /// Resolving the plugin's configuration in the active profile and
+  /// giving it to the plugin, which makes its assemblies from it.
+  case configure
   case assemble
   /// The assemblies' `loaded(resolver:)`, after every plugin registered.
   case loadedHook = "loaded hook"

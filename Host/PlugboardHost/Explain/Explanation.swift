@@ -42,11 +42,15 @@ struct Explanation {
       var seen = Set<Int>()
       tree = describe(chosen, optional: false, path: [], seen: &seen)
     }
-    return ExplanationReport(
+    var report = ExplanationReport(
       manifest: deployment.manifest.path, type: typeName, name: name, profile: ProfileEffects(deployment),
       chosen: chosenStep, selection: selectionText, tree: tree,
       notChosen: otherCandidates(request: request, identities: identities), problems: deployment.problems,
       findings: findings)
+    if let plugin = chosenStep?.plugin, let resolved = deployment.configuration(of: plugin) {
+      report.settings = SettingListing.of(resolved)
+    }
+    return report
   }
 
   private func selection(for service: TypeIdentity) -> ServiceSelection? {

@@ -27,6 +27,9 @@ public struct ExplanationReport: Sendable, Encodable {
   public let findings: [Finding]
   /// Resolves, and the deployment has no problem and no error: exit status 0.
   public let healthy: Bool
+  /// The settings of the chosen registration's plugin, resolved for the
+  /// active profile, secrets redacted; empty when it declares none.
+  public internal(set) var settings: [SettingListing] = []
 
   init(
     manifest: String, type: String, name: String?, profile: ProfileEffects?, chosen: ChainStep?,
@@ -58,6 +61,9 @@ public struct ExplanationReport: Sendable, Encodable {
       ]
       if let selection { lines.append("  unnamed requests are served by \(selection)") }
       if let tree { lines += ["", "Dependency tree:"] + tree.lines() }
+      if !settings.isEmpty, let plugin = chosen.plugin {
+        lines += ["", "Settings of plugin '\(plugin)':"] + SettingListing.lines(settings)
+      }
     } else {
       lines += [
         "", "Chosen:", "  nothing: no loaded plugin registers it\(name == nil ? "" : " under that name")",

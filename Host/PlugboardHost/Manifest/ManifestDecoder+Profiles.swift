@@ -5,7 +5,7 @@ import PlugboardKit
 /// used anywhere must be declared, so a typo is an error with a
 /// did-you-mean rather than a profile that silently never matches.
 extension ManifestDecoder {
-  static let profileKeys = ["description", "services"]
+  static let profileKeys = ["description", "services", "config"]
 
   /// The `profiles` object's members, each a declared profile.
   mutating func declarations(_ value: JSONValue?) -> [ProfileDeclaration] {
@@ -67,7 +67,9 @@ extension ManifestDecoder {
         services.append(ServiceChoice(type: type, name: registration, path: place))
       }
     }
-    return ProfileDeclaration(name: name, description: description, services: services)
+    var declaration = ProfileDeclaration(name: name, description: description, services: services)
+    if let value = members["config"] { declaration.config = profileConfig(value, at: path.key("config")) }
+    return declaration
   }
 
   /// `activeProfile`: a declared profile, required as soon as any is
@@ -131,7 +133,7 @@ extension ManifestDecoder {
 
   /// An object's members in written order, after reporting a non-object
   /// and duplicate keys; for objects whose keys are names, not a schema.
-  private mutating func orderedMembers(_ value: JSONValue, at path: ManifestPath) -> [(String, JSONValue)] {
+  mutating func orderedMembers(_ value: JSONValue, at path: ManifestPath) -> [(String, JSONValue)] {
     guard case .object(let members) = value else {
       report(path, "expected an object, found \(value.kindDescription)")
       return []

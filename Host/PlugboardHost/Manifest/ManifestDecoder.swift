@@ -12,7 +12,7 @@ struct ManifestDecoder {
     "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "pluginRoots", "stageTimeout",
     "plugins", "logLevel", "pluginFolders",
   ]
-  static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256", "optional"]
+  static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256", "optional", "config"]
 
   var problems: [ManifestProblem] = []
   /// Problems found past ``reportedProblemLimit``: counted, not described.
@@ -94,6 +94,7 @@ struct ManifestDecoder {
       if let entry = plugin(element, index: index) { plugins.append(entry) }
     }
     rejectDuplicateNames(plugins + discoveredSettings)
+    rejectUnknownConfiguredPlugins(plugins + discoveredSettings)
     return plugins
   }
 
@@ -136,10 +137,12 @@ struct ManifestDecoder {
     }
     let profiles = members["profiles"].flatMap { pluginProfiles($0, at: path.key("profiles")) }
     let pin = members["sha256"].flatMap { digest($0, at: path.key("sha256")) }
+    let config = members["config"].map { settings($0, at: path.key("config")) } ?? [:]
     guard let name, let file else { return nil }
     var entry = PluginEntry(
       index: index, name: name, path: file, enabled: enabled, profiles: profiles, sha256: pin)
     entry.optional = optional
+    entry.config = config
     if file.isEmpty {
       discoveredSettings.append(entry)
       return nil

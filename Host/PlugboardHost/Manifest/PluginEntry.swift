@@ -28,6 +28,9 @@ public struct PluginEntry: Equatable, Sendable {
   /// one); ``index`` is the manifest entry that gives its settings by name,
   /// or -1 when none does.
   public var discoveredIn: String? = nil
+  /// `"config"`: the plugin's settings in every profile, by setting name
+  /// (see Docs/configuration.md); empty when absent.
+  public var config: [String: SettingValue] = [:]
 
   public init(
     index: Int, name: String, path: String, enabled: Bool = true, profiles: ProfileCondition? = nil,

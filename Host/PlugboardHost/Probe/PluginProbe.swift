@@ -17,8 +17,12 @@ public struct PluginProbe: Sendable {
   /// enabling it, and reports its registrations or why it did not load.
   public func probe(_ entry: PluginEntry, of manifest: Manifest) -> ProbeResult {
     let alone = manifest.alone(entry)
-    // Alone, its requirements cannot hold; what it registers is the question.
-    let deployment = Deployment.bringUp(alone, profile: nil, enforcingRequirements: false)
+    // Alone, its requirements cannot hold, and it is leniently configured:
+    // what it registers is wanted, whatever the profiles give it; its
+    // configuration is checked against its declarations, which the report
+    // carries, per profile.
+    let deployment = Deployment.bringUp(
+      alone, profile: nil, enforcingRequirements: false, configuration: ConfigurationResolver(lenient: true))
     if let problem = deployment.problems.first {
       return ProbeResult(entry: entry, outcome: .failed(problem.description))
     }
@@ -28,7 +32,8 @@ public struct PluginProbe: Sendable {
       .sorted { ($0.site.fileID, $0.site.line) < ($1.site.fileID, $1.site.line) }
     let report = ProbeReport(
       plugin: entry.name, version: deployment.loadedPlugins.first?.version,
-      registrations: infos.map(ProbeReport.Registration.init), problem: nil)
+      registrations: infos.map(ProbeReport.Registration.init), problem: nil,
+      settings: deployment.configurations.first?.configuration.declarations ?? [])
     return ProbeResult(entry: entry, outcome: .probed(report))
   }
 }

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// What a child `plugboard` process learned by loading one plugin on its
 /// own: the registrations it would make, or why it could not load. This is
 /// the JSON the hidden probe command prints and the parent reads.
@@ -20,4 +22,6 @@ public struct ProbeReport: Codable, Sendable, Equatable {
   public let registrations: [Registration]
   /// Why the plugin could not be loaded, as `<stage>: <message>`.
   public let problem: String?
+  /// The settings it declares (see Docs/configuration.md).
+  public var settings: [SettingDeclaration] = []
 }

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// What is known about a plugin that was not loaded into this process.
 public struct ProbeResult: Sendable, Equatable {
   public enum Outcome: Sendable, Equatable {
@@ -19,5 +21,11 @@ public struct ProbeResult: Sendable, Equatable {
   public var registrations: [ProbeReport.Registration] {
     guard case .probed(let report) = outcome else { return [] }
     return report.registrations
+  }
+
+  /// The settings it declares, when the probe succeeded.
+  public var settings: [SettingDeclaration] {
+    guard case .probed(let report) = outcome else { return [] }
+    return report.settings
   }
 }

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// One element of the manifest's `profiles` object: a named configuration
 /// of the deployment, such as `live` or `mock`.
 ///
@@ -12,6 +14,8 @@ public struct ProfileDeclaration: Equatable, Sendable {
   public let description: String?
   /// The per-service choices, in the order written.
   public let services: [ServiceChoice]
+  /// `"config"`: per plugin name, the settings this profile overrides.
+  public var config: [String: [String: SettingValue]] = [:]
 
   public init(name: String, description: String? = nil, services: [ServiceChoice] = []) {
     self.name = name

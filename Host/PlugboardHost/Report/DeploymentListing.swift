@@ -26,6 +26,9 @@ public struct DeploymentListing: Encodable, Sendable {
     public var optional: Bool? = nil
     /// The drop-in folder it was discovered in; absent for a listed one.
     public var discoveredIn: String? = nil
+    /// The settings it declares, resolved for the active profile (secrets
+    /// redacted); empty unless it loaded and declares settings.
+    public internal(set) var settings: [SettingListing] = []
   }
 
   public struct Registration: Encodable, Sendable {
@@ -75,7 +78,11 @@ extension DeploymentListing {
     self.init(
       manifest: deployment.manifest.path, host: Host(host), problems: deployment.problems,
       plugins: deployment.outcomes.map { outcome in
-        Plugin(outcome, in: deployment.manifest, registrations: registrations)
+        var plugin = Plugin(outcome, in: deployment.manifest, registrations: registrations)
+        if case .loaded = outcome, let resolved = deployment.configuration(of: outcome.entry.name) {
+          plugin.settings = SettingListing.of(resolved)
+        }
+        return plugin
       })
     profile = ProfileEffects(deployment)
     logger = LoggerChoice(deployment.container)

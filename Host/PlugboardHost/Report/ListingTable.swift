@@ -13,6 +13,7 @@ enum ListingTable {
       guard plugin.status == "loaded" else { continue }
       guard !plugin.registrations.isEmpty else {
         lines.append("  (no registrations)")
+        lines += SettingListing.lines(plugin.settings)
         continue
       }
       let header = ["TYPE", "NAME", "SCOPE", "REGISTERED AT"]
@@ -23,6 +24,7 @@ enum ListingTable {
         ]
       }
       lines += TextTable(rows: [header] + rows).lines(indent: "  ")
+      lines += SettingListing.lines(plugin.settings)
     }
     return lines
   }

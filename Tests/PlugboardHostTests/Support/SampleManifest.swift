@@ -22,10 +22,16 @@ enum SampleManifest {
         "activeProfile": "\(activeProfile)",
         "profiles": {
           "live": { "description": "the real implementations" },
-          "mock": { "description": "offline, on fixture data", "services": { "APIClient": "Mock" } }
+          "mock": {
+            "description": "offline, on fixture data", "services": { "APIClient": "Mock" },
+            "config": { "Networking": { "baseURL": "fixture://issues", "timeout": 0.5 } }
+          }
         },
         "plugins": [
-          { "name": "Networking", "path": "\(path("Networking"))" },
+          {
+            "name": "Networking", "path": "\(path("Networking"))",
+            "config": { "baseURL": "https://issues.example.com/api", "timeout": 5 }
+          },
           { "name": "Keychain", "path": "\(path("Keychain"))" },
           { "name": "Auth", "path": "\(path("Auth"))", "profiles": ["!mock"] },
           { "name": "AuthMock", "path": "\(path("AuthMock"))", "profiles": ["mock"] },

@@ -45,6 +45,16 @@ public enum PluginExport {
     name: String, version: String, kitVersion: String, swiftVersion: String,
     requires: [PluginRequirement] = [], assemblies: @escaping () -> [any Assembly]
   ) -> UnsafeRawPointer {
+    makeDescriptor(
+      name: name, version: version, kitVersion: kitVersion, swiftVersion: swiftVersion,
+      bundle: { PluginBundle(assemblies: assemblies(), requirements: requires) })
+  }
+
+  /// The descriptor whose `make_bundle` returns what `bundle` makes.
+  static func makeDescriptor(
+    name: String, version: String, kitVersion: String, swiftVersion: String,
+    bundle: @escaping () -> PluginBundle
+  ) -> UnsafeRawPointer {
     let descriptor = UnsafeMutablePointer<plugboard_plugin_v1>.allocate(capacity: 1)
     descriptor.initialize(
       to: plugboard_plugin_v1(
@@ -54,22 +64,18 @@ public enum PluginExport {
         version: strdup(version),
         kit_version: strdup(kitVersion),
         swift_version: strdup(swiftVersion),
-        context: Unmanaged.passRetained(AssemblyFactory(assemblies, requirements: requires)).toOpaque(),
+        context: Unmanaged.passRetained(AssemblyFactory(bundle)).toOpaque(),
         make_bundle: { descriptor in
           guard let context = descriptor?.pointee.context else { return nil }
           let factory = Unmanaged<AssemblyFactory>.fromOpaque(context).takeUnretainedValue()
-          let bundle = PluginBundle(assemblies: factory.make(), requirements: factory.requirements)
+          let bundle = factory.make()
           return Unmanaged<AnyObject>.passRetained(bundle).toOpaque()
         }))
     return UnsafeRawPointer(descriptor)
   }
 }
 
-private final class AssemblyFactory {
-  let make: () -> [any Assembly]
-  let requirements: [PluginRequirement]
-  init(_ make: @escaping () -> [any Assembly], requirements: [PluginRequirement]) {
-    self.make = make
-    self.requirements = requirements
-  }
+final class AssemblyFactory {
+  let make: () -> PluginBundle
+  init(_ make: @escaping () -> PluginBundle) { self.make = make }
 }

@@ -1,0 +1,129 @@
+import PlugboardKit
+
+/// Configuration findings: for every plugin of the manifest, its settings
+/// in the profile checked, against what it declares (learned from the
+/// loaded plugin, or from its probe when the profile leaves it out).
+extension DeploymentChecker {
+  func configurationFindings() -> [Finding] {
+    let profile = deployment.profile?.declaration
+    let resolver = ConfigurationResolver(environment: environment)
+    var byName: [String: ResolvedConfiguration] = [:]
+    for resolved in deployment.configurations { byName[resolved.entry.name] = resolved }
+    var probed: [Int: [SettingDeclaration]] = [:]
+    for probe in probes { probed[probe.entry.index] = probe.settings }
+    var findings: [Finding] = []
+    for outcome in deployment.outcomes {
+      let entry = outcome.entry
+      if let resolved = byName[entry.name] {
+        findings += self.findings(resolved, loads: true)
+      } else if case .disabled = outcome, entry.enabled, let declarations = probed[entry.index] {
+        let (configuration, unknown) = resolver.resolve(entry, profile: profile, declarations: declarations)
+        let resolved = ResolvedConfiguration(entry: entry, configuration: configuration, unknown: unknown)
+        findings += self.findings(resolved, loads: false)
+      }
+    }
+    return findings + strayVariables(probed: probed)
+  }
+
+  /// `PLUGBOARD_CONFIG_` variables that name no setting any plugin
+  /// declares: a typo there would otherwise be silently ignored. Only
+  /// when every enabled plugin's declarations are known (none failed).
+  private func strayVariables(probed: [Int: [SettingDeclaration]]) -> [Finding] {
+    var known: [String] = []
+    for entry in deployment.manifest.plugins where entry.enabled {
+      guard
+        let declarations = deployment.configuration(of: entry.name)?.configuration.declarations
+          ?? probed[entry.index]
+      else { return [] }
+      known += declarations.map { ConfigurationVariable.name(plugin: entry.name, setting: $0.name) }
+    }
+    let declared = Set(known)
+    return environment.keys.sorted().filter {
+      $0.hasPrefix(ConfigurationVariable.prefix) && !declared.contains($0)
+    }.map { variable in
+      let shown = Terminal.sanitize(variable)
+      return Finding(
+        .warning, .unknownSettingVariable,
+        title: "\(shown) names no setting any plugin declares, so it is ignored",
+        explanation: [
+          "A variable \(ConfigurationVariable.prefix)<PLUGIN>_<SETTING> sets a plugin's setting: the plugin's and "
+            + "the setting's names upper-cased, other characters than letters and digits as _."
+        ],
+        suggestions: KeySuggestion.closest(to: variable, among: known).map { [$0] } ?? [],
+        action: "Correct the variable's name (see Docs/configuration.md), or unset it.")
+    }
+  }
+
+  /// Whether `problem` is a plugin failing at the configure stage because
+  /// of problems ``configurationFindings()`` reports one by one.
+  func isReportedAsConfiguration(_ problem: DeploymentProblem) -> Bool {
+    problem.stage == .configure
+      && deployment.configurations.contains { $0.entry.name == problem.plugin && !$0.isValid }
+  }
+
+  /// A plugin the profile leaves out is not told of a missing required
+  /// value: it does not run there.
+  private func findings(_ resolved: ResolvedConfiguration, loads: Bool) -> [Finding] {
+    let configuration = resolved.configuration
+    let declarations = configuration.declarations
+    var findings: [Finding] = []
+    for problem in resolved.problems {
+      guard let declaration = declarations.first(where: { $0.name == problem.setting }) else { continue }
+      switch problem.reason {
+      case .missing where loads:
+        findings.append(missing(declaration, of: resolved.entry, profile: configuration.profile))
+      case .wrongType(let expected, _):
+        findings.append(
+          Finding(
+            .error, .settingType,
+            title: "plugin '\(problem.plugin)' setting '\(problem.setting)' has a value of the wrong type"
+              + ConfigurationText.inProfile(configuration.profile),
+            explanation: [Terminal.sanitize(problem.description)],
+            action:
+              "Give '\(problem.setting)' \(expected.phrase) at \(problem.source.map(\.description) ?? "?")."))
+      case .missing, .notDeclared: break
+      }
+    }
+    for unknown in resolved.unknown {
+      let declared = declarations.map(ConfigurationText.declaration).joined(separator: ", ")
+      findings.append(
+        Finding(
+          .error, .unknownSetting,
+          title:
+            "plugin '\(unknown.plugin)' has no setting '\(Terminal.sanitize(unknown.name))' (\(unknown.source))"
+            + ConfigurationText.inProfile(configuration.profile),
+          explanation: [
+            declarations.isEmpty
+              ? "Plugin '\(unknown.plugin)' declares no settings."
+              : "Plugin '\(unknown.plugin)' declares: \(declared)."
+          ],
+          suggestions: unknown.suggestion.map { [$0] } ?? [],
+          action: unknown.suggestion.map { "Rename it to \"\($0)\" at \(unknown.source)." }
+            ?? "Remove it from \(unknown.source), or declare the setting in plugin '\(unknown.plugin)'."))
+    }
+    return findings
+  }
+
+  private func missing(_ declaration: SettingDeclaration, of entry: PluginEntry, profile: String?) -> Finding
+  {
+    let variable = ConfigurationVariable.name(plugin: entry.name, setting: declaration.name)
+    let entryPlace = "plugins[\(entry.index)].config"
+    let profilePlace = profile.map { "profiles.\($0).config.\(entry.name)" }
+    let places =
+      [variable] + (profilePlace.map { [$0 + ".\(declaration.name)"] } ?? []) + [
+        entryPlace + ".\(declaration.name)"
+      ]
+    let summary = declaration.summary.isEmpty ? "" : ": \(declaration.summary)"
+    let whereToSet =
+      profilePlace.map { "in \(entryPlace) (every profile) or in \($0) (this profile)" } ?? "in \(entryPlace)"
+    return Finding(
+      .error, .missingSetting,
+      title: "plugin '\(entry.name)' has no value for required setting '\(declaration.name)'"
+        + ConfigurationText.inProfile(profile),
+      explanation: [
+        ConfigurationText.declaration(declaration) + summary,
+        "Looked in, in order: \(places.joined(separator: ", ")); none is set and the setting has no default.",
+      ],
+      action: "Set \"\(declaration.name)\" \(whereToSet), or export \(variable).")
+  }
+}

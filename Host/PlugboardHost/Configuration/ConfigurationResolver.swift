@@ -1,0 +1,86 @@
+import Foundation
+import PlugboardKit
+
+/// Resolves a plugin's configuration in a profile from its declarations:
+/// for each setting the environment variable (``ConfigurationVariable``)
+/// wins over the profile's `config`, which wins over the manifest entry's
+/// `config`, which wins over the declared default.
+public struct ConfigurationResolver: Sendable {
+  /// The variables consulted, usually the process's environment.
+  public let environment: [String: String]
+  /// A probe's resolution: what is missing or of the wrong type is given
+  /// a placeholder (`""`, `0`, `false`), so that a plugin loaded only to
+  /// learn what it registers can assemble whatever its configuration.
+  public let lenient: Bool
+
+  public init(environment: [String: String] = ProcessInfo.processInfo.environment, lenient: Bool = false) {
+    self.environment = environment
+    self.lenient = lenient
+  }
+
+  /// A value given for a name the plugin does not declare.
+  public struct UnknownSetting: Sendable, Equatable {
+    public let plugin: String
+    public let name: String
+    public let source: ConfigurationSource
+    /// The declared name it most resembles.
+    public let suggestion: String?
+  }
+
+  /// `entry`'s configuration in `profile` against `declarations`, and the
+  /// values given for settings it does not declare (in manifest order:
+  /// the entry's, then the profile's).
+  public func resolve(
+    _ entry: PluginEntry, profile: ProfileDeclaration?, declarations: [SettingDeclaration]
+  ) -> (configuration: PluginConfiguration, unknown: [UnknownSetting]) {
+    let entryPath = ManifestPath.root.key("plugins").index(entry.index).key("config")
+    let profileValues = profile?.config[entry.name] ?? [:]
+    let profilePath = profile.map { $0.path.key("config").key(entry.name) }
+    var values: [String: ConfiguredValue] = [:]
+    for declaration in declarations {
+      let variable = ConfigurationVariable.name(plugin: entry.name, setting: declaration.name)
+      if let text = environment[variable] {
+        values[declaration.name] = ConfiguredValue(.text(text), from: .environment(variable: variable))
+      } else if let value = profileValues[declaration.name], let profile, let profilePath {
+        values[declaration.name] = ConfiguredValue(
+          value, from: .profile(profile.name, keyPath: profilePath.key(declaration.name).description))
+      } else if let value = entry.config[declaration.name] {
+        values[declaration.name] = ConfiguredValue(
+          value, from: .manifest(keyPath: entryPath.key(declaration.name).description))
+      }
+      if lenient,
+        !(values[declaration.name].map { declaration.type.accepts($0.value) } ?? !declaration.required)
+      {
+        values[declaration.name] = ConfiguredValue(Self.placeholder(declaration.type))
+      }
+    }
+    let names = declarations.map(\.name)
+    let declared = Set(names)
+    func unknown(_ config: [String: SettingValue], source: (String) -> ConfigurationSource)
+      -> [UnknownSetting]
+    {
+      config.keys.sorted().filter { !declared.contains($0) }.map { name in
+        UnknownSetting(
+          plugin: entry.name, name: name, source: source(name),
+          suggestion: KeySuggestion.closest(to: name, among: names))
+      }
+    }
+    var unknownSettings = unknown(entry.config) { .manifest(keyPath: entryPath.key($0).description) }
+    if let profile, let profilePath {
+      unknownSettings += unknown(profileValues) {
+        .profile(profile.name, keyPath: profilePath.key($0).description)
+      }
+    }
+    let configuration = PluginConfiguration(
+      plugin: entry.name, profile: profile?.name, declarations: declarations, values: values)
+    return (configuration, unknownSettings)
+  }
+
+  private static func placeholder(_ type: SettingType) -> SettingValue {
+    switch type {
+    case .string: .string("")
+    case .int, .double, .duration: .number("0")
+    case .bool: .bool(false)
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import PlugboardKit
+
+/// Sentences about configuration shared by bring-up's failures, `check`'s
+/// findings and listings. None of them ever contains a secret's value.
+enum ConfigurationText {
+  /// `setting 'baseUrl' (profiles.mock.config.Networking.baseUrl) is not declared by the plugin; did you mean "baseURL"?`
+  static func unknown(_ setting: ConfigurationResolver.UnknownSetting) -> String {
+    "setting '\(setting.name)' (\(setting.source)) is not declared by the plugin"
+      + (setting.suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
+  }
+
+  /// `baseURL (String, default "https://…")`, `apiToken (String, optional, secret)`.
+  static func declaration(_ declaration: SettingDeclaration) -> String {
+    var traits = [declaration.type.swiftName]
+    if let value = declaration.defaultValue {
+      traits.append("default \(value.shown(secret: declaration.secret))")
+    } else {
+      traits.append(declaration.required ? "required" : "optional")
+    }
+    if declaration.secret { traits.append("secret") }
+    return "\(declaration.name) (\(traits.joined(separator: ", ")))"
+  }
+
+  /// ` in profile 'mock'`, or nothing.
+  static func inProfile(_ profile: String?) -> String {
+    profile.map { " in profile '\($0)'" } ?? ""
+  }
+}

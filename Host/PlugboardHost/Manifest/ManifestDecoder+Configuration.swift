@@ -1,0 +1,64 @@
+import PlugboardKit
+
+/// Decoding of plugin configuration: a plugin's `config` object and a
+/// profile's `config` (plugin name → settings). Values are scalars; which
+/// settings exist and their types are the plugin's to declare, so they are
+/// checked later, by `plugboard check` and at bring-up.
+extension ManifestDecoder {
+  /// Most settings one `config` object may give, and longest name and
+  /// value: a manifest is hostile input, and no plugin needs more.
+  static let settingLimit = 256
+  static let settingNameLimit = 128
+  static let settingValueLimit = 65_536
+
+  /// A `config` object: setting name → string, number or boolean.
+  mutating func settings(_ value: JSONValue, at path: ManifestPath) -> [String: SettingValue] {
+    let members = orderedMembers(value, at: path)
+    if members.count > Self.settingLimit {
+      report(path, "gives \(members.count) settings; at most \(Self.settingLimit) are allowed")
+      return [:]
+    }
+    var result: [String: SettingValue] = [:]
+    for (name, member) in members {
+      let place = path.key(name)
+      guard !name.isEmpty, name.utf8.count <= Self.settingNameLimit else {
+        report(place, "a setting name must be 1 to \(Self.settingNameLimit) bytes long")
+        continue
+      }
+      switch member {
+      case .string(let text) where text.utf8.count > Self.settingValueLimit:
+        report(
+          place, "the value is \(text.utf8.count) bytes long; at most \(Self.settingValueLimit) are allowed")
+      case .string(let text): result[name] = .string(text)
+      case .number(let text): result[name] = .number(text)
+      case .bool(let flag): result[name] = .bool(flag)
+      case .null, .array, .object:
+        report(place, "expected a string, number or boolean, found \(member.kindDescription)")
+      }
+    }
+    return result
+  }
+
+  /// A profile's `config`: plugin name → its `config` object.
+  mutating func profileConfig(_ value: JSONValue, at path: ManifestPath) -> [String: [String: SettingValue]] {
+    var result: [String: [String: SettingValue]] = [:]
+    for (plugin, body) in orderedMembers(value, at: path) {
+      result[plugin] = settings(body, at: path.key(plugin))
+    }
+    return result
+  }
+
+  /// A profile's `config` may only name plugins the manifest lists.
+  mutating func rejectUnknownConfiguredPlugins(_ plugins: [PluginEntry]) {
+    let names = plugins.map(\.name)
+    let known = Set(names)
+    for profile in profiles {
+      for plugin in profile.config.keys.sorted() where !known.contains(plugin) {
+        report(profile.path.key("config").key(plugin)) { _ in
+          let suggestion = KeySuggestion.closest(to: plugin, among: names).map { "; did you mean \"\($0)\"?" }
+          return "no plugin is called \"\(plugin)\"\(suggestion ?? " in plugins")"
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import PlugboardKit
+
+/// One plugin setting as `list` and `explain` show it: its resolved value
+/// (a secret's replaced by ``SettingValue/redacted``) and where it came from.
+public struct SettingListing: Encodable, Sendable, Equatable {
+  public let name: String
+  /// The declared type: `string`, `int`, `double`, `bool` or `duration`.
+  public let type: SettingType
+  /// The value as written, `<secret>` for a secret; absent when unset.
+  public let value: String?
+  /// Where the value came from: a manifest key path, `environment variable
+  /// NAME`, or `default`; absent when unset.
+  public let source: String?
+  public let required: Bool
+  public let secret: Bool
+  public let summary: String
+
+  /// The settings of `resolved`, in declaration order.
+  static func of(_ resolved: ResolvedConfiguration) -> [SettingListing] {
+    let configuration = resolved.configuration
+    return configuration.declarations.map { declaration in
+      let configured = configuration.values[declaration.name]
+      let value = configured?.value ?? declaration.defaultValue
+      return SettingListing(
+        name: declaration.name, type: declaration.type,
+        value: value.map { Terminal.sanitize(shown($0, declaration)) },
+        source: configured.map(\.source.description) ?? (declaration.defaultValue == nil ? nil : "default"),
+        required: declaration.required, secret: declaration.secret, summary: declaration.summary)
+    }
+  }
+
+  /// Environment text as the declared type reads it: `7`, not `"7"`.
+  private static func shown(_ value: SettingValue, _ declaration: SettingDeclaration) -> String {
+    if case .text(let text) = value, declaration.type != .string, !declaration.secret { return text }
+    return value.shown(secret: declaration.secret)
+  }
+
+  /// The settings as a table under a plugin, or nothing when there are none.
+  static func lines(_ settings: [SettingListing], indent: String = "  ") -> [String] {
+    guard !settings.isEmpty else { return [] }
+    let rows = settings.map { setting in
+      [
+        setting.name, setting.type.swiftName, setting.value ?? "-",
+        setting.source ?? "-",
+      ]
+    }
+    return TextTable(rows: [["SETTING", "TYPE", "VALUE", "FROM"]] + rows).lines(indent: indent)
+  }
+}
