@@ -19,6 +19,7 @@ import Testing
     "plugboard: plugin 'Healthy': check versions took <time>",
     // Once for making its assemblies, once for running them.
     "plugboard: plugin 'Healthy': assemble took <time>",
+    "plugboard: plugin 'Healthy': configure took <time>",
     "plugboard: plugin 'Healthy': assemble took <time>",
     "plugboard: apply profile took <time>",
     "plugboard: plugin 'Healthy': loaded hook took <time>",
