@@ -41,6 +41,9 @@ public struct Finding: Sendable, Equatable, Encodable {
     /// `LD_LIBRARY_PATH` is set: it decides where plugins' dependencies
     /// are loaded from, ahead of their own folders.
     case libraryPathSet
+    /// A start or stop hook on a registration that cannot carry one (not
+    /// `.container`, or taking arguments).
+    case lifecycleHookScope
   }
 
   public let severity: Severity

@@ -31,6 +31,12 @@ struct OptionSpec: Sendable {
     name: "--stage-timeout", valueName: "SECONDS",
     help: "stop a plugin stage that takes longer (default 10; overrides the manifest's stageTimeout)")
 
+  /// `--hook-timeout SECONDS`: how long one start or stop hook may take
+  /// (overrides the manifest's `hookTimeout`; see ``HookTimeout``).
+  static let hookTimeout = OptionSpec(
+    name: "--hook-timeout", valueName: "SECONDS",
+    help: "give up on a service's start or stop hook that takes longer (default 30; overrides hookTimeout)")
+
   /// The options of every command that brings a deployment up.
   static let supervision = [unsupervised, stageTimeout]
 }

@@ -73,15 +73,17 @@ struct RunCommand {
       for hint in hints { console.err(hint) }
       return ExitStatus.runBroken.rawValue
     }
+    // Start hooks count as running: they are bounded by their own
+    // limit (hookTimeout), not the stage limit, and their output is the
+    // application's (see ApplicationSession and Docs/lifecycle.md).
     Progress.report(.running)
-    do {
-      return try await application.run(arguments: options.passthrough)
-    } catch {
-      // The application's own failure: it ran, so its status is 1 as for
-      // any program that gives up, not one of plugboard's.
-      console.err("plugboard: run: the application failed: \(error)")
-      return ExitStatus.problems.rawValue
-    }
+    let lifecycle = ServiceLifecycle(
+      container: deployment.container, services: LifecyclePlan(container: deployment.container).services,
+      limit: HookTimeout.limit(
+        flag: options.values[OptionSpec.hookTimeout.name], manifest: deployment.manifest.hookTimeout))
+    return await ApplicationSession(
+      lifecycle: lifecycle, application: application, arguments: options.passthrough, console: console
+    ).run()
   }
 
   /// When what is missing would come from a plugin the profile left out,

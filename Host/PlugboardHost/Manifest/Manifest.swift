@@ -27,10 +27,14 @@ public struct Manifest: Equatable, Sendable {
   /// before it counts as a hang; nil when the manifest leaves it to the
   /// default.
   public let stageTimeout: Duration?
+  /// `"hookTimeout"`: how long one start or stop hook of a service may
+  /// take (see `Docs/lifecycle.md`); nil for the default, 30 s.
+  public var hookTimeout: Duration? = nil
 
   public init(
     path: String, plugins: [PluginEntry], profiles: [ProfileDeclaration] = [], activeProfile: String? = nil,
-    requirePins: Bool = false, pluginRoots: [String] = [], stageTimeout: Duration? = nil
+    requirePins: Bool = false, pluginRoots: [String] = [], stageTimeout: Duration? = nil,
+    hookTimeout: Duration? = nil
   ) {
     self.path = path
     self.plugins = plugins
@@ -39,6 +43,7 @@ public struct Manifest: Equatable, Sendable {
     self.requirePins = requirePins
     self.pluginRoots = pluginRoots
     self.stageTimeout = stageTimeout
+    self.hookTimeout = hookTimeout
   }
 
   /// The folder relative plugin paths are resolved against, and the

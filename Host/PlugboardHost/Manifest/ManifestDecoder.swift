@@ -8,7 +8,7 @@ struct ManifestDecoder {
   static let reservedPluginKeys: [String: String] = [:]
   static let topLevelKeys = [
     "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "pluginRoots", "stageTimeout",
-    "plugins",
+    "plugins", "hookTimeout",
   ]
   static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256"]
 
@@ -29,6 +29,7 @@ struct ManifestDecoder {
   var requirePins = false
   var pluginRoots: [String] = []
   var stageTimeout: Duration?
+  var hookTimeout: Duration?
 
   /// The manifest, or every problem found in it.
   static func decode(_ document: JSONValue, path: String) -> Result<Manifest, ManifestError> {
@@ -47,7 +48,9 @@ struct ManifestDecoder {
     return .success(
       Manifest(
         path: path, plugins: plugins, profiles: decoder.profiles, activeProfile: decoder.activeProfile,
-        requirePins: decoder.requirePins, pluginRoots: decoder.pluginRoots, stageTimeout: decoder.stageTimeout
+        requirePins: decoder.requirePins, pluginRoots: decoder.pluginRoots,
+        stageTimeout: decoder.stageTimeout,
+        hookTimeout: decoder.hookTimeout
       ))
   }
 
