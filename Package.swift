@@ -39,6 +39,10 @@ let brokenPlugins = ["CyclicAPI", "CaptiveTracker", "SecondKeychain", "GreetingP
 /// prints while it registers.
 let faultCorpusPlugins = ["Healthy", "TrappingAssembly", "TrappingFactory", "Chatty"]
 
+/// Test-only plugins under `Tests/Plugins/<Name>/` for the lifecycle tests
+/// (start and stop hooks), needing only PlugboardKit.
+let lifecyclePlugins = ["LifecycleProbe"]
+
 let package = Package(
   name: "Plugboard",
   products: [
@@ -55,7 +59,9 @@ let package = Package(
     // Test-only: the broken deployments `plugboard check` must diagnose.
     + brokenPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
     // Test-only: the fault corpus's plugins.
-    + faultCorpusPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    + faultCorpusPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
+    // Test-only: the lifecycle tests' plugins.
+    + lifecyclePlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
   dependencies: [
     .package(path: "Kit"),
     .package(path: "Plugins/Contracts"),
@@ -96,6 +102,9 @@ let package = Package(
         swiftSettings: pluginSettings, plugins: name.hasPrefix("Greeting") ? [] : stamped)
     }
     + faultCorpusPlugins.map {
+      .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
+    }
+    + lifecyclePlugins.map {
       .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
     }
     + samplePlugins.map {
