@@ -32,7 +32,7 @@ struct OptionSpec: Sendable {
     help: "stop a plugin stage that takes longer (default 10; overrides the manifest's stageTimeout)")
 
   /// `--hook-timeout SECONDS`: how long one start or stop hook may take
-  /// (overrides the manifest's `hookTimeout`; see ``HookTimeout``).
+  /// (overrides the manifest's `hookTimeout`; see ``ServiceLifecycle/defaultHookTimeout``).
   static let hookTimeout = OptionSpec(
     name: "--hook-timeout", valueName: "SECONDS",
     help: "give up on a service's start or stop hook that takes longer (default 30; overrides hookTimeout)")

@@ -77,10 +77,9 @@ struct RunCommand {
     // limit (hookTimeout), not the stage limit, and their output is the
     // application's (see ApplicationSession and Docs/lifecycle.md).
     Progress.report(.running)
+    // The flag was checked before anything ran (Plugboard.main).
     let lifecycle = ServiceLifecycle(
-      container: deployment.container, services: LifecyclePlan(container: deployment.container).services,
-      limit: HookTimeout.limit(
-        flag: options.values[OptionSpec.hookTimeout.name], manifest: deployment.manifest.hookTimeout))
+      deployment: deployment, limit: options.values[OptionSpec.hookTimeout.name].flatMap(StageTimeout.parse))
     return await ApplicationSession(
       lifecycle: lifecycle, application: application, arguments: options.passthrough, console: console
     ).run()

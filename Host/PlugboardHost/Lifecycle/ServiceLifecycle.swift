@@ -8,22 +8,31 @@ import Synchronization
 /// Every hook runs with the time limit ``limit``. A service counts as
 /// started once its start hook returned (or when it has none); only
 /// started services are stopped, each once.
-final class ServiceLifecycle: Sendable {
+public final class ServiceLifecycle: Sendable {
   /// Why ``start()`` did not start every service. What had started was
   /// stopped, in reverse, before it was thrown.
-  struct StartError: Error, Sendable {
+  public struct StartError: Error, Sendable, CustomStringConvertible {
     /// The hook that failed, timed out or was interrupted.
-    let failure: LifecycleFailure
+    public let failure: LifecycleFailure
     /// The services stopped because of it, in the order they stopped.
-    let stopped: [LifecycleService]
+    public let stopped: [LifecycleService]
     /// Stop hooks that failed or timed out meanwhile.
-    let stopFailures: [LifecycleFailure]
+    public let stopFailures: [LifecycleFailure]
+
+    public var description: String { failure.description }
   }
+
+  /// The time limit of one hook when neither the manifest's `hookTimeout`
+  /// nor `--hook-timeout` sets it: 30 s, long enough to connect to a
+  /// database that is still starting, short enough to stop well inside a
+  /// service manager's own stop timeout (systemd's default is 90 s).
+  public static let defaultHookTimeout = Duration.seconds(30)
 
   let container: Container
   /// Start order.
-  let services: [LifecycleService]
-  let limit: Duration
+  public let services: [LifecycleService]
+  /// The time limit of each hook.
+  public let limit: Duration
   /// Called as each hook begins, with the hook and its service.
   private let announce: @Sendable (LifecycleHook, LifecycleService) -> Void
   /// The services started and not yet stopped, in start order.
@@ -39,11 +48,28 @@ final class ServiceLifecycle: Sendable {
     self.announce = announce
   }
 
+  /// The lifecycle of `deployment`'s hooked services, in the order its
+  /// dependency graph gives (see `Docs/lifecycle.md`), each hook limited to
+  /// `limit` (by default the manifest's `hookTimeout`, else 30 s). Run
+  /// ``DeploymentChecker`` first: a hook on a registration that cannot
+  /// carry one is its error, and such a service is left out here.
+  public convenience init(deployment: Deployment, limit: Duration? = nil) {
+    self.init(
+      container: deployment.container,
+      limit: limit ?? deployment.manifest.hookTimeout ?? Self.defaultHookTimeout)
+  }
+
+  /// The lifecycle of `container`'s hooked services (see
+  /// ``init(deployment:limit:)``), each hook limited to `limit`.
+  public convenience init(container: Container, limit: Duration = defaultHookTimeout) {
+    self.init(container: container, services: LifecyclePlan(container: container).services, limit: limit)
+  }
+
   /// Starts every service in order. If a hook throws, does not return
   /// within ``limit``, or the calling task is cancelled (shut-down was
   /// asked for), stops the services already started, in reverse, and
   /// throws a ``StartError`` naming the plugin, service and hook.
-  func start() async throws(StartError) {
+  public func start() async throws(StartError) {
     for service in services {
       if Task.isCancelled {
         throw await abandonStart(
@@ -60,7 +86,7 @@ final class ServiceLifecycle: Sendable {
   /// stop hook (if any) and the time limit; a hook that fails or times out
   /// does not keep the others from running. Returns those failures. Runs
   /// even when the calling task is cancelled; a second call stops nothing.
-  func stop() async -> [LifecycleFailure] {
+  public func stop() async -> [LifecycleFailure] {
     let toStop = started.withLock { started in
       defer { started.removeAll() }
       return started
