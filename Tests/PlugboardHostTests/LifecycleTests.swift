@@ -7,7 +7,7 @@ import Testing
 /// the test plugin LifecycleProbe: `Cache` → `Sessions` → `Pool`, registered
 /// in the opposite order, each printing its hooks on standard output.
 @Suite struct LifecycleTests {
-  private static let site = "LifecycleProbe/LifecycleProbePlugin.swift:22"
+  private static let site = "LifecycleProbe/LifecycleProbePlugin.swift:23"
 
   /// A folder with a manifest naming LifecycleProbe, with `extra` members.
   private func deployment(_ extra: String = "") throws -> (TemporaryDirectory, String) {
@@ -59,7 +59,9 @@ import Testing
       ["run", "--manifest", manifest] + flag, environment: ["LIFECYCLE_PROBE": "hang-cache"])
     #expect(result.exited && result.status == 69)
     #expect(
-      result.stdout.split(separator: "\n") == ["start Pool", "start Sessions", "stop Sessions", "stop Pool"])
+      result.stdout.split(separator: "\n") == [
+        "start Pool", "start Sessions", "Cache waits", "stop Sessions", "stop Pool",
+      ])
     #expect(
       result.stderrLines == [
         "plugboard: run: plugin 'LifecycleProbe': the start hook of Cache (\(Self.site)) did not finish within "
@@ -133,13 +135,41 @@ import Testing
       ])
   }
 
+  /// An application that ignores cancellation gets `hookTimeout` to end,
+  /// then the services are stopped anyway.
+  @Test func anApplicationThatIgnoresTheRequestIsLeftBehindAfterTheLimit() throws {
+    let result = try run(["--hook-timeout", "0.2", "--", "stubborn"], until: "ready", signal: SIGTERM)
+    #expect(result.status == 128 + SIGTERM)
+    #expect(
+      result.stderr
+        == "plugboard: run: the application did not end within 0.2 s of the request to stop; stopping the "
+        + "services anyway\n")
+    #expect(result.stdout.suffix(3) == ["stop Cache", "stop Sessions", "stop Pool"])
+  }
+
+  /// A failing stop hook is a warning; the others still run, and the
+  /// application's status stands.
+  @Test func aFailingStopHookIsReportedAndTheOthersStillRun() throws {
+    let (folder, manifest) = try deployment()
+    defer { withExtendedLifetime(folder) {} }
+    let result = try Subprocess.plugboard(
+      ["run", "--manifest", manifest], environment: ["LIFECYCLE_PROBE": "fail-stop-sessions"])
+    #expect(result.exited && result.status == 0)
+    #expect(result.stdout.split(separator: "\n").suffix(2) == ["stop Cache", "stop Pool"])
+    #expect(
+      result.stderrLines == [
+        "plugboard: run: warning: plugin 'LifecycleProbe': the stop hook of Sessions "
+          + "(LifecycleProbe/LifecycleProbePlugin.swift:40) threw: the cache server refused the connection"
+      ])
+  }
+
   /// SIGTERM while a start hook hangs: it is interrupted, what started is
   /// stopped in reverse, and the application never runs.
   @Test func aSignalDuringStartUpStopsWhatStarted() throws {
     let result = try run(
-      [], until: "start Sessions", signal: SIGTERM, environment: ["LIFECYCLE_PROBE": "hang-cache"])
+      [], until: "Cache waits", signal: SIGTERM, environment: ["LIFECYCLE_PROBE": "hang-cache"])
     #expect(result.status == 128 + SIGTERM)
-    #expect(result.stdout == ["start Pool", "start Sessions", "stop Sessions", "stop Pool"])
+    #expect(result.stdout == ["start Pool", "start Sessions", "Cache waits", "stop Sessions", "stop Pool"])
     #expect(
       result.stderr
         == "plugboard: run: plugin 'LifecycleProbe': the start hook of Cache (\(Self.site)) was interrupted by the "

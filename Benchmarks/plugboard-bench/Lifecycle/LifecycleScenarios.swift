@@ -11,6 +11,8 @@ import PlugboardKit
 /// task, with its time limit) and stops them in reverse. The baseline
 /// resolves the same 50 instances in order and calls the same hooks
 /// directly, then again in reverse: the floor any lifecycle pays.
+/// `lifecycle_plan_50_of_1000`: the planning alone (the dependency graph
+/// and the order), the part that grows with the number of registrations.
 struct LifecycleScenarios {
   let plan: MeasurementPlan
   static let hooked = 50
@@ -32,6 +34,9 @@ struct LifecycleScenarios {
         }
       }
     }
+    let planning = measure(plan) { count in
+      for _ in 0..<count { consume(ServiceLifecycle(container: container)) }
+    }
     let direct = measure(plan) { count in
       Self.blocking {
         for _ in 0..<count {
@@ -46,7 +51,10 @@ struct LifecycleScenarios {
     return [
       ResultRow(
         scenario: "lifecycle_50_of_1000", unit: "µs", plugboard: micro(lifecycle), baseline: micro(direct),
-        baselineName: "direct hook calls", target: "measured (no target)", met: nil)
+        baselineName: "direct hook calls", target: "measured (no target)", met: nil),
+      ResultRow(
+        scenario: "lifecycle_plan_50_of_1000", unit: "µs", plugboard: micro(planning), baseline: nil,
+        baselineName: "-", target: "measured (no target)", met: nil),
     ]
   }
 

@@ -9,9 +9,10 @@ import PlugboardKit
 /// hook runs, the same on every run, and what `check` and `explain` show.
 /// A dependency reached through services without hooks counts (B → C → A
 /// starts A before B). Edges a closure factory does not declare are not
-/// seen; the hooks of services with no path between them keep registration
-/// order, and so do those on a cycle of deferred edges (`Lazy`, `Provider`),
-/// which `check` accepts.
+/// seen. Otherwise registration order decides: each hooked service, in
+/// registration order, starts right after what it depends on that has not
+/// started yet; on a cycle of deferred edges (`Lazy`, `Provider`), which
+/// `check` accepts, the service registered first is entered first.
 struct LifecyclePlan {
   /// A registration that cannot carry hooks, and why.
   struct Refusal: Sendable, CustomStringConvertible {
@@ -34,10 +35,16 @@ struct LifecyclePlan {
 
   /// - Parameter graph: the container's graph, when the caller has it.
   init(container: Container, graph: DependencyGraph? = nil) {
+    let services = container.lifecycleServices
+    // Most deployments have no hooks: no graph to build for them.
+    guard !services.isEmpty else {
+      (self.services, refusals) = ([], [])
+      return
+    }
     let graph = graph ?? DependencyGraph(container: container, failedPlugins: [])
     var hooked: [(service: LifecycleService, node: Int)] = []
     var refusals: [Refusal] = []
-    for service in container.lifecycleServices {
+    for service in services {
       // A registration a profile's choice replaces serves no request:
       // nothing to start.
       guard let node = graph.provider(of: service.key), graph.nodes[node].key == service.key else { continue }
@@ -51,26 +58,37 @@ struct LifecyclePlan {
     self.services = Self.order(hooked, in: graph)
   }
 
-  /// A stable topological order: repeatedly the first remaining service
-  /// (in registration order) none of whose hooked dependencies remain.
+  /// Depth first from each hooked service in registration order, along
+  /// declared edges in the order declared, placing a hooked service once
+  /// everything it reaches is placed: dependencies first, one pass over
+  /// the graph. A node is marked when first entered, so a cycle (only
+  /// deferred edges can close one in a healthy deployment) ends there.
   private static func order(
     _ hooked: [(service: LifecycleService, node: Int)], in graph: DependencyGraph
   ) -> [LifecycleService] {
-    let hookedNodes = Set(hooked.map(\.node))
-    var needs: [Int: Set<Int>] = [:]
-    for entry in hooked {
-      needs[entry.node] = Set(graph.reach(from: entry.node).order.dropFirst()).intersection(hookedNodes)
-    }
-    var remaining = hooked
-    var placed: Set<Int> = []
+    var serviceAt: [Int: LifecycleService] = [:]
+    for entry in hooked { serviceAt[entry.node] = entry.service }
+    var entered: Set<Int> = []
     var ordered: [LifecycleService] = []
-    while !remaining.isEmpty {
-      let ready =
-        remaining.firstIndex { needs[$0.node, default: []].isSubset(of: placed.union([$0.node])) } ?? 0
-      let next = remaining.remove(at: ready)
-      placed.insert(next.node)
-      ordered.append(next.service)
+    // An explicit stack: a long chain of dependencies must not deepen the
+    // call stack.
+    for root in hooked.map(\.node) where entered.insert(root).inserted {
+      var stack: [(node: Int, targets: [Int], next: Int)] = [(root, targets(of: root, in: graph), 0)]
+      while let top = stack.last {
+        if top.next < top.targets.count {
+          stack[stack.count - 1].next += 1
+          let target = top.targets[top.next]
+          if entered.insert(target).inserted { stack.append((target, targets(of: target, in: graph), 0)) }
+        } else {
+          stack.removeLast()
+          if let service = serviceAt[top.node] { ordered.append(service) }
+        }
+      }
     }
     return ordered
+  }
+
+  private static func targets(of node: Int, in graph: DependencyGraph) -> [Int] {
+    graph.edges(from: node).compactMap(\.to)
   }
 }

@@ -33,19 +33,13 @@ public final class ServiceLifecycle: Sendable {
   public let services: [LifecycleService]
   /// The time limit of each hook.
   public let limit: Duration
-  /// Called as each hook begins, with the hook and its service.
-  private let announce: @Sendable (LifecycleHook, LifecycleService) -> Void
   /// The services started and not yet stopped, in start order.
   private let started = Mutex<[LifecycleService]>([])
 
-  init(
-    container: Container, services: [LifecycleService], limit: Duration,
-    announce: @escaping @Sendable (LifecycleHook, LifecycleService) -> Void = { _, _ in }
-  ) {
+  init(container: Container, services: [LifecycleService], limit: Duration) {
     self.container = container
     self.services = services
     self.limit = limit
-    self.announce = announce
   }
 
   /// The lifecycle of `deployment`'s hooked services, in the order its
@@ -110,7 +104,6 @@ public final class ServiceLifecycle: Sendable {
 
   /// Runs one hook within the limit; the failure, or nil when it returned.
   private func run(_ hook: LifecycleHook, of service: LifecycleService) async -> LifecycleFailure? {
-    announce(hook, service)
     let container = container
     let outcome = await HookDeadline.run(limit: limit) {
       switch hook {

@@ -8,9 +8,10 @@ import PlugboardKit
 /// standard output.
 ///
 /// `LIFECYCLE_PROBE` (the tests set it) bends it: `fail-cache` makes Cache's
-/// start hook throw, `hang-cache` makes it wait forever (ignoring
-/// cancellation), `slow-cache` makes it take 0.6 s, `transient` adds a `.transient` service with a start hook
-/// (refused by `check` and `run`).
+/// start hook throw, `hang-cache` print `Cache waits` and wait forever
+/// (ignoring cancellation), `slow-cache` take 0.6 s; `fail-stop-sessions`
+/// makes Sessions' stop hook throw; `transient` adds a `.transient`
+/// service with a start hook (refused by `check` and `run`).
 @_cdecl("plugboard_entry_v1")
 public func plugboardEntry() -> UnsafeRawPointer {
   PluginExport.descriptor(name: "LifecycleProbe", version: "0.0.1") { [LifecycleProbeAssembly()] }
@@ -24,8 +25,10 @@ struct LifecycleProbeAssembly: Assembly {
       .onStart { _ in
         switch mode {
         case "fail-cache": throw ProbeFailure()
-        // Deliberate: a hook that never returns and ignores cancellation.
-        case "hang-cache": await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+        case "hang-cache":
+          // Deliberate: a hook that never returns and ignores cancellation.
+          Probe.say("Cache waits")
+          await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
         case "slow-cache":
           // Slower than the test's stageTimeout, well within hookTimeout.
           try await Task.sleep(for: .milliseconds(600))
@@ -37,7 +40,10 @@ struct LifecycleProbeAssembly: Assembly {
     container.register(Sessions.self) { resolver in Sessions(pool: try resolver.resolve()) }
       .inObjectScope(.container).dependsOn(Pool.self)
       .onStart { _ in Probe.say("start Sessions") }
-      .onStop { _ in Probe.say("stop Sessions") }
+      .onStop { _ in
+        guard mode != "fail-stop-sessions" else { throw ProbeFailure() }
+        Probe.say("stop Sessions")
+      }
     container.register(Pool.self) { _ in Pool() }
       .inObjectScope(.container).dependsOn()
       .onStart { $0.open() }
@@ -79,12 +85,17 @@ enum Probe {
 }
 
 /// Prints `application running`; with the argument `wait`, then prints
-/// `ready` and waits until its task is cancelled (plugboard asked to stop).
+/// `ready` and waits until its task is cancelled (plugboard asked to stop);
+/// with `stubborn`, prints `ready` and waits forever, ignoring cancellation.
 struct ProbeApplication: Application {
   func run(arguments: [String]) async throws -> Int32 {
     Probe.say("application running")
-    guard arguments.first == "wait" else { return 0 }
+    guard arguments.first == "wait" || arguments.first == "stubborn" else { return 0 }
     Probe.say("ready")
+    if arguments.first == "stubborn" {
+      // Deliberate: an application that never returns and ignores cancellation.
+      await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+    }
     while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
     Probe.say("application cancelled")
     return 0
