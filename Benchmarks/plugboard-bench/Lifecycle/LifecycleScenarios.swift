@@ -13,10 +13,10 @@ import PlugboardKit
 /// directly, then again in reverse: the floor any lifecycle pays.
 /// `lifecycle_plan_50_of_1000`: the planning alone (the dependency graph
 /// and the order), the part that grows with the number of registrations.
+/// `lifecycle_2_of_10` and `lifecycle_plan_2_of_10`: the same at the
+/// sample deployment's size (Keychain and Auth hooked).
 struct LifecycleScenarios {
   let plan: MeasurementPlan
-  static let hooked = 50
-  static let registrations = 1_000
 
   final class Hooked: Sendable {
     let next: Hooked?
@@ -24,7 +24,12 @@ struct LifecycleScenarios {
   }
 
   func run() -> [ResultRow] {
-    let container = Self.container()
+    // The sample's size (2 hooked services, 10 registrations), and a large one.
+    scenarios(hooked: 2, registrations: 10) + scenarios(hooked: 50, registrations: 1_000)
+  }
+
+  private func scenarios(hooked: Int, registrations: Int) -> [ResultRow] {
+    let container = Self.container(hooked: hooked, registrations: registrations)
     let lifecycle = measure(plan) { count in
       Self.blocking {
         for _ in 0..<count {
@@ -40,27 +45,28 @@ struct LifecycleScenarios {
     let direct = measure(plan) { count in
       Self.blocking {
         for _ in 0..<count {
-          for index in (0..<Self.hooked).reversed() {
+          for index in (0..<hooked).reversed() {
             Self.hook(try? container.resolve(Hooked.self, name: "\(index)"))
           }
-          for index in 0..<Self.hooked { Self.hook(try? container.resolve(Hooked.self, name: "\(index)")) }
+          for index in 0..<hooked { Self.hook(try? container.resolve(Hooked.self, name: "\(index)")) }
         }
       }
     }
     let micro = { (measured: Measurement) in Measurement(samples: measured.samples.map { $0 / 1e3 }) }
+    let size = "\(hooked)_of_\(registrations)"
     return [
       ResultRow(
-        scenario: "lifecycle_50_of_1000", unit: "µs", plugboard: micro(lifecycle), baseline: micro(direct),
+        scenario: "lifecycle_\(size)", unit: "µs", plugboard: micro(lifecycle), baseline: micro(direct),
         baselineName: "direct hook calls", target: "measured (no target)", met: nil),
       ResultRow(
-        scenario: "lifecycle_plan_50_of_1000", unit: "µs", plugboard: micro(planning), baseline: nil,
+        scenario: "lifecycle_plan_\(size)", unit: "µs", plugboard: micro(planning), baseline: nil,
         baselineName: "-", target: "measured (no target)", met: nil),
     ]
   }
 
   /// Hooked service `i` depends on `i + 1`; registered 0 first, so
   /// registration order is the reverse of start order.
-  static func container() -> Container {
+  static func container(hooked: Int, registrations: Int) -> Container {
     let container = Container()
     for index in 0..<hooked {
       let entry = container.register(Hooked.self, name: "\(index)") { resolver in
