@@ -7,7 +7,7 @@ import Testing
 /// the test plugin LifecycleProbe: `Cache` → `Sessions` → `Pool`, registered
 /// in the opposite order, each printing its hooks on standard output.
 @Suite struct LifecycleTests {
-  private static let site = "LifecycleProbe/LifecycleProbePlugin.swift:23"
+  private static let site = "LifecycleProbe/LifecycleProbePlugin.swift:24"
 
   /// A folder with a manifest naming LifecycleProbe, with `extra` members.
   private func deployment(_ extra: String = "") throws -> (TemporaryDirectory, String) {
@@ -91,6 +91,14 @@ import Testing
   private func run(
     _ flags: [String], until line: String, signal: Int32, environment: [String: String] = [:]
   ) throws -> (stdout: [Substring], stderr: String, status: Int32) {
+    try run(flags, signals: [(line, signal)], environment: environment)
+  }
+
+  /// Runs `plugboard run` on the probe, sending each signal once its line
+  /// was printed, in turn.
+  private func run(
+    _ flags: [String], signals: [(line: String, signal: Int32)], environment: [String: String] = [:]
+  ) throws -> (stdout: [Substring], stderr: String, status: Int32) {
     let (folder, manifest) = try deployment()
     defer { withExtendedLifetime(folder) {} }
     let process = Process()
@@ -103,12 +111,14 @@ import Testing
     process.standardError = errors
     try process.run()
     var seen = Data()
-    while !String(decoding: seen, as: UTF8.self).contains(line + "\n") {
-      let chunk = output.fileHandleForReading.availableData
-      guard !chunk.isEmpty else { break }
-      seen.append(chunk)
+    for (line, signal) in signals {
+      while !String(decoding: seen, as: UTF8.self).contains(line + "\n") {
+        let chunk = output.fileHandleForReading.availableData
+        guard !chunk.isEmpty else { break }
+        seen.append(chunk)
+      }
+      kill(process.processIdentifier, signal)
     }
-    kill(process.processIdentifier, signal)
     seen.append(output.fileHandleForReading.readDataToEndOfFile())
     let stderr = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
@@ -135,6 +145,16 @@ import Testing
       ])
   }
 
+  /// A second SIGTERM while a stop hook hangs ends plugboard at once: the
+  /// services after it are not stopped, and the status is still 143.
+  @Test func aSecondSignalEndsTheShutDownAtOnce() throws {
+    let result = try run(
+      ["--", "wait"], signals: [("ready", SIGTERM), ("Cache stopping", SIGTERM)],
+      environment: ["LIFECYCLE_PROBE": "hang-stop-cache"])
+    #expect(result.status == 128 + SIGTERM)
+    #expect(result.stdout.suffix(2) == ["application cancelled", "Cache stopping"])
+  }
+
   /// An application that ignores cancellation gets `hookTimeout` to end,
   /// then the services are stopped anyway.
   @Test func anApplicationThatIgnoresTheRequestIsLeftBehindAfterTheLimit() throws {
@@ -159,7 +179,7 @@ import Testing
     #expect(
       result.stderrLines == [
         "plugboard: run: warning: plugin 'LifecycleProbe': the stop hook of Sessions "
-          + "(LifecycleProbe/LifecycleProbePlugin.swift:40) threw: the cache server refused the connection"
+          + "(LifecycleProbe/LifecycleProbePlugin.swift:45) threw: the cache server refused the connection"
       ])
   }
 

@@ -9,8 +9,9 @@ import PlugboardKit
 ///
 /// `LIFECYCLE_PROBE` (the tests set it) bends it: `fail-cache` makes Cache's
 /// start hook throw, `hang-cache` print `Cache waits` and wait forever
-/// (ignoring cancellation), `slow-cache` take 0.6 s; `fail-stop-sessions`
-/// makes Sessions' stop hook throw; `transient` adds a `.transient`
+/// (ignoring cancellation), `slow-cache` take 0.6 s; `hang-stop-cache`
+/// makes Cache's stop hook print `Cache stopping` and wait forever;
+/// `fail-stop-sessions` makes Sessions' stop hook throw; `transient` adds a `.transient`
 /// service with a start hook (refused by `check` and `run`).
 @_cdecl("plugboard_entry_v1")
 public func plugboardEntry() -> UnsafeRawPointer {
@@ -36,7 +37,11 @@ struct LifecycleProbeAssembly: Assembly {
         default: Probe.say("start Cache")
         }
       }
-      .onStop { _ in Probe.say("stop Cache") }
+      .onStop { _ in
+        guard mode == "hang-stop-cache" else { return Probe.say("stop Cache") }
+        Probe.say("Cache stopping")
+        await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+      }
     container.register(Sessions.self) { resolver in Sessions(pool: try resolver.resolve()) }
       .inObjectScope(.container).dependsOn(Pool.self)
       .onStart { _ in Probe.say("start Sessions") }
