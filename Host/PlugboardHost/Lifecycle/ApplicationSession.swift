@@ -60,11 +60,13 @@ struct ApplicationSession {
           gate.settle(.startFailed(error))
           return
         }
+        // Set before looking for a request, so that a signal coming now
+        // either finds the task cancelled here or arms the time limit.
+        state.applicationRunning.store(true, ordering: .sequentiallyConsistent)
         guard !Task.isCancelled else {
           gate.settle(.ended(0))
           return
         }
-        state.applicationRunning.store(true, ordering: .sequentiallyConsistent)
         do {
           gate.settle(.ended(try await handover.application.run(arguments: arguments)))
         } catch {
