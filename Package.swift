@@ -54,6 +54,10 @@ let requirementPlugins = ["RequirerA", "RequirerB"]
 /// defaulted one, for the configuration checks (Tests/Plugins/Configured).
 let configurationPlugins = ["Configured"]
 
+/// Test-only plugins under `Tests/Plugins/<Name>/` for the lifecycle tests
+/// (start and stop hooks), needing only PlugboardKit.
+let lifecyclePlugins = ["LifecycleProbe"]
+
 let package = Package(
   name: "Plugboard",
   products: [
@@ -80,7 +84,9 @@ let package = Package(
     // Test-only: plugins that declare requirements.
     + requirementPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
     // Test-only: a configured plugin.
-    + configurationPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    + configurationPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
+    // Test-only: the lifecycle tests' plugins.
+    + lifecyclePlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
   dependencies: [
     .package(path: "Kit"),
     .package(path: "Plugins/Contracts"),
@@ -124,7 +130,7 @@ let package = Package(
     + faultCorpusPlugins.map {
       .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
     }
-    + (feedbackPlugins + requirementPlugins + configurationPlugins).map {
+    + (feedbackPlugins + requirementPlugins + configurationPlugins + lifecyclePlugins).map {
       .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
     }
     + samplePlugins.map {

@@ -39,4 +39,7 @@ if only == nil || only?.hasPrefix("hostile") == true {
 if only == nil || only?.hasPrefix("hash") == true {
   rows += HashingScenarios(plan: plan).run()
 }
+if only == nil || only?.hasPrefix("lifecycle") == true {
+  rows += LifecycleScenarios(plan: plan).run()
+}
 print(ResultTable.render(rows))

@@ -41,14 +41,18 @@ static void forward(int signal, siginfo_t *info, void *context) {
 
 static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
-void plugboard_unblock_forwarded_signals(void) {
+static void mask_forwarded_signals(int how) {
   sigset_t set;
   sigemptyset(&set);
   for (size_t index = 0; index < sizeof forwarded / sizeof forwarded[0]; index++) {
     sigaddset(&set, forwarded[index]);
   }
-  sigprocmask(SIG_UNBLOCK, &set, NULL);
+  sigprocmask(how, &set, NULL);
 }
+
+void plugboard_block_forwarded_signals(void) { mask_forwarded_signals(SIG_BLOCK); }
+
+void plugboard_unblock_forwarded_signals(void) { mask_forwarded_signals(SIG_UNBLOCK); }
 
 void plugboard_forward_signals(pid_t child) {
   forward_target = child;

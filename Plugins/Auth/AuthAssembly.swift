@@ -9,5 +9,8 @@ struct AuthAssembly: Assembly {
     }
     .inObjectScope(.container)
     .dependsOn((any APIClient).self, (any SecureStore).self)
+    // Starts after the keychain it depends on, stops before it.
+    .onStart { _ in print("Auth: session store opened") }
+    .onStop { _ in print("Auth: session store closed") }
   }
 }

@@ -6,5 +6,9 @@ struct KeychainAssembly: Assembly {
   func assemble(container: Container) throws {
     container.autoregister((any SecureStore).self) { InMemoryKeychain() }
       .inObjectScope(.container)
+      // Lifecycle hooks (Docs/lifecycle.md): the keychain opens before the
+      // services that use it start, and locks after they stopped.
+      .onStart { _ in print("Keychain: unlocked") }
+      .onStop { _ in print("Keychain: locked") }
   }
 }

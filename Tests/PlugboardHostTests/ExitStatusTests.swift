@@ -59,6 +59,8 @@ import Testing
     #expect(broken.exited && broken.status == ExitStatus.runBroken.rawValue && broken.status == 78)
     let misuse = try Subprocess.plugboard(["run", "--manifest", deployment.manifest, "--bogus"])
     #expect(misuse.exited && misuse.status == ExitStatus.runMisuse.rawValue && misuse.status == 64)
+    // A start hook that failed (LifecycleTests) is neither of those.
+    #expect(ExitStatus.runStartFailed.rawValue == 69)
     let listMisuse = try Subprocess.plugboard(["list", "--bogus"])
     #expect(listMisuse.status == 2)
   }
@@ -67,6 +69,8 @@ import Testing
     let run = try Subprocess.plugboard(["run", "--help"])
     #expect(run.stdout.hasSuffix(HelpText.runStatuses + "\n"))
     #expect(run.stdout.contains("78 the deployment is"))
+    #expect(run.stdout.contains("69 a service's start hook failed or timed out"))
+    #expect(run.stdout.contains("Stopped by SIGINT/SIGTERM: 128+N"))
     let graph = try Subprocess.plugboard(["graph", "--help"])
     #expect(graph.stdout.hasSuffix(HelpText.reportingStatuses + "\n"))
     #expect(!graph.stdout.contains("'run'"))

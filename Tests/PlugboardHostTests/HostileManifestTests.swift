@@ -35,7 +35,7 @@ import Testing
       problems(#"{"formatVersion": 1, "plugins": [], ""# + key + #"": 1}"#) == [
         expected
           + #": unknown key; expected one of "$schema", "formatVersion", "activeProfile", "profiles", "#
-          + #""requirePins", "pluginRoots", "stageTimeout", "plugins", "logLevel", "pluginFolders""#
+          + #""requirePins", "pluginRoots", "stageTimeout", "plugins", "logLevel", "pluginFolders", "hookTimeout""#
       ])
   }
 

@@ -10,6 +10,8 @@ import Testing
 /// `!live` (Shell's labelled console), and the profile diagnostics.
 @Suite struct ProfileDeploymentTests {
   static let liveOutput = """
+    Keychain: unlocked
+    Auth: session store opened
     Signing in as ada…
     Welcome, Ada Lovelace! Your session token is in the keychain.
     Networking: GET https://issues.example.com/api/issues (timeout 5.0 s)
@@ -18,10 +20,13 @@ import Testing
       #15  `plugboard list` should group by layer
       #21  Document the plugin ABI
     Analytics recorded: login.succeeded, issues.viewed
+    Auth: session store closed
+    Keychain: locked
 
     """
 
   static let mockOutput = """
+    Keychain: unlocked
     [fixture] Signing in as ada…
     [fixture] Welcome, Mock User! Your session token is in the keychain.
     Networking: GET fixture://issues/issues (timeout 0.5 s)
@@ -29,6 +34,7 @@ import Testing
     [fixture]   #1  Fixture: sign-in is mocked by the AuthMock plugin  ← assigned to you
     [fixture]   #2  Fixture: these issues come from FixtureAPIClient, not the server
     [fixture] Analytics recorded: login.succeeded, issues.viewed
+    Keychain: locked
 
     """
 

@@ -36,10 +36,11 @@ public struct DeploymentChecker {
 
   /// Every finding, errors first, each group in the order found.
   public func check() -> CheckReport {
-    let findings =
+    var findings =
       loadFailures() + missingApplication() + missingDependencies() + cycles()
       + captiveDependencies() + duplicateRegistrations() + sharedLibraryConflicts() + undeclaredDependencies()
       + probeFailures() + libraryPath() + optionalPlugins() + configurationFindings()
+    findings += lifecycleHookScopes()
     let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     return CheckReport(deployment: deployment, findings: ordered)
   }

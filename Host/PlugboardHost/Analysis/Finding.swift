@@ -52,6 +52,9 @@ public struct Finding: Sendable, Equatable, Encodable {
     case unknownSetting
     /// A `PLUGBOARD_CONFIG_` variable that names no declared setting.
     case unknownSettingVariable
+    /// A start or stop hook on a registration that cannot carry one (not
+    /// `.container`, or taking arguments).
+    case lifecycleHookScope
   }
 
   public let severity: Severity

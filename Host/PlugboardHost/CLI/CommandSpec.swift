@@ -13,7 +13,7 @@ struct CommandSpec: Sendable {
   static let run = CommandSpec(
     name: "run",
     summary: "load the deployment's plugins, then resolve and run its Application",
-    options: [.manifest, .profile] + OptionSpec.supervision, passthrough: "ARGUMENTS…")
+    options: [.manifest, .profile] + OptionSpec.supervision + [.hookTimeout], passthrough: "ARGUMENTS…")
 
   static let list = CommandSpec(
     name: "list",

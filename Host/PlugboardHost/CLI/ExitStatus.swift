@@ -18,6 +18,10 @@ public enum ExitStatus: Int32, Sendable {
   /// `run`: the command line was wrong; nothing was attempted
   /// (`EX_USAGE`).
   case runMisuse = 64
+  /// `run`: a service's start hook threw or did not finish within its
+  /// time limit; the services already started were stopped, in reverse,
+  /// and the application was not run (`EX_UNAVAILABLE`).
+  case runStartFailed = 69
   /// `run`: plugin code crashed or hung where plugboard could not set the
   /// plugin aside (while the `Application` was resolved, or plugboard's
   /// own code failed); the application was not started (`EX_SOFTWARE`).

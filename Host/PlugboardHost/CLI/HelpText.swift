@@ -46,6 +46,8 @@ enum HelpText {
   static let runStatuses = """
     Exit status of 'run': the application's own once it started (1 if it throws,
     128+N if signal N ended it); before that, plugboard's own: 78 the deployment is
-    broken, 64 command-line misuse, 70 plugin code crashed where it could not be set aside.
+    broken, 64 command-line misuse, 70 plugin code crashed where it could not be set aside,
+    69 a service's start hook failed or timed out. Stopped by SIGINT/SIGTERM: 128+N,
+    after the stop hooks ran.
     """
 }

@@ -46,6 +46,12 @@ struct OptionSpec: Sendable {
     name: LogLevelChoice.optionName, valueName: "LEVEL",
     help: "trace, debug, info, notice, warning or error (overrides PLUGBOARD_LOG_LEVEL and logLevel)")
 
+  /// `--hook-timeout SECONDS`: how long one start or stop hook may take
+  /// (overrides the manifest's `hookTimeout`; see ``ServiceLifecycle/defaultHookTimeout``).
+  static let hookTimeout = OptionSpec(
+    name: "--hook-timeout", valueName: "SECONDS",
+    help: "give up on a service's start or stop hook that takes longer (default 30; overrides hookTimeout)")
+
   /// The options of every command that brings a deployment up.
   static let supervision = [unsupervised, stageTimeout, verbose, quiet, logLevel]
 }

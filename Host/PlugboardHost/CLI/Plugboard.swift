@@ -45,9 +45,10 @@ public enum Plugboard {
       console.out(spec.map(HelpText.command) ?? HelpText.general())
       return ExitStatus.healthy.rawValue
     case .command(let name, let options):
-      if let text = options.values[OptionSpec.stageTimeout.name], StageTimeout.parse(text) == nil {
+      for option in [OptionSpec.stageTimeout, OptionSpec.hookTimeout] {
+        guard let text = options.values[option.name], StageTimeout.parse(text) == nil else { continue }
         let error = UsageError(
-          message: "\(OptionSpec.stageTimeout.name) takes a number of seconds greater than 0 and at most "
+          message: "\(option.name) takes a number of seconds greater than 0 and at most "
             + "\(Int(StageTimeout.maximumSeconds)), found '\(Terminal.sanitize(text))'",
           command: name)
         for line in error.lines { console.err(line) }

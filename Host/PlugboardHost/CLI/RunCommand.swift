@@ -32,7 +32,9 @@ struct RunCommand {
       // EmbeddedDeployment.
       let launch = try ApplicationLaunch.prepare(deployment)
       for warning in launch.warnings { console.warn("plugboard: run: warning: \(warning)") }
-      return try await launch.run(arguments: options.passthrough)
+      // The flag was checked before anything ran (Plugboard.main).
+      let hookTimeout = options.values[OptionSpec.hookTimeout.name].flatMap(StageTimeout.parse)
+      return try await launch.run(arguments: options.passthrough, hookTimeout: hookTimeout, console: console)
     } catch {
       for line in error.lines() { console.err(line) }
       return error.exitStatus

@@ -41,10 +41,14 @@ public struct Manifest: Equatable, Sendable {
   /// (`enabled`, `profiles`, `optional`, `sha256`) for the discovered
   /// plugin of that name. Their ``PluginEntry/path`` is empty.
   public var discoveredSettings: [PluginEntry] = []
+  /// `"hookTimeout"`: how long one start or stop hook of a service may
+  /// take (see `Docs/lifecycle.md`); nil for the default, 30 s.
+  public var hookTimeout: Duration? = nil
 
   public init(
     path: String, plugins: [PluginEntry], profiles: [ProfileDeclaration] = [], activeProfile: String? = nil,
-    requirePins: Bool = false, pluginRoots: [String] = [], stageTimeout: Duration? = nil
+    requirePins: Bool = false, pluginRoots: [String] = [], stageTimeout: Duration? = nil,
+    hookTimeout: Duration? = nil
   ) {
     self.path = path
     self.plugins = plugins
@@ -53,6 +57,7 @@ public struct Manifest: Equatable, Sendable {
     self.requirePins = requirePins
     self.pluginRoots = pluginRoots
     self.stageTimeout = stageTimeout
+    self.hookTimeout = hookTimeout
   }
 
   /// The folder relative plugin paths are resolved against, and the

@@ -20,6 +20,9 @@ extension ManifestDecoder {
     if let value = members["stageTimeout"] {
       stageTimeout = timeout(value, at: root.key("stageTimeout"))
     }
+    if let value = members["hookTimeout"] {
+      hookTimeout = timeout(value, at: root.key("hookTimeout"))
+    }
   }
 
   /// A plugin's `sha256`: 64 hexadecimal digits, either case, kept in

@@ -10,7 +10,7 @@ struct ManifestDecoder {
   static let reservedPluginKeys: [String: String] = [:]
   static let topLevelKeys = [
     "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "pluginRoots", "stageTimeout",
-    "plugins", "logLevel", "pluginFolders",
+    "plugins", "logLevel", "pluginFolders", "hookTimeout",
   ]
   static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256", "optional", "config"]
 
@@ -36,6 +36,7 @@ struct ManifestDecoder {
   /// `pluginFolders` and the name-only entries; see ManifestDecoder+Discovery.
   var pluginFolders: [String] = []
   var discoveredSettings: [PluginEntry] = []
+  var hookTimeout: Duration?
 
   /// The manifest, or every problem found in it.
   static func decode(_ document: JSONValue, path: String) -> Result<Manifest, ManifestError> {
@@ -53,7 +54,8 @@ struct ManifestDecoder {
     }
     var manifest = Manifest(
       path: path, plugins: plugins, profiles: decoder.profiles, activeProfile: decoder.activeProfile,
-      requirePins: decoder.requirePins, pluginRoots: decoder.pluginRoots, stageTimeout: decoder.stageTimeout
+      requirePins: decoder.requirePins, pluginRoots: decoder.pluginRoots, stageTimeout: decoder.stageTimeout,
+      hookTimeout: decoder.hookTimeout
     )
     manifest.logLevel = decoder.logLevel
     manifest.pluginFolders = decoder.pluginFolders

@@ -56,22 +56,32 @@ public struct ApplicationLaunch {
     }
   }
 
-  /// Runs the application with `arguments` and returns its exit status.
-  /// - Throws: ``RunFailure/applicationFailed(_:)`` with what the
-  ///   application threw.
-  public func run(arguments: [String]) async throws(RunFailure) -> Int32 {
-    // LIFECYCLE SEAM: the deployment's services start here, in dependency
-    // order, before the application runs (a start failure stops those
-    // already started, in reverse, and throws a RunFailure), and stop in
-    // reverse after it returns or throws, or on SIGINT/SIGTERM. Both
-    // `plugboard run` and EmbeddedDeployment come through this method, so
-    // that is the one place to add them.
+  /// Starts the deployment's services that have start hooks, in
+  /// dependency order, runs the application with `arguments`, then stops
+  /// the services in reverse (also on SIGINT or SIGTERM, when some service
+  /// has hooks; see `Docs/lifecycle.md`), and returns the application's
+  /// exit status, or 128 + N when signal N asked it to stop.
+  ///
+  /// Each hook may take `hookTimeout` (by default the manifest's
+  /// `hookTimeout`, else 30 s). A stop hook that fails is reported on
+  /// standard error as a warning and does not change the status.
+  /// - Throws: ``RunFailure/startFailed(_:signal:)`` when a start hook
+  ///   failed (the services already started were stopped), and
+  ///   ``RunFailure/applicationFailed(_:)`` with what the application threw.
+  public func run(arguments: [String], hookTimeout: Duration? = nil) async throws(RunFailure) -> Int32 {
+    try await run(arguments: arguments, hookTimeout: hookTimeout, console: StandardConsole())
+  }
+
+  /// ``run(arguments:hookTimeout:)`` with shut-down warnings on `console`.
+  func run(arguments: [String], hookTimeout: Duration?, console: any Console) async throws(RunFailure) -> Int32 {
+    // Start hooks count as running: they are bounded by their own limit
+    // (hookTimeout), not the stage limit, and their output is the
+    // application's (see ApplicationSession and Docs/lifecycle.md).
     Progress.report(.running)
-    do {
-      return try await application.run(arguments: arguments)
-    } catch {
-      throw .applicationFailed(error)
-    }
+    let lifecycle = ServiceLifecycle(deployment: deployment, limit: hookTimeout)
+    return try await ApplicationSession(
+      lifecycle: lifecycle, application: application, arguments: arguments, console: console
+    ).run()
   }
 
   /// When what is missing would come from a plugin the profile left out,

@@ -13,15 +13,21 @@ public enum RunFailure: Error, CustomStringConvertible {
   /// `hints` name the plugins the profile left out that register what was
   /// missing.
   case unresolvableApplication(any Error, hints: [String])
+  /// A service's start hook threw, timed out, or was interrupted by
+  /// `signal` (SIGINT or SIGTERM asking to stop); the services already
+  /// started were stopped, in reverse, and the application was not run.
+  case startFailed(ServiceLifecycle.StartError, signal: Int32?)
   /// The application ran and threw.
   case applicationFailed(any Error)
 
   /// `plugboard run`'s status for it: ``ExitStatus/runBroken`` (78) when
-  /// the application was not started, 1 when it failed, as for any
-  /// program that gives up.
+  /// the application was not started, ``ExitStatus/runStartFailed`` (69)
+  /// when a start hook failed (128 + N when signal N interrupted it), 1
+  /// when the application failed, as for any program that gives up.
   public var exitStatus: Int32 {
     switch self {
     case .deploymentProblems, .brokenGraph, .unresolvableApplication: ExitStatus.runBroken.rawValue
+    case .startFailed(_, let signal): signal.map { 128 + $0 } ?? ExitStatus.runStartFailed.rawValue
     case .applicationFailed: ExitStatus.problems.rawValue
     }
   }
@@ -47,6 +53,12 @@ public enum RunFailure: Error, CustomStringConvertible {
     case .unresolvableApplication(let error, let hints):
       return ["\(commandLead)cannot resolve the Application to run:", "\(error)"]
         + hints.map { commandLead + $0 }
+    case .startFailed(let error, _):
+      let count = error.stopped.count == 1 ? "1 service" : "\(error.stopped.count) services"
+      let stopped = error.stopped.isEmpty ? "" : "stopped the \(count) already started; "
+      return ["\(commandLead)\(error.failure)"]
+        + error.stopFailures.map { "\(commandLead)warning: \($0)" }
+        + ["\(commandLead)\(stopped)the application was not run"]
     case .applicationFailed(let error):
       return ["\(commandLead)the application failed: \(error)"]
     }

@@ -73,8 +73,12 @@ struct Supervisor {
     while true {
       var ends: [Int32] = [-1, -1]
       guard pipe(&ends) == 0 else { return nil }
+      // Until the parent forwards them, a signal sent to it must wait
+      // rather than end it with the child still running.
+      plugboard_block_forwarded_signals()
       let pid = plugboard_fork()
       if pid < 0 {
+        plugboard_unblock_forwarded_signals()
         close(ends[0])
         close(ends[1])
         return nil
@@ -87,8 +91,8 @@ struct Supervisor {
         return nil
       }
       close(ends[1])
-      plugboard_unblock_forwarded_signals()
       plugboard_forward_signals(pid)
+      plugboard_unblock_forwarded_signals()
       let (ending, watch) = ChildFollower(pid: pid, progress: ends[0], timeout: timeout).follow()
       close(ends[0])
       switch decide(ending, watch) {

@@ -19,6 +19,12 @@ int plugboard_pidfd_open(pid_t pid);
 /// shares the parent's process group, so they are not passed on twice.
 void plugboard_forward_signals(pid_t child);
 
+/// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread, from
+/// just before the fork until the parent forwards them: one sent to the
+/// parent in between waits, instead of ending the parent while the child
+/// runs on.
+void plugboard_block_forwarded_signals(void);
+
 /// Unblocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread. A
 /// process started from a thread that blocks them (a Dispatch worker's
 /// `posix_spawn`) inherits the mask; a supervisor that promises to pass

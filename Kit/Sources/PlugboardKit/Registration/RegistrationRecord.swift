@@ -182,6 +182,8 @@ struct RegistrationMetadata: Sendable {
   /// `initCompleted` handlers, in the order they were added; each reads
   /// the instance at the address (of the record's service type).
   var initCompleted: [@Sendable (Resolver, UnsafeMutableRawPointer) throws -> Void] = []
+  /// Start and stop hooks (``ServiceEntry/onStart(_:)``), run by the host.
+  var lifecycle = LifecycleHooks()
 }
 
 /// The part of a registration that knows its service type.

@@ -1,0 +1,146 @@
+import PlugboardKit
+import Synchronization
+
+/// `plugboard run` once the `Application` is resolved: start the services
+/// with hooks, run the application, stop the services in reverse; and, on
+/// SIGINT or SIGTERM, shut down in order instead of dying.
+///
+/// Exit status: the application's own when it ends by itself (1 when it
+/// throws); ``ExitStatus/runStartFailed`` (69) when a start hook failed or
+/// timed out (the services already started were stopped); 128 + N when
+/// signal N asked it to stop (as a shell reports a process the signal
+/// ended, so a service manager sees what it expects), after the stop hooks
+/// ran. A stop hook that fails or times out is reported as a warning and
+/// does not change the status.
+///
+/// Signals are caught only when some service has hooks: otherwise there is
+/// nothing to stop in order, and SIGINT and SIGTERM keep their default
+/// action (or the one the application installs), as before hooks existed.
+struct ApplicationSession {
+  let lifecycle: ServiceLifecycle
+  let application: any Application
+  let arguments: [String]
+  let console: any Console
+
+  private enum Ending: Sendable {
+    case startFailed(ServiceLifecycle.StartError)
+    case ended(Int32)
+    case threw(any Error & Sendable)
+    /// Asked to stop, the application did not end within the time limit.
+    case abandoned
+  }
+
+  /// - Throws: ``RunFailure/startFailed(_:signal:)`` when a start hook
+  ///   failed (the services already started are stopped), and
+  ///   ``RunFailure/applicationFailed(_:)`` when the application threw by
+  ///   itself (after the services stopped).
+  func run() async throws(RunFailure) -> Int32 {
+    let gate = OnceGate<Ending>()
+    let state = SessionState()
+    let lifecycle = lifecycle
+    let arguments = arguments
+    let handover = Handover(application: application)
+    // Without hooks there is nothing to stop in order: SIGINT and SIGTERM
+    // keep their default action (or the application's own). With them,
+    // the handler is in place before any hook runs.
+    if !lifecycle.services.isEmpty {
+      ShutdownSignals.watch { signal in
+        state.requestStop(signal)
+        // Start hooks are bounded by their own limit; an application that
+        // ignores cancellation gets the same time, then is left behind.
+        guard state.applicationRunning.load(ordering: .sequentiallyConsistent) else { return }
+        Task {
+          try? await Task.sleep(for: lifecycle.limit)
+          gate.settle(.abandoned)
+        }
+      }
+    }
+    let ending = await withCheckedContinuation { (continuation: CheckedContinuation<Ending, Never>) in
+      gate.wait(continuation)
+      let session = Task {
+        do throws(ServiceLifecycle.StartError) {
+          try await lifecycle.start()
+        } catch {
+          gate.settle(.startFailed(error))
+          return
+        }
+        // Set before looking for a request, so that a signal coming now
+        // either finds the task cancelled here or arms the time limit.
+        state.applicationRunning.store(true, ordering: .sequentiallyConsistent)
+        guard !Task.isCancelled else {
+          gate.settle(.ended(0))
+          return
+        }
+        do {
+          gate.settle(.ended(try await handover.application.run(arguments: arguments)))
+        } catch {
+          gate.settle(.threw(ApplicationError(error)))
+        }
+      }
+      state.attach(session)
+    }
+    let signal = state.request
+    switch ending {
+    case .startFailed(let error):
+      Progress.report(.reporting)
+      if case .interrupted = error.failure.reason, let signal { throw .startFailed(error, signal: signal) }
+      throw .startFailed(error, signal: nil)
+    case .abandoned:
+      console.err(
+        "plugboard: run: the application did not end within \(ProgressEvent.seconds(lifecycle.limit)) s "
+          + "of the request to stop; stopping the services anyway")
+    case .ended, .threw: break
+    }
+    for failure in await lifecycle.stop() { console.err("plugboard: run: warning: \(failure)") }
+    if let signal { return 128 + signal }
+    switch ending {
+    case .ended(let status): return status
+    // The application's own failure: it ran, so its status is 1 as for
+    // any program that gives up, not one of plugboard's.
+    case .threw(let error): throw .applicationFailed(error)
+    default: return ExitStatus.problems.rawValue
+    }
+  }
+
+  /// What the session's task and the signal handler share.
+  private final class SessionState: Sendable {
+    /// The signal that asked to stop, once one did, and the session's task
+    /// once it exists: a signal may come before it does.
+    private let stop = Mutex<(request: Int32?, session: Task<Void, Never>?)>((nil, nil))
+    /// Whether the start hooks are done and the application was started.
+    let applicationRunning = Atomic<Bool>(false)
+
+    var request: Int32? { stop.withLock { $0.request } }
+
+    /// Records the request and cancels the session, if it exists yet.
+    func requestStop(_ signal: Int32) {
+      let session = stop.withLock { stop in
+        if stop.request == nil { stop.request = signal }
+        return stop.session
+      }
+      session?.cancel()
+    }
+
+    /// Records the session, and cancels it if a stop was already requested.
+    func attach(_ session: Task<Void, Never>) {
+      let requested = stop.withLock { stop in
+        stop.session = session
+        return stop.request != nil
+      }
+      if requested { session.cancel() }
+    }
+  }
+
+  /// `Application` need not be `Sendable`; it moves into the session's
+  /// task and is used there alone.
+  private struct Handover: @unchecked Sendable {
+    let application: any Application
+  }
+}
+
+/// What an application threw, carried out of the session's task: the
+/// error itself need not be `Sendable`, its text is what is reported.
+struct ApplicationError: Error, Sendable, CustomStringConvertible {
+  let description: String
+  init(_ error: any Error) { description = "\(error)" }
+}

@@ -1,0 +1,5 @@
+/// Which of a service's two hooks.
+public enum LifecycleHook: String, Sendable {
+  case start
+  case stop
+}
