@@ -73,7 +73,9 @@ public struct ApplicationLaunch {
   }
 
   /// ``run(arguments:hookTimeout:)`` with shut-down warnings on `console`.
-  func run(arguments: [String], hookTimeout: Duration?, console: any Console) async throws(RunFailure) -> Int32 {
+  func run(arguments: [String], hookTimeout: Duration?, console: any Console) async throws(RunFailure)
+    -> Int32
+  {
     // Start hooks count as running: they are bounded by their own limit
     // (hookTimeout), not the stage limit, and their output is the
     // application's (see ApplicationSession and Docs/lifecycle.md).
