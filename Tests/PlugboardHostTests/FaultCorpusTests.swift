@@ -76,7 +76,7 @@ import Testing
         + "the plugin against PlugboardKit \(PlugboardBuild.loadedKitVersion): \(RebuildCommand.forLibrary(at: file))"
     case .ownKitCopy:
       return
-        "assemble: plugin 'OwnKit' (\(file)) returned a PlugboardKit.PluginBundle that is not this host's "
+        "make assemblies: plugin 'OwnKit' (\(file)) returned a PlugboardKit.PluginBundle that is not this host's "
         + "PlugboardKit.PluginBundle: the plugin carries its own copy of PlugboardKit"
     case .worldWritableFile:
       return

@@ -97,7 +97,7 @@ import Testing
     (
       "NoBundle", "libNoBundle.so",
       { file, _ in
-        "assemble: plugin 'NoBundle' (\(file)) returned NULL from make_bundle; expected a PluginBundle"
+        "make assemblies: plugin 'NoBundle' (\(file)) returned NULL from make_bundle; expected a PluginBundle"
       }
     ),
   ]
@@ -156,7 +156,7 @@ import Testing
     #expect(result.status == 1)
     #expect(
       result.stderrLines == [
-        "plugboard: assemble: plugin 'OwnKit' (\(library)) returned a PlugboardKit.PluginBundle that is not "
+        "plugboard: make assemblies: plugin 'OwnKit' (\(library)) returned a PlugboardKit.PluginBundle that is not "
           + "this host's PlugboardKit.PluginBundle: the plugin carries its own copy of PlugboardKit — depend "
           + "on the PlugboardKit product (a .dynamic library) instead of building its sources into the plugin"
       ])

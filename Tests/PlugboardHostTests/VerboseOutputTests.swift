@@ -17,8 +17,7 @@ import Testing
     "plugboard: plugin 'Healthy': open took <time>",
     "plugboard: plugin 'Healthy': find entry took <time>",
     "plugboard: plugin 'Healthy': check versions took <time>",
-    // Once for making its assemblies, once for running them.
-    "plugboard: plugin 'Healthy': assemble took <time>",
+    "plugboard: plugin 'Healthy': make assemblies took <time>",
     "plugboard: plugin 'Healthy': configure took <time>",
     "plugboard: plugin 'Healthy': assemble took <time>",
     "plugboard: apply profile took <time>",

@@ -9,6 +9,9 @@ public enum LoadStage: String, Sendable, CaseIterable, Codable {
   case open
   case findEntry = "find entry"
   case checkVersions = "check versions"
+  /// Calling the plugin's `make_bundle`: the plugin's code makes its
+  /// assemblies (or, for a configured plugin, is ready to).
+  case makeAssemblies = "make assemblies"
   /// The plugins each plugin requires are loaded, in versions it accepts,
   /// and none requires itself through others (see ``AssemblyOrder``).
   case requirements = "check requirements"

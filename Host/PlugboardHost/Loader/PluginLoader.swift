@@ -127,7 +127,7 @@ public struct PluginLoader {
     case .success(let modules): stamped = modules
     case .failure(let problem): throw failure(.checkVersions, problem.detail, dlerror: nil)
     }
-    Progress.stage(.assemble, entry.name, file: file)
+    Progress.stage(.makeAssemblies, entry.name, file: file)
     let bundle = try makeBundle(descriptor, failure: failure)
     var plugin = LoadedPlugin(entry: entry, file: file, version: descriptor.version, bundle: bundle)
     // Two builds of a module whose stamps match carry the same
@@ -236,17 +236,17 @@ public struct PluginLoader {
     _ descriptor: PluginDescriptor, failure: (LoadStage, String, String?) -> DeploymentProblem
   ) throws(DeploymentProblem) -> PluginBundle {
     guard let make = descriptor.raw.pointee.make_bundle else {
-      throw failure(.assemble, "has a descriptor without make_bundle; expected a function", nil)
+      throw failure(.makeAssemblies, "has a descriptor without make_bundle; expected a function", nil)
     }
     guard let raw = make(descriptor.raw) else {
-      throw failure(.assemble, "returned NULL from make_bundle; expected a PluginBundle", nil)
+      throw failure(.makeAssemblies, "returned NULL from make_bundle; expected a PluginBundle", nil)
     }
     // Versions matched, so this is a Swift object made by our compiler.
     let object = Unmanaged<AnyObject>.fromOpaque(raw).takeRetainedValue()
     guard let bundle = object as? PluginBundle else {
       let found = String(reflecting: type(of: object))
       throw failure(
-        .assemble,
+        .makeAssemblies,
         "returned a \(found) that is not this host's PlugboardKit.PluginBundle: the plugin "
           + "carries its own copy of PlugboardKit — depend on the PlugboardKit product (a .dynamic "
           + "library) instead of building its sources into the plugin", nil)

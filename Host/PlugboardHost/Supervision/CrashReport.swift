@@ -119,6 +119,7 @@ struct CrashReport {
     case .open: "while being opened (in its library initialisers)"
     case .findEntry: "in its entry point plugboard_entry_v1"
     case .checkVersions: "while its descriptor was being read"
+    case .makeAssemblies: "while making its assemblies"
     case .configure: "while making its assemblies from its configuration"
     case .assemble: "while assembling"
     case .loadedHook: "in its loaded(resolver:) hook"
