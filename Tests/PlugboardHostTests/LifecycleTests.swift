@@ -33,6 +33,26 @@ import Testing
       ])
   }
 
+  /// `--verbose` times each hook, in the order it ran.
+  @Test func verboseTimesEachHook() throws {
+    let (folder, manifest) = try deployment()
+    defer { withExtendedLifetime(folder) {} }
+    let result = try Subprocess.plugboard(["run", "--manifest", manifest, "--verbose"])
+    #expect(result.exited && result.status == 0)
+    let hooks = try VerboseOutputTests.masked(result.stderr).split(separator: "\n").filter {
+      $0.contains(" hook of ")
+    }
+    #expect(
+      hooks == [
+        "plugboard: plugin 'LifecycleProbe': start hook of Pool took <time>",
+        "plugboard: plugin 'LifecycleProbe': start hook of Sessions took <time>",
+        "plugboard: plugin 'LifecycleProbe': start hook of Cache took <time>",
+        "plugboard: plugin 'LifecycleProbe': stop hook of Cache took <time>",
+        "plugboard: plugin 'LifecycleProbe': stop hook of Sessions took <time>",
+        "plugboard: plugin 'LifecycleProbe': stop hook of Pool took <time>",
+      ])
+  }
+
   @Test func aStartFailureStopsWhatStartedInReverseAndNamesPluginServiceAndHook() throws {
     let (folder, manifest) = try deployment()
     defer { withExtendedLifetime(folder) {} }

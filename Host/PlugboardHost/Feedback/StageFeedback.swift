@@ -1,3 +1,4 @@
+import PlugboardKit
 import PlugboardSupervision
 
 /// What the person running a deployment command sees of bring-up while it
@@ -44,5 +45,19 @@ final class StageFeedback {
     guard verbose else { return }
     _ = plugboard_stdout_flush()
     for line in lines { StandardError.write(Terminal.sanitize(line)) }
+  }
+
+  /// With `--verbose`, says how long a service's start or stop hook took:
+  /// `plugboard: plugin 'Keychain': start hook of SecureStore took 0.1 ms`.
+  /// Hooks run while the application is, one at a time, so this writes
+  /// its line directly.
+  static func hookFinished(_ hook: LifecycleHook, of service: LifecycleService, took duration: Duration) {
+    guard let current, current.verbose else { return }
+    let owner = service.registration.site.plugin.map { "plugin '\($0)': " } ?? ""
+    _ = plugboard_stdout_flush()
+    StandardError.write(
+      Terminal.sanitize(
+        "plugboard: \(owner)\(hook.rawValue) hook of \(service.key.shortDescription) took "
+          + ElapsedTime.text(duration)))
   }
 }

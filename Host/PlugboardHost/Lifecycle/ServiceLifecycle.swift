@@ -105,12 +105,15 @@ public final class ServiceLifecycle: Sendable {
   /// Runs one hook within the limit; the failure, or nil when it returned.
   private func run(_ hook: LifecycleHook, of service: LifecycleService) async -> LifecycleFailure? {
     let container = container
+    let clock = ContinuousClock()
+    let began = clock.now
     let outcome = await HookDeadline.run(limit: limit) {
       switch hook {
       case .start: try await service.start(in: container)
       case .stop: try await service.stop(in: container)
       }
     }
+    StageFeedback.hookFinished(hook, of: service, took: clock.now - began)
     let reason: LifecycleFailure.Reason
     switch outcome {
     case .finished: return nil
