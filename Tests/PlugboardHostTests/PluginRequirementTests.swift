@@ -53,11 +53,18 @@ import Testing
     #expect(run.stdout == "Healthy is running\n")
   }
 
-  /// In manifest order already: the text report leaves the order out.
-  @Test func anOrderRequirementsDoNotChangeIsNotRepeated() throws {
+  /// In manifest order already, but a requirement holds: the text report
+  /// shows the order and why; without requirements, it leaves it out.
+  @Test func theOrderIsShownWhenARequirementTakesPart() throws {
     let check = try Self.run("check", ["RequirerA", "RequirerB", "Healthy"])
     #expect(check.status == 0)
-    #expect(!check.stdout.contains("load order:"))
+    #expect(
+      check.stdout.split(separator: "\n").filter { $0.hasPrefix("load order:") } == [
+        "load order: RequirerA, RequirerB (requires RequirerA 1.0.0..<2.0.0), Healthy"
+      ])
+    let plain = try Self.run("check", ["RequirerA", "Healthy"])
+    #expect(plain.status == 0)
+    #expect(!plain.stdout.contains("load order:"))
   }
 
   @Test func aMissingRequirementNamesBothPlugins() throws {

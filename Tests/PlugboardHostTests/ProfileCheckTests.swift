@@ -22,10 +22,12 @@ import Testing
     #expect(
       result.stdout == """
         Checking \(manifest) in profile 'live': 8 plugins (7 loaded), 10 registrations
+        load order: Networking, Keychain, Auth, Login, IssueList, Shell, Analytics (requires Shell 1.0.0..<2.0.0)
 
         check: 0 errors, 0 warnings; the deployment is healthy in profile 'live'
 
         Checking \(manifest) in profile 'mock': 8 plugins (7 loaded), 10 registrations
+        load order: Networking, Keychain, AuthMock, Login, IssueList, Shell, Analytics (requires Shell 1.0.0..<2.0.0)
 
         check: 0 errors, 0 warnings; the deployment is healthy in profile 'mock'
 
@@ -51,10 +53,12 @@ import Testing
     #expect(
       result.stdout == """
         Checking \(manifest) in profile 'live': 8 plugins (7 loaded), 10 registrations
+        load order: Networking, Keychain, Auth, Login, IssueList, Shell, Analytics (requires Shell 1.0.0..<2.0.0)
 
         check: 0 errors, 0 warnings; the deployment is healthy in profile 'live'
 
         Checking \(manifest) in profile 'mock': 8 plugins (6 loaded), 7 registrations
+        load order: Keychain, AuthMock, Login, IssueList, Shell, Analytics (requires Shell 1.0.0..<2.0.0)
 
         error: the deployment failed at stage 'apply profile'
 
@@ -89,6 +93,7 @@ import Testing
     #expect(
       live.stdout == """
         Checking \(manifest) in profile 'live': 8 plugins (7 loaded), 10 registrations
+        load order: Networking, Keychain, Auth, Login, IssueList, Shell, Analytics (requires Shell 1.0.0..<2.0.0)
 
         check: 0 errors, 0 warnings; the deployment is healthy in profile 'live'
 
@@ -118,8 +123,9 @@ import Testing
     #expect(result.status == 1)
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     #expect(
-      Array(lines.prefix(6)) == [
+      Array(lines.prefix(7)) == [
         "Checking \(manifest) in profile 'live': 8 plugins (6 loaded), 9 registrations",
+        "load order: Networking, Keychain, Login, IssueList, Shell, Analytics (requires Shell 1.0.0..<2.0.0)",
         "",
         "error: LoginFeature needs AuthService, which only plugin 'Auth' registers, and that plugin is not loaded",
         "",

@@ -8,7 +8,11 @@ extension CheckReport {
       "Checking \(manifest)\(profileText): \(Self.count(plugins, "plugin")) (\(loaded) loaded), "
         + "\(Self.count(registrations, "registration"))"
     ]
-    if isReordered { lines.append(AssemblyOrder.line(of: loadOrder)) }
+    // The order is worth a line when requirements decide it (the manifest's
+    // order, otherwise, says it already); JSON always carries it.
+    if isReordered || loadOrder.contains(where: { !$0.requires.isEmpty }) {
+      lines.append(AssemblyOrder.line(of: loadOrder))
+    }
     for finding in findings {
       lines.append("")
       lines += finding.lines
