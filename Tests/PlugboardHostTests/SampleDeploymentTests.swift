@@ -69,12 +69,12 @@ import Testing
           apiToken  String    -                                 -
 
         Keychain 1.0.0  \(library("Keychain"))
-          TYPE                      NAME  SCOPE      REGISTERED AT
-          AppContracts.SecureStore  -     container  Keychain/KeychainAssembly.swift:7
+          TYPE                      NAME  SCOPE                          REGISTERED AT
+          AppContracts.SecureStore  -     container (start, stop hooks)  Keychain/KeychainAssembly.swift:7
 
         Auth 1.0.0  \(library("Auth"))
-          TYPE                      NAME  SCOPE      REGISTERED AT
-          AppContracts.AuthService  -     container  Auth/AuthAssembly.swift:7
+          TYPE                      NAME  SCOPE                          REGISTERED AT
+          AppContracts.AuthService  -     container (start, stop hooks)  Auth/AuthAssembly.swift:7
 
         AuthMock  \(library("AuthMock"))  not loaded in this profile
 
@@ -91,7 +91,7 @@ import Testing
           AppContracts.AppConsole   -     container  Shell/ShellAssembly.swift:8
           PlugboardKit.Application  -     graph      Shell/ShellAssembly.swift:15
 
-        Analytics 2.4.0  \(analytics)
+        Analytics 2.4.0  \(analytics)  (requires Shell 1.0.0..<2.0.0)
           TYPE                           NAME  SCOPE      REGISTERED AT
           AppContracts.AnalyticsTracker  -     container  Analytics/AnalyticsAssembly.swift:7
 

@@ -31,11 +31,13 @@ struct Explanation {
       } ?? identities.first
     let request = identity.map { ServiceKey(service: $0, name: name) }
     var chosenStep: ChainStep?
+    var chosenInfo: RegistrationInfo?
     var selectionText: String?
     var tree: ExplainedNode?
     if let request, let chosen = graph.provider(of: request) {
       let info = graph.nodes[chosen].info
       chosenStep = ChainStep(info)
+      chosenInfo = info
       if request != info.key, let selection = selection(for: request.service) {
         selectionText = "the name \"\(selection.name)\" (\(selection.reason))"
       }
@@ -49,6 +51,15 @@ struct Explanation {
       findings: findings)
     if let plugin = chosenStep?.plugin, let resolved = deployment.configuration(of: plugin) {
       report.settings = SettingListing.of(resolved)
+    }
+    if let chosenInfo,
+      let service = deployment.container.lifecycleServices.first(where: {
+        $0.key == chosenInfo.key && $0.registration.site == chosenInfo.site
+      })
+    {
+      report.hooks = [service.hasStartHook ? "start" : nil, service.hasStopHook ? "stop" : nil].compactMap {
+        $0
+      }
     }
     return report
   }

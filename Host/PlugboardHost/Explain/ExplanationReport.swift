@@ -30,6 +30,9 @@ public struct ExplanationReport: Sendable, Encodable {
   /// The settings of the chosen registration's plugin, resolved for the
   /// active profile, secrets redacted; empty when it declares none.
   public internal(set) var settings: [SettingListing] = []
+  /// The lifecycle hooks of the chosen registration, `start` and/or
+  /// `stop` (`Docs/lifecycle.md`); empty when it has none.
+  public internal(set) var hooks: [String] = []
 
   init(
     manifest: String, type: String, name: String?, profile: ProfileEffects?, chosen: ChainStep?,
@@ -60,6 +63,11 @@ public struct ExplanationReport: Sendable, Encodable {
         "  scope \(chosen.scope ?? "?"), \(chosen.name.map { "name \"\($0)\"" } ?? "unnamed")",
       ]
       if let selection { lines.append("  unnamed requests are served by \(selection)") }
+      if !hooks.isEmpty {
+        lines.append(
+          "  \(hooks.joined(separator: " and ")) hook\(hooks.count == 1 ? "" : "s"): `plugboard run` starts it "
+            + "before the application, after what it depends on, and stops it in reverse")
+      }
       if let tree { lines += ["", "Dependency tree:"] + tree.lines() }
       if !settings.isEmpty, let plugin = chosen.plugin {
         lines += ["", "Settings of plugin '\(plugin)':"] + SettingListing.lines(settings)

@@ -21,9 +21,13 @@ public struct DeploymentListing: Encodable, Sendable {
     public let status: String
     /// The stage it failed at, when it failed.
     public let stage: LoadStage?
-    public let registrations: [Registration]
+    public internal(set) var registrations: [Registration]
     /// True when the manifest marks it optional; absent otherwise.
     public var optional: Bool? = nil
+    /// The plugins it requires, with their version ranges
+    /// (`Shell 1.0.0..<2.0.0`); absent when it loaded requiring none, or
+    /// did not load.
+    public var requires: [String]? = nil
     /// The drop-in folder it was discovered in; absent for a listed one.
     public var discoveredIn: String? = nil
     /// The settings it declares, resolved for the active profile (secrets
@@ -44,6 +48,9 @@ public struct DeploymentListing: Encodable, Sendable {
     /// For a forwarded type (`.implements`, `forward`), the registration
     /// whose instance serves it: `Engine named "main"`; absent otherwise.
     public let forwardsTo: String?
+    /// The lifecycle hooks it carries, `start` and/or `stop`
+    /// (`Docs/lifecycle.md`); absent when it has none.
+    public var hooks: [String]? = nil
   }
 
   public struct Problem: Encodable, Sendable {
@@ -75,10 +82,22 @@ extension DeploymentListing {
   /// The listing of a deployment that was brought up.
   public init(_ deployment: Deployment, host: HostVersions = .current) {
     let registrations = deployment.container.registrations
+    let hooks = Dictionary(
+      deployment.container.lifecycleServices.map { service in
+        let names = [service.hasStartHook ? "start" : nil, service.hasStopHook ? "stop" : nil]
+        return (Self.identity(of: service.registration), names.compactMap { $0 })
+      },
+      uniquingKeysWith: { first, _ in first })
     self.init(
       manifest: deployment.manifest.path, host: Host(host), problems: deployment.problems,
       plugins: deployment.outcomes.map { outcome in
         var plugin = Plugin(outcome, in: deployment.manifest, registrations: registrations)
+        for index in plugin.registrations.indices {
+          let registration = plugin.registrations[index]
+          plugin.registrations[index].hooks =
+            hooks[
+              "\(registration.type)|\(registration.name ?? "")|\(registration.file):\(registration.line)"]
+        }
         if case .loaded = outcome, let resolved = deployment.configuration(of: outcome.entry.name) {
           plugin.settings = SettingListing.of(resolved)
         }
@@ -86,6 +105,11 @@ extension DeploymentListing {
       })
     profile = ProfileEffects(deployment)
     logger = LoggerChoice(deployment.container)
+  }
+
+  /// What tells a registration apart in a listing: its type, name and site.
+  private static func identity(of info: RegistrationInfo) -> String {
+    "\(info.key.service.name)|\(info.key.name ?? "")|\(info.site.fileID):\(info.site.line)"
   }
 
   /// The listing of a deployment whose manifest could not be read.
@@ -116,6 +140,8 @@ extension DeploymentListing.Plugin {
         name: entry.name, version: plugin.version, file: plugin.file, status: "loaded", stage: nil,
         registrations: registrations.filter { $0.site.plugin == entry.name }.map(
           DeploymentListing.Registration.init))
+      let requirements = plugin.bundle.requirements.map(\.description)
+      requires = requirements.isEmpty ? nil : requirements
     case .disabled:
       // Enabled but not opened: the active profile left it out.
       self.init(

@@ -19,7 +19,8 @@ enum ListingTable {
       let header = ["TYPE", "NAME", "SCOPE", "REGISTERED AT"]
       let rows = plugin.registrations.map { registration in
         [
-          type(registration), registration.name.map { "\"\($0)\"" } ?? "-", registration.scope,
+          type(registration), registration.name.map { "\"\($0)\"" } ?? "-",
+          registration.scope + (registration.hooks.map { " (\($0.joined(separator: ", ")) hooks)" } ?? ""),
           "\(registration.file):\(registration.line)",
         ]
       }
@@ -41,6 +42,14 @@ enum ListingTable {
   }
 
   private static func heading(_ plugin: DeploymentListing.Plugin) -> String {
+    let notes =
+      (plugin.optional == true ? ["optional"] : [])
+      + (plugin.discoveredIn.map { ["discovered in \($0)"] } ?? [])
+      + (plugin.requires.map { ["requires \($0.joined(separator: ", "))"] } ?? [])
+    return base(plugin) + (notes.isEmpty ? "" : "  (\(notes.joined(separator: "; ")))")
+  }
+
+  private static func base(_ plugin: DeploymentListing.Plugin) -> String {
     switch plugin.status {
     case "loaded": "\(plugin.name) \(plugin.version ?? "?")  \(plugin.file)"
     case "failed": "\(plugin.name)  \(plugin.file)  FAILED at \(plugin.stage?.rawValue ?? "?") (see stderr)"
