@@ -82,6 +82,11 @@ func measure(_ plan: MeasurementPlan, _ operation: (Int) -> Void) -> Measurement
 }
 
 /// Keeps a value alive and opaque to the optimizer: unoptimized, so the
-/// call and its argument cannot be proven useless and removed.
+/// call and its argument cannot be proven useless and removed. The value is
+/// taken owned (`consuming`), as code that stores or passes on what it
+/// resolved takes it: a reference read without a retain (a stored
+/// reference returned +0) is retained to be passed here, and released
+/// inside. Without that, a hand-written "stored reference" baseline does no
+/// reference counting at all and is not what a caller's code does.
 @_optimize(none)
-func consume<T>(_ value: T) {}
+func consume<T>(_ value: consuming T) {}

@@ -14,7 +14,9 @@ struct ContainerScenarios {
   /// Runs every scenario, or only those whose name starts with `only`.
   func run(only: String?) -> [ResultRow] {
     let scenarios: [(String, () -> [ResultRow])] = [
-      ("graph10_transient", graph10), ("transient_leaf", { [transientLeaf()] }),
+      ("graph10_transient", graph10), ("graph10_shared", { [graphShared()] }),
+      ("arguments_2", { [arguments2()] }), ("arguments_4", { [arguments4()] }),
+      ("transient_leaf", { [transientLeaf()] }),
       ("singleton", { [singleton()] }), ("named_100", { [named100()] }),
       ("wide_1000", { [wide1000()] }), ("register_wide_1000", { [registerWide1000()] }),
       ("reregister_resolve", { [reregisterResolve()] }),
@@ -40,6 +42,45 @@ struct ContainerScenarios {
         target: "the floor", met: nil),
       row("graph10_transient", resolved, baseline: direct, "direct", limit: 2),
     ]
+  }
+
+  /// Ten objects, one `.graph` object shared by the five leaves.
+  func graphShared() -> ResultRow {
+    let direct = measure(plan) { count in
+      for _ in 0..<count { consume(GraphShared.direct()) }
+    }
+    let container = GraphShared.container()
+    let resolved = measure(plan) { count in
+      for _ in 0..<count { consume(try? container.resolve(G0.self)) }
+    }
+    return row("graph10_shared", resolved, baseline: direct, "direct", limit: 2)
+  }
+
+  /// `resolve(ArgService.self, arguments: "Mimi", 3)` against calling a
+  /// function that takes the same two parameters.
+  func arguments2() -> ResultRow {
+    let container = Arguments.container()
+    let byHand = measure(plan) { count in
+      for _ in 0..<count { consume(Arguments.direct("Mimi", 3)) }
+    }
+    let resolved = measure(plan) { count in
+      for _ in 0..<count { consume(try? container.resolve(ArgService.self, arguments: "Mimi", 3)) }
+    }
+    return row("arguments_2", resolved, baseline: byHand, "direct(_:_:)", limit: 2)
+  }
+
+  /// Four arguments: the cost per argument must not grow with the arity.
+  func arguments4() -> ResultRow {
+    let container = Arguments.container()
+    let byHand = measure(plan) { count in
+      for _ in 0..<count { consume(Arguments.direct("Mimi", 3, 4.5, true)) }
+    }
+    let resolved = measure(plan) { count in
+      for _ in 0..<count {
+        consume(try? container.resolve(WideArgService.self, arguments: "Mimi", 3, 4.5, true))
+      }
+    }
+    return row("arguments_4", resolved, baseline: byHand, "direct(_:_:_:_:)", limit: 2)
   }
 
   func transientLeaf() -> ResultRow {
@@ -236,7 +277,10 @@ struct ContainerScenarios {
 @inline(never) func makeLeaf() -> Leaf { Leaf() }
 @inline(never) func makeNamed() -> any Named { NamedService() }
 
-/// A reference read through a class field, as a hand-written singleton is.
+/// A reference read through a class field, as a hand-written singleton is:
+/// the accessor is not inlined and its result is consumed owned (see
+/// ``consume(_:)``), so the read retains the object and the sink releases
+/// it, as real code that keeps or passes on the reference does.
 final class StoredReference: @unchecked Sendable {
   let value: Leaf
   init(_ value: Leaf) { self.value = value }
