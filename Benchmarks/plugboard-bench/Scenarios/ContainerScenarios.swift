@@ -29,7 +29,7 @@ struct ContainerScenarios {
   }
 
   func graph10() -> [ResultRow] {
-    let direct = measure(plan) { count in
+    let direct = measure(plan, side: .baseline) { count in
       for _ in 0..<count { consume(Graph10.direct()) }
     }
     let container = Graph10.container()
@@ -46,7 +46,7 @@ struct ContainerScenarios {
 
   /// Ten objects, one `.graph` object shared by the five leaves.
   func graphShared() -> ResultRow {
-    let direct = measure(plan) { count in
+    let direct = measure(plan, side: .baseline) { count in
       for _ in 0..<count { consume(GraphShared.direct()) }
     }
     let container = GraphShared.container()
@@ -60,7 +60,7 @@ struct ContainerScenarios {
   /// function that takes the same two parameters.
   func arguments2() -> ResultRow {
     let container = Arguments.container()
-    let byHand = measure(plan) { count in
+    let byHand = measure(plan, side: .baseline) { count in
       for _ in 0..<count { consume(Arguments.direct("Mimi", 3)) }
     }
     let resolved = measure(plan) { count in
@@ -72,7 +72,7 @@ struct ContainerScenarios {
   /// Four arguments: the cost per argument must not grow with the arity.
   func arguments4() -> ResultRow {
     let container = Arguments.container()
-    let byHand = measure(plan) { count in
+    let byHand = measure(plan, side: .baseline) { count in
       for _ in 0..<count { consume(Arguments.direct("Mimi", 3, 4.5, true)) }
     }
     let resolved = measure(plan) { count in
@@ -86,7 +86,7 @@ struct ContainerScenarios {
   func transientLeaf() -> ResultRow {
     let container = Container(defaultObjectScope: .transient)
     container.register(Leaf.self) { _ in Leaf() }
-    let byHand = measure(plan) { count in
+    let byHand = measure(plan, side: .baseline) { count in
       for _ in 0..<count { consume(makeLeaf()) }
     }
     let resolved = measure(plan) { count in
@@ -100,7 +100,7 @@ struct ContainerScenarios {
     container.register(Leaf.self) { _ in Leaf() }.inObjectScope(.container)
     _ = try? container.resolve(Leaf.self)
     let stored = StoredReference(Leaf())
-    let byHand = measure(plan) { count in
+    let byHand = measure(plan, side: .baseline) { count in
       for _ in 0..<count { consume(stored.read()) }
     }
     let resolved = measure(plan) { count in
@@ -117,7 +117,7 @@ struct ContainerScenarios {
       container.register(Named.self, name: "n\(index)") { _ in NamedService() }
     }
     let name = "n57"
-    let byHand = measure(plan) { count in
+    let byHand = measure(plan, side: .baseline) { count in
       for _ in 0..<count { consume(makeNamed()) }
     }
     let resolved = measure(plan) { count in
@@ -129,7 +129,7 @@ struct ContainerScenarios {
   func wide1000() -> ResultRow {
     let container = Container(defaultObjectScope: .transient)
     Wide1000.register(into: container)
-    let byHand = measure(plan) { count in
+    let byHand = measure(plan, side: .baseline) { count in
       for _ in 0..<count { consume(Wide1000.direct()) }
     }
     let resolved = measure(plan) { count in
