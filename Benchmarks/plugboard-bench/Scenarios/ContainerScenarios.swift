@@ -34,7 +34,7 @@ struct ContainerScenarios {
     }
     let container = Graph10.container()
     let resolved = measure(plan) { count in
-      for _ in 0..<count { consume(try? container.resolve(S0.self)) }
+      for _ in 0..<count { consumeResolved { try container.resolve(S0.self) } }
     }
     return [
       ResultRow(
@@ -51,7 +51,7 @@ struct ContainerScenarios {
     }
     let container = GraphShared.container()
     let resolved = measure(plan) { count in
-      for _ in 0..<count { consume(try? container.resolve(G0.self)) }
+      for _ in 0..<count { consumeResolved { try container.resolve(G0.self) } }
     }
     return row("graph10_shared", resolved, baseline: direct, "direct", limit: 2)
   }
@@ -64,7 +64,7 @@ struct ContainerScenarios {
       for _ in 0..<count { consume(Arguments.direct("Mimi", 3)) }
     }
     let resolved = measure(plan) { count in
-      for _ in 0..<count { consume(try? container.resolve(ArgService.self, arguments: "Mimi", 3)) }
+      for _ in 0..<count { consumeResolved { try container.resolve(ArgService.self, arguments: "Mimi", 3) } }
     }
     return row("arguments_2", resolved, baseline: byHand, "direct(_:_:)", limit: 2)
   }
@@ -77,7 +77,7 @@ struct ContainerScenarios {
     }
     let resolved = measure(plan) { count in
       for _ in 0..<count {
-        consume(try? container.resolve(WideArgService.self, arguments: "Mimi", 3, 4.5, true))
+        consumeResolved { try container.resolve(WideArgService.self, arguments: "Mimi", 3, 4.5, true) }
       }
     }
     return row("arguments_4", resolved, baseline: byHand, "direct(_:_:_:_:)", limit: 2)
@@ -90,7 +90,7 @@ struct ContainerScenarios {
       for _ in 0..<count { consume(makeLeaf()) }
     }
     let resolved = measure(plan) { count in
-      for _ in 0..<count { consume(try? container.resolve(Leaf.self)) }
+      for _ in 0..<count { consumeResolved { try container.resolve(Leaf.self) } }
     }
     return row("transient_leaf", resolved, baseline: byHand, "Leaf()", limit: 2)
   }
@@ -104,7 +104,7 @@ struct ContainerScenarios {
       for _ in 0..<count { consume(stored.read()) }
     }
     let resolved = measure(plan) { count in
-      for _ in 0..<count { consume(try? container.resolve(Leaf.self)) }
+      for _ in 0..<count { consumeResolved { try container.resolve(Leaf.self) } }
     }
     return ResultRow(
       scenario: "singleton", unit: "ns/op", plugboard: resolved, baseline: byHand,
@@ -121,7 +121,7 @@ struct ContainerScenarios {
       for _ in 0..<count { consume(makeNamed()) }
     }
     let resolved = measure(plan) { count in
-      for _ in 0..<count { consume(try? container.resolve(Named.self, name: name)) }
+      for _ in 0..<count { consumeResolved { try container.resolve(Named.self, name: name) } }
     }
     return row("named_100", resolved, baseline: byHand, "NamedService()", limit: 2)
   }
@@ -133,7 +133,7 @@ struct ContainerScenarios {
       for _ in 0..<count { consume(Wide1000.direct()) }
     }
     let resolved = measure(plan) { count in
-      for _ in 0..<count { consume(try? container.resolve(Wide1000.Target.self)) }
+      for _ in 0..<count { consumeResolved { try container.resolve(Wide1000.Target.self) } }
     }
     return row("wide_1000", resolved, baseline: byHand, "W499()", limit: 2)
   }
@@ -172,7 +172,7 @@ struct ContainerScenarios {
           let container = Container()
           for _ in 0..<rounds {
             container.register(Leaf.self) { _ in Leaf() }
-            consume(try? container.resolve(Leaf.self))
+            consumeResolved { try container.resolve(Leaf.self) }
           }
         }
       }
@@ -222,7 +222,7 @@ struct ContainerScenarios {
     }.inObjectScope(.container)
     // Throughput in resolves per nanosecond is inverted into ns per resolve
     // of the whole system: two threads should halve it.
-    let (oneThread, twoThreads) = oneAndTwoThreads { consume(try? container.resolve(Leaf.self)) }
+    let (oneThread, twoThreads) = oneAndTwoThreads { consumeResolved { try container.resolve(Leaf.self) } }
     let speedup = oneThread.median / twoThreads.median
     let instances = made.load(ordering: .relaxed)
     return ResultRow(
