@@ -155,7 +155,12 @@ public final class Container: @unchecked Sendable {
       state.records.append(record)
       state.pending.append(record)
     }
-    published.store(nil, ordering: .sequentiallyConsistent)
+    // Already withdrawn (the common case while assembling): nothing to do.
+    // A snapshot published after the lock above includes the record; one
+    // published before it is seen here and withdrawn.
+    if published.load(ordering: .sequentiallyConsistent) != nil {
+      published.store(nil, ordering: .sequentiallyConsistent)
+    }
   }
 
   /// Runs `body` with every registration it makes attributed to `plugin`,

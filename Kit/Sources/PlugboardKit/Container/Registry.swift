@@ -110,9 +110,15 @@ final class Registry: @unchecked Sendable {
         replace(previous, by: index)
       }
     }
+    // Usually every registration wins and none is pruned: then both lists
+    // are the input itself, with no copy.
     var records: [RegistrationRecord] = []
-    records.reserveCapacity(all.count)
-    for index in 0..<all.count where winner[index] { records.append(all[index]) }
+    if replaced.isEmpty && inactive.isEmpty {
+      records = all
+    } else {
+      records.reserveCapacity(all.count)
+      for index in 0..<all.count where winner[index] { records.append(all[index]) }
+    }
 
     var buckets = ContiguousArray<TypeBucket?>(repeating: nil, count: capacity)
     var bucketed: [Int: ObjectIdentifier] = [:]
@@ -133,10 +139,14 @@ final class Registry: @unchecked Sendable {
     self.records = records
     self.duplicates = replaced.sorted { $0.sequence < $1.sequence }
     self.settled = settled
-    var survivors: [RegistrationRecord] = []
-    survivors.reserveCapacity(all.count - settled.count)
-    for index in 0..<all.count where !pruned[index] { survivors.append(all[index]) }
-    self.survivors = survivors
+    if settled.isEmpty {
+      self.survivors = all
+    } else {
+      var survivors: [RegistrationRecord] = []
+      survivors.reserveCapacity(all.count - settled.count)
+      for index in 0..<all.count where !pruned[index] { survivors.append(all[index]) }
+      self.survivors = survivors
+    }
     self.inactive = inactive
     self.mask = mask
     self.keys = keys
