@@ -394,6 +394,24 @@ public final class Container: @unchecked Sendable {
     return registry.namedRecord(for: id, name: name)
   }
 
+  /// The registration of the type under `name` whose argument types have
+  /// `signature`, here or in a parent, unretained; the caller confirms the
+  /// types (see ``ArgumentSignature``).
+  @usableFromInline
+  func lookup(_ id: ObjectIdentifier, name: String?, signature: UInt) -> Unmanaged<RegistrationRecord>? {
+    let counter = ReaderGate.enter()
+    let pointer = published.load(ordering: .acquiring)
+    var found = pointer.flatMap {
+      Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef {
+        $0.argumentRecord(for: id, name: name, signature: signature)
+      }
+    }
+    ReaderGate.leave(counter)
+    if pointer == nil { found = registry.argumentRecord(for: id, name: name, signature: signature) }
+    if let found { return found }
+    return parent?.lookup(id, name: name, signature: signature)
+  }
+
   func lookup(_ id: ObjectIdentifier, name: String?, arguments: [ObjectIdentifier])
     -> RegistrationRecord?
   {

@@ -202,6 +202,17 @@ final class Registry: @unchecked Sendable {
     return bucket._withUnsafeGuaranteedRef { $0.record(named: name) }
   }
 
+  /// The registration of the type under `name` whose argument types have
+  /// this signature (to be confirmed type by type; see
+  /// ``ArgumentSignature``).
+  @inline(__always)
+  func argumentRecord(for id: ObjectIdentifier, name: String?, signature: UInt)
+    -> Unmanaged<RegistrationRecord>?
+  {
+    guard let index = slot(of: id), let bucket = bucketRefs[index] else { return nil }
+    return bucket._withUnsafeGuaranteedRef { $0.record(named: name, signature: signature) }
+  }
+
   /// Every registration of one service type, under any name or arguments.
   func bucket(for id: ObjectIdentifier) -> TypeBucket? {
     guard let index = slot(of: id) else { return nil }
@@ -219,6 +230,8 @@ final class TypeBucket: @unchecked Sendable {
   /// The profile's choice of named registration for unnamed requests.
   let selection: ServiceSelection?
   private let named: NameTable
+  /// The registrations taking arguments, with their signatures.
+  private let withArguments: ContiguousArray<(signature: UInt, record: Unmanaged<RegistrationRecord>)>
 
   init(_ records: [RegistrationRecord], selection: ServiceSelection?) {
     self.all = records
@@ -226,6 +239,22 @@ final class TypeBucket: @unchecked Sendable {
     let servesUnnamed = selection?.name
     self.plain = records.first { $0.key.name == servesUnnamed && $0.key.arguments.isEmpty }
     self.named = NameTable(records.filter { $0.key.name != nil && $0.key.arguments.isEmpty })
+    self.withArguments = ContiguousArray(
+      records.filter { !$0.key.arguments.isEmpty }.map {
+        (ArgumentSignature($0.key.arguments).value, Unmanaged.passUnretained($0))
+      })
+  }
+
+  /// The first registration under `name` whose argument types have this
+  /// signature.
+  @inline(__always)
+  func record(named name: String?, signature: UInt) -> Unmanaged<RegistrationRecord>? {
+    withArguments.withUnsafeBufferPointer { entries in
+      for entry in entries where entry.signature == signature {
+        if entry.record._withUnsafeGuaranteedRef({ $0.key.name == name }) { return entry.record }
+      }
+      return nil
+    }
   }
 
   /// The registration under `name` taking no arguments.

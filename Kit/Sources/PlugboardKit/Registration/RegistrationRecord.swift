@@ -79,6 +79,13 @@ class RegistrationRecord: @unchecked Sendable {
     UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
   }
 
+  /// Whether the scope is `.transient`: one relaxed load, for the paths
+  /// that make an instance on every request.
+  @inline(__always)
+  final var isTransient: Bool {
+    scopeStorage.load(ordering: .relaxed) == ObjectScope.transient.rawValue
+  }
+
   var scope: ObjectScope {
     get { ObjectScope(rawValue: scopeStorage.load(ordering: .relaxed)) ?? .container }
     set { scopeStorage.store(newValue.rawValue, ordering: .relaxed) }
@@ -259,9 +266,10 @@ final class PlainRecord<Service>: TypedRecord<Service>, @unchecked Sendable {
 }
 
 /// A registration whose factory takes runtime arguments.
+@usableFromInline
 final class ArgumentRecord<Service, First, each Rest>: TypedRecord<Service>, @unchecked Sendable {
-  typealias Factory = @Sendable (Resolver, First, repeat each Rest) throws -> Service
-  let factory: Factory
+  @usableFromInline typealias Factory = @Sendable (Resolver, First, repeat each Rest) throws -> Service
+  @usableFromInline let factory: Factory
 
   init(key: ServiceKey, scope: ObjectScope, owner: Container, factory: @escaping Factory) {
     self.factory = factory
