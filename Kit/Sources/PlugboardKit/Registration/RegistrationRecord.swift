@@ -78,6 +78,11 @@ class RegistrationRecord: @unchecked Sendable {
   func allocateInstance() -> UnsafeMutableRawPointer {
     UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
   }
+  /// Uninitialized memory for one short-lived instance (a `.graph` copy),
+  /// not padded to cache lines; free with `deallocate()`.
+  func allocateScratch() -> UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+  }
 
   /// Whether the scope is `.transient`: one relaxed load, for the paths
   /// that make an instance on every request.
@@ -233,6 +238,10 @@ class TypedRecord<Service>: RegistrationRecord, @unchecked Sendable {
 
   override func allocateInstance() -> UnsafeMutableRawPointer {
     UnsafeMutableRawPointer(CacheLine.allocate(Service.self, count: 1))
+  }
+
+  override func allocateScratch() -> UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer(UnsafeMutablePointer<Service>.allocate(capacity: 1))
   }
 
   override func boxed(_ pointer: UnsafeMutableRawPointer) -> Any {
