@@ -7,20 +7,31 @@ extension Container {
   /// for their type, with no generic metadata to look up.
   /// - Throws: ``ResolutionError`` (not registered, cycle, factory threw,
   ///   registered only with arguments, or too deep), carrying the chain.
-  @inlinable
+  @inlinable @inline(__always)
   public func resolve<Service>(_ serviceType: Service.Type = Service.self, name: String? = nil)
     throws -> Service
   {
+    // Always inlined, and kept this small: left to the optimizer, the
+    // singleton's path was sometimes outlined with its closure, which
+    // cost it about 60 instructions per resolve (see BENCHMARKS.md).
     guard let found = lookup(ObjectIdentifier(serviceType), name: name) else {
       return try resolveUnregistered(serviceType, name: name)
     }
     // The key matched this metatype with no arguments, so the record's
     // instances are of exactly this type.
-    return try found._withUnsafeGuaranteedRef { record in
-      if let instance = record.sharedInstance {
-        return instance.assumingMemoryBound(to: Service.self).pointee
-      }
-      return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
+    if let instance = found._withUnsafeGuaranteedRef({ $0.sharedInstance }) {
+      return instance.assumingMemoryBound(to: Service.self).pointee
+    }
+    return try makeInstance(of: Service.self, from: found)
+  }
+
+  /// A new (or scoped) instance of the registration `resolve` found.
+  @inlinable
+  func makeInstance<Service>(of _: Service.Type, from found: Unmanaged<RegistrationRecord>) throws
+    -> Service
+  {
+    try found._withUnsafeGuaranteedRef { record in
+      try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
         let out = buffer.baseAddress.unsafelyUnwrapped
         try makeInstance(of: record, into: UnsafeMutableRawPointer(out))
         return out.move()
@@ -143,7 +154,7 @@ extension Container {
     try ResolutionContext.withCurrent { context in
       try enter(record, hasArguments: false, in: context)
       defer { context.pop() }
-      if record.scope == .transient && !context.stackIsLow
+      if record.isTransient && !context.stackIsLow
         && !record.hasInitCompleted.load(ordering: .relaxed)
       {
         do {

@@ -130,8 +130,10 @@ class RegistrationRecord: @unchecked Sendable {
   }
 
   /// The `.container` instance's storage, if it has been made.
+  /// Final, so that callers inline it rather than call it through the
+  /// vtable.
   @inlinable @inline(__always)
-  var sharedInstance: UnsafeMutableRawPointer? { shared.load(ordering: .acquiring) }
+  final var sharedInstance: UnsafeMutableRawPointer? { shared.load(ordering: .acquiring) }
 
   var info: RegistrationInfo {
     let metadata = withMetadata { $0 }
