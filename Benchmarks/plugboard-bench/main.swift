@@ -2,6 +2,8 @@
 //
 //   swift run -c release plugboard-bench            # the full run BENCHMARKS.md reports
 //   swift run -c release plugboard-bench --quick    # proves it still works (CI)
+//   plugboard-bench --iterations N --only S [--side baseline|plugboard]
+//                                                    # for callgrind (BENCHMARKS.md)
 //
 // Each scenario prints the median and minimum ns per operation over the
 // repetitions, next to a hand-written baseline from the same run.
@@ -21,6 +23,10 @@ if let index = arguments.firstIndex(of: "--iterations"), index < arguments.endIn
   print("note: this is a debug build; the figures mean nothing (use -c release)")
 #endif
 print("plugboard-bench: \(plan.repetitions) repetitions of ≥ \(plan.secondsPerRepetition) s each")
+
+if let index = arguments.firstIndex(of: "--side"), index < arguments.endIndex - 1 {
+  plan.side = MeasuredSide(rawValue: arguments[arguments.index(after: index)])
+}
 
 let only = arguments.firstIndex(of: "--only").map { arguments[arguments.index(after: $0)] }
 var rows = ContainerScenarios(plan: plan).run(only: only)

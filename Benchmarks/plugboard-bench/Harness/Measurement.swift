@@ -22,11 +22,20 @@ struct MeasurementPlan {
   /// Run each body exactly this many times, once (for `valgrind
   /// --tool=callgrind`, which counts instructions rather than time).
   var fixedIterations: Int? = nil
+  /// Measure only this side of each comparison (`--side baseline` or
+  /// `--side plugboard`), so that an instruction count separates the
+  /// hand-written code from the container's.
+  var side: MeasuredSide? = nil
 
   /// What BENCHMARKS.md reports: 5 repetitions of at least 0.5 s.
   static let full = MeasurementPlan(repetitions: 5, secondsPerRepetition: 0.5)
   /// Proves the benchmark still runs (CI); its numbers mean little.
   static let quick = MeasurementPlan(repetitions: 2, secondsPerRepetition: 0.01)
+}
+
+/// Which half of a comparison a measurement is.
+enum MeasuredSide: String {
+  case baseline, plugboard
 }
 
 /// Monotonic nanoseconds.
@@ -58,7 +67,10 @@ private func timed(_ count: Int, _ operation: (Int) -> Void) -> Double {
 /// Times `operation` (which runs its body `count` times) until each
 /// repetition lasts at least the plan's duration, and returns ns per
 /// operation for each repetition.
-func measure(_ plan: MeasurementPlan, _ operation: (Int) -> Void) -> Measurement {
+func measure(_ plan: MeasurementPlan, side: MeasuredSide = .plugboard, _ operation: (Int) -> Void)
+  -> Measurement
+{
+  if let only = plan.side, only != side { return Measurement(samples: [.nan]) }
   if let fixed = plan.fixedIterations {
     // For instruction-counting profilers: a known amount of work, once.
     return Measurement(samples: [timed(fixed, operation) / Double(fixed)])
@@ -82,6 +94,20 @@ func measure(_ plan: MeasurementPlan, _ operation: (Int) -> Void) -> Measurement
 }
 
 /// Keeps a value alive and opaque to the optimizer: unoptimized, so the
-/// call and its argument cannot be proven useless and removed.
+/// call and its argument cannot be proven useless and removed. The value is
+/// taken owned (`consuming`), as code that stores or passes on what it
+/// resolved takes it: a reference read without a retain (a stored
+/// reference returned +0) is retained to be passed here, and released
+/// inside. Without that, a hand-written "stored reference" baseline does no
+/// reference counting at all and is not what a caller's code does.
 @_optimize(none)
-func consume<T>(_ value: T) {}
+func consume<T>(_ value: consuming T) {}
+
+/// Resolves as application code does (`try`, the error handled) and
+/// consumes the instance itself, not an `Optional` of it: the baselines
+/// consume the bare instance, and an `Optional` passed to the generic sink
+/// costs value-witness calls the hand-written side does not pay.
+@inline(__always)
+func consumeResolved<T>(_ resolve: () throws -> T) {
+  do { consume(try resolve()) } catch { consume(error) }
+}

@@ -14,7 +14,9 @@ struct ContainerScenarios {
   /// Runs every scenario, or only those whose name starts with `only`.
   func run(only: String?) -> [ResultRow] {
     let scenarios: [(String, () -> [ResultRow])] = [
-      ("graph10_transient", graph10), ("transient_leaf", { [transientLeaf()] }),
+      ("graph10_transient", graph10), ("graph10_shared", { [graphShared()] }),
+      ("arguments_2", { [arguments2()] }), ("arguments_4", { [arguments4()] }),
+      ("transient_leaf", { [transientLeaf()] }),
       ("singleton", { [singleton()] }), ("named_100", { [named100()] }),
       ("wide_1000", { [wide1000()] }), ("register_wide_1000", { [registerWide1000()] }),
       ("reregister_resolve", { [reregisterResolve()] }),
@@ -27,12 +29,12 @@ struct ContainerScenarios {
   }
 
   func graph10() -> [ResultRow] {
-    let direct = measure(plan) { count in
+    let direct = measure(plan, side: .baseline) { count in
       for _ in 0..<count { consume(Graph10.direct()) }
     }
     let container = Graph10.container()
     let resolved = measure(plan) { count in
-      for _ in 0..<count { consume(try? container.resolve(S0.self)) }
+      for _ in 0..<count { consumeResolved { try container.resolve(S0.self) } }
     }
     return [
       ResultRow(
@@ -42,14 +44,53 @@ struct ContainerScenarios {
     ]
   }
 
+  /// Ten objects, one `.graph` object shared by the five leaves.
+  func graphShared() -> ResultRow {
+    let direct = measure(plan, side: .baseline) { count in
+      for _ in 0..<count { consume(GraphShared.direct()) }
+    }
+    let container = GraphShared.container()
+    let resolved = measure(plan) { count in
+      for _ in 0..<count { consumeResolved { try container.resolve(G0.self) } }
+    }
+    return row("graph10_shared", resolved, baseline: direct, "direct", limit: 2)
+  }
+
+  /// `resolve(ArgService.self, arguments: "Mimi", 3)` against calling a
+  /// function that takes the same two parameters.
+  func arguments2() -> ResultRow {
+    let container = Arguments.container()
+    let byHand = measure(plan, side: .baseline) { count in
+      for _ in 0..<count { consume(Arguments.direct("Mimi", 3)) }
+    }
+    let resolved = measure(plan) { count in
+      for _ in 0..<count { consumeResolved { try container.resolve(ArgService.self, arguments: "Mimi", 3) } }
+    }
+    return row("arguments_2", resolved, baseline: byHand, "direct(_:_:)", limit: 2)
+  }
+
+  /// Four arguments: the cost per argument must not grow with the arity.
+  func arguments4() -> ResultRow {
+    let container = Arguments.container()
+    let byHand = measure(plan, side: .baseline) { count in
+      for _ in 0..<count { consume(Arguments.direct("Mimi", 3, 4.5, true)) }
+    }
+    let resolved = measure(plan) { count in
+      for _ in 0..<count {
+        consumeResolved { try container.resolve(WideArgService.self, arguments: "Mimi", 3, 4.5, true) }
+      }
+    }
+    return row("arguments_4", resolved, baseline: byHand, "direct(_:_:_:_:)", limit: 2)
+  }
+
   func transientLeaf() -> ResultRow {
     let container = Container(defaultObjectScope: .transient)
     container.register(Leaf.self) { _ in Leaf() }
-    let byHand = measure(plan) { count in
+    let byHand = measure(plan, side: .baseline) { count in
       for _ in 0..<count { consume(makeLeaf()) }
     }
     let resolved = measure(plan) { count in
-      for _ in 0..<count { consume(try? container.resolve(Leaf.self)) }
+      for _ in 0..<count { consumeResolved { try container.resolve(Leaf.self) } }
     }
     return row("transient_leaf", resolved, baseline: byHand, "Leaf()", limit: 2)
   }
@@ -59,11 +100,11 @@ struct ContainerScenarios {
     container.register(Leaf.self) { _ in Leaf() }.inObjectScope(.container)
     _ = try? container.resolve(Leaf.self)
     let stored = StoredReference(Leaf())
-    let byHand = measure(plan) { count in
+    let byHand = measure(plan, side: .baseline) { count in
       for _ in 0..<count { consume(stored.read()) }
     }
     let resolved = measure(plan) { count in
-      for _ in 0..<count { consume(try? container.resolve(Leaf.self)) }
+      for _ in 0..<count { consumeResolved { try container.resolve(Leaf.self) } }
     }
     return ResultRow(
       scenario: "singleton", unit: "ns/op", plugboard: resolved, baseline: byHand,
@@ -76,11 +117,11 @@ struct ContainerScenarios {
       container.register(Named.self, name: "n\(index)") { _ in NamedService() }
     }
     let name = "n57"
-    let byHand = measure(plan) { count in
+    let byHand = measure(plan, side: .baseline) { count in
       for _ in 0..<count { consume(makeNamed()) }
     }
     let resolved = measure(plan) { count in
-      for _ in 0..<count { consume(try? container.resolve(Named.self, name: name)) }
+      for _ in 0..<count { consumeResolved { try container.resolve(Named.self, name: name) } }
     }
     return row("named_100", resolved, baseline: byHand, "NamedService()", limit: 2)
   }
@@ -88,11 +129,11 @@ struct ContainerScenarios {
   func wide1000() -> ResultRow {
     let container = Container(defaultObjectScope: .transient)
     Wide1000.register(into: container)
-    let byHand = measure(plan) { count in
+    let byHand = measure(plan, side: .baseline) { count in
       for _ in 0..<count { consume(Wide1000.direct()) }
     }
     let resolved = measure(plan) { count in
-      for _ in 0..<count { consume(try? container.resolve(Wide1000.Target.self)) }
+      for _ in 0..<count { consumeResolved { try container.resolve(Wide1000.Target.self) } }
     }
     return row("wide_1000", resolved, baseline: byHand, "W499()", limit: 2)
   }
@@ -131,7 +172,7 @@ struct ContainerScenarios {
           let container = Container()
           for _ in 0..<rounds {
             container.register(Leaf.self) { _ in Leaf() }
-            consume(try? container.resolve(Leaf.self))
+            consumeResolved { try container.resolve(Leaf.self) }
           }
         }
       }
@@ -181,7 +222,7 @@ struct ContainerScenarios {
     }.inObjectScope(.container)
     // Throughput in resolves per nanosecond is inverted into ns per resolve
     // of the whole system: two threads should halve it.
-    let (oneThread, twoThreads) = oneAndTwoThreads { consume(try? container.resolve(Leaf.self)) }
+    let (oneThread, twoThreads) = oneAndTwoThreads { consumeResolved { try container.resolve(Leaf.self) } }
     let speedup = oneThread.median / twoThreads.median
     let instances = made.load(ordering: .relaxed)
     return ResultRow(
@@ -236,7 +277,10 @@ struct ContainerScenarios {
 @inline(never) func makeLeaf() -> Leaf { Leaf() }
 @inline(never) func makeNamed() -> any Named { NamedService() }
 
-/// A reference read through a class field, as a hand-written singleton is.
+/// A reference read through a class field, as a hand-written singleton is:
+/// the accessor is not inlined and its result is consumed owned (see
+/// ``consume(_:)``), so the read retains the object and the sink releases
+/// it, as real code that keeps or passes on the reference does.
 final class StoredReference: @unchecked Sendable {
   let value: Leaf
   init(_ value: Leaf) { self.value = value }

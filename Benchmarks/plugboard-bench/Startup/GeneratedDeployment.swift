@@ -1,7 +1,7 @@
 import Foundation
 import PlugboardKit
 
-/// The generated deployment of `startup_generated_50`: its package written
+/// The generated deployment of `startup_generated_200`: its package written
 /// under `.build/bench-generated/` (git ignores `.build`), built once in
 /// release, and a manifest naming its libraries.
 struct GeneratedDeployment {

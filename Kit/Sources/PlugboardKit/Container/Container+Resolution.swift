@@ -7,20 +7,31 @@ extension Container {
   /// for their type, with no generic metadata to look up.
   /// - Throws: ``ResolutionError`` (not registered, cycle, factory threw,
   ///   registered only with arguments, or too deep), carrying the chain.
-  @inlinable
+  @inlinable @inline(__always)
   public func resolve<Service>(_ serviceType: Service.Type = Service.self, name: String? = nil)
     throws -> Service
   {
+    // Always inlined, and kept this small: left to the optimizer, the
+    // singleton's path was sometimes outlined with its closure, which
+    // cost it about 60 instructions per resolve (see BENCHMARKS.md).
     guard let found = lookup(ObjectIdentifier(serviceType), name: name) else {
       return try resolveUnregistered(serviceType, name: name)
     }
     // The key matched this metatype with no arguments, so the record's
     // instances are of exactly this type.
-    return try found._withUnsafeGuaranteedRef { record in
-      if let instance = record.sharedInstance {
-        return instance.assumingMemoryBound(to: Service.self).pointee
-      }
-      return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
+    if let instance = found._withUnsafeGuaranteedRef({ $0.sharedInstance }) {
+      return instance.assumingMemoryBound(to: Service.self).pointee
+    }
+    return try makeInstance(of: Service.self, from: found)
+  }
+
+  /// A new (or scoped) instance of the registration `resolve` found.
+  @inlinable
+  func makeInstance<Service>(of _: Service.Type, from found: Unmanaged<RegistrationRecord>) throws
+    -> Service
+  {
+    try found._withUnsafeGuaranteedRef { record in
+      try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
         let out = buffer.baseAddress.unsafelyUnwrapped
         try makeInstance(of: record, into: UnsafeMutableRawPointer(out))
         return out.move()
@@ -30,11 +41,54 @@ extension Container {
 
   /// The instance of a registration whose factory takes runtime arguments,
   /// matched by their types, in order: `resolve(Cat.self, arguments: "Mimi", 3)`.
+  ///
+  /// Inlinable, so that callers get a version specialized for their types:
+  /// the argument types are folded into one word as they are passed and
+  /// confirmed one by one, with no array and no dynamic cast per call.
   /// - Throws: ``ResolutionError``; `argumentsMismatch` when the service is
   ///   registered with other argument types.
+  @inlinable
   public func resolve<Service, First, each Rest>(
     _ serviceType: Service.Type = Service.self, name: String? = nil,
     arguments first: First, _ rest: repeat each Rest
+  ) throws -> Service {
+    var signature = ArgumentSignature(First.self)
+    repeat signature.append((each Rest).self)
+    guard let found = lookup(ObjectIdentifier(serviceType), name: name, signature: signature.value)
+    else {
+      return try resolveUnmatched(serviceType, name: name, arguments: first, repeat each rest)
+    }
+    return try found._withUnsafeGuaranteedRef { base in
+      var match = ArgumentMatch(base.key.arguments)
+      match.check(First.self)
+      repeat match.check((each Rest).self)
+      guard match.isComplete else {
+        return try resolveUnmatched(serviceType, name: name, arguments: first, repeat each rest)
+      }
+      // The key matched this metatype and these argument types, which are
+      // the record's generic arguments.
+      let record = unsafeDowncast(base, to: ArgumentRecord<Service, First, repeat each Rest>.self)
+      if let instance = record.sharedInstance {
+        return instance.assumingMemoryBound(to: Service.self).pointee
+      }
+      return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
+        let out = buffer.baseAddress.unsafelyUnwrapped
+        try makeInstance(of: record, hasArguments: true, into: UnsafeMutableRawPointer(out)) {
+          resolver, out in
+          out.assumingMemoryBound(to: Service.self).initialize(
+            to: try record.factory(resolver, first, repeat each rest))
+        }
+        return out.move()
+      }
+    }
+  }
+
+  /// ``resolve(_:name:arguments:_:)`` when the signature found nothing (or,
+  /// never in practice, a registration whose signature collided): the
+  /// exact search by type identities, then wrappers, then the error.
+  @usableFromInline
+  func resolveUnmatched<Service, First, each Rest>(
+    _ serviceType: Service.Type, name: String?, arguments first: First, _ rest: repeat each Rest
   ) throws -> Service {
     var ids = [ObjectIdentifier(First.self)]
     repeat ids.append(ObjectIdentifier((each Rest).self))
@@ -102,7 +156,7 @@ extension Container {
     try ResolutionContext.withCurrent { context in
       try enter(record, hasArguments: false, in: context)
       defer { context.pop() }
-      if record.scope == .transient && !context.stackIsLow
+      if record.isTransient && !context.stackIsLow
         && !record.hasInitCompleted.load(ordering: .relaxed)
       {
         do {
@@ -117,7 +171,9 @@ extension Container {
   }
 
   /// Enters `record` into the calling thread's chain, then makes (or finds)
-  /// its instance according to its scope; `produce` runs the factory.
+  /// its instance according to its scope; `produce` runs the factory. A
+  /// transient one is made here directly, as in the argument-free case.
+  @usableFromInline
   func makeInstance(
     of record: RegistrationRecord, hasArguments: Bool, into out: UnsafeMutableRawPointer,
     produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
@@ -125,6 +181,12 @@ extension Container {
     try ResolutionContext.withCurrent { context in
       try enter(record, hasArguments: hasArguments, in: context)
       defer { context.pop() }
+      if record.isTransient && !context.stackIsLow
+        && !record.hasInitCompleted.load(ordering: .relaxed)
+      {
+        try call(record, in: context) { try produce(self, out) }
+        return
+      }
       try makeScopedOnEnoughStack(record, in: context, into: out, produce: produce)
     }
   }

@@ -17,8 +17,8 @@ import Synchronization
 public final class Container: @unchecked Sendable {
   // Mutable state lives behind `state`; `published` is an atomic pointer to
   // the current snapshot, which `state.current` keeps alive. Replaced
-  // snapshots wait in `state.retired` until `readers` says no lock-free
-  // reader can still hold one.
+  // snapshots wait in `state.retired` until `ReaderGate` says no
+  // lock-free reader can still hold one.
 
   /// The container whose registrations this one falls back to.
   public let parent: Container?
@@ -61,7 +61,6 @@ public final class Container: @unchecked Sendable {
 
   let state = Protected(State())
   @usableFromInline let published = Atomic<UnsafeRawPointer?>(nil)
-  @usableFromInline let readers = ReaderGate()
 
   /// Creates a container.
   /// - Parameters:
@@ -156,7 +155,12 @@ public final class Container: @unchecked Sendable {
       state.records.append(record)
       state.pending.append(record)
     }
-    published.store(nil, ordering: .sequentiallyConsistent)
+    // Already withdrawn (the common case while assembling): nothing to do.
+    // A snapshot published after the lock above includes the record; one
+    // published before it is seen here and withdrawn.
+    if published.load(ordering: .sequentiallyConsistent) != nil {
+      published.store(nil, ordering: .sequentiallyConsistent)
+    }
   }
 
   /// Runs `body` with every registration it makes attributed to `plugin`,
@@ -293,13 +297,13 @@ public final class Container: @unchecked Sendable {
 
   /// The current registrations, published on first use after a change.
   var registry: Registry {
-    let counter = readers.enter()
-    let current = published.load(ordering: .sequentiallyConsistent).map {
+    let counter = ReaderGate.enter()
+    let current = published.load(ordering: .acquiring).map {
       Unmanaged<Registry>.fromOpaque($0).takeUnretainedValue()
     }
     // Left before publishing: `publish` frees retired snapshots only when
     // no reader, this one included, is counted in.
-    readers.leave(counter)
+    ReaderGate.leave(counter)
     return current ?? publish()
   }
 
@@ -334,7 +338,7 @@ public final class Container: @unchecked Sendable {
       state.rebuildAll = false
       published.store(
         UnsafeRawPointer(Unmanaged.passUnretained(registry).toOpaque()), ordering: .sequentiallyConsistent)
-      if !state.retired.isEmpty && readers.isQuiet() { state.retired = [] }
+      if !state.retired.isEmpty && ReaderGate.isQuiet() { state.retired = [] }
       return registry
     }
   }
@@ -356,12 +360,12 @@ public final class Container: @unchecked Sendable {
   @inlinable @inline(__always)
   func lookup(_ id: ObjectIdentifier, name: String?) -> Unmanaged<RegistrationRecord>? {
     if name == nil {
-      let counter = readers.enter()
-      let pointer = published.load(ordering: .sequentiallyConsistent)
+      let counter = ReaderGate.enter()
+      let pointer = published.load(ordering: .acquiring)
       let found = pointer.flatMap {
         Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.plainRecord(for: id) }
       }
-      readers.leave(counter)
+      ReaderGate.leave(counter)
       if let found { return found }
     }
     return lookupSlowly(id, name: name)
@@ -371,12 +375,12 @@ public final class Container: @unchecked Sendable {
   /// a change.
   @usableFromInline
   func lookupSlowly(_ id: ObjectIdentifier, name: String?) -> Unmanaged<RegistrationRecord>? {
-    let counter = readers.enter()
-    let pointer = published.load(ordering: .sequentiallyConsistent)
+    let counter = ReaderGate.enter()
+    let pointer = published.load(ordering: .acquiring)
     var found = pointer.flatMap {
       Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef { Self.find(id, name: name, in: $0) }
     }
-    readers.leave(counter)
+    ReaderGate.leave(counter)
     if pointer == nil { found = Self.find(id, name: name, in: publish()) }
     if let found { return found }
     return parent?.lookup(id, name: name)
@@ -388,6 +392,24 @@ public final class Container: @unchecked Sendable {
   {
     guard let name else { return registry.plainRecord(for: id) }
     return registry.namedRecord(for: id, name: name)
+  }
+
+  /// The registration of the type under `name` whose argument types have
+  /// `signature`, here or in a parent, unretained; the caller confirms the
+  /// types (see ``ArgumentSignature``).
+  @usableFromInline
+  func lookup(_ id: ObjectIdentifier, name: String?, signature: UInt) -> Unmanaged<RegistrationRecord>? {
+    let counter = ReaderGate.enter()
+    let pointer = published.load(ordering: .acquiring)
+    var found = pointer.flatMap {
+      Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef {
+        $0.argumentRecord(for: id, name: name, signature: signature)
+      }
+    }
+    ReaderGate.leave(counter)
+    if pointer == nil { found = registry.argumentRecord(for: id, name: name, signature: signature) }
+    if let found { return found }
+    return parent?.lookup(id, name: name, signature: signature)
   }
 
   func lookup(_ id: ObjectIdentifier, name: String?, arguments: [ObjectIdentifier])

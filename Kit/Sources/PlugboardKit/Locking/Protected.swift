@@ -12,9 +12,10 @@
 /// `pthread_mutex` goes through TSan's interceptors, so the concurrency
 /// tests can run under `--sanitize=thread` and mean something.
 final class Protected<Value>: @unchecked Sendable {
-  // `value` is only touched with `mutex` held.
+  // `value` is only touched with `mutex` held, which is what the runtime's
+  // exclusivity check would otherwise verify on every access.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var value: Value
+  @exclusivity(unchecked) private var value: Value
 
   init(_ value: Value) {
     self.value = value

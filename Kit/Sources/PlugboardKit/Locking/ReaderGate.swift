@@ -4,56 +4,59 @@ import Synchronization
 /// Tells a writer when no lock-free reader can still hold a retired
 /// registry snapshot, so the snapshot can be freed.
 ///
-/// Readers count themselves in and out on one of several counters, each on
-/// a cache line of its own, picked by the reader's stack address: threads
-/// have separate stacks, so concurrent readers rarely share a counter and
-/// do not fight over one line. A writer first replaces the published
-/// snapshot, then looks at every counter; if each reads zero at some moment
-/// after the replacement, every reader that could have loaded the old
-/// snapshot has finished with it. Both sides use sequentially consistent
-/// operations, which is what makes "counted in, then loaded" and
-/// "replaced, then counted" exclude each other.
+/// Each thread marks itself inside a lookup in a slot of its own (a cache
+/// line per thread, claimed on the thread's first lookup and reused after
+/// it exits): entering and leaving are plain stores, with no
+/// read-modify-write on memory another thread writes, which is what the
+/// singleton lookup cannot afford (two atomic counter updates cost it about
+/// 9 ns). The writer pays instead: after replacing the published snapshot
+/// it runs `membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)`, a full memory
+/// barrier on every running thread of the process, and then reads every
+/// slot. A reader whose mark the writer does not see had not yet loaded
+/// the snapshot pointer at the barrier, so it loads the new snapshot.
+/// Where the system call is unavailable, readers fence themselves
+/// (`plugboard_readers_fence`), the classic store–fence–load handshake.
 @usableFromInline
-final class ReaderGate: @unchecked Sendable {
-  @usableFromInline static let stripes = 16
-  // `stripes` counters, one per cache line, initialized in init and only
-  // touched atomically after.
-  @usableFromInline let base: UnsafeMutableRawPointer
-
-  init() {
-    base = UnsafeMutableRawPointer.allocate(
-      byteCount: Self.stripes * CacheLine.size, alignment: CacheLine.size)
-    for index in 0..<Self.stripes {
-      (base + index * CacheLine.size).bindMemory(to: Atomic<Int>.self, capacity: 1)
-        .initialize(to: Atomic(0))
+struct ReaderGate: Sendable {
+  /// Marks the calling thread inside a lookup; pass the result to
+  /// ``leave(_:)``.
+  @inlinable @inline(__always)
+  static func enter() -> UnsafeMutablePointer<Atomic<Int>> {
+    let depth = UnsafeMutableRawPointer(plugboard_reader_slot_current())
+      .assumingMemoryBound(to: Atomic<Int>.self)
+    // Only this thread writes its slot, so a load and a store suffice.
+    depth.pointee.store(depth.pointee.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+    if plugboard_readers_need_fence() != 0 {
+      atomicMemoryFence(ordering: .sequentiallyConsistent)
+    } else {
+      // The mark must reach memory before the snapshot pointer is read;
+      // the writer's barrier orders the processor, this the compiler.
+      plugboard_compiler_barrier()
     }
+    return depth
   }
 
-  deinit {
-    base.deallocate()
-  }
-
-  /// Counts the calling thread in; pass the result to ``leave(_:)``.
+  /// Marks the calling thread out of the lookup `enter` began.
   @inlinable @inline(__always)
-  func enter() -> UnsafeMutablePointer<Atomic<Int>> {
-    // 8 MiB stacks: the address's bits above that pick a counter per
-    // thread. Counters are `CacheLine.size` (64, `&<< 6`) bytes apart.
-    let stripe = Int(truncatingIfNeeded: plugboard_stack_address() >> 23) & (Self.stripes - 1)
-    let counter = (base + stripe &<< 6).assumingMemoryBound(to: Atomic<Int>.self)
-    counter.pointee.add(1, ordering: .sequentiallyConsistent)
-    return counter
+  static func leave(_ depth: UnsafeMutablePointer<Atomic<Int>>) {
+    // Releasing: what the lookup read of the snapshot happens before a
+    // writer that sees the mark gone frees it.
+    depth.pointee.store(depth.pointee.load(ordering: .relaxed) &- 1, ordering: .releasing)
   }
 
-  @inlinable @inline(__always)
-  func leave(_ counter: UnsafeMutablePointer<Atomic<Int>>) {
-    counter.pointee.subtract(1, ordering: .sequentiallyConsistent)
-  }
-
-  /// Whether every reader that started before this call has finished.
-  func isQuiet() -> Bool {
-    for index in 0..<Self.stripes {
-      let counter = (base + index * CacheLine.size).assumingMemoryBound(to: Atomic<Int>.self)
-      if counter.pointee.load(ordering: .sequentiallyConsistent) != 0 { return false }
+  /// Whether every reader that may have loaded the snapshot pointer before
+  /// this call has finished with it; call after replacing that pointer.
+  static func isQuiet() -> Bool {
+    if plugboard_readers_barrier() == 0 && plugboard_readers_need_fence() == 0 {
+      // Readers count on the barrier and it failed: nothing is known.
+      return false
+    }
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    var slot = plugboard_reader_slots()
+    while let current = slot {
+      let depth = UnsafeMutableRawPointer(current).assumingMemoryBound(to: Atomic<Int>.self)
+      if depth.pointee.load(ordering: .acquiring) != 0 { return false }
+      slot = plugboard_reader_slot_next(current)
     }
     return true
   }

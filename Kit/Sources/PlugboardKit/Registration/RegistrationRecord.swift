@@ -15,10 +15,13 @@ class RegistrationRecord: @unchecked Sendable {
   // the metadata and weak instance (behind the record's striped lock) and
   // the shared instance (atomic). `site` and `sequence` are stamped under the container's lock
   // before any snapshot can include the record.
-  let key: ServiceKey
-  var site = RegistrationSite(fileID: "", line: 0)
+  @usableFromInline let key: ServiceKey
+  // Unchecked: stamped once under the container's lock before any other
+  // thread can see the record, and only read after; the dynamic
+  // exclusivity check was a tenth of a registration's cost.
+  @exclusivity(unchecked) var site = RegistrationSite(fileID: "", line: 0)
   /// Position among all registrations of the owning container.
-  var sequence = 0
+  @exclusivity(unchecked) var sequence = 0
   /// The container that made the record. Unretained and unchecked: a
   /// counted reference would cost two atomic operations per registration,
   /// and the record only follows it while resolving in that container or
@@ -75,6 +78,18 @@ class RegistrationRecord: @unchecked Sendable {
   func allocateInstance() -> UnsafeMutableRawPointer {
     UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
   }
+  /// Uninitialized memory for one short-lived instance (a `.graph` copy),
+  /// not padded to cache lines; free with `deallocate()`.
+  func allocateScratch() -> UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
+  }
+
+  /// Whether the scope is `.transient`: one relaxed load, for the paths
+  /// that make an instance on every request.
+  @inline(__always)
+  final var isTransient: Bool {
+    scopeStorage.load(ordering: .relaxed) == ObjectScope.transient.rawValue
+  }
 
   var scope: ObjectScope {
     get { ObjectScope(rawValue: scopeStorage.load(ordering: .relaxed)) ?? .container }
@@ -115,8 +130,10 @@ class RegistrationRecord: @unchecked Sendable {
   }
 
   /// The `.container` instance's storage, if it has been made.
+  /// Final, so that callers inline it rather than call it through the
+  /// vtable.
   @inlinable @inline(__always)
-  var sharedInstance: UnsafeMutableRawPointer? { shared.load(ordering: .acquiring) }
+  final var sharedInstance: UnsafeMutableRawPointer? { shared.load(ordering: .acquiring) }
 
   var info: RegistrationInfo {
     let metadata = withMetadata { $0 }
@@ -227,6 +244,10 @@ class TypedRecord<Service>: RegistrationRecord, @unchecked Sendable {
     UnsafeMutableRawPointer(CacheLine.allocate(Service.self, count: 1))
   }
 
+  override func allocateScratch() -> UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer(UnsafeMutablePointer<Service>.allocate(capacity: 1))
+  }
+
   override func boxed(_ pointer: UnsafeMutableRawPointer) -> Any {
     pointer.assumingMemoryBound(to: Service.self).pointee
   }
@@ -258,9 +279,10 @@ final class PlainRecord<Service>: TypedRecord<Service>, @unchecked Sendable {
 }
 
 /// A registration whose factory takes runtime arguments.
+@usableFromInline
 final class ArgumentRecord<Service, First, each Rest>: TypedRecord<Service>, @unchecked Sendable {
-  typealias Factory = @Sendable (Resolver, First, repeat each Rest) throws -> Service
-  let factory: Factory
+  @usableFromInline typealias Factory = @Sendable (Resolver, First, repeat each Rest) throws -> Service
+  @usableFromInline let factory: Factory
 
   init(key: ServiceKey, scope: ObjectScope, owner: Container, factory: @escaping Factory) {
     self.factory = factory

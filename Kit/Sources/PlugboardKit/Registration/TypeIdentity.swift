@@ -18,7 +18,13 @@ public struct TypeIdentity: Hashable, @unchecked Sendable, CustomStringConvertib
 
   /// The fully qualified name, such as `Contracts.AuthRepository`. Computed on
   /// demand: registering must not pay for reflection.
-  public var name: String { String(reflecting: type) }
+  ///
+  /// `_typeName(qualified: true)` is what `String(reflecting:)` prints for
+  /// a metatype, without first asking whether the metatype conforms to
+  /// `CustomDebugStringConvertible` and its siblings: each of those
+  /// conformance lookups scans every loaded library the first time a type
+  /// is asked, which was 60 % of `plugboard list` at 200 plugins.
+  public var name: String { _typeName(type, qualified: true) }
 
   /// The name without its module prefix: `AuthRepository`. Generic arguments
   /// keep their own qualification.

@@ -28,8 +28,20 @@ final class ResolutionContext {
     /// Frames beyond the first `scanLimit`, counted per record, so that
     /// checking for a cycle stays cheap in very deep chains.
     var deepFrames: [ObjectIdentifier: Int] = [:]
-    /// `.graph` instances of the current top-level resolution.
-    var graphInstances: [ObjectIdentifier: GraphInstance] = [:]
+    /// `.graph` instances of the current top-level resolution, in the
+    /// order they were made: a few per resolution, found by a scan of
+    /// unretained pointers, with no hashing and no copy-on-write.
+    var graphInstances: UnsafeMutablePointer<GraphInstance>
+    var graphCount = 0
+    var graphCapacity: Int
+    /// Positions in `graphInstances`, kept only once a resolution holds
+    /// more than `graphScanLimit` of them, so that a graph of thousands
+    /// of `.graph` registrations does not scan quadratically.
+    var graphIndex: [ObjectIdentifier: Int] = [:]
+    /// A second buffer, swapped in while the first one's instances are
+    /// released (their deinits may resolve again on this thread).
+    var spareGraphInstances: UnsafeMutablePointer<GraphInstance>?
+    var spareGraphCapacity = 0
     /// Below this stack address the chain continues on a helper thread
     /// (see ``DeepChain``). It belongs to the thread running the chain right
     /// now: a hop sets the helper's and restores the caller's afterwards.
@@ -51,19 +63,24 @@ final class ResolutionContext {
   }
 
   private static let scanLimit = 32
+  private static let graphScanLimit = 16
   private let state: UnsafeMutablePointer<State>
 
   init() {
     let capacity = 64
+    let graphCapacity = 8
     state = .allocate(capacity: 1)
     state.initialize(
       to: State(
         frames: .allocate(capacity: capacity), capacity: capacity,
+        graphInstances: .allocate(capacity: graphCapacity), graphCapacity: graphCapacity,
         stackLimit: DeepChain.stackLimitOfCurrentThread()))
   }
 
   deinit {
     state.pointee.frames.deallocate()
+    state.pointee.graphInstances.deallocate()
+    state.pointee.spareGraphInstances?.deallocate()
     state.deinitialize(count: 1)
     state.deallocate()
   }
@@ -153,7 +170,7 @@ final class ResolutionContext {
         state.pointee.deepFrames[id] = nil
       }
     }
-    if depth == 0 && !state.pointee.graphInstances.isEmpty { releaseGraphInstances() }
+    if depth == 0 && state.pointee.graphCount != 0 { releaseGraphInstances() }
   }
 
   private func grow() {
@@ -169,24 +186,76 @@ final class ResolutionContext {
 
   /// The `.graph` instance of `record` made earlier in this resolution.
   func graphInstance(of record: RegistrationRecord) -> UnsafeMutableRawPointer? {
-    state.pointee.graphInstances[ObjectIdentifier(record)]?.storage
+    let count = state.pointee.graphCount
+    if count > Self.graphScanLimit {
+      return state.pointee.graphIndex[ObjectIdentifier(record)].map {
+        state.pointee.graphInstances[$0].storage
+      }
+    }
+    // Newest first: a later instance of a record replaces an earlier one.
+    let instances = state.pointee.graphInstances
+    var index = count
+    while index > 0 {
+      index -= 1
+      if instances[index].record === record { return instances[index].storage }
+    }
+    return nil
   }
 
   /// Keeps a copy of the instance at `source` for the rest of this
   /// top-level resolution.
   func keepGraphInstance(of record: RegistrationRecord, copying source: UnsafeMutableRawPointer) {
-    let storage = record.allocateInstance()
+    let storage = record.allocateScratch()
     record.copy(source, to: storage)
-    state.pointee.graphInstances[ObjectIdentifier(record)] = GraphInstance(
-      storage: storage, record: record)
+    let count = state.pointee.graphCount
+    if count == state.pointee.graphCapacity {
+      let capacity = count * 2
+      let grown = UnsafeMutablePointer<GraphInstance>.allocate(capacity: capacity)
+      grown.moveInitialize(from: state.pointee.graphInstances, count: count)
+      state.pointee.graphInstances.deallocate()
+      state.pointee.graphInstances = grown
+      state.pointee.graphCapacity = capacity
+    }
+    // A later instance of the same record (a registration with arguments
+    // recursing level by level) is found before the earlier one; both are
+    // released when the resolution ends.
+    (state.pointee.graphInstances + count).initialize(to: GraphInstance(storage: storage, record: record))
+    state.pointee.graphCount = count + 1
+    if count + 1 > Self.graphScanLimit {
+      if count == Self.graphScanLimit {
+        for index in 0..<count {
+          state.pointee.graphIndex[ObjectIdentifier(state.pointee.graphInstances[index].record)] = index
+        }
+      }
+      state.pointee.graphIndex[ObjectIdentifier(record)] = count
+    }
   }
 
   private func releaseGraphInstances() {
+    // Taken out first: an instance's deinit may resolve again on this
+    // thread and start a graph of its own.
+    let count = state.pointee.graphCount
     let instances = state.pointee.graphInstances
-    state.pointee.graphInstances.removeAll(keepingCapacity: true)
-    for instance in instances.values {
-      instance.record.destroy(instance.storage)
-      instance.storage.deallocate()
+    let capacity = state.pointee.graphCapacity
+    if let spare = state.pointee.spareGraphInstances {
+      state.pointee.graphInstances = spare
+      state.pointee.graphCapacity = state.pointee.spareGraphCapacity
+      state.pointee.spareGraphInstances = nil
+    } else {
+      state.pointee.graphInstances = .allocate(capacity: capacity)
+    }
+    state.pointee.graphCount = 0
+    if count > Self.graphScanLimit { state.pointee.graphIndex.removeAll(keepingCapacity: true) }
+    for index in 0..<count {
+      instances[index].record.destroy(instances[index].storage)
+      instances[index].storage.deallocate()
+    }
+    instances.deinitialize(count: count)
+    if state.pointee.spareGraphInstances == nil {
+      state.pointee.spareGraphInstances = instances
+      state.pointee.spareGraphCapacity = capacity
+    } else {
+      instances.deallocate()
     }
   }
 
