@@ -21,7 +21,8 @@ import Testing
     #expect(result.exited)
     #expect(result.status == 1)
     #expect(
-      result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(7).prefix(4) == [
+      result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(7).prefix(5) == [
+        "Dependency tree:",
         "  AuthService  [container]  Auth/AuthAssembly.swift:7 in plugin Auth",
         "  ├─ APIClient  [container]  CyclicAPI/CyclicAPIPlugin.swift:14 in plugin CyclicAPI",
         "  │  └─ AuthService  (✗ cycle back to it)",
