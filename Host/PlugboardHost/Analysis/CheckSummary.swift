@@ -2,20 +2,20 @@
 /// ``CheckReport`` per profile (a single one, without a profile, when the
 /// manifest declares none). A graph healthy in `live` can be broken in
 /// `mock`, so the deployment is healthy only when every report is.
-public struct CheckSummary: Sendable, Encodable {
+package struct CheckSummary: Sendable, Encodable {
   /// ``JSONText/formatVersion`` (Docs/schemas/check.schema.json).
-  public let formatVersion = JSONText.formatVersion
+  package let formatVersion = JSONText.formatVersion
   /// The manifest's absolute path.
-  public let manifest: String
+  package let manifest: String
   /// No error in any profile: `check` exits with status 0.
-  public let healthy: Bool
-  public let errors: Int
-  public let warnings: Int
+  package let healthy: Bool
+  package let errors: Int
+  package let warnings: Int
   /// In the manifest's order of profiles.
-  public let reports: [CheckReport]
+  package let reports: [CheckReport]
   /// Why no profile could be checked: the manifest's problems (then
   /// `reports` is empty). Each counts as an error.
-  public let problems: [DeploymentListing.Problem]
+  package let problems: [DeploymentListing.Problem]
 
   init(manifest: String, reports: [CheckReport]) {
     self.manifest = manifest
@@ -40,7 +40,7 @@ public struct CheckSummary: Sendable, Encodable {
   /// Brings `manifest` up in each of `profiles` in turn (nil: no profile)
   /// and checks it. Plugins a profile leaves out are probed with `probe`,
   /// each once whichever profiles leave it out.
-  public static func check(_ manifest: Manifest, profiles: [ActiveProfile?], probe: PluginProbe)
+  package static func check(_ manifest: Manifest, profiles: [ActiveProfile?], probe: PluginProbe)
     -> CheckSummary
   {
     var known: [Int: ProbeResult] = [:]
@@ -55,7 +55,7 @@ public struct CheckSummary: Sendable, Encodable {
 
   /// Every report, one after another; when there are several, a last line
   /// with each profile's verdict.
-  public var lines: [String] {
+  package var lines: [String] {
     var lines: [String] = []
     for report in reports {
       if !lines.isEmpty { lines.append("") }

@@ -7,7 +7,7 @@ import PlugboardKit
 /// no factory runs; see ``DependencyGraph`` for what that can and cannot
 /// see. A caller checking several profiles brings the deployment up once
 /// per profile and checks each.
-public struct DeploymentChecker {
+package struct DeploymentChecker {
   let deployment: Deployment
   let probes: [ProbeResult]
   let graph: DependencyGraph
@@ -19,7 +19,7 @@ public struct DeploymentChecker {
   ///     (see ``PluginProbe``); empty to check without that knowledge.
   ///   - environment: the variables the deployment was brought up under
   ///     (`LD_LIBRARY_PATH` is warned about).
-  public init(
+  package init(
     _ deployment: Deployment, probes: [ProbeResult] = [],
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
@@ -35,7 +35,7 @@ public struct DeploymentChecker {
   }
 
   /// Every finding, errors first, each group in the order found.
-  public func check() -> CheckReport {
+  package func check() -> CheckReport {
     var findings =
       loadFailures() + missingApplication() + missingDependencies() + cycles()
       + captiveDependencies() + duplicateRegistrations() + sharedLibraryConflicts() + undeclaredDependencies()

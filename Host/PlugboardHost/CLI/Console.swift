@@ -6,7 +6,7 @@ import PlugboardSupervision
 
 /// Where a command writes: data to standard output, diagnostics to
 /// standard error. Commands take one so tests can capture both.
-public protocol Console: Sendable {
+package protocol Console: Sendable {
   /// Writes `line` and a newline to standard output.
   func out(_ line: String)
   /// Writes `line` and a newline to standard error.
@@ -18,21 +18,21 @@ public protocol Console: Sendable {
 }
 
 extension Console {
-  public func finish() -> String? { nil }
+  package func finish() -> String? { nil }
 }
 
 extension Console {
   /// Writes a warning line to standard error, unless `--quiet` was given:
   /// `--quiet` prints only errors. Every warning a deployment command
   /// prints goes through here (`plugboard: run: warning: …`).
-  public func warn(_ line: String) {
+  package func warn(_ line: String) {
     guard Verbosity.current != .quiet else { return }
     err(line)
   }
 
   /// Writes an informational line (not a warning, not an error) to
   /// standard error, unless `--quiet` was given.
-  public func info(_ line: String) {
+  package func info(_ line: String) {
     guard Verbosity.current != .quiet else { return }
     err(line)
   }
@@ -57,27 +57,27 @@ extension Console {
 ///
 /// On a terminal, the `error:` and `warning:` beginning a line are
 /// coloured (``Highlight``), unless `NO_COLOR` is set.
-public struct StandardConsole: Console {
+package struct StandardConsole: Console {
   private let colourOut: Bool
   private let colourErr: Bool
 
-  public init() {
+  package init() {
     colourOut = Highlight.enabled(forDescriptor: 1)
     colourErr = Highlight.enabled(forDescriptor: 2)
   }
 
-  public func out(_ line: String) {
+  package func out(_ line: String) {
     let text = Terminal.sanitize(line, keepingLineBreaks: true)
     _ = plugboard_stdout_puts((colourOut ? Highlight.colour(text) : text) + "\n")
   }
 
-  public func err(_ line: String) {
+  package func err(_ line: String) {
     _ = plugboard_stdout_flush()
     let text = Terminal.sanitize(line, keepingLineBreaks: true)
     StandardError.write(colourErr ? Highlight.colour(text) : text)
   }
 
-  public func finish() -> String? {
+  package func finish() -> String? {
     if StandardStreams.outputWasClosed { return "standard output is closed" }
     let failure = plugboard_stdout_flush()
     guard failure != 0 || plugboard_stdout_failed() != 0 else { return nil }
@@ -89,16 +89,16 @@ public struct StandardConsole: Console {
 }
 
 /// Standard input, output and error as the process found them.
-public enum StandardStreams {
+package enum StandardStreams {
   /// Whether standard output was closed when plugboard started (`>&-`).
-  nonisolated(unsafe) public private(set) static var outputWasClosed = false
+  nonisolated(unsafe) package private(set) static var outputWasClosed = false
 
   /// Opens `/dev/null` on any of descriptors 0, 1 and 2 that is closed, so
   /// that no file plugboard opens later (a plugin, a pipe to its child)
   /// takes their place and receives what was meant for a terminal. A
   /// closed standard output is remembered: writing there must fail the
   /// command, not vanish. Call it first thing, before any file is opened.
-  public static func secure() {
+  package static func secure() {
     for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
       let null = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
       if null >= 0 && null != descriptor {

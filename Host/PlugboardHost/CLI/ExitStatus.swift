@@ -8,7 +8,7 @@
 /// alone: a script can tell "plugboard refused" from "the application
 /// returned 1 or 2". An application killed by a signal ends with 128 + the
 /// signal's number, as a shell reports it.
-public enum ExitStatus: Int32, Sendable {
+package enum ExitStatus: Int32, Sendable {
   /// The deployment is healthy (and, for `run`, the application succeeded).
   case healthy = 0
   /// Problems were found in the deployment and reported on stderr.

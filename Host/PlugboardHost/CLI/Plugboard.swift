@@ -1,14 +1,14 @@
 /// The `plugboard` command line: parses the arguments, runs the command,
 /// and returns the exit status. The executable only calls ``main(_:console:)``
 /// and exits with its result, so every path ends by exiting.
-public enum Plugboard {
+package enum Plugboard {
   /// For the executable's first statement: forks, when `arguments` name a
   /// command that brings a deployment up, and supervises the child (see
   /// `Supervisor`). Returns the exit status in the supervising parent, and
   /// `nil` in the child or when no supervision applies: then call
   /// ``main(_:console:)``. Call it while the process has one thread, before
   /// any `await`.
-  public static func superviseIfNeeded(_ arguments: [String]) -> Int32? {
+  package static func superviseIfNeeded(_ arguments: [String]) -> Int32? {
     Supervisor.superviseIfNeeded(arguments)
   }
 
@@ -20,7 +20,7 @@ public enum Plugboard {
   /// pipe) fails the command: it is reported on standard error, and a
   /// status of 0 becomes 1, so a script never takes a lost report for a
   /// healthy one.
-  public static func main(_ arguments: [String], console: any Console = StandardConsole()) async -> Int32 {
+  package static func main(_ arguments: [String], console: any Console = StandardConsole()) async -> Int32 {
     let status = await execute(arguments, console: console)
     guard let failure = console.finish() else { return status }
     let command = CommandSpec.all.first { $0.name == arguments.first }.map { "\($0.name): " } ?? ""

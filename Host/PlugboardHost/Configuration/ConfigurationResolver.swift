@@ -5,32 +5,32 @@ import PlugboardKit
 /// for each setting the environment variable (``ConfigurationVariable``)
 /// wins over the profile's `config`, which wins over the manifest entry's
 /// `config`, which wins over the declared default.
-public struct ConfigurationResolver: Sendable {
+package struct ConfigurationResolver: Sendable {
   /// The variables consulted, usually the process's environment.
-  public let environment: [String: String]
+  package let environment: [String: String]
   /// A probe's resolution: what is missing or of the wrong type is given
   /// a placeholder (`""`, `0`, `false`), so that a plugin loaded only to
   /// learn what it registers can assemble whatever its configuration.
-  public let lenient: Bool
+  package let lenient: Bool
 
-  public init(environment: [String: String] = ProcessInfo.processInfo.environment, lenient: Bool = false) {
+  package init(environment: [String: String] = ProcessInfo.processInfo.environment, lenient: Bool = false) {
     self.environment = environment
     self.lenient = lenient
   }
 
   /// A value given for a name the plugin does not declare.
-  public struct UnknownSetting: Sendable, Equatable {
-    public let plugin: String
-    public let name: String
-    public let source: ConfigurationSource
+  package struct UnknownSetting: Sendable, Equatable {
+    package let plugin: String
+    package let name: String
+    package let source: ConfigurationSource
     /// The declared name it most resembles.
-    public let suggestion: String?
+    package let suggestion: String?
   }
 
   /// `entry`'s configuration in `profile` against `declarations`, and the
   /// values given for settings it does not declare (in manifest order:
   /// the entry's, then the profile's).
-  public func resolve(
+  package func resolve(
     _ entry: PluginEntry, profile: ProfileDeclaration?, declarations: [SettingDeclaration]
   ) -> (configuration: PluginConfiguration, unknown: [UnknownSetting]) {
     let entryPath = ManifestPath.root.key("plugins").index(entry.index).key("config")

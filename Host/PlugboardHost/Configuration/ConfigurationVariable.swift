@@ -3,11 +3,11 @@
 /// upper-cased with every character other than an ASCII letter or digit
 /// replaced by `_` (`Networking`'s `baseURL` is
 /// `PLUGBOARD_CONFIG_NETWORKING_BASEURL`).
-public enum ConfigurationVariable {
-  public static let prefix = "PLUGBOARD_CONFIG_"
+package enum ConfigurationVariable {
+  package static let prefix = "PLUGBOARD_CONFIG_"
 
   /// The variable's name for `setting` of `plugin`.
-  public static func name(plugin: String, setting: String) -> String {
+  package static func name(plugin: String, setting: String) -> String {
     prefix + normalized(plugin) + "_" + normalized(setting)
   }
 

@@ -2,7 +2,7 @@ extension Deployment {
   /// The failures of plugins the manifest marks `"optional": true`, in
   /// manifest order: the deployment runs without them, and `run` and
   /// `check` report each as a warning.
-  public var optionalFailures: [(entry: PluginEntry, problem: DeploymentProblem)] {
+  package var optionalFailures: [(entry: PluginEntry, problem: DeploymentProblem)] {
     outcomes.compactMap { outcome in
       guard case .failed(let entry, let problem) = outcome, entry.optional else { return nil }
       return (entry, problem)

@@ -2,30 +2,30 @@ import PlugboardKit
 
 /// A deployment brought up: what became of every plugin the manifest
 /// names, and the one container all loaded plugins registered into.
-public struct Deployment {
-  public let manifest: Manifest
+package struct Deployment {
+  package let manifest: Manifest
   /// One per manifest entry, in manifest order.
-  public let outcomes: [PluginOutcome]
+  package let outcomes: [PluginOutcome]
   /// Every registration of every plugin that assembled, each attributed to
   /// its plugin.
-  public let container: Container
+  package let container: Container
   /// The profile it was brought up in; nil when the manifest declares none.
-  public internal(set) var profile: ActiveProfile? = nil
+  package internal(set) var profile: ActiveProfile? = nil
   /// Problems applying the profile's per-service choices.
-  public internal(set) var profileProblems: [DeploymentProblem] = []
+  package internal(set) var profileProblems: [DeploymentProblem] = []
   /// Drop-in folders that could not be read (see ``PluginDiscovery``).
-  public internal(set) var folderProblems: [DeploymentProblem] = []
+  package internal(set) var folderProblems: [DeploymentProblem] = []
   /// The order the loaded plugins assembled in, and why.
-  public internal(set) var assemblyOrder: AssemblyOrder? = nil
+  package internal(set) var assemblyOrder: AssemblyOrder? = nil
   /// Each plugin's configuration as resolved for ``profile``, for the
   /// plugins whose library was made to hand over its bundle, in manifest order.
-  public internal(set) var configurations: [ResolvedConfiguration] = []
+  package internal(set) var configurations: [ResolvedConfiguration] = []
 
   /// Loads every enabled plugin of `manifest`, then assembles those that
   /// loaded: all register first, then each one's `loaded(resolver:)` runs,
   /// so a plugin may look at the whole graph there. The manifest's
   /// `activeProfile` is the profile.
-  public static func bringUp(_ manifest: Manifest, loader: PluginLoader = PluginLoader()) -> Deployment {
+  package static func bringUp(_ manifest: Manifest, loader: PluginLoader = PluginLoader()) -> Deployment {
     let profile = manifest.activeProfile.flatMap(manifest.profile(named:)).map {
       ActiveProfile($0, source: .manifest, manifestDefault: manifest.activeProfile)
     }
@@ -39,7 +39,7 @@ public struct Deployment {
   /// before any `loaded(resolver:)` runs. With `enforcingRequirements`
   /// false, plugins' requirements are ignored and plugins assemble in load
   /// order (a plugin probed alone).
-  public static func bringUp(
+  package static func bringUp(
     _ manifest: Manifest, profile: ActiveProfile?, loader: PluginLoader = PluginLoader(),
     enforcingRequirements: Bool = true, configuration: ConfigurationResolver = ConfigurationResolver()
   ) -> Deployment {
@@ -76,7 +76,7 @@ public struct Deployment {
   /// Every problem found, in manifest order, then the drop-in folders',
   /// then the profile's. An optional plugin's failure is not one (see
   /// ``optionalFailures``).
-  public var problems: [DeploymentProblem] {
+  package var problems: [DeploymentProblem] {
     outcomes.compactMap { outcome in
       guard case .failed(let entry, let problem) = outcome, !entry.optional else { return nil }
       return problem
@@ -84,7 +84,7 @@ public struct Deployment {
   }
 
   /// The enabled plugins the active profile leaves out.
-  public var excludedByProfile: [PluginEntry] {
+  package var excludedByProfile: [PluginEntry] {
     outcomes.compactMap { outcome in
       guard case .disabled(let entry) = outcome, entry.enabled else { return nil }
       return entry
@@ -93,12 +93,12 @@ public struct Deployment {
 
   /// The configuration resolved for the plugin called `name`, when it
   /// loaded far enough to declare its settings.
-  public func configuration(of name: String) -> ResolvedConfiguration? {
+  package func configuration(of name: String) -> ResolvedConfiguration? {
     configurations.first { $0.entry.name == name }
   }
 
   /// The plugins that loaded and assembled.
-  public var loadedPlugins: [LoadedPlugin] {
+  package var loadedPlugins: [LoadedPlugin] {
     outcomes.compactMap { outcome in
       guard case .loaded(let plugin) = outcome else { return nil }
       return plugin

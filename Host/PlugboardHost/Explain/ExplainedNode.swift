@@ -1,9 +1,9 @@
 /// One line of `explain`'s dependency tree, as data: the registration
 /// serving a dependency, or why none does. `explain --json` prints it; the
 /// text tree is drawn from it.
-public struct ExplainedNode: Sendable, Encodable {
+package struct ExplainedNode: Sendable, Encodable {
   /// What became of the dependency.
-  public enum Status: String, Sendable, Encodable {
+  package enum Status: String, Sendable, Encodable {
     /// A registration serves it; its own dependencies are `children`.
     case registered
     /// Shown earlier in the tree; its dependencies are not repeated.
@@ -19,22 +19,22 @@ public struct ExplainedNode: Sendable, Encodable {
   }
 
   /// The fully qualified service type.
-  public let service: String
+  package let service: String
   /// `AuthService` or `AuthService named "Mock"`.
-  public let display: String
-  public let status: Status
+  package let display: String
+  package let status: Status
   /// Declared with `.optionallyDependsOn`.
-  public let optional: Bool
+  package let optional: Bool
   /// The serving registration's scope, plugin and site, when one serves it.
-  public let scope: String?
-  public let plugin: String?
-  public let file: String?
-  public let line: Int?
+  package let scope: String?
+  package let plugin: String?
+  package let file: String?
+  package let line: Int?
   /// `Auth/AuthAssembly.swift:7 in plugin Auth`, as the text shows it.
   let site: String?
   /// "dependencies not declared", "see above".
-  public let notes: [String]
-  public let children: [ExplainedNode]
+  package let notes: [String]
+  package let children: [ExplainedNode]
 
   /// Whether a request for it would be served by a complete tree: nothing
   /// required missing, and no cycle anywhere below.

@@ -1,38 +1,38 @@
 /// `plugboard explain`'s answer as data (`explain --json`, format version
 /// ``JSONText/formatVersion``; Docs/schemas/explain.schema.json); the text
 /// report is drawn from it, so the two never disagree.
-public struct ExplanationReport: Sendable, Encodable {
-  public let formatVersion = JSONText.formatVersion
+package struct ExplanationReport: Sendable, Encodable {
+  package let formatVersion = JSONText.formatVersion
   /// The manifest's absolute path.
-  public let manifest: String
+  package let manifest: String
   /// The qualified type name asked about.
-  public let type: String
+  package let type: String
   /// The registration name asked for (`--name`).
-  public let name: String?
+  package let name: String?
   /// The active profile and what it changed.
-  public let profile: ProfileEffects?
+  package let profile: ProfileEffects?
   /// The registration a request would get; absent when none.
-  public let chosen: ChainStep?
+  package let chosen: ChainStep?
   /// Why an unnamed request gets a named registration (a profile's choice).
-  public let selection: String?
+  package let selection: String?
   /// The chosen registration's dependency tree.
-  public let tree: ExplainedNode?
+  package let tree: ExplainedNode?
   /// Why each other candidate was not chosen, one sentence each.
-  public let notChosen: [String]
+  package let notChosen: [String]
   /// A registration serves the request with its whole declared tree.
-  public let resolves: Bool
+  package let resolves: Bool
   /// The deployment's load problems and the errors `check` finds in it
   /// besides load failures.
-  public let problems: [DeploymentListing.Problem]
-  public let findings: [Finding]
+  package let problems: [DeploymentListing.Problem]
+  package let findings: [Finding]
   /// Resolves, and the deployment has no problem and no error: exit status 0.
-  public let healthy: Bool
+  package let healthy: Bool
   /// The settings of the chosen registration's plugin, resolved for the
   /// active profile, secrets redacted; empty when it declares none.
-  public internal(set) var settings: [SettingListing] = []
+  package internal(set) var settings: [SettingListing] = []
   /// The lifecycle hooks of the chosen registration, `start` and/or
   /// `stop` (`Docs/lifecycle.md`); empty when it has none.
-  public internal(set) var hooks: [String] = []
+  package internal(set) var hooks: [String] = []
 
   init(
     manifest: String, type: String, name: String?, profile: ProfileEffects?, chosen: ChainStep?,
@@ -54,7 +54,7 @@ public struct ExplanationReport: Sendable, Encodable {
   }
 
   /// The report as people read it.
-  public var lines: [String] {
+  package var lines: [String] {
     var lines = ["explain: \(type)\(name.map { " named \"\($0)\"" } ?? "")"]
     if let profile { lines += [""] + ProfileLines.lines(profile) }
     if let chosen {

@@ -4,53 +4,53 @@ import PlugboardKit
 /// registration, grouped by plugin; a node per dependency nothing serves;
 /// an edge per declared dependency, marked optional or part of a cycle.
 /// The DOT, Mermaid and JSON renderings are all made from it.
-public struct GraphModel: Sendable, Encodable {
-  public struct Node: Sendable, Encodable {
-    public let id: String
+package struct GraphModel: Sendable, Encodable {
+  package struct Node: Sendable, Encodable {
+    package let id: String
     /// The fully qualified service type.
-    public let type: String
+    package let type: String
     /// `AuthService` or `AuthService "Mock"`.
-    public let label: String
-    public let name: String?
-    public let scope: String?
-    public let plugin: String?
-    public let file: String?
-    public let line: Int?
+    package let label: String
+    package let name: String?
+    package let scope: String?
+    package let plugin: String?
+    package let file: String?
+    package let line: Int?
     /// "registered", "missing", "failed" (its plugin failed), or
     /// "shadowed" (a later registration of the same key replaced it).
-    public let status: String
+    package let status: String
     /// For a shadowed node: the registration that replaced it
     /// (`file:line in plugin P`).
-    public var shadowedBy: String? = nil
+    package var shadowedBy: String? = nil
   }
 
-  public struct Edge: Sendable, Encodable {
+  package struct Edge: Sendable, Encodable {
     /// How the dependency is reached, which the renderings draw apart:
     /// a forwarded type leads to the registration that makes its
     /// instance; a deferred edge (`Lazy`, `Provider`, `initCompleted`) is
     /// followed only after construction, so it never closes a cycle.
-    public enum Kind: String, Sendable, Encodable {
+    package enum Kind: String, Sendable, Encodable {
       case dependency, forwarded, lazy, provider, afterInit
     }
-    public let from: String
-    public let to: String
-    public let optional: Bool
-    public let cycle: Bool
-    public var kind: Kind = .dependency
+    package let from: String
+    package let to: String
+    package let optional: Bool
+    package let cycle: Bool
+    package var kind: Kind = .dependency
   }
 
-  public struct Cluster: Sendable, Encodable {
-    public let plugin: String
-    public let nodes: [String]
+  package struct Cluster: Sendable, Encodable {
+    package let plugin: String
+    package let nodes: [String]
   }
 
-  public let nodes: [Node]
-  public let edges: [Edge]
+  package let nodes: [Node]
+  package let edges: [Edge]
   /// The plugins with registrations, in manifest order.
-  public let plugins: [Cluster]
+  package let plugins: [Cluster]
 
   /// The graph of `deployment`'s declared dependencies.
-  public init(_ deployment: Deployment) {
+  package init(_ deployment: Deployment) {
     let graph = DependencyGraph(
       container: deployment.container,
       failedPlugins: Set(

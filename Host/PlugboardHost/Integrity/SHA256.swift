@@ -1,13 +1,13 @@
 /// SHA-256 (FIPS 180-4), written here because the host may depend on the
 /// toolchain alone. Streaming: feed bytes with ``update(_:)`` in pieces of
 /// any size, then call ``finalize()`` once.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
   /// A finished digest: 32 bytes.
-  public struct Digest: Equatable, Hashable, Sendable, CustomStringConvertible {
-    public let bytes: [UInt8]
+  package struct Digest: Equatable, Hashable, Sendable, CustomStringConvertible {
+    package let bytes: [UInt8]
 
     /// Lower-case hexadecimal, 64 digits: the form the manifest stores.
-    public var hex: String {
+    package var hex: String {
       let digits = Array("0123456789abcdef".utf8)
       var text: [UInt8] = []
       text.reserveCapacity(bytes.count * 2)
@@ -18,7 +18,7 @@ public struct SHA256: Sendable {
       return String(decoding: text, as: UTF8.self)
     }
 
-    public var description: String { hex }
+    package var description: String { hex }
   }
 
   private static let roundConstants: [UInt32] = [
@@ -39,12 +39,12 @@ public struct SHA256: Sendable {
   private var pending: [UInt8] = []
   private var length: UInt64 = 0
 
-  public init() {
+  package init() {
     pending.reserveCapacity(64)
   }
 
   /// Adds `bytes` to the message.
-  public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+  package mutating func update(_ bytes: UnsafeRawBufferPointer) {
     length &+= UInt64(bytes.count)
     var offset = 0
     if !pending.isEmpty {
@@ -63,13 +63,13 @@ public struct SHA256: Sendable {
   }
 
   /// Adds `bytes` to the message.
-  public mutating func update(_ bytes: [UInt8]) {
+  package mutating func update(_ bytes: [UInt8]) {
     bytes.withUnsafeBytes { update($0) }
   }
 
   /// The digest of everything added; the value is not meant to be updated
   /// afterwards.
-  public mutating func finalize() -> Digest {
+  package mutating func finalize() -> Digest {
     let bits = length &* 8
     var tail = pending
     tail.append(0x80)
@@ -93,7 +93,7 @@ public struct SHA256: Sendable {
   }
 
   /// The digest of `bytes` in one call.
-  public static func hash(_ bytes: [UInt8]) -> Digest {
+  package static func hash(_ bytes: [UInt8]) -> Digest {
     var hasher = SHA256()
     hasher.update(bytes)
     return hasher.finalize()

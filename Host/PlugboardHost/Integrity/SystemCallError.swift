@@ -4,11 +4,11 @@
 
 /// A failed system call, as a value: which call, on what, and why
 /// ("open /x/libAuth.so: Permission denied").
-public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The call and its object, as the message names them: `open /x/lib.so`.
-  public let operation: String
+  package let operation: String
   /// `errno`'s text, or the reason the host refused the result.
-  public let reason: String
+  package let reason: String
 
   /// Captures `errno`'s text; call it right after the failing call.
   init(_ operation: String, code: Int32 = errno) {
@@ -20,5 +20,5 @@ public struct SystemCallError: Error, Equatable, Sendable, CustomStringConvertib
     self.reason = reason
   }
 
-  public var description: String { "\(operation): \(reason)" }
+  package var description: String { "\(operation): \(reason)" }
 }

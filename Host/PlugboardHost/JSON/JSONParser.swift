@@ -7,7 +7,7 @@
 /// Written by hand rather than using `JSONSerialization` because manifest
 /// diagnostics need exact value kinds (Foundation on Linux reports booleans
 /// as numbers), member order, and line:column positions for syntax errors.
-public struct JSONParser {
+package struct JSONParser {
   private let bytes: [UInt8]
   private var index = 0
   /// Nesting limit, so hostile input cannot exhaust the stack.
@@ -19,7 +19,7 @@ public struct JSONParser {
 
   /// Parses one JSON text.
   /// - Throws: ``JSONSyntaxError`` at the first problem.
-  public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+  package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
     var parser = JSONParser(bytes: bytes)
     parser.skipByteOrderMark()
     let value = try parser.value(depth: 0)
@@ -29,7 +29,7 @@ public struct JSONParser {
   }
 
   /// Parses one JSON text given as a string.
-  public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+  package static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
     try parse(Array(text.utf8))
   }
 

@@ -1,7 +1,7 @@
 /// A parsed JSON value that keeps what diagnostics need and `JSONDecoder`
 /// throws away: the exact kind of every value (a boolean is not a number),
 /// object members in their written order, and duplicate keys.
-public indirect enum JSONValue: Equatable, Sendable {
+package indirect enum JSONValue: Equatable, Sendable {
   case object([JSONMember])
   case array([JSONValue])
   case string(String)
@@ -11,7 +11,7 @@ public indirect enum JSONValue: Equatable, Sendable {
   case null
 
   /// The kind with its article, as messages say it: "a number", "an object".
-  public var kindDescription: String {
+  package var kindDescription: String {
     switch self {
     case .object: "an object"
     case .array: "an array"
@@ -24,11 +24,11 @@ public indirect enum JSONValue: Equatable, Sendable {
 }
 
 /// One `"key": value` member of a JSON object.
-public struct JSONMember: Equatable, Sendable {
-  public let key: String
-  public let value: JSONValue
+package struct JSONMember: Equatable, Sendable {
+  package let key: String
+  package let value: JSONValue
 
-  public init(key: String, value: JSONValue) {
+  package init(key: String, value: JSONValue) {
     self.key = key
     self.value = value
   }

@@ -47,7 +47,7 @@ public final class ServiceLifecycle: Sendable {
   /// `limit` (by default the manifest's `hookTimeout`, else 30 s). Run
   /// ``DeploymentChecker`` first: a hook on a registration that cannot
   /// carry one is its error, and such a service is left out here.
-  public convenience init(deployment: Deployment, limit: Duration? = nil) {
+  package convenience init(deployment: Deployment, limit: Duration? = nil) {
     self.init(
       container: deployment.container,
       limit: limit ?? deployment.manifest.hookTimeout ?? Self.defaultHookTimeout)

@@ -15,14 +15,14 @@ extension PluginLoader {
   /// What loading a manifest produced: every plugin's outcome (listed
   /// ones in manifest order, then discovered ones in discovery order), and
   /// the problems of drop-in folders that could not be read.
-  public struct LoadResult {
-    public var outcomes: [PluginOutcome]
-    public var folderProblems: [DeploymentProblem]
+  package struct LoadResult {
+    package var outcomes: [PluginOutcome]
+    package var folderProblems: [DeploymentProblem]
   }
 
   /// Loads the listed plugins of `manifest`, then the plugins found in its
   /// `pluginFolders`.
-  public func loadAll(_ manifest: Manifest, profile: String? = nil) -> LoadResult {
+  package func loadAll(_ manifest: Manifest, profile: String? = nil) -> LoadResult {
     var claimed: [String: String] = [:]
     var outcomes = loadListed(manifest, profile: profile, claimed: &claimed)
     guard !manifest.pluginFolders.isEmpty else { return LoadResult(outcomes: outcomes, folderProblems: []) }

@@ -16,21 +16,21 @@ import PlugboardKit
 ///
 /// A failure becomes that entry's ``PluginOutcome/failed(_:_:)`` and the
 /// loader goes on with the rest.
-public struct PluginLoader {
-  public let host: HostVersions
+package struct PluginLoader {
+  package let host: HostVersions
 
   /// Other ABI versions probed for when `plugboard_entry_v1` is missing, to
   /// tell "built for another ABI" from "not a plugin".
   static let probedABIVersions: ClosedRange<UInt32> = 0...64
 
-  public init(host: HostVersions = .current) {
+  package init(host: HostVersions = .current) {
     self.host = host
   }
 
   /// The outcome of every entry of `manifest`, in its order, then of every
   /// plugin discovered in its `pluginFolders` (see ``loadAll(_:profile:)``).
   /// A plugin that is disabled, or does not load in `profile`, is not opened.
-  public func load(_ manifest: Manifest, profile: String? = nil) -> [PluginOutcome] {
+  package func load(_ manifest: Manifest, profile: String? = nil) -> [PluginOutcome] {
     loadAll(manifest, profile: profile).outcomes
   }
 

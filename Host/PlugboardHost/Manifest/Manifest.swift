@@ -2,50 +2,50 @@ import PlugboardKit
 
 /// A deployment description, `plugins.json`: which plugins to load, in
 /// which order. See `Docs/plugins.md` and `plugins.schema.json`.
-public struct Manifest: Equatable, Sendable {
+package struct Manifest: Equatable, Sendable {
   /// The only format this host reads. A later format (profiles, integrity
   /// pins) raises it; an older host then refuses the file clearly instead of
   /// misreading it.
-  public static let formatVersion = 1
+  package static let formatVersion = 1
 
   /// The manifest file's absolute path; its canonical path (links and
   /// `..` resolved by the file system) when ``ManifestReader`` read it.
-  public let path: String
-  public let plugins: [PluginEntry]
+  package let path: String
+  package let plugins: [PluginEntry]
   /// The profiles the deployment declares, in the order written; empty
   /// when it declares none (then no profile is ever active).
-  public let profiles: [ProfileDeclaration]
+  package let profiles: [ProfileDeclaration]
   /// The profile used when neither `--profile` nor `PLUGBOARD_PROFILE`
   /// chooses one; required when ``profiles`` is not empty.
-  public let activeProfile: String?
+  package let activeProfile: String?
   /// `"requirePins": true`: every plugin that loads must carry a
   /// `sha256` pin; an unpinned one is refused. False when absent.
-  public let requirePins: Bool
+  package let requirePins: Bool
   /// `"pluginRoots"`: more folders plugins may live in, as written
   /// (absolute, or relative to the manifest's folder). The manifest's own
   /// folder is always a root and is not listed here.
-  public let pluginRoots: [String]
+  package let pluginRoots: [String]
   /// `"stageTimeout"`: how long one load stage of one plugin may take
   /// before it counts as a hang; nil when the manifest leaves it to the
   /// default.
-  public let stageTimeout: Duration?
+  package let stageTimeout: Duration?
   /// `"logLevel"`: the level of plugboard's default logger
   /// (`PLUGBOARD_LOG_LEVEL` and `--log-level` override it); nil when the
   /// manifest leaves it to the default, `notice`.
-  public internal(set) var logLevel: LogLevel? = nil
+  package internal(set) var logLevel: LogLevel? = nil
   /// `"pluginFolders"`: drop-in folders, as written (absolute, or relative
   /// to the manifest's folder), whose `lib*.so` files are discovered and
   /// loaded after the listed plugins (see ``PluginDiscovery``).
-  public var pluginFolders: [String] = []
+  package var pluginFolders: [String] = []
   /// The `plugins` entries with a `name` and no `path`: settings
   /// (`enabled`, `profiles`, `optional`, `sha256`) for the discovered
   /// plugin of that name. Their ``PluginEntry/path`` is empty.
-  public var discoveredSettings: [PluginEntry] = []
+  package var discoveredSettings: [PluginEntry] = []
   /// `"hookTimeout"`: how long one start or stop hook of a service may
   /// take (see `Docs/lifecycle.md`); nil for the default, 30 s.
-  public var hookTimeout: Duration? = nil
+  package var hookTimeout: Duration? = nil
 
-  public init(
+  package init(
     path: String, plugins: [PluginEntry], profiles: [ProfileDeclaration] = [], activeProfile: String? = nil,
     requirePins: Bool = false, pluginRoots: [String] = [], stageTimeout: Duration? = nil,
     hookTimeout: Duration? = nil
@@ -63,7 +63,7 @@ public struct Manifest: Equatable, Sendable {
   /// The folder relative plugin paths are resolved against, and the
   /// plugin root that is always allowed: the real manifest's folder, not a
   /// link's.
-  public var directory: String {
+  package var directory: String {
     FilePath.directory(of: path)
   }
 }
@@ -71,12 +71,12 @@ public struct Manifest: Equatable, Sendable {
 extension Manifest {
   /// Where `entry`'s library is, before following links: its path made
   /// absolute against the manifest's folder.
-  public func absolutePath(of entry: PluginEntry) -> String {
+  package func absolutePath(of entry: PluginEntry) -> String {
     FilePath.absolute(entry.path, relativeTo: directory)
   }
 
   /// The declared profile called `name`.
-  public func profile(named name: String) -> ProfileDeclaration? {
+  package func profile(named name: String) -> ProfileDeclaration? {
     profiles.first { $0.name == name }
   }
 }

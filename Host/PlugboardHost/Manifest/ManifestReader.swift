@@ -1,10 +1,10 @@
 /// Finds, reads, parses and checks a manifest.
-public enum ManifestReader {
+package enum ManifestReader {
   /// Reads the manifest at `argument` (from `--manifest`), or the default
   /// `./plugins.json` when `argument` is nil. Relative paths are taken from
   /// the current directory; when that cannot be determined (it was
   /// deleted), a relative path is refused rather than taken from `/`.
-  public static func read(argument: String?) -> Result<Manifest, ManifestError> {
+  package static func read(argument: String?) -> Result<Manifest, ManifestError> {
     location(argument: argument).flatMap { read(path: $0.path, origin: $0.origin) }
   }
 
@@ -28,7 +28,7 @@ public enum ManifestReader {
   /// default plugin root are its real folder's, so a link
   /// `/etc/app/plugins.json → /opt/app/current/plugins.json` finds the
   /// plugins beside the real file, as the kernel resolves `..`.
-  public static func read(path: String, origin: ManifestOrigin) -> Result<Manifest, ManifestError> {
+  package static func read(path: String, origin: ManifestOrigin) -> Result<Manifest, ManifestError> {
     readWithText(path: path, origin: origin).map(\.manifest)
   }
 
@@ -48,7 +48,7 @@ public enum ManifestReader {
   /// message and the folder relative plugin paths are resolved against.
   /// - Returns: the manifest, ``ManifestError/syntax(path:_:)`` for text that
   ///   is not JSON, or ``ManifestError/invalid(path:_:)`` with every problem.
-  public static func decode(_ contents: [UInt8], path: String) -> Result<Manifest, ManifestError> {
+  package static func decode(_ contents: [UInt8], path: String) -> Result<Manifest, ManifestError> {
     let document: JSONValue
     do {
       document = try JSONParser.parse(contents)

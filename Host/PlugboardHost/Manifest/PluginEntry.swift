@@ -1,38 +1,38 @@
 import PlugboardKit
 
 /// One element of the manifest's `plugins` array.
-public struct PluginEntry: Equatable, Sendable {
+package struct PluginEntry: Equatable, Sendable {
   /// Its position in `plugins`, for messages (`plugins[2]`).
-  public let index: Int
+  package let index: Int
   /// The name the plugin must report for itself.
-  public let name: String
+  package let name: String
   /// The library's path as written; relative to the manifest's folder.
-  public let path: String
+  package let path: String
   /// A disabled plugin is listed but not loaded.
-  public let enabled: Bool
+  package let enabled: Bool
   /// The profiles the plugin loads in (`"profiles": ["mock"]`, or
   /// `["!live"]` for every profile but `live`); nil for every profile.
-  public let profiles: ProfileCondition?
+  package let profiles: ProfileCondition?
   /// The library's expected SHA-256 (`"sha256"`), 64 lower-case
   /// hexadecimal digits, or nil when the plugin is not pinned. A pinned
   /// plugin whose file has another digest is refused before any of its
   /// code runs; `plugboard pin` writes it.
-  public let sha256: String?
+  package let sha256: String?
   /// `"optional": true`: the deployment runs without the plugin when it
   /// fails, at any stage; its failure is a warning, not a problem.
-  public var optional: Bool = false
+  package var optional: Bool = false
   /// The drop-in folder the plugin was discovered in, as `pluginFolders`
   /// writes it; nil for a plugin the manifest lists by path. For a
   /// discovered plugin, ``path`` is the library's path and ``name`` the name
   /// it reports (its file name without `lib` and `.so` until it reported
   /// one); ``index`` is the manifest entry that gives its settings by name,
   /// or -1 when none does.
-  public var discoveredIn: String? = nil
+  package var discoveredIn: String? = nil
   /// `"config"`: the plugin's settings in every profile, by setting name
   /// (see Docs/configuration.md); empty when absent.
-  public var config: [String: SettingValue] = [:]
+  package var config: [String: SettingValue] = [:]
 
-  public init(
+  package init(
     index: Int, name: String, path: String, enabled: Bool = true, profiles: ProfileCondition? = nil,
     sha256: String? = nil
   ) {
@@ -46,7 +46,7 @@ public struct PluginEntry: Equatable, Sendable {
 
   /// Whether the plugin loads when `profile` is active: enabled, and
   /// either not limited to profiles or limited to ones that match.
-  public func loads(inProfile profile: String?) -> Bool {
+  package func loads(inProfile profile: String?) -> Bool {
     enabled && (profiles?.matches(profile) ?? true)
   }
 }

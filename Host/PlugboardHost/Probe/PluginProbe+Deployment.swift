@@ -2,7 +2,7 @@ extension PluginProbe {
   /// Probes every plugin of `deployment` that was not loaded (disabled, or
   /// left out by the profile), each on its own, in manifest order.
   /// Plugins that failed are not probed: they would fail the same way.
-  public func probeUnloaded(of deployment: Deployment) -> [ProbeResult] {
+  package func probeUnloaded(of deployment: Deployment) -> [ProbeResult] {
     var known: [Int: ProbeResult] = [:]
     return probeUnloaded(of: deployment, known: &known)
   }
@@ -10,7 +10,7 @@ extension PluginProbe {
   /// As ``probeUnloaded(of:)``, reusing and adding to `known` (results by
   /// manifest index): what a plugin provides does not depend on the
   /// profile, so checking every profile probes each plugin once.
-  public func probeUnloaded(of deployment: Deployment, known: inout [Int: ProbeResult]) -> [ProbeResult] {
+  package func probeUnloaded(of deployment: Deployment, known: inout [Int: ProbeResult]) -> [ProbeResult] {
     deployment.outcomes.compactMap { outcome in
       // A name-only entry no drop-in library reported has nothing to load.
       guard case .disabled(let entry) = outcome, !entry.path.isEmpty else { return nil }

@@ -10,12 +10,12 @@ import PlugboardKit
 /// probe then reports it as failed with the supervisor's words ("plugin 'X'
 /// (…) crashed with SIGSEGV … while being opened"). Unsupervised, a
 /// crashing plugin takes the process with it.
-public struct PluginProbe: Sendable {
-  public init() {}
+package struct PluginProbe: Sendable {
+  package init() {}
 
   /// Loads `entry` of `manifest` alone, whatever the manifest says about
   /// enabling it, and reports its registrations or why it did not load.
-  public func probe(_ entry: PluginEntry, of manifest: Manifest) -> ProbeResult {
+  package func probe(_ entry: PluginEntry, of manifest: Manifest) -> ProbeResult {
     let alone = manifest.alone(entry)
     // Alone, its requirements cannot hold, and it is leniently configured:
     // what it registers is wanted, whatever the profiles give it; its

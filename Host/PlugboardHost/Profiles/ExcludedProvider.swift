@@ -9,16 +9,16 @@ import PlugboardKit
 /// no factory, so no application code with side effects runs. A plugin
 /// that cannot be opened (it is often not even deployed where its profile
 /// is not used) is simply not a candidate.
-public struct ExcludedProvider: Sendable, CustomStringConvertible {
-  public let plugin: PluginEntry
+package struct ExcludedProvider: Sendable, CustomStringConvertible {
+  package let plugin: PluginEntry
   /// The registration it would make.
-  public let registration: ServiceKey
+  package let registration: ServiceKey
   /// The profile that left it out.
-  public let profile: String
+  package let profile: String
 
   /// `plugin 'AuthMock' is not loaded in profile 'live' (it loads in 'mock'),
   /// and it registers AuthService`.
-  public var description: String {
+  package var description: String {
     let loads = plugin.profiles.map { " (it loads in \($0))" } ?? ""
     return "plugin '\(plugin.name)' is not loaded in profile '\(profile)'\(loads), and it registers "
       + registration.shortDescription
@@ -26,7 +26,7 @@ public struct ExcludedProvider: Sendable, CustomStringConvertible {
 
   /// The left-out plugins of `deployment` that register `key`'s service
   /// (under `key`'s name, when it has one), in manifest order.
-  public static func providers(
+  package static func providers(
     of key: ServiceKey, in deployment: Deployment, loader: PluginLoader = PluginLoader()
   ) -> [ExcludedProvider] {
     guard let profile = deployment.profile?.name else { return [] }

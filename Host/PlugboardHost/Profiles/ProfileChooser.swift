@@ -4,13 +4,13 @@
 /// `PLUGBOARD_PROFILE` environment variable (ignored when empty), then the
 /// manifest's `activeProfile`. See ``ProfileSource`` for why. A name that
 /// the manifest does not declare is an error, never a fallback.
-public enum ProfileChooser {
-  public static let environmentVariable = "PLUGBOARD_PROFILE"
-  public static let optionName = "--profile"
+package enum ProfileChooser {
+  package static let environmentVariable = "PLUGBOARD_PROFILE"
+  package static let optionName = "--profile"
 
   /// The active profile, or nil when the manifest declares none (and
   /// neither the flag nor the environment names one).
-  public static func choose(
+  package static func choose(
     for manifest: Manifest, option: String?, environment: [String: String]
   ) -> Result<ActiveProfile?, ProfileChoiceError> {
     let requested: (String, ProfileSource)? =

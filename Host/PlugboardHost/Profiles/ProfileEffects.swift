@@ -4,50 +4,50 @@ import PlugboardKit
 /// the plugins it left out, the services it switched to a named
 /// registration, and the registrations its tags left out or let replace
 /// another. `list` prints it and includes it in `--json`.
-public struct ProfileEffects: Encodable, Sendable {
-  public struct LeftOutPlugin: Encodable, Sendable {
-    public let name: String
+package struct ProfileEffects: Encodable, Sendable {
+  package struct LeftOutPlugin: Encodable, Sendable {
+    package let name: String
     /// `'mock'`, `every profile but 'live'`.
-    public let loadsIn: String
+    package let loadsIn: String
   }
 
-  public struct SwitchedService: Encodable, Sendable {
+  package struct SwitchedService: Encodable, Sendable {
     /// The fully qualified service type.
-    public let type: String
+    package let type: String
     /// The registration name that serves its unnamed requests.
-    public let name: String
+    package let name: String
   }
 
-  public struct TaggedRegistration: Encodable, Sendable {
+  package struct TaggedRegistration: Encodable, Sendable {
     /// `AppContracts.AppConsole named "Mock"`.
-    public let key: String
+    package let key: String
     /// Where it was registered (`file:line in plugin P`).
-    public let site: String
+    package let site: String
     /// The profiles its tag names.
-    public let profiles: String
+    package let profiles: String
     /// The registration it replaces, when it takes part and another
     /// registration of the same key is thereby left unused.
-    public let replaces: String?
+    package let replaces: String?
   }
 
-  public let name: String
+  package let name: String
   /// "manifest", "environment" or "option".
-  public let source: ProfileSource
+  package let source: ProfileSource
   /// `activeProfile in the manifest`, `PLUGBOARD_PROFILE`, `--profile`.
-  public let chosenBy: String
-  public let manifestDefault: String?
-  public let description: String?
-  public let pluginsLeftOut: [LeftOutPlugin]
-  public let servicesSwitched: [SwitchedService]
+  package let chosenBy: String
+  package let manifestDefault: String?
+  package let description: String?
+  package let pluginsLeftOut: [LeftOutPlugin]
+  package let servicesSwitched: [SwitchedService]
   /// Tagged for other profiles, so not taking part.
-  public let registrationsLeftOut: [TaggedRegistration]
+  package let registrationsLeftOut: [TaggedRegistration]
   /// Tagged for this profile and replacing an untagged registration.
-  public let registrationsSwitched: [TaggedRegistration]
+  package let registrationsSwitched: [TaggedRegistration]
 }
 
 extension ProfileEffects {
   /// The effects of `deployment`'s profile, or nil when it has none.
-  public init?(_ deployment: Deployment) {
+  package init?(_ deployment: Deployment) {
     guard let profile = deployment.profile else { return nil }
     let container = deployment.container
     let active = container.registrations

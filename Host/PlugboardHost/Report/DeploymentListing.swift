@@ -2,85 +2,85 @@ import PlugboardKit
 
 /// What `plugboard list` shows, as data: the same model feeds the table and
 /// `--json`, so the two never disagree. Field names are the JSON's.
-public struct DeploymentListing: Encodable, Sendable {
-  public struct Host: Encodable, Sendable {
-    public let plugboard: String
-    public let kit: String
-    public let abi: UInt32
-    public let swift: String
+package struct DeploymentListing: Encodable, Sendable {
+  package struct Host: Encodable, Sendable {
+    package let plugboard: String
+    package let kit: String
+    package let abi: UInt32
+    package let swift: String
   }
 
-  public struct Plugin: Encodable, Sendable {
-    public let name: String
+  package struct Plugin: Encodable, Sendable {
+    package let name: String
     /// What the plugin reports for itself; absent unless it loaded.
-    public let version: String?
+    package let version: String?
     /// The library: canonical when it loaded, as resolved otherwise.
-    public let file: String
+    package let file: String
     /// "loaded", "disabled", "excluded" (left out by the active profile)
     /// or "failed".
-    public let status: String
+    package let status: String
     /// The stage it failed at, when it failed.
-    public let stage: LoadStage?
-    public internal(set) var registrations: [Registration]
+    package let stage: LoadStage?
+    package internal(set) var registrations: [Registration]
     /// True when the manifest marks it optional; absent otherwise.
-    public var optional: Bool? = nil
+    package var optional: Bool? = nil
     /// The plugins it requires, with their version ranges
     /// (`Shell 1.0.0..<2.0.0`); absent when it loaded requiring none, or
     /// did not load.
-    public var requires: [String]? = nil
+    package var requires: [String]? = nil
     /// The drop-in folder it was discovered in; absent for a listed one.
-    public var discoveredIn: String? = nil
+    package var discoveredIn: String? = nil
     /// The settings it declares, resolved for the active profile (secrets
     /// redacted); empty unless it loaded and declares settings.
-    public internal(set) var settings: [SettingListing] = []
+    package internal(set) var settings: [SettingListing] = []
   }
 
-  public struct Registration: Encodable, Sendable {
+  package struct Registration: Encodable, Sendable {
     /// The fully qualified service type.
-    public let type: String
-    public let name: String?
+    package let type: String
+    package let name: String?
     /// The runtime argument types, in order.
-    public let arguments: [String]
-    public let scope: String
+    package let arguments: [String]
+    package let scope: String
     /// `#fileID` and line of the `register` call.
-    public let file: String
-    public let line: Int
+    package let file: String
+    package let line: Int
     /// For a forwarded type (`.implements`, `forward`), the registration
     /// whose instance serves it: `Engine named "main"`; absent otherwise.
-    public let forwardsTo: String?
+    package let forwardsTo: String?
     /// The lifecycle hooks it carries, `start` and/or `stop`
     /// (`Docs/lifecycle.md`); absent when it has none.
-    public var hooks: [String]? = nil
+    package var hooks: [String]? = nil
   }
 
-  public struct Problem: Encodable, Sendable {
-    public let stage: LoadStage
-    public let plugin: String?
-    public let file: String?
-    public let message: String
-    public let dlerror: String?
+  package struct Problem: Encodable, Sendable {
+    package let stage: LoadStage
+    package let plugin: String?
+    package let file: String?
+    package let message: String
+    package let dlerror: String?
   }
 
   /// ``JSONText/formatVersion`` (Docs/schemas/list.schema.json).
-  public let formatVersion = JSONText.formatVersion
+  package let formatVersion = JSONText.formatVersion
   /// The manifest's absolute path.
-  public let manifest: String
-  public let host: Host
+  package let manifest: String
+  package let host: Host
   /// True when nothing is wrong (the exit status is then 0).
-  public let healthy: Bool
-  public let plugins: [Plugin]
-  public let problems: [Problem]
+  package let healthy: Bool
+  package let plugins: [Plugin]
+  package let problems: [Problem]
   /// The active profile and what it changed; absent when the manifest
   /// declares no profiles.
-  public internal(set) var profile: ProfileEffects?
+  package internal(set) var profile: ProfileEffects?
   /// Which Logger the services get; absent when the manifest could not
   /// be read.
-  public internal(set) var logger: LoggerChoice?
+  package internal(set) var logger: LoggerChoice?
 }
 
 extension DeploymentListing {
   /// The listing of a deployment that was brought up.
-  public init(_ deployment: Deployment, host: HostVersions = .current) {
+  package init(_ deployment: Deployment, host: HostVersions = .current) {
     let registrations = deployment.container.registrations
     let hooks = Dictionary(
       deployment.container.lifecycleServices.map { service in
@@ -113,7 +113,7 @@ extension DeploymentListing {
   }
 
   /// The listing of a deployment whose manifest could not be read.
-  public init(manifestPath: String, problems: [DeploymentProblem], host: HostVersions = .current) {
+  package init(manifestPath: String, problems: [DeploymentProblem], host: HostVersions = .current) {
     self.init(manifest: manifestPath, host: Host(host), problems: problems, plugins: [])
   }
 

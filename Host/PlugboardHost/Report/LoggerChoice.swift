@@ -3,13 +3,13 @@ import PlugboardKit
 /// Which ``Logger`` a deployment's services get: plugboard's default, or
 /// the plugin registration that replaced it (the later registration wins,
 /// and the default is registered before any plugin). `list` shows it.
-public struct LoggerChoice: Encodable, Sendable, Equatable {
+package struct LoggerChoice: Encodable, Sendable, Equatable {
   /// The plugin whose registration serves `(any Logger)`; absent when it
   /// is plugboard's default.
-  public let plugin: String?
+  package let plugin: String?
   /// `#fileID` and line of the winning `register` call.
-  public let file: String
-  public let line: Int
+  package let file: String
+  package let line: Int
 
   /// The choice in `container`; nil if nothing serves `(any Logger)`
   /// (a container plugboard did not set up).

@@ -2,18 +2,18 @@ import PlugboardKit
 
 /// One plugin setting as `list` and `explain` show it: its resolved value
 /// (a secret's replaced by ``SettingValue/redacted``) and where it came from.
-public struct SettingListing: Encodable, Sendable, Equatable {
-  public let name: String
+package struct SettingListing: Encodable, Sendable, Equatable {
+  package let name: String
   /// The declared type: `string`, `int`, `double`, `bool` or `duration`.
-  public let type: SettingType
+  package let type: SettingType
   /// The value as written, `<secret>` for a secret; absent when unset.
-  public let value: String?
+  package let value: String?
   /// Where the value came from: a manifest key path, `environment variable
   /// NAME`, or `default`; absent when unset.
-  public let source: String?
-  public let required: Bool
-  public let secret: Bool
-  public let summary: String
+  package let source: String?
+  package let required: Bool
+  package let secret: Bool
+  package let summary: String
 
   /// The settings of `resolved`, in declaration order.
   static func of(_ resolved: ResolvedConfiguration) -> [SettingListing] {
