@@ -106,6 +106,28 @@ import Testing
     _ = folder
   }
 
+  /// Analytics, optional, is missing: what it would have served is not
+  /// known, but the optional dependencies nothing serves now are named.
+  @Test func checkNamesTheOptionalDependenciesNothingServes() throws {
+    let folder = try TemporaryDirectory()
+    let gone = "/nonexistent/libAnalytics.so"
+    let manifest = try folder.write(
+      "plugins.json",
+      SampleManifest.text(analytics: gone).replacingOccurrences(
+        of: #""path": "\#(gone)" }"#, with: #""path": "\#(gone)", "optional": true }"#))
+    let result = try Subprocess.plugboard(["check", "--manifest", manifest, "--profile", "live"])
+    #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    let start = try #require(
+      lines.firstIndex(of: "  Optional dependencies nothing serves now, which it may have provided:"))
+    #expect(
+      Array(lines[(start + 1)...].prefix(3)) == [
+        "    AnalyticsTracker, wanted by LoginFeature (at Login/LoginAssembly.swift:7 in plugin Login)",
+        "    AnalyticsTracker, wanted by IssueListFeature (at IssueList/IssueListAssembly.swift:7 in plugin IssueList)",
+        "    AnalyticsTracker, wanted by Application (at Shell/ShellAssembly.swift:15 in plugin Shell)",
+      ])
+  }
+
   @Test func listJSONMarksTheOptionalPlugin() throws {
     let (folder, manifest) = try Self.manifest("Ghost", path: "/nonexistent/libGhost.so")
     let result = try Subprocess.plugboard(["list", "--json", "--manifest", manifest])

@@ -19,6 +19,13 @@ extension DeploymentChecker {
             ? "Nothing loaded depends on what it registers."
             : "It registered nothing before it failed, so what depends on it is not known; a dependency only "
               + "it would serve is reported as missing.")
+        // What it would have served is unknown, but an optional dependency
+        // nothing serves is the usual reason to mark a plugin optional.
+        let unserved = unservedOptionalDependencies()
+        if !unserved.isEmpty, !graph.nodes.contains(where: { $0.plugin == entry.name }) {
+          explanation.append("Optional dependencies nothing serves now, which it may have provided:")
+          explanation += unserved
+        }
       } else {
         explanation.append("What depends on it:")
         explanation += dependents.map { edge in
@@ -34,6 +41,16 @@ extension DeploymentChecker {
         action:
           "Fix what stopped plugin '\(entry.name)' at stage '\(problem.stage.rawValue)' to have it back; "
           + "until then, nothing it registers is available.")
+    }
+  }
+
+  /// `  AnalyticsTracker, wanted by Application (at Shell/ShellAssembly.swift:15 in plugin Shell)`
+  /// for each optional dependency of a loaded registration that nothing serves.
+  private func unservedOptionalDependencies() -> [String] {
+    graph.nodes.filter(\.isAvailable).flatMap { node in
+      graph.edges(from: node.index).filter { $0.isOptional && $0.to == nil }.map { edge in
+        "  \(edge.key.shortDescription), wanted by \(node.key.shortDescription) (at \(node.info.site))"
+      }
     }
   }
 }
