@@ -53,6 +53,18 @@ import Testing
     }
   }
 
+  /// `graph` draws a discovered plugin's registrations in a cluster of
+  /// its own, as a listed plugin's.
+  @Test func graphClustersADiscoveredPlugin() throws {
+    let layout = try Layout()
+    try layout.add("Healthy", as: "libWhatever.so")
+    let graph = try layout.plugboard(["graph", "--format", "mermaid"])
+    #expect(graph.status == 0)
+    #expect(
+      graph.stdout.split(separator: "\n").first { $0.hasPrefix("  subgraph") }
+        == #"  subgraph p0 ["Healthy"]"#)
+  }
+
   @Test func aDiscoveredPluginIsNamedByWhatItReportsAndRuns() throws {
     let layout = try Layout()
     try layout.add("Healthy", as: "libWhatever.so")

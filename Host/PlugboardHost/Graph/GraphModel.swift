@@ -46,7 +46,7 @@ package struct GraphModel: Sendable, Encodable {
 
   package let nodes: [Node]
   package let edges: [Edge]
-  /// The plugins with registrations, in manifest order.
+  /// The plugins with registrations, in load order.
   package let plugins: [Cluster]
 
   /// The graph of `deployment`'s declared dependencies.
@@ -110,9 +110,13 @@ package struct GraphModel: Sendable, Encodable {
     }
     self.nodes = nodes
     self.edges = edges
-    self.plugins = deployment.manifest.plugins.compactMap { entry in
-      let members = nodes.filter { $0.plugin == entry.name && $0.status != "missing" }.map(\.id)
-      return members.isEmpty ? nil : Cluster(plugin: entry.name, nodes: members)
+    // The outcomes, not the manifest's list: they hold the plugins found
+    // in drop-in folders too, in load order.
+    var seen = Set<String>()
+    self.plugins = deployment.outcomes.map(\.entry.name).filter { seen.insert($0).inserted }.compactMap {
+      name in
+      let members = nodes.filter { $0.plugin == name && $0.status != "missing" }.map(\.id)
+      return members.isEmpty ? nil : Cluster(plugin: name, nodes: members)
     }
   }
 
