@@ -65,6 +65,21 @@ import Testing
         == #"  subgraph p0 ["Healthy"]"#)
   }
 
+  /// A discovered plugin is configured by its variables like a listed one,
+  /// and check does not call them stray.
+  @Test func aDiscoveredPluginsVariablesAreNotStray() throws {
+    let layout = try Layout()
+    try layout.add("Configured", as: "libConfigured.so")
+    try layout.add("Healthy", as: "libHealthy.so")
+    let environment = [
+      "PLUGBOARD_CONFIG_CONFIGURED_REGION": "eu", "PLUGBOARD_CONFIG_CONFIGURED_PASSWORD": "s3cret",
+    ]
+    let check = try Subprocess.plugboard(["check", "--manifest", layout.manifest], environment: environment)
+    #expect(check.status == 0)
+    #expect(check.stdout.hasSuffix("check: 0 errors, 0 warnings; the deployment is healthy\n"))
+    #expect(!check.stdout.contains("s3cret"))
+  }
+
   @Test func aDiscoveredPluginIsNamedByWhatItReportsAndRuns() throws {
     let layout = try Layout()
     try layout.add("Healthy", as: "libWhatever.so")

@@ -30,7 +30,9 @@ extension DeploymentChecker {
   /// when every enabled plugin's declarations are known (none failed).
   private func strayVariables(probed: [Int: [SettingDeclaration]]) -> [Finding] {
     var known: [String] = []
-    for entry in deployment.manifest.plugins where entry.enabled {
+    // The outcomes, not the manifest's list: plugins found in drop-in
+    // folders declare settings too.
+    for entry in deployment.outcomes.map(\.entry) where entry.enabled {
       guard
         let declarations = deployment.configuration(of: entry.name)?.configuration.declarations
           ?? probed[entry.index]
