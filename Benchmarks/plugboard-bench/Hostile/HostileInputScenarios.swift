@@ -28,12 +28,13 @@ struct HostileInputScenarios {
     return (top / 10, top)
   }
 
-  /// One string of `count` escapes between plain letters.
+  /// One string of escapes between plain letters, `count` bytes of them
+  /// (`\u0041`: a control character such as `\n` is refused in a name).
   private func escapes() -> [ResultRow] {
     linear("hostile_escapes", unit: "byte", sizes: sizes(4_000_000)) { count in
       let text =
         #"{"formatVersion": 1, "plugins": [{"name": "x"#
-        + String(repeating: #"ab\n"#, count: count / 4) + #"", "path": "x.so"}]}"#
+        + String(repeating: #"ab\u0041"#, count: count / 8) + #"", "path": "x.so"}]}"#
       let bytes = Array(text.utf8)
       return { Self.decodes(bytes) }
     }

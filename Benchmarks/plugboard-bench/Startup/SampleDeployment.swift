@@ -44,6 +44,15 @@ struct SampleDeployment {
       }
     }
     root["plugins"] = kept
+    // Drop-in folders are made again in the work folder, each library a
+    // link to its release build; they load after the listed plugins, in
+    // file-name order, as the real folder's do.
+    for folder in root["pluginFolders"] as? [String] ?? [] {
+      switch dropIn(folder, locations, in: work) {
+      case .success(let found): libraries += found
+      case .failure(let failure): return .failure(failure)
+      }
+    }
     // The manifest is written in the work folder; the libraries stay where
     // they were built, under the repository.
     root["pluginRoots"] = [locations.repositoryRoot.path]
@@ -79,6 +88,34 @@ struct SampleDeployment {
         FileManager.default.fileExists(atPath: library)
           ? .success(library) : .failure(BenchFailure("its release build made no \(library)"))
       }
+  }
+
+  /// The repository's drop-in folder `folder` as links in `work` to the
+  /// release builds of its libraries, which it returns in load order.
+  private static func dropIn(_ folder: String, _ locations: BenchLocations, in work: URL)
+    -> Result<[String], BenchFailure>
+  {
+    let source = locations.repositoryRoot.appendingPathComponent(folder)
+    let target = work.appendingPathComponent(folder)
+    do {
+      let names = try FileManager.default.contentsOfDirectory(atPath: source.path)
+        .filter { $0.hasPrefix("lib") && $0.hasSuffix(".so") }.sorted {
+          Array($0.utf8).lexicographicallyPrecedes($1.utf8)
+        }
+      try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+      var libraries: [String] = []
+      for name in names {
+        let library = try locations.built(name).get().path
+        try FileManager.default.createSymbolicLink(
+          atPath: target.appendingPathComponent(name).path, withDestinationPath: library)
+        libraries.append(library)
+      }
+      return .success(libraries)
+    } catch let failure as BenchFailure {
+      return .failure(failure)
+    } catch {
+      return .failure(BenchFailure("cannot make the drop-in folder \(target.path): \(error)"))
+    }
   }
 
   /// Whether `entry` is loaded in `profile`: not disabled, and its
