@@ -80,6 +80,37 @@ import Testing
     #expect(!check.stdout.contains("s3cret"))
   }
 
+  /// `pin` lists the drop-in folders' libraries with their digests and
+  /// says which are unpinned or pinned to another digest; it writes only
+  /// the listed plugins' pins (a library's name is learnt by running it).
+  @Test func pinListsDiscoveredLibrariesAndWhatIsUnpinned() throws {
+    let layout = try Layout(entries: [
+      #"{ "name": "Stale", "sha256": "\#(String(repeating: "0", count: 64))" }"#
+    ])
+    try layout.add("Healthy", as: "libHealthy.so")
+    let library = try #require(FilePath.canonical(layout.dropIn + "/libHealthy.so"))
+    let digest = try SHA256.hash(file: library).get().hex
+    let pin = try layout.plugboard(["pin"])
+    #expect(pin.status == 0)
+    #expect(pin.stdout.split(separator: "\n").last == "\(digest)  -  \(library)  (discovered; not pinned)")
+    #expect(
+      pin.stderrLines == [
+        "plugboard: pin: warning: plugins[0] pins 'Stale' to a digest no library in the drop-in folders has: "
+          + "update its \"sha256\" to the library's digest above",
+        "plugboard: pin: warning: 1 library in the drop-in folders not pinned: pin cannot learn a library's name "
+          + "without running it, so give each a { \"name\": …, \"sha256\": … } entry with the digest above (its "
+          + "name is what `plugboard list` shows for it)",
+      ])
+    let pinned = try Layout(entries: [#"{ "name": "Healthy", "sha256": "\#(digest)" }"#])
+    try pinned.add("Healthy", as: "libHealthy.so")
+    let again = try pinned.plugboard(["pin"])
+    #expect(again.stderr == "")
+    let file = try #require(FilePath.canonical(pinned.dropIn + "/libHealthy.so"))
+    #expect(
+      again.stdout.split(separator: "\n").last
+        == "\(digest)  Healthy  \(file)  (discovered; pinned by plugins[0])")
+  }
+
   @Test func aDiscoveredPluginIsNamedByWhatItReportsAndRuns() throws {
     let layout = try Layout()
     try layout.add("Healthy", as: "libWhatever.so")

@@ -1,5 +1,7 @@
 /// `plugboard pin`: writes or refreshes the `sha256` pin of every plugin
-/// in the manifest (enabled or not), from the files as they are now. It
+/// in the manifest (enabled or not), from the files as they are now, and
+/// lists the drop-in folders' libraries with their digests (their pins are
+/// the operator's to write; see ``reportDiscovered(in:)``). It
 /// only reads and hashes the libraries, never opens them with `dlopen`, so
 /// no plugin code runs. The manifest is rewritten atomically with every
 /// other byte as it was; if any library is missing or unreadable nothing
@@ -40,7 +42,51 @@ struct PinCommand {
       console.err("plugboard: pin: no pins written; \(manifest.path) is unchanged")
       return ExitStatus.problems.rawValue
     }
-    return write(digests, of: manifest, text: text)
+    let status = write(digests, of: manifest, text: text)
+    reportDiscovered(in: manifest)
+    return status
+  }
+
+  /// The libraries of the drop-in folders, with their digests and the
+  /// name-only entries that pin them. Their pins are not written: which
+  /// entry a library belongs to is the name it reports, learnt only by
+  /// running it, which `pin` never does; so the operator writes them, and
+  /// is told what is unpinned or stale.
+  private func reportDiscovered(in manifest: Manifest) {
+    let pinned = manifest.discoveredSettings.filter { $0.sha256 != nil }
+    var matched = Set<Int>()
+    var unpinned = 0
+    for (index, folder) in manifest.pluginFolders.enumerated() {
+      guard case .success(let files) = PluginDiscovery.libraries(in: folder, index: index, manifest: manifest)
+      else { continue }
+      for found in files {
+        let file = FilePath.canonical(found) ?? found
+        guard case .success(let digest) = SHA256.hash(file: file) else {
+          console.err("plugboard: pin: warning: \(file) cannot be read")
+          continue
+        }
+        if let entry = pinned.first(where: { $0.sha256 == digest.hex }) {
+          matched.insert(entry.index)
+          console.out(
+            "\(digest.hex)  \(entry.name)  \(file)  (discovered; pinned by plugins[\(entry.index)])")
+        } else {
+          unpinned += 1
+          console.out("\(digest.hex)  -  \(file)  (discovered; not pinned)")
+        }
+      }
+    }
+    for entry in pinned where !matched.contains(entry.index) {
+      console.err(
+        "plugboard: pin: warning: plugins[\(entry.index)] pins '\(entry.name)' to a digest no library in the "
+          + "drop-in folders has: update its \"sha256\" to the library's digest above")
+    }
+    if unpinned > 0 {
+      let count = unpinned == 1 ? "1 library" : "\(unpinned) libraries"
+      console.err(
+        "plugboard: pin: warning: \(count) in the drop-in folders not pinned: pin cannot learn a library's "
+          + "name without running it, so give each a { \"name\": …, \"sha256\": … } entry with the digest above "
+          + "(its name is what `plugboard list` shows for it)")
+    }
   }
 
   private struct Problem: Error {
