@@ -166,8 +166,23 @@ extension Container {
         }
         return
       }
+      if copyGraphInstance(of: record, in: context, into: out) { return }
       try makeScopedOnEnoughStack(record, in: context, into: out, produce: record.produce)
     }
+  }
+
+  /// Copies the `.graph` instance this resolution already made of
+  /// `record` (the common request for one) into `out`, as `makeScoped`
+  /// would, without its closures and scope switch; `false` when there is
+  /// none.
+  @inline(never)
+  private func copyGraphInstance(
+    of record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer
+  ) -> Bool {
+    guard record.isGraph, !context.stackIsLow, let shared = context.graphInstance(of: record)
+    else { return false }
+    record.copy(shared, to: out)
+    return true
   }
 
   /// Enters `record` into the calling thread's chain, then makes (or finds)

@@ -91,6 +91,13 @@ class RegistrationRecord: @unchecked Sendable {
     scopeStorage.load(ordering: .relaxed) == ObjectScope.transient.rawValue
   }
 
+  /// Whether the scope is `.graph`: one relaxed load, for the shortcut to
+  /// an instance the current resolution already holds.
+  @inline(__always)
+  final var isGraph: Bool {
+    scopeStorage.load(ordering: .relaxed) == ObjectScope.graph.rawValue
+  }
+
   var scope: ObjectScope {
     get { ObjectScope(rawValue: scopeStorage.load(ordering: .relaxed)) ?? .container }
     set { scopeStorage.store(newValue.rawValue, ordering: .relaxed) }
