@@ -111,10 +111,13 @@ final class ResolutionContext {
   func isActive(_ record: RegistrationRecord) -> Bool {
     if state.pointee.cycleFloor != 0 { return isActiveAboveFloor(record) }
     let depth = state.pointee.depth
-    let frames = state.pointee.frames
-    for index in 0..<min(depth, Self.scanLimit)
-    where frames[index].record === record && !frames[index].hasArguments {
-      return true
+    // A pointer walk: a range loop over indices kept a bounds check per
+    // frame, and this scan runs on every resolution at every level.
+    var frame = state.pointee.frames
+    let end = frame + min(depth, Self.scanLimit)
+    while frame != end {
+      if frame.pointee.record === record && !frame.pointee.hasArguments { return true }
+      frame += 1
     }
     return depth > Self.scanLimit && state.pointee.deepFrames[ObjectIdentifier(record)] != nil
   }
