@@ -227,12 +227,19 @@ extension Container {
     if !hasArguments && context.isActive(record) {
       throw cycle(closingAt: record, in: context)
     }
-    if context.depth >= maximumDepth {
-      throw ResolutionError(
-        kind: .tooDeep(limit: maximumDepth), key: record.key, chain: context.links,
-        registries: registries)
-    }
+    if context.depth >= maximumDepth { throw tooDeep(at: record, in: context) }
     context.push(record, hasArguments: hasArguments)
+  }
+
+  /// The error for a chain at the depth limit; out of line, so that making
+  /// it takes no registers or stack from the path that resolves.
+  @inline(never)
+  private func tooDeep(at record: RegistrationRecord, in context: ResolutionContext)
+    -> ResolutionError
+  {
+    ResolutionError(
+      kind: .tooDeep(limit: maximumDepth), key: record.key, chain: context.links,
+      registries: registries)
   }
 
   private func makeScopedOnEnoughStack(
