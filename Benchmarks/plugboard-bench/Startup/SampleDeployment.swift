@@ -44,6 +44,15 @@ struct SampleDeployment {
       }
     }
     root["plugins"] = kept
+    // A drop-in folder is named relative to plugins.json and its links
+    // point at debug builds: the work folder gets one of the same name
+    // linking the release builds instead.
+    for folder in root["pluginFolders"] as? [String] ?? [] {
+      switch releaseFolder(folder, locations, buildsMissing: buildsMissing, work: work) {
+      case .success(let linked): libraries += linked
+      case .failure(let failure): return .failure(failure)
+      }
+    }
     // The manifest is written in the work folder; the libraries stay where
     // they were built, under the repository.
     root["pluginRoots"] = [locations.repositoryRoot.path]
@@ -55,6 +64,41 @@ struct SampleDeployment {
       return .failure(BenchFailure("cannot write \(manifest.path): \(error)"))
     }
     return .success(SampleDeployment(manifest: manifest, libraries: libraries, notes: notes))
+  }
+
+  /// Makes `work/folder` with a link to the release build of every library
+  /// the repository's drop-in folder of that name links; returns them in
+  /// name order, the order the host loads a drop-in folder in.
+  private static func releaseFolder(
+    _ folder: String, _ locations: BenchLocations, buildsMissing: Bool, work: URL
+  ) -> Result<[String], BenchFailure> {
+    let source = locations.repositoryRoot.appendingPathComponent(folder)
+    let target = work.appendingPathComponent(folder)
+    let files = FileManager.default
+    do {
+      try files.createDirectory(at: target, withIntermediateDirectories: true)
+      var linked: [String] = []
+      for name in try files.contentsOfDirectory(atPath: source.path).sorted() where name.hasSuffix(".so") {
+        let link = source.appendingPathComponent(name).path
+        let destination = (try? files.destinationOfSymbolicLink(atPath: link)) ?? name
+        // Relative to the repository, as a manifest's paths are.
+        let root = locations.repositoryRoot.standardizedFileURL.path + "/"
+        let absolute = URL(fileURLWithPath: destination, relativeTo: source.appendingPathComponent("/"))
+          .standardizedFileURL.path
+        let relative = absolute.hasPrefix(root) ? String(absolute.dropFirst(root.count)) : absolute
+        let library = try releaseLibrary(
+          for: relative, locations, buildsMissing: buildsMissing, work: work
+        ).get()
+        try files.createSymbolicLink(
+          atPath: target.appendingPathComponent(name).path, withDestinationPath: library)
+        linked.append(library)
+      }
+      return .success(linked)
+    } catch let failure as BenchFailure {
+      return .failure(failure)
+    } catch {
+      return .failure(BenchFailure("cannot link the drop-in folder \(folder) in \(target.path): \(error)"))
+    }
   }
 
   /// `.build/debug/libX.so` becomes the benchmark's own build folder's
