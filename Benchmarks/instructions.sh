@@ -23,7 +23,7 @@ release=$(swift build -c release --show-bin-path)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$release/plugboard-bench" "$release/libPlugboardKit.so" "$work/"
-objcopy --strip-debug "$work/plugboard-bench" "$work/libPlugboardKit.so"
+for binary in "$work/plugboard-bench" "$work/libPlugboardKit.so"; do objcopy --strip-debug "$binary"; done
 
 total() { # SCENARIO SIDE N
   valgrind --tool=callgrind --callgrind-out-file="$work/out" \

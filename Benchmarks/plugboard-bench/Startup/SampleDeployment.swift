@@ -44,12 +44,12 @@ struct SampleDeployment {
       }
     }
     root["plugins"] = kept
-    // Drop-in folders are made again in the work folder, each library a
-    // link to its release build; they load after the listed plugins, in
-    // file-name order, as the real folder's do.
+    // A drop-in folder is named relative to plugins.json and its links
+    // point at debug builds: the work folder gets one of the same name
+    // linking the release builds instead.
     for folder in root["pluginFolders"] as? [String] ?? [] {
-      switch dropIn(folder, locations, in: work) {
-      case .success(let found): libraries += found
+      switch releaseFolder(folder, locations, buildsMissing: buildsMissing, work: work) {
+      case .success(let linked): libraries += linked
       case .failure(let failure): return .failure(failure)
       }
     }
@@ -64,6 +64,41 @@ struct SampleDeployment {
       return .failure(BenchFailure("cannot write \(manifest.path): \(error)"))
     }
     return .success(SampleDeployment(manifest: manifest, libraries: libraries, notes: notes))
+  }
+
+  /// Makes `work/folder` with a link to the release build of every library
+  /// the repository's drop-in folder of that name links; returns them in
+  /// name order, the order the host loads a drop-in folder in.
+  private static func releaseFolder(
+    _ folder: String, _ locations: BenchLocations, buildsMissing: Bool, work: URL
+  ) -> Result<[String], BenchFailure> {
+    let source = locations.repositoryRoot.appendingPathComponent(folder)
+    let target = work.appendingPathComponent(folder)
+    let files = FileManager.default
+    do {
+      try files.createDirectory(at: target, withIntermediateDirectories: true)
+      var linked: [String] = []
+      for name in try files.contentsOfDirectory(atPath: source.path).sorted() where name.hasSuffix(".so") {
+        let link = source.appendingPathComponent(name).path
+        let destination = (try? files.destinationOfSymbolicLink(atPath: link)) ?? name
+        // Relative to the repository, as a manifest's paths are.
+        let root = locations.repositoryRoot.standardizedFileURL.path + "/"
+        let absolute = URL(fileURLWithPath: destination, relativeTo: source.appendingPathComponent("/"))
+          .standardizedFileURL.path
+        let relative = absolute.hasPrefix(root) ? String(absolute.dropFirst(root.count)) : absolute
+        let library = try releaseLibrary(
+          for: relative, locations, buildsMissing: buildsMissing, work: work
+        ).get()
+        try files.createSymbolicLink(
+          atPath: target.appendingPathComponent(name).path, withDestinationPath: library)
+        linked.append(library)
+      }
+      return .success(linked)
+    } catch let failure as BenchFailure {
+      return .failure(failure)
+    } catch {
+      return .failure(BenchFailure("cannot link the drop-in folder \(folder) in \(target.path): \(error)"))
+    }
   }
 
   /// `.build/debug/libX.so` becomes the benchmark's own build folder's
@@ -88,34 +123,6 @@ struct SampleDeployment {
         FileManager.default.fileExists(atPath: library)
           ? .success(library) : .failure(BenchFailure("its release build made no \(library)"))
       }
-  }
-
-  /// The repository's drop-in folder `folder` as links in `work` to the
-  /// release builds of its libraries, which it returns in load order.
-  private static func dropIn(_ folder: String, _ locations: BenchLocations, in work: URL)
-    -> Result<[String], BenchFailure>
-  {
-    let source = locations.repositoryRoot.appendingPathComponent(folder)
-    let target = work.appendingPathComponent(folder)
-    do {
-      let names = try FileManager.default.contentsOfDirectory(atPath: source.path)
-        .filter { $0.hasPrefix("lib") && $0.hasSuffix(".so") }.sorted {
-          Array($0.utf8).lexicographicallyPrecedes($1.utf8)
-        }
-      try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
-      var libraries: [String] = []
-      for name in names {
-        let library = try locations.built(name).get().path
-        try FileManager.default.createSymbolicLink(
-          atPath: target.appendingPathComponent(name).path, withDestinationPath: library)
-        libraries.append(library)
-      }
-      return .success(libraries)
-    } catch let failure as BenchFailure {
-      return .failure(failure)
-    } catch {
-      return .failure(BenchFailure("cannot make the drop-in folder \(target.path): \(error)"))
-    }
   }
 
   /// Whether `entry` is loaded in `profile`: not disabled, and its

@@ -17,7 +17,8 @@ enum {
   plugboard_membarrier_register_private_expedited = 1 << 4,
 };
 
-pthread_key_t plugboard_reader_key;
+// Only for its destructor, which frees the slot when the thread exits.
+static pthread_key_t reader_key;
 int plugboard_readers_fence = 1;
 static plugboard_reader_slot *slots;
 
@@ -31,12 +32,14 @@ static long membarrier(int command) {
 }
 
 static void release_slot(void *slot) {
+  // A lookup from a later destructor on this thread claims a slot again.
+  plugboard_thread.reader = 0;
   // The thread is gone, so it is inside no lookup: its depth is 0.
   __atomic_store_n(&((plugboard_reader_slot *)slot)->owned, 0, __ATOMIC_RELEASE);
 }
 
 __attribute__((constructor)) static void plugboard_readers_start(void) {
-  pthread_key_create(&plugboard_reader_key, release_slot);
+  pthread_key_create(&reader_key, release_slot);
   long supported = membarrier(plugboard_membarrier_query);
   if (supported > 0 && (supported & plugboard_membarrier_private_expedited) &&
       membarrier(plugboard_membarrier_register_private_expedited) == 0) {
@@ -60,7 +63,8 @@ plugboard_reader_slot *plugboard_reader_slot_claim(void) {
     while (!__atomic_compare_exchange_n(&slots, &slot->next, slot, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
     }
   }
-  pthread_setspecific(plugboard_reader_key, slot);
+  pthread_setspecific(reader_key, slot);
+  plugboard_thread.reader = slot;
   return slot;
 }
 

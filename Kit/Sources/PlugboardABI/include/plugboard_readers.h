@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "plugboard_thread.h"
+
 /// Internal to PlugboardKit: one thread's reader slot, on a cache line of
 /// its own. Its first word counts the registry lookups the thread is inside
 /// (PlugboardKit reads and writes it as a Swift `Atomic<Int>`); only the
@@ -19,8 +21,6 @@ typedef struct plugboard_reader_slot {
   char padding[64 - 3 * sizeof(void *)];
 } __attribute__((aligned(64))) plugboard_reader_slot;
 
-/// Internal to PlugboardKit: the thread-local-storage key of the slot.
-extern pthread_key_t plugboard_reader_key;
 /// Internal to PlugboardKit: nonzero when the process cannot use the
 /// `membarrier` system call, so readers must fence themselves.
 extern int plugboard_readers_fence;
@@ -36,7 +36,7 @@ plugboard_reader_slot *plugboard_reader_slot_claim(void);
 
 /// Internal to PlugboardKit: the calling thread's slot.
 static inline __attribute__((always_inline)) plugboard_reader_slot *plugboard_reader_slot_current(void) {
-  plugboard_reader_slot *slot = (plugboard_reader_slot *)pthread_getspecific(plugboard_reader_key);
+  plugboard_reader_slot *slot = plugboard_thread.reader;
   if (__builtin_expect(slot == 0, 0)) return plugboard_reader_slot_claim();
   return slot;
 }

@@ -30,10 +30,18 @@ extension Container {
   func makeInstance<Service>(of _: Service.Type, from found: Unmanaged<RegistrationRecord>) throws
     -> Service
   {
-    try found._withUnsafeGuaranteedRef { record in
-      try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
+    try found._withUnsafeGuaranteedRef { base in
+      // An argument-free key of this metatype matched: only `register`
+      // makes such records, and `Service` is their generic argument. The
+      // factory is called here, specialized, rather than through the
+      // record's generic `produce`, which returned the instance into a
+      // temporary of dynamic size and moved it with a value-witness call.
+      let record = unsafeDowncast(base, to: PlainRecord<Service>.self)
+      return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
         let out = buffer.baseAddress.unsafelyUnwrapped
-        try makeInstance(of: record, into: UnsafeMutableRawPointer(out))
+        try makeInstance(of: record, into: UnsafeMutableRawPointer(out)) { resolver, out in
+          out.assumingMemoryBound(to: Service.self).initialize(to: try record.factory(resolver))
+        }
         return out.move()
       }
     }
@@ -147,12 +155,16 @@ extension Container {
   // MARK: Making instances
 
   /// Makes (or finds) an instance of an argument-free registration into
-  /// `out`, uninitialized memory for the service type.
+  /// `out`, uninitialized memory for the service type; `produce` runs the
+  /// factory.
   ///
   /// The transient case, the one on every level of a freshly built graph,
-  /// is handled here without closures; other scopes go to `makeScoped`.
+  /// is handled here directly; other scopes go to `makeScoped`.
   @usableFromInline
-  func makeInstance(of record: RegistrationRecord, into out: UnsafeMutableRawPointer) throws {
+  func makeInstance(
+    of record: RegistrationRecord, into out: UnsafeMutableRawPointer,
+    produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
+  ) throws {
     try ResolutionContext.withCurrent { context in
       try enter(record, hasArguments: false, in: context)
       defer { context.pop() }
@@ -160,14 +172,29 @@ extension Container {
         && !record.hasInitCompleted.load(ordering: .relaxed)
       {
         do {
-          try record.produce(self, into: out)
+          try produce(self, out)
         } catch {
           throw failure(error, at: record, in: context)
         }
         return
       }
-      try makeScopedOnEnoughStack(record, in: context, into: out, produce: record.produce)
+      if copyGraphInstance(of: record, in: context, into: out) { return }
+      try makeScopedOnEnoughStack(record, in: context, into: out, produce: produce)
     }
+  }
+
+  /// Copies the `.graph` instance this resolution already made of
+  /// `record` (the common request for one) into `out`, as `makeScoped`
+  /// would, without its closures and scope switch; `false` when there is
+  /// none.
+  @inline(never)
+  private func copyGraphInstance(
+    of record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer
+  ) -> Bool {
+    guard record.isGraph, !context.stackIsLow, let shared = context.graphInstance(of: record)
+    else { return false }
+    record.copy(shared, to: out)
+    return true
   }
 
   /// Enters `record` into the calling thread's chain, then makes (or finds)
@@ -200,12 +227,19 @@ extension Container {
     if !hasArguments && context.isActive(record) {
       throw cycle(closingAt: record, in: context)
     }
-    if context.depth >= maximumDepth {
-      throw ResolutionError(
-        kind: .tooDeep(limit: maximumDepth), key: record.key, chain: context.links,
-        registries: registries)
-    }
+    if context.depth >= maximumDepth { throw tooDeep(at: record, in: context) }
     context.push(record, hasArguments: hasArguments)
+  }
+
+  /// The error for a chain at the depth limit; out of line, so that making
+  /// it takes no registers or stack from the path that resolves.
+  @inline(never)
+  private func tooDeep(at record: RegistrationRecord, in context: ResolutionContext)
+    -> ResolutionError
+  {
+    ResolutionError(
+      kind: .tooDeep(limit: maximumDepth), key: record.key, chain: context.links,
+      registries: registries)
   }
 
   private func makeScopedOnEnoughStack(

@@ -3,9 +3,10 @@ import Synchronization
 /// One registration as the container stores it.
 ///
 /// Resolution works on this non-generic base, so it never looks up generic
-/// metadata: the type-specific work (making, copying, destroying an
-/// instance) is in methods that ``TypedRecord`` overrides, reached through
-/// the vtable. A `.container` instance lives in raw memory sized for the
+/// metadata: the type-specific work (copying, destroying an instance) is
+/// in methods that ``TypedRecord`` overrides, reached through the vtable;
+/// the factory is called by the inlinable `resolve`, specialized in the
+/// caller, which passes it down as a closure. A `.container` instance lives in raw memory sized for the
 /// service type, allocated only when the instance is made and published by
 /// storing its address with release ordering: a reader that loads the
 /// address (acquiring) sees the instance.
@@ -60,8 +61,6 @@ class RegistrationRecord: @unchecked Sendable {
 
   // MARK: Type-specific work, overridden by TypedRecord
 
-  /// Runs the argument-free factory, initializing `out`.
-  func produce(_ resolver: Resolver, into out: UnsafeMutableRawPointer) throws {}
   /// Initializes `destination` with a copy of the instance at `source`.
   func copy(_ source: UnsafeMutableRawPointer, to destination: UnsafeMutableRawPointer) {}
   /// Deinitializes the instance at the address.
@@ -89,6 +88,13 @@ class RegistrationRecord: @unchecked Sendable {
   @inline(__always)
   final var isTransient: Bool {
     scopeStorage.load(ordering: .relaxed) == ObjectScope.transient.rawValue
+  }
+
+  /// Whether the scope is `.graph`: one relaxed load, for the shortcut to
+  /// an instance the current resolution already holds.
+  @inline(__always)
+  final var isGraph: Bool {
+    scopeStorage.load(ordering: .relaxed) == ObjectScope.graph.rawValue
   }
 
   var scope: ObjectScope {
@@ -262,7 +268,7 @@ class TypedRecord<Service>: RegistrationRecord, @unchecked Sendable {
 /// A registration whose factory takes only the resolver.
 @usableFromInline
 final class PlainRecord<Service>: TypedRecord<Service>, @unchecked Sendable {
-  let factory: @Sendable (Resolver) throws -> Service
+  @usableFromInline let factory: @Sendable (Resolver) throws -> Service
 
   @usableFromInline
   init(
@@ -271,10 +277,6 @@ final class PlainRecord<Service>: TypedRecord<Service>, @unchecked Sendable {
   ) {
     self.factory = factory
     super.init(key: key, scope: scope, owner: owner)
-  }
-
-  override func produce(_ resolver: Resolver, into out: UnsafeMutableRawPointer) throws {
-    out.assumingMemoryBound(to: Service.self).initialize(to: try factory(resolver))
   }
 }
 

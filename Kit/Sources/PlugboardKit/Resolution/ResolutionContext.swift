@@ -111,10 +111,13 @@ final class ResolutionContext {
   func isActive(_ record: RegistrationRecord) -> Bool {
     if state.pointee.cycleFloor != 0 { return isActiveAboveFloor(record) }
     let depth = state.pointee.depth
-    let frames = state.pointee.frames
-    for index in 0..<min(depth, Self.scanLimit)
-    where frames[index].record === record && !frames[index].hasArguments {
-      return true
+    // A pointer walk: a range loop over indices kept a bounds check per
+    // frame, and this scan runs on every resolution at every level.
+    var frame = state.pointee.frames
+    let end = frame + min(depth, Self.scanLimit)
+    while frame != end {
+      if frame.pointee.record === record && !frame.pointee.hasArguments { return true }
+      frame += 1
     }
     return depth > Self.scanLimit && state.pointee.deepFrames[ObjectIdentifier(record)] != nil
   }
@@ -146,31 +149,36 @@ final class ResolutionContext {
     set { state.pointee.cycleFloor = newValue }
   }
 
+  // `push` and `pop` run on every resolution: the counting of deep frames
+  // is out of line (inlined, its dictionary code cost every resolution a
+  // call), and the depth, bounded by the container's maximum depth, needs
+  // no overflow check.
   @inline(__always)
   func push(_ record: RegistrationRecord, hasArguments: Bool) {
     if state.pointee.depth == state.pointee.capacity { grow() }
     let depth = state.pointee.depth
-    if depth >= Self.scanLimit && !hasArguments {
-      state.pointee.deepFrames[ObjectIdentifier(record), default: 0] += 1
-    }
+    if depth >= Self.scanLimit && !hasArguments { countDeepFrame(of: record, by: 1) }
     (state.pointee.frames + depth).initialize(to: Frame(record: record, hasArguments: hasArguments))
-    state.pointee.depth = depth + 1
+    state.pointee.depth = depth &+ 1
   }
 
   @inline(__always)
   func pop() {
-    let depth = state.pointee.depth - 1
+    let depth = state.pointee.depth &- 1
     state.pointee.depth = depth
-    let frame = state.pointee.frames[depth]
-    if depth >= Self.scanLimit && !frame.hasArguments {
-      let id = ObjectIdentifier(frame.record)
-      if let count = state.pointee.deepFrames[id], count > 1 {
-        state.pointee.deepFrames[id] = count - 1
-      } else {
-        state.pointee.deepFrames[id] = nil
-      }
+    if depth >= Self.scanLimit && !state.pointee.frames[depth].hasArguments {
+      countDeepFrame(of: state.pointee.frames[depth].record, by: -1)
     }
     if depth == 0 && state.pointee.graphCount != 0 { releaseGraphInstances() }
+  }
+
+  /// Counts a frame beyond the first `scanLimit` in (`change` 1) or out
+  /// (-1); see `State.deepFrames`.
+  @inline(never)
+  private func countDeepFrame(of record: RegistrationRecord, by change: Int) {
+    let id = ObjectIdentifier(record)
+    let count = state.pointee.deepFrames[id, default: 0] + change
+    state.pointee.deepFrames[id] = count > 0 ? count : nil
   }
 
   private func grow() {
