@@ -54,8 +54,23 @@ enum DeclaredDependency {
   /// The declaration for a parameter or declared type: wrappers declare
   /// their wrapped service, anything else itself.
   static func of(_ type: any Any.Type, name: String? = nil) -> DeclaredDependency {
-    if let wrapper = type as? any WrapperRequest.Type { return wrapper.declaredDependency(name: name) }
+    if mayBeWrapper(type), let wrapper = type as? any WrapperRequest.Type {
+      return wrapper.declaredDependency(name: name)
+    }
     return .required(ServiceKey(type, name: name))
+  }
+
+  /// Whether `type` is an instance of one of the generic types that are
+  /// wrappers, by its name. Declarations are made at registration, once
+  /// per declared type, and the first conformance check of a type scans
+  /// the conformance records of every loaded library: with hundreds of
+  /// plugins loaded, `dependsOn` and `autoregister` cost time quadratic in
+  /// the plugins (issue 15). The name is read without that scan, and the
+  /// cast only confirms what it suggests.
+  private static func mayBeWrapper(_ type: any Any.Type) -> Bool {
+    let name = _typeName(type, qualified: true)
+    return name.hasPrefix("Swift.Optional<") || name.hasPrefix("PlugboardKit.Lazy<")
+      || name.hasPrefix("PlugboardKit.Provider<")
   }
 }
 
