@@ -81,7 +81,9 @@ package struct DeploymentListing: Encodable, Sendable {
 extension DeploymentListing {
   /// The listing of a deployment that was brought up.
   package init(_ deployment: Deployment, host: HostVersions = .current) {
-    let registrations = deployment.container.registrations
+    // Grouped once: filtering every registration for each plugin made a
+    // listing quadratic in plugins (issue 15: 200 plugins of 20).
+    let byPlugin = Dictionary(grouping: deployment.container.registrations) { $0.site.plugin ?? "" }
     let hooks = Dictionary(
       deployment.container.lifecycleServices.map { service in
         let names = [service.hasStartHook ? "start" : nil, service.hasStopHook ? "stop" : nil]
@@ -91,7 +93,8 @@ extension DeploymentListing {
     self.init(
       manifest: deployment.manifest.path, host: Host(host), problems: deployment.problems,
       plugins: deployment.outcomes.map { outcome in
-        var plugin = Plugin(outcome, in: deployment.manifest, registrations: registrations)
+        var plugin = Plugin(
+          outcome, in: deployment.manifest, registrations: byPlugin[outcome.entry.name] ?? [])
         for index in plugin.registrations.indices {
           let registration = plugin.registrations[index]
           plugin.registrations[index].hooks =
@@ -132,13 +135,14 @@ extension DeploymentListing.Host {
 }
 
 extension DeploymentListing.Plugin {
+  /// `registrations` are the plugin's own, in registration order.
   init(_ outcome: PluginOutcome, in manifest: Manifest, registrations: [RegistrationInfo]) {
     let entry = outcome.entry
     switch outcome {
     case .loaded(let plugin):
       self.init(
         name: entry.name, version: plugin.version, file: plugin.file, status: "loaded", stage: nil,
-        registrations: registrations.filter { $0.site.plugin == entry.name }.map(
+        registrations: registrations.map(
           DeploymentListing.Registration.init))
       let requirements = plugin.bundle.requirements.map(\.description)
       requires = requirements.isEmpty ? nil : requirements
