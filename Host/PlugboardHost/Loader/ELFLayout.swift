@@ -10,13 +10,10 @@ enum ELFLayout {
   /// Program headers beyond this many bytes are not a real library's.
   static let maximumHeaderBytes = 1 << 20
 
-  /// The problem with the file at `path`, continuing "plugin 'X' (path) …",
-  /// or nil when its layout is whole (or it is not ELF: the header check
-  /// reports that).
-  static func problem(at path: String) -> String? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
+  /// The problem with the file open at `fd` (`path`, for the rebuild
+  /// advice), continuing "plugin 'X' (path) …", or nil when its layout is
+  /// whole (or it is not ELF: the header check reports that).
+  static func problem(in fd: Int32, path: String) -> String? {
     var status = stat()
     guard fstat(fd, &status) == 0 else { return nil }
     let size = UInt64(status.st_size)
@@ -61,7 +58,8 @@ enum ELFLayout {
       + "\(end) — the file was cut short (an interrupted copy or build?); build or copy it again"
   }
 
-  private static func read(_ fd: Int32, at offset: off_t, count: Int) -> [UInt8] {
+  /// Up to `count` bytes at `offset`; fewer at the end of the file.
+  static func read(_ fd: Int32, at offset: off_t, count: Int) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: count)
     var done = 0
     while done < count {

@@ -104,9 +104,11 @@ package struct PluginLoader {
     func failure(_ stage: LoadStage, _ detail: String, dlerror: String? = nil) -> DeploymentProblem {
       .plugin(entry.name, file: file, stage: stage, detail, systemMessage: dlerror)
     }
-    try vet(file, failure: failure)
-    if let problem = ELFLayout.problem(at: file) { throw failure(.vet, problem, dlerror: nil) }
-    let needs = PluginNeeds.survey(file)
+    // Opened once for every check before dlopen; closed when they are done.
+    let elf = ELFFile(path: file)
+    try vet(elf, failure: failure)
+    if let problem = elf.layoutProblem() { throw failure(.vet, problem, dlerror: nil) }
+    let needs = PluginNeeds.survey(elf)
     if let problem = needs?.orderDependence() { throw failure(.open, problem, dlerror: nil) }
     Progress.stage(.open, entry.name, file: file)
     let library = try open(entry, file, requirePins: requirePins, needs: needs)
@@ -140,11 +142,11 @@ package struct PluginLoader {
 
   /// Refuses, before `dlopen` runs any of its code, a file that is not an
   /// ELF shared object for this machine.
-  private func vet(_ file: String, failure: (LoadStage, String, String?) -> DeploymentProblem)
+  private func vet(_ elf: ELFFile, failure: (LoadStage, String, String?) -> DeploymentProblem)
     throws(DeploymentProblem)
   {
     let header: ELFHeader
-    switch ELFHeader.read(path: file) {
+    switch elf.header() {
     case .success(let read): header = read
     case .failure(let notELF):
       throw failure(.open, "is not a shared library: expected an ELF file, found \(notELF.found)", nil)

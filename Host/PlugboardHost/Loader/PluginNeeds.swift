@@ -43,13 +43,12 @@ struct PluginNeeds {
   /// Larger files are taken as different rather than hashed.
   private static let maximumComparedSize = 256 << 20
 
-  /// The needs of the library at `file` (canonical); nil when its dynamic
-  /// section cannot be read (the layout check and `dlopen` report that) or
-  /// is beyond the bounds above.
-  static func survey(_ file: String) -> PluginNeeds? {
-    guard case .success(let descriptor) = RegularFile.open(file) else { return nil }
-    defer { close(descriptor) }
-    guard case .success(let info) = ELFDynamicInfo.read(descriptor), info.needed.count <= maximumNeeds,
+  /// The needs of the library `elf` (opened at its canonical path); nil
+  /// when its dynamic section cannot be read (the layout check and `dlopen`
+  /// report that) or is beyond the bounds above.
+  static func survey(_ elf: ELFFile) -> PluginNeeds? {
+    let file = elf.path
+    guard let info = elf.dynamicInfo(), info.needed.count <= maximumNeeds,
       info.runPath.count <= maximumRunPathEntries
     else { return nil }
     let folder = FilePath.directory(of: file)
