@@ -76,18 +76,28 @@ extension Container {
       // The key matched this metatype and these argument types, which are
       // the record's generic arguments.
       let record = unsafeDowncast(base, to: ArgumentRecord<Service, First, repeat each Rest>.self)
-      if let instance = record.sharedInstance {
-        return instance.assumingMemoryBound(to: Service.self).pointee
+      return try instance(of: record, arguments: first, repeat each rest)
+    }
+  }
+
+  /// The instance of `record`, whose argument types the request matched:
+  /// its shared one, or one its factory makes now from the arguments.
+  @inlinable @inline(__always)
+  func instance<Service, First, each Rest>(
+    of record: ArgumentRecord<Service, First, repeat each Rest>, arguments first: First,
+    _ rest: repeat each Rest
+  ) throws -> Service {
+    if let instance = record.sharedInstance {
+      return instance.assumingMemoryBound(to: Service.self).pointee
+    }
+    return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
+      let out = buffer.baseAddress.unsafelyUnwrapped
+      try makeInstance(of: record, hasArguments: true, into: UnsafeMutableRawPointer(out)) {
+        resolver, out in
+        out.assumingMemoryBound(to: Service.self).initialize(
+          to: try record.factory(resolver, first, repeat each rest))
       }
-      return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
-        let out = buffer.baseAddress.unsafelyUnwrapped
-        try makeInstance(of: record, hasArguments: true, into: UnsafeMutableRawPointer(out)) {
-          resolver, out in
-          out.assumingMemoryBound(to: Service.self).initialize(
-            to: try record.factory(resolver, first, repeat each rest))
-        }
-        return out.move()
-      }
+      return out.move()
     }
   }
 
@@ -113,18 +123,7 @@ extension Container {
       repeat passed.append(TypeIdentity((each Rest).self))
       throw missing(ServiceKey(service: TypeIdentity(serviceType), name: name), passed: passed)
     }
-    if let instance = record.sharedInstance {
-      return instance.assumingMemoryBound(to: Service.self).pointee
-    }
-    return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
-      let out = buffer.baseAddress.unsafelyUnwrapped
-      try makeInstance(of: record, hasArguments: true, into: UnsafeMutableRawPointer(out)) {
-        resolver, out in
-        out.assumingMemoryBound(to: Service.self).initialize(
-          to: try record.factory(resolver, first, repeat each rest))
-      }
-      return out.move()
-    }
+    return try instance(of: record, arguments: first, repeat each rest)
   }
 
   /// The instance of a registration with runtime arguments, or `nil` only
