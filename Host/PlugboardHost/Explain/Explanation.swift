@@ -52,14 +52,8 @@ struct Explanation {
     if let plugin = chosenStep?.plugin, let resolved = deployment.configuration(of: plugin) {
       report.settings = SettingListing.of(resolved)
     }
-    if let chosenInfo,
-      let service = deployment.container.lifecycleServices.first(where: {
-        $0.key == chosenInfo.key && $0.registration.site == chosenInfo.site
-      })
-    {
-      report.hooks = [service.hasStartHook ? "start" : nil, service.hasStopHook ? "stop" : nil].compactMap {
-        $0
-      }
+    if let chosenInfo, let hooks = LifecycleHookNames(deployment.container).of(chosenInfo) {
+      report.hooks = hooks
     }
     return report
   }

@@ -84,23 +84,12 @@ extension DeploymentListing {
     // Grouped once: filtering every registration for each plugin made a
     // listing quadratic in plugins (issue 15: 200 plugins of 20).
     let byPlugin = Dictionary(grouping: deployment.container.registrations) { $0.site.plugin ?? "" }
-    let hooks = Dictionary(
-      deployment.container.lifecycleServices.map { service in
-        let names = [service.hasStartHook ? "start" : nil, service.hasStopHook ? "stop" : nil]
-        return (Self.identity(of: service.registration), names.compactMap { $0 })
-      },
-      uniquingKeysWith: { first, _ in first })
+    let hooks = LifecycleHookNames(deployment.container)
     self.init(
       manifest: deployment.manifest.path, host: Host(host), problems: deployment.problems,
       plugins: deployment.outcomes.map { outcome in
         var plugin = Plugin(
-          outcome, in: deployment.manifest, registrations: byPlugin[outcome.entry.name] ?? [])
-        for index in plugin.registrations.indices {
-          let registration = plugin.registrations[index]
-          plugin.registrations[index].hooks =
-            hooks[
-              "\(registration.type)|\(registration.name ?? "")|\(registration.file):\(registration.line)"]
-        }
+          outcome, in: deployment.manifest, registrations: byPlugin[outcome.entry.name] ?? [], hooks: hooks)
         if case .loaded = outcome, let resolved = deployment.configuration(of: outcome.entry.name) {
           plugin.settings = SettingListing.of(resolved)
         }
@@ -108,11 +97,6 @@ extension DeploymentListing {
       })
     profile = ProfileEffects(deployment)
     logger = LoggerChoice(deployment.container)
-  }
-
-  /// What tells a registration apart in a listing: its type, name and site.
-  private static func identity(of info: RegistrationInfo) -> String {
-    "\(info.key.service.name)|\(info.key.name ?? "")|\(info.site.fileID):\(info.site.line)"
   }
 
   /// The listing of a deployment whose manifest could not be read.
@@ -136,14 +120,20 @@ extension DeploymentListing.Host {
 
 extension DeploymentListing.Plugin {
   /// `registrations` are the plugin's own, in registration order.
-  init(_ outcome: PluginOutcome, in manifest: Manifest, registrations: [RegistrationInfo]) {
+  init(
+    _ outcome: PluginOutcome, in manifest: Manifest, registrations: [RegistrationInfo],
+    hooks: LifecycleHookNames
+  ) {
     let entry = outcome.entry
     switch outcome {
     case .loaded(let plugin):
       self.init(
         name: entry.name, version: plugin.version, file: plugin.file, status: "loaded", stage: nil,
-        registrations: registrations.map(
-          DeploymentListing.Registration.init))
+        registrations: registrations.map { info in
+          var registration = DeploymentListing.Registration(info)
+          registration.hooks = hooks.of(info)
+          return registration
+        })
       let requirements = plugin.bundle.requirements.map(\.description)
       requires = requirements.isEmpty ? nil : requirements
     case .disabled:
