@@ -5,9 +5,7 @@ import PlugboardKit
 /// the toolchain's `clang` (see ``Toolchain/cCompiler``) once per test run
 /// into a temporary folder.
 enum CFixtures {
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-  }
+  typealias Failure = FixtureFailure
 
   /// The variants by file name, with their compiler flags.
   static let variants: [String: [String]] = [

@@ -8,9 +8,7 @@ import PlugboardKit
 /// `swift build`, as its vendor would. Once per test run, into a scratch
 /// folder beside this build's products, so later runs are incremental.
 enum ExportedSDKBuild {
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-  }
+  typealias Failure = FixtureFailure
 
   /// What the build left for the tests.
   struct Products {

@@ -7,9 +7,7 @@ import PlugboardKit
 /// --package-path` into a scratch folder beside this build's products
 /// named by PlugboardKit's fingerprint, so later runs are incremental.
 enum ExternalEmbedderBuild {
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-  }
+  typealias Failure = FixtureFailure
 
   struct Built {
     /// The executable.

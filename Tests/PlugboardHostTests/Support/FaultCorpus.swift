@@ -53,9 +53,7 @@ struct FaultDeployment {
 }
 
 enum FaultCorpus {
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-  }
+  typealias Failure = FixtureFailure
 
   /// Lays out `fault`'s deployment in a fresh folder.
   static func deployment(_ fault: FaultCase) throws -> FaultDeployment {

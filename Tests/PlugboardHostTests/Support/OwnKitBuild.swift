@@ -11,9 +11,7 @@ import PlugboardStamping
 /// module and an object, and `Tests/Fixtures/own_kit_plugin.swift` linked
 /// with both into a shared library.
 enum OwnKitBuild {
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-  }
+  typealias Failure = FixtureFailure
 
   /// The built library, or why it could not be built.
   static let library: Result<String, Failure> = {

@@ -9,9 +9,7 @@ import Foundation
 /// goes to a file. Made with the C library alone (`/dev/ptmx`), so it
 /// works on a machine with only the toolchain.
 enum PseudoTerminal {
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-  }
+  typealias Failure = FixtureFailure
 
   /// What `plugboard arguments` wrote on the terminal, with the terminal's
   /// `\r\n` turned back into `\n`. `NO_COLOR` is unset unless

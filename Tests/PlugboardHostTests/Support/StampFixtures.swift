@@ -9,9 +9,7 @@ import PlugboardStamping
 /// build plugin would add, into a scratch folder beside this build's
 /// products named after the sources, so later runs reuse it.
 enum StampFixtures {
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-  }
+  typealias Failure = FixtureFailure
 
   /// The versions of `StampedContracts`.
   enum Contracts: String, CaseIterable {

@@ -6,9 +6,7 @@ import PlugboardKit
 /// --package-path`, as its vendor would: once per test run, into a scratch
 /// folder beside this build's products, so later runs are incremental.
 enum ThirdPartyBuild {
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-  }
+  typealias Failure = FixtureFailure
 
   /// The built `libAnalytics.so`, or why it could not be built.
   static let analytics: Result<String, Failure> = {

@@ -16,9 +16,7 @@ import PlugboardKit
 ///   `libTomorrow.so` (against 1), `libForecast.so` (against 2, needs
 ///   `WeatherAlerts`).
 enum WeatherBuild {
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-  }
+  typealias Failure = FixtureFailure
 
   /// The scratch folder holding the built files, or why it could not be built.
   static let folder: Result<String, Failure> = {
