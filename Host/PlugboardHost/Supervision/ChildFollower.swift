@@ -4,15 +4,18 @@ import PlugboardSupervision
   import Glibc
 #endif
 
-/// Follows one supervised child to its end: reads its progress events,
-/// enforces the stage deadline, and reaps it.
+/// Follows one supervised child to its end: enforces the stage deadline
+/// from the shared ``StageRecord``, reads its rare progress events, and
+/// reaps it.
 ///
 /// It sleeps in `poll(2)` on the progress pipe and on a pidfd of the child
 /// (readable once the child has exited, even if a grandchild still holds
-/// the pipe), so nothing spins and nothing sleeps a fixed time.
+/// the pipe) until the current stage's deadline, so nothing spins, nothing
+/// sleeps a fixed time, and a healthy bring-up wakes it only at its end.
 struct ChildFollower {
   let pid: pid_t
   let progress: Int32
+  let record: StageRecord
   let timeout: Duration?
 
   /// A line longer than this is not a progress event: it is dropped.
@@ -23,16 +26,13 @@ struct ChildFollower {
   func follow() -> (ChildEnding, StageWatch) {
     var watch = StageWatch(timeout: timeout)
     var lines = LineBuffer()
-    let clock = ContinuousClock()
     let pidfd = plugboard_pidfd_open(pid)
     defer { if pidfd >= 0 { close(pidfd) } }
     _ = fcntl(progress, F_SETFL, fcntl(progress, F_GETFL) | O_NONBLOCK)
     var pipeOpen = true
-    var deadline: ContinuousClock.Instant?
-    var crashDeadline: ContinuousClock.Instant?
+    var crashDeadline: Int64?
 
-    func consume(_ watch: inout StageWatch) -> Bool {
-      var sawStage = false
+    func consume(_ watch: inout StageWatch) {
       while let chunk = readChunk() {
         guard !chunk.isEmpty else {
           pipeOpen = false
@@ -41,32 +41,34 @@ struct ChildFollower {
         for line in lines.append(chunk) {
           guard let event = ProgressEvent(line: line) else { continue }
           if case .making = event, watch.making.count >= Self.maximumChainLinks { continue }
-          if case .stage = event { sawStage = true }
           watch.apply(event)
         }
       }
-      return sawStage
+    }
+
+    func ended(_ status: Int32, _ watch: inout StageWatch) -> (ChildEnding, StageWatch) {
+      consume(&watch)
+      if let snapshot = record.read() { watch.apply(snapshot) }
+      return (ChildEnding(waitStatus: status), watch)
     }
 
     while true {
-      if !watch.hasDeadline {
-        deadline = nil
-      } else if deadline == nil {
-        deadline = clock.now + watch.timeout
-      }
+      if let snapshot = record.read() { watch.apply(snapshot) }
+      let now = plugboard_monotonic_now()
       if watch.crash != nil, crashDeadline == nil {
-        crashDeadline = clock.now + Supervisor.crashReportTimeout
+        crashDeadline = now + StageWatch.nanoseconds(Supervisor.crashReportTimeout)
       }
+      var wake = watch.wake(now: now)
+      if let crashDeadline { wake = crashDeadline <= now ? .hung : .at(crashDeadline) }
       var wait: Int32 = -1
-      if let limit = deadline ?? crashDeadline {
-        let remaining = limit - clock.now
-        guard remaining > .zero else {
-          kill(pid, SIGKILL)
-          let status = reap(blocking: true) ?? 0
-          if watch.crash != nil { return (ChildEnding(waitStatus: status), watch) }
-          return (.hung(watch.timeout), watch)
-        }
-        wait = Self.milliseconds(remaining)
+      switch wake {
+      case .hung:
+        kill(pid, SIGKILL)
+        let status = reap(blocking: true) ?? 0
+        if watch.crash != nil { return ended(status, &watch) }
+        return (.hung(watch.timeout), watch)
+      case .at(let deadline): wait = Self.milliseconds(Duration.nanoseconds(deadline - now))
+      case .never: break
       }
       var watched: [pollfd] = []
       if pipeOpen { watched.append(pollfd(fd: progress, events: Int16(POLLIN), revents: 0)) }
@@ -74,22 +76,14 @@ struct ChildFollower {
       guard !watched.isEmpty else {
         // No pidfd (an old kernel) and the pipe is closed: the child is
         // ending; wait for it.
-        let status = reap(blocking: true) ?? 0
-        return (ChildEnding(waitStatus: status), watch)
+        return ended(reap(blocking: true) ?? 0, &watch)
       }
       let ready = poll(&watched, nfds_t(watched.count), wait)
-      if ready < 0 && errno != EINTR {
-        let status = reap(blocking: true) ?? 0
-        _ = consume(&watch)
-        return (ChildEnding(waitStatus: status), watch)
-      }
+      if ready < 0 && errno != EINTR { return ended(reap(blocking: true) ?? 0, &watch) }
       if ready <= 0 { continue }
-      if pipeOpen, watched[0].revents != 0, consume(&watch) { deadline = nil }
+      if pipeOpen, watched[0].revents != 0 { consume(&watch) }
       let childEnded = pidfd >= 0 && watched[watched.count - 1].revents != 0
-      if childEnded, let status = reap(blocking: false) {
-        _ = consume(&watch)
-        return (ChildEnding(waitStatus: status), watch)
-      }
+      if childEnded, let status = reap(blocking: false) { return ended(status, &watch) }
     }
   }
 

@@ -5,24 +5,35 @@ import PlugboardSupervision
   import Glibc
 #endif
 
-/// The supervised child's side of the progress pipe: every stage of
-/// bring-up is announced before it starts, so that if plugin code crashes
-/// or hangs in it, the parent knows which plugin and which stage.
+/// The supervised child's side of supervision: every stage of bring-up is
+/// recorded before it starts, in the ``StageRecord`` shared with the
+/// parent (no system call), so that if plugin code crashes or hangs in it,
+/// the parent knows which plugin and which stage. The rare events (the
+/// manifest's stage timeout, a crash and its resolution chain) go down the
+/// progress pipe as lines (see ``ProgressEvent``).
 ///
 /// When the process is not supervised (`--unsupervised`, an embedding
-/// program, the tests), there is no pipe and every call does nothing.
+/// program, the tests), there is no record and no pipe and every call does
+/// nothing but feed the terminal's feedback.
 enum Progress {
   /// The pipe's write end; set once in the child, before any thread exists.
   nonisolated(unsafe) private static var descriptor: Int32 = -1
+  /// The record shared with the parent; set with ``descriptor``.
+  nonisolated(unsafe) private static var record: StageRecord?
+  /// Bring-up until the first `.reporting` or `.running`, then the last
+  /// of those: a stage recorded after them keeps it.
+  nonisolated(unsafe) private static var phase = StageWatch.Phase.bringingUp
 
   /// Plugins the parent took out of this run after they brought an
   /// earlier child down, by name, with the problem to report for each.
   nonisolated(unsafe) private(set) static var quarantine: [String: DeploymentProblem] = [:]
 
-  /// Makes this (forked) process report to `descriptor`, and catch fatal
-  /// signals to say what was being resolved when they came.
-  static func start(descriptor: Int32, quarantine: [String: DeploymentProblem]) {
+  /// Makes this (forked) process record its stages in `record`, report
+  /// rare events to `descriptor`, and catch fatal signals to say what was
+  /// being resolved when they came.
+  static func start(descriptor: Int32, record: StageRecord, quarantine: [String: DeploymentProblem]) {
     self.descriptor = descriptor
+    self.record = record
     self.quarantine = quarantine
     plugboard_install_crash_reporter(descriptor) { fd in
       for link in ResolutionTrace.activeChain() {
@@ -38,7 +49,15 @@ enum Progress {
     if event == .reporting || event == .running { restorePluginOutput() }
     StageFeedback.current?.observe(event)
     guard descriptor >= 0 else { return }
-    DescriptorLine.write(event.line, to: descriptor)
+    switch (event, record) {
+    case (.stage(let stage, let plugin, let file), let record?):
+      record.publish(stage, plugin: plugin, file: file, phase: phase)
+    case (.reporting, let record?), (.running, let record?):
+      phase = event == .running ? .running : .reporting
+      record.enter(phase)
+    default:
+      DescriptorLine.write(event.line, to: descriptor)
+    }
   }
 
   /// A stage of `entry`'s plugin begins.

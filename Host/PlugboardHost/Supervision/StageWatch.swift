@@ -1,5 +1,5 @@
-/// What the parent knows of its child's bring-up, from the progress events
-/// read so far.
+/// What the parent knows of its child's bring-up: the stage from the
+/// ``StageRecord``, the rest from the progress events read so far.
 struct StageWatch: Sendable {
   enum Phase: Equatable, Sendable {
     case bringingUp
@@ -12,6 +12,8 @@ struct StageWatch: Sendable {
   var stage: LoadStage?
   var plugin: String?
   var file: String?
+  /// When the stage began, in nanoseconds of `CLOCK_MONOTONIC`.
+  var started: Int64 = 0
   /// The time each stage may take: the flag's, else the manifest's, else
   /// ten seconds.
   var timeout: Duration
@@ -33,6 +35,38 @@ struct StageWatch: Sendable {
   /// a crash being written out.
   var hasDeadline: Bool {
     phase == .bringingUp && crash == nil && (plugin != nil || stage == .resolveApplication)
+  }
+
+  /// When the parent must look at the child again: at the stage's
+  /// deadline (its start, as the child recorded it, plus ``timeout``); at
+  /// `now` plus ``timeout`` while the stage has none, since the child
+  /// starts a bounded stage without a word and the parent then finds it
+  /// with its start; never once bring-up is over or a crash is being
+  /// written. `.hung` when the stage's deadline has passed.
+  func wake(now: Int64) -> Wake {
+    guard phase == .bringingUp, crash == nil else { return .never }
+    let limit = Self.nanoseconds(timeout)
+    guard hasDeadline else { return .at(now + limit) }
+    // A start in the future is scribbled memory: it cannot buy time.
+    let deadline = min(started, now) + limit
+    return deadline <= now ? .hung : .at(deadline)
+  }
+
+  enum Wake: Equatable {
+    case never
+    case at(Int64)
+    case hung
+  }
+
+  static func nanoseconds(_ duration: Duration) -> Int64 {
+    let (seconds, attoseconds) = duration.components
+    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+  }
+
+  /// The stage the child last recorded.
+  mutating func apply(_ snapshot: StageSnapshot) {
+    (stage, plugin, file, started, phase) =
+      (snapshot.stage, snapshot.plugin, snapshot.file, snapshot.started, snapshot.phase)
   }
 
   mutating func apply(_ event: ProgressEvent) {

@@ -12,8 +12,9 @@ import PlugboardSupervision
 /// loads plugins is never the process that reports. The executable calls
 /// ``superviseIfNeeded(_:)`` first thing, while it has one thread, and the
 /// process forks: the child goes on to run the command, announcing every
-/// stage of bring-up on a pipe (see ``ProgressEvent``); the parent, which
-/// never loads a plugin, follows it.
+/// stage of bring-up in memory it shares with the parent (see
+/// ``StageRecord``) and its rare events on a pipe (see ``ProgressEvent``);
+/// the parent, which never loads a plugin, follows it.
 ///
 /// - The child's exit status is passed through, and standard input, output
 ///   and error are the parent's own (a terminal stays a terminal).
@@ -71,8 +72,13 @@ struct Supervisor {
   func supervise() -> Int32? {
     var quarantine: [String: DeploymentProblem] = [:]
     while true {
+      // Not deferred: the child returns from here too, and keeps it.
+      guard let record = StageRecord.create() else { return nil }
       var ends: [Int32] = [-1, -1]
-      guard pipe(&ends) == 0 else { return nil }
+      guard pipe(&ends) == 0 else {
+        record.destroy()
+        return nil
+      }
       // Until the parent forwards them, a signal sent to it must wait
       // rather than end it with the child still running.
       plugboard_block_forwarded_signals()
@@ -81,20 +87,23 @@ struct Supervisor {
         plugboard_unblock_forwarded_signals()
         close(ends[0])
         close(ends[1])
+        record.destroy()
         return nil
       }
       if pid == 0 {
         plugboard_unblock_forwarded_signals()
         close(ends[0])
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        Progress.start(descriptor: ends[1], quarantine: quarantine)
+        Progress.start(descriptor: ends[1], record: record, quarantine: quarantine)
         return nil
       }
       close(ends[1])
       plugboard_forward_signals(pid)
       plugboard_unblock_forwarded_signals()
-      let (ending, watch) = ChildFollower(pid: pid, progress: ends[0], timeout: timeout).follow()
+      let (ending, watch) = ChildFollower(pid: pid, progress: ends[0], record: record, timeout: timeout)
+        .follow()
       close(ends[0])
+      record.destroy()
       switch decide(ending, watch) {
       case .exit(let status):
         return status
