@@ -1,11 +1,15 @@
-/// One line the supervised child writes to its parent: where bring-up is,
-/// and, if the child crashes, what it was doing. The parent keeps only the
-/// latest place, so a healthy start-up costs one short `write` per stage.
+/// What bring-up tells: a stage, the manifest's stage timeout, a crash
+/// and the resolution chain at it, the report or the application starting.
+/// In the child, every event feeds the terminal's feedback
+/// (``StageFeedback``); supervised, stages and phases go to the parent
+/// through the ``StageRecord``, and the rest, which are rare, as lines on
+/// the progress pipe.
 ///
 /// Wire format, one event per line, fields separated by tabs, with `\`,
-/// tab and newline escaped as `\\`, `\t` and `\n`:
-/// `S<stage>\t<plugin>\t<file>`, `T<seconds>`, `C<signal>\t<message>`,
-/// `M<type>\t<site>`, `D`, `A`.
+/// tab and newline escaped as `\\`, `\t` and `\n`: `T<seconds>`,
+/// `C<signal>\t<message>`, `M<type>\t<site>`; and, should a stage ever
+/// be sent as a line, `S<stage>\t<plugin>\t<file>`, `D` (reporting) and
+/// `A` (running), which the parent applies as it would the record.
 enum ProgressEvent: Equatable, Sendable {
   /// A stage begins, for a plugin when `plugin` is set.
   case stage(LoadStage, plugin: String?, file: String?)
