@@ -53,11 +53,11 @@ struct PluginNeeds {
     else { return nil }
     let folder = FilePath.directory(of: file)
     let folders = info.runPath.compactMap { expand($0, origin: folder) }
-    let system = systemFolders()
+    let system = systemFolderList
     // Libraries plugboard loaded itself serve every plugin: nothing to compare.
     let needs = info.needed.filter { !$0.contains("/") }.compactMap { name -> Need? in
-      let loaded = LoadedLibraries.file(loadedAs: name)
-      let loader = loaded.flatMap(LoadedLibraries.loader(of:))
+      let match = LoadedLibraries.match(loadedAs: name)
+      let (loaded, loader) = (match?.file, match?.loader)
       guard loader != .host else { return nil }
       let own = folders.lazy.map { $0 + "/" + name }.first(where: isRegularFile).flatMap(FilePath.canonical)
       return Need(
@@ -72,6 +72,9 @@ struct PluginNeeds {
   /// told without reading its cache: `LD_LIBRARY_PATH` (searched before a
   /// `DT_RUNPATH`, and so before `$ORIGIN`, but rarely set for plugboard),
   /// the default folders, and the C library's own (the multiarch folder).
+  /// Neither changes while plugboard runs.
+  private static let systemFolderList = systemFolders()
+
   private static func systemFolders() -> [String] {
     let environment = getenv("LD_LIBRARY_PATH").map { String(cString: $0) } ?? ""
     let libc = LoadedLibraries.file(loadedAs: "libc.so.6").map(FilePath.directory(of:))

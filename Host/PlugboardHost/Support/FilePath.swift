@@ -40,6 +40,12 @@ enum FilePath {
     return String(cString: resolved)
   }
 
+  /// Whether `path` names an existing file that is not a symbolic link.
+  static func isNotLink(_ path: String) -> Bool {
+    var byte: CChar = 0
+    return readlink(path, &byte, 1) < 0 && errno == EINVAL
+  }
+
   /// Whether following the links of `path` goes round in a loop (ELOOP).
   static func isLinkLoop(_ path: String) -> Bool {
     guard let resolved = realpath(path, nil) else { return errno == ELOOP }
