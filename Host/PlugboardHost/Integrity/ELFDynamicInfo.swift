@@ -115,6 +115,10 @@ struct ELFDynamicInfo: Equatable {
     private func string(at table: UInt64, _ offset: UInt64) throws(Defect) -> String {
       let (start, overflow) = table.addingReportingOverflow(offset)
       guard !overflow, start < size else { throw Defect(found: "a name outside the file") }
+      // Names are short: the first look is small, so a window of the file
+      // holds several; only a longer one is read to the limit.
+      let first = try bytes(at: start, count: Int(min(256, size - start)))
+      if let end = first.firstIndex(of: 0) { return String(decoding: first[..<end], as: UTF8.self) }
       let chunk = try bytes(at: start, count: Int(min(UInt64(maximumString), size - start)))
       guard let end = chunk.firstIndex(of: 0) else {
         throw Defect(found: "a name longer than \(maximumString) bytes or without its terminating NUL")

@@ -22,7 +22,7 @@ final class FileBytes {
   static let prefixSize = 8 * 1024
   /// The least a read elsewhere fetches, so that neighbouring names are
   /// served from one read.
-  static let windowSize = 16 * 1024
+  static let windowSize = 4 * 1024
 
   /// Bytes read from `offset`; `reachesEnd` when the read stopped short,
   /// at the end of the file.

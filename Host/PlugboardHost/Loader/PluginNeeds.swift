@@ -86,10 +86,13 @@ struct PluginNeeds {
   /// entry using another token (`$LIB`, `$PLATFORM`), which is not followed.
   private static func expand(_ entry: String, origin: String) -> String? {
     var path = entry
-    for token in ["${ORIGIN}", "$ORIGIN"] {
-      path = path.replacingOccurrences(of: token, with: origin)
+    // Most entries have no token, or are one: no search needed then.
+    if path == "$ORIGIN" || path == "${ORIGIN}" {
+      path = origin
+    } else if path.utf8.contains(UInt8(ascii: "$")) {
+      for token in ["${ORIGIN}", "$ORIGIN"] { path = path.replacing(token, with: origin) }
     }
-    return path.contains("$") || !path.hasPrefix("/") ? nil : path
+    return path.utf8.contains(UInt8(ascii: "$")) || !path.hasPrefix("/") ? nil : path
   }
 
   private static func isRegularFile(_ path: String) -> Bool {
