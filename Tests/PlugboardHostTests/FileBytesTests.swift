@@ -61,3 +61,16 @@ import Testing
     #expect(PathHandle.open(folder.path + "/missing") == nil)
   }
 }
+
+/// ``FilePath/absolute(_:relativeTo:)`` returns a path already in its form
+/// unchanged without splitting it; every other path is normalised as before.
+@Suite struct AbsolutePathTests {
+  @Test(arguments: [
+    ("/a/b.so", "/a/b.so"), ("/", "/"), ("b.so", "/base/b.so"), ("./b.so", "/base/b.so"),
+    ("/a//b", "/a/b"), ("/a/./b", "/a/b"), ("/a/.", "/a"), ("/a/", "/a"), ("/a/../b", "/a/../b"),
+    ("/.hidden/x", "/.hidden/x"), ("/a/.b/..c", "/a/.b/..c"), ("//a", "/a"), ("/.", "/"),
+  ])
+  func isNormalised(path: String, expected: String) {
+    #expect(FilePath.absolute(path, relativeTo: "/base") == expected)
+  }
+}

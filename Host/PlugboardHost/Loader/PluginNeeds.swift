@@ -55,7 +55,9 @@ struct PluginNeeds {
     let folders = info.runPath.compactMap { expand($0, origin: folder) }
     let system = systemFolderList
     // Libraries plugboard loaded itself serve every plugin: nothing to compare.
-    let needs = info.needed.filter { !$0.contains("/") }.compactMap { name -> Need? in
+    // A byte test: String's contains(String) is Foundation's, a locale-aware
+    // search, for each of a dozen names per plugin.
+    let needs = info.needed.filter { !$0.utf8.contains(UInt8(ascii: "/")) }.compactMap { name -> Need? in
       let match = LoadedLibraries.match(loadedAs: name)
       let (loaded, loader) = (match?.file, match?.loader)
       guard loader != .host else { return nil }
