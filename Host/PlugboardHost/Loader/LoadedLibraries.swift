@@ -37,10 +37,12 @@ enum LoadedLibraries {
     /// their canonical paths: those never unload nor change hands.
     var hostNames: [String: String] = [:]
 
-    /// Records the libraries loaded now that are not recorded yet.
-    mutating func record(_ loader: Loader) {
+    /// Records the libraries loaded now that are not recorded yet;
+    /// `opened`, the canonical path the loader was just given, needs no
+    /// resolving.
+    mutating func record(_ loader: Loader, opened: String? = nil) {
       for name in names(notIn: &seen) where canonical[name] == nil {
-        guard let path = canonicalPath(name) else { continue }
+        guard let path = name == opened ? name : canonicalPath(name) else { continue }
         canonical[name] = path
         if loaders[path] == nil { loaders[path] = loader }
       }
@@ -152,12 +154,13 @@ enum LoadedLibraries {
   /// Records every library loaded since the last call as brought in by
   /// `plugin`. Call after each attempt to open a plugin: a library a failed
   /// `dlopen` loaded is unloaded again and so never recorded.
-  static func attribute(to plugin: String) {
-    ledger.withLock { $0.record(.plugin(plugin)) }
+  /// `file` is the canonical path the plugin was opened by.
+  static func attribute(to plugin: String, file: String) {
+    ledger.withLock { $0.record(.plugin(plugin), opened: file) }
   }
 
   /// Who loaded the library at `path` (canonical); nil when it is not
-  /// recorded (loaded since the last ``attribute(to:)``).
+  /// recorded (loaded since the last ``attribute(to:file:)``).
   static func loader(of path: String) -> Loader? {
     ledger.withLock { $0.loaders[path] }
   }
