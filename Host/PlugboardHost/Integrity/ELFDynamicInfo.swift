@@ -23,40 +23,37 @@ struct ELFDynamicInfo: Equatable {
   private static let maximumString = 4096
 
   static func read(_ descriptor: Int32) -> Result<ELFDynamicInfo, Defect> {
-    Result { () throws(Defect) in try Reader(descriptor: descriptor).info() }
+    read(FileBytes(descriptor: descriptor))
+  }
+
+  /// The same, from reads ``FileBytes`` shares with the other checks.
+  static func read(_ file: FileBytes) -> Result<ELFDynamicInfo, Defect> {
+    Result { () throws(Defect) in try Reader(file: file).info() }
   }
 
   private struct Reader {
-    let descriptor: Int32
-    var size: UInt64 = 0
+    let file: FileBytes
+    let size: UInt64
 
-    init(descriptor: Int32) throws(Defect) {
-      self.descriptor = descriptor
-      var status = stat()
-      guard fstat(descriptor, &status) == 0 else { throw Defect(found: "a file that cannot be examined") }
-      size = UInt64(status.st_size)
+    init(file: FileBytes) throws(Defect) {
+      guard let size = file.size else { throw Defect(found: "a file that cannot be examined") }
+      self.file = file
+      self.size = size
     }
 
-    func bytes(at offset: UInt64, count: Int) throws(Defect) -> [UInt8] {
+    func bytes(at offset: UInt64, count: Int) throws(Defect) -> ArraySlice<UInt8> {
       guard count >= 0, offset <= size, UInt64(count) <= size - offset else {
         throw Defect(found: "a part that lies beyond the end of the file")
       }
-      var result = [UInt8](repeating: 0, count: count)
-      var done = 0
-      while done < count {
-        let got = result.withUnsafeMutableBytes {
-          pread(descriptor, $0.baseAddress.map { $0 + done }, count - done, off_t(offset) + off_t(done))
-        }
-        if got < 0, errno == EINTR { continue }
-        guard got > 0 else { throw Defect(found: "a file that cannot be read to the end") }
-        done += got
-      }
+      let result = file.read(at: offset, count: count)
+      guard result.count == count else { throw Defect(found: "a file that cannot be read to the end") }
       return result
     }
 
     func info() throws(Defect) -> ELFDynamicInfo {
       let header = try bytes(at: 0, count: 64)
-      guard header.starts(with: [0x7F, 0x45, 0x4C, 0x46]), header[4] == 2, header[5] == 1 else {
+      let (fileClass, order) = (header[header.startIndex + 4], header[header.startIndex + 5])
+      guard header.starts(with: [0x7F, 0x45, 0x4C, 0x46]), fileClass == 2, order == 1 else {
         throw Defect(found: "a file that is not a 64-bit little-endian ELF object")
       }
       let headerOffset = word(header, 32)
@@ -118,6 +115,10 @@ struct ELFDynamicInfo: Equatable {
     private func string(at table: UInt64, _ offset: UInt64) throws(Defect) -> String {
       let (start, overflow) = table.addingReportingOverflow(offset)
       guard !overflow, start < size else { throw Defect(found: "a name outside the file") }
+      // Names are short: the first look is small, so a window of the file
+      // holds several; only a longer one is read to the limit.
+      let first = try bytes(at: start, count: Int(min(256, size - start)))
+      if let end = first.firstIndex(of: 0) { return String(decoding: first[..<end], as: UTF8.self) }
       let chunk = try bytes(at: start, count: Int(min(UInt64(maximumString), size - start)))
       guard let end = chunk.firstIndex(of: 0) else {
         throw Defect(found: "a name longer than \(maximumString) bytes or without its terminating NUL")
@@ -125,16 +126,20 @@ struct ELFDynamicInfo: Equatable {
       return String(decoding: chunk[..<end], as: UTF8.self)
     }
 
-    private func half(_ bytes: [UInt8], _ offset: Int) -> UInt16 {
-      UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+    // Offsets are relative to the slice's start.
+    private func half(_ bytes: ArraySlice<UInt8>, _ offset: Int) -> UInt16 {
+      let at = bytes.startIndex + offset
+      return UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8
     }
 
-    private func word32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-      (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) }
+    private func word32(_ bytes: ArraySlice<UInt8>, _ offset: Int) -> UInt32 {
+      let at = bytes.startIndex + offset
+      return (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * UInt32($1)) }
     }
 
-    private func word(_ bytes: [UInt8], _ offset: Int) -> UInt64 {
-      (0..<8).reduce(0) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
+    private func word(_ bytes: ArraySlice<UInt8>, _ offset: Int) -> UInt64 {
+      let at = bytes.startIndex + offset
+      return (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << (8 * UInt64($1)) }
     }
   }
 }

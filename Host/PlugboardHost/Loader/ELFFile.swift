@@ -4,21 +4,30 @@
 
 /// A plugin library opened once, read-only, for every check made before
 /// `dlopen`: its header (``ELFHeader``), its layout (``ELFLayout``) and its
-/// dynamic section (``ELFDynamicInfo``, for ``PluginNeeds``) are all read
-/// with `pread` from this one descriptor, so they describe the same file
-/// and it is opened once instead of once per check.
+/// dynamic section (``ELFDynamicInfo``, for ``PluginNeeds``) are all parsed
+/// from the reads of one ``FileBytes`` on this one descriptor, so they
+/// describe the same file, it is opened once instead of once per check, and
+/// the parts they share (the header, the program headers) are read once.
 final class ELFFile {
   /// The canonical path it was opened at, for messages.
   let path: String
   /// Nil when the file could not be opened; each check then reports what
   /// it reports for an unreadable file.
   private let descriptor: Int32?
+  private let bytes: FileBytes?
 
   /// Opens the regular file at `path` (a final link refused, a FIFO or
   /// device refused without blocking).
-  init(path: String) {
+  convenience init(path: String) {
+    self.init(path: path, descriptor: try? RegularFile.open(path).get(), status: nil)
+  }
+
+  /// Takes over `descriptor` (read-only, for the regular file at the
+  /// canonical `path`); `status` is its `fstat`, when already made.
+  init(path: String, descriptor: Int32?, status: stat?) {
     self.path = path
-    descriptor = try? RegularFile.open(path).get()
+    self.descriptor = descriptor
+    bytes = descriptor.map { FileBytes(descriptor: $0, status: status) }
   }
 
   deinit {
@@ -27,18 +36,18 @@ final class ELFFile {
 
   /// Its header, or what it is instead of an ELF file.
   func header() -> Result<ELFHeader, NotELF> {
-    guard let descriptor else { return .failure(NotELF(found: "a file that cannot be opened for reading")) }
-    return ELFHeader.parse(ELFLayout.read(descriptor, at: 0, count: 64))
+    guard let bytes else { return .failure(NotELF(found: "a file that cannot be opened for reading")) }
+    return ELFHeader.parse(Array(bytes.read(at: 0, count: 64)))
   }
 
   /// The problem with its layout, continuing "plugin 'X' (path) …", or nil
   /// when it is whole (or is not ELF, which ``header()`` reports).
   func layoutProblem() -> String? {
-    descriptor.flatMap { ELFLayout.problem(in: $0, path: path) }
+    bytes.flatMap { ELFLayout.problem(in: $0, path: path) }
   }
 
   /// Its dependencies and run path, when its dynamic section can be read.
   func dynamicInfo() -> ELFDynamicInfo? {
-    descriptor.flatMap { try? ELFDynamicInfo.read($0).get() }
+    bytes.flatMap { try? ELFDynamicInfo.read($0).get() }
   }
 }

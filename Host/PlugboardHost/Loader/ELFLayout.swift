@@ -10,14 +10,12 @@ enum ELFLayout {
   /// Program headers beyond this many bytes are not a real library's.
   static let maximumHeaderBytes = 1 << 20
 
-  /// The problem with the file open at `fd` (`path`, for the rebuild
+  /// The problem with the file `file` reads (`path`, for the rebuild
   /// advice), continuing "plugin 'X' (path) …", or nil when its layout is
   /// whole (or it is not ELF: the header check reports that).
-  static func problem(in fd: Int32, path: String) -> String? {
-    var status = stat()
-    guard fstat(fd, &status) == 0 else { return nil }
-    let size = UInt64(status.st_size)
-    let header = read(fd, at: 0, count: 64)
+  static func problem(in file: FileBytes, path: String) -> String? {
+    guard let size = file.size else { return nil }
+    let header = Array(file.read(at: 0, count: 64))
     guard header.count >= 52, header.starts(with: [0x7F, 0x45, 0x4C, 0x46]) else { return nil }
     let wide = header[4] == 2
     let little = header[5] == 1
@@ -35,7 +33,7 @@ enum ELFLayout {
     guard !overflow, tableEnd <= size else {
       return truncated(size, needs: overflow ? UInt64.max : tableEnd, what: "its program headers")
     }
-    let table = read(fd, at: off_t(tableOffset), count: Int(tableBytes))
+    let table = Array(file.read(at: tableOffset, count: Int(tableBytes)))
     guard UInt64(table.count) == tableBytes else {
       return truncated(size, needs: tableEnd, what: "its program headers")
     }
@@ -56,21 +54,6 @@ enum ELFLayout {
   private static func truncated(_ size: UInt64, needs end: UInt64, what: String) -> String {
     "is truncated: it has \(size) bytes, but \(what) end\(what.hasPrefix("its program") ? "" : "s") at byte "
       + "\(end) — the file was cut short (an interrupted copy or build?); build or copy it again"
-  }
-
-  /// Up to `count` bytes at `offset`; fewer at the end of the file.
-  static func read(_ fd: Int32, at offset: off_t, count: Int) -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: count)
-    var done = 0
-    while done < count {
-      let got = bytes.withUnsafeMutableBytes {
-        pread(fd, $0.baseAddress.map { $0 + done }, count - done, offset + off_t(done))
-      }
-      if got < 0 && errno == EINTR { continue }
-      guard got > 0 else { break }
-      done += got
-    }
-    return Array(bytes[..<done])
   }
 
   private struct FieldReader {

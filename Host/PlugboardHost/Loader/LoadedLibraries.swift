@@ -26,14 +26,37 @@ enum LoadedLibraries {
   private struct Ledger: Sendable {
     var loaders: [String: Loader] = [:]
     var canonical: [String: String] = [:]
+    /// The folders of the canonical paths found so far: canonical
+    /// themselves, so a name in one of them that is not a link is
+    /// canonical as it is.
+    var canonicalFolders: Set<String> = []
+    /// The loaded objects already looked at, so each record reads the
+    /// names of only those loaded since.
+    var seen: Set<LoadedObject> = []
+    /// Names `DT_NEEDED` entries match plugboard's own libraries by, with
+    /// their canonical paths: those never unload nor change hands.
+    var hostNames: [String: String] = [:]
 
-    /// Records the libraries loaded now that are not recorded yet.
-    mutating func record(_ loader: Loader) {
-      for name in names() where canonical[name] == nil {
-        guard let path = FilePath.canonical(name) else { continue }
+    /// Records the libraries loaded now that are not recorded yet;
+    /// `opened`, the canonical path the loader was just given, needs no
+    /// resolving.
+    mutating func record(_ loader: Loader, opened: String? = nil) {
+      for name in names(notIn: &seen) where canonical[name] == nil {
+        guard let path = name == opened ? name : canonicalPath(name) else { continue }
         canonical[name] = path
         if loaders[path] == nil { loaders[path] = loader }
       }
+    }
+
+    /// `name`'s canonical path: one `readlink` when its folder is known to
+    /// be canonical (every plugin of a folder after the first, each library
+    /// of the toolchain's folder after the first), else `realpath`'s walk
+    /// of every component.
+    private mutating func canonicalPath(_ name: String) -> String? {
+      if canonicalFolders.contains(FilePath.directory(of: name)), FilePath.isNotLink(name) { return name }
+      guard let path = FilePath.canonical(name) else { return nil }
+      canonicalFolders.insert(FilePath.directory(of: path))
+      return path
     }
   }
 
@@ -51,27 +74,47 @@ enum LoadedLibraries {
     ledger.withLock { _ in }
   }
 
-  /// The names of every library loaded, as the loader reports them, in its
-  /// order; those that are not absolute paths (the program, the vDSO) are
-  /// left out.
-  private static func names() -> [String] {
+  /// A loaded object as `dl_iterate_phdr` tells them apart: where it is
+  /// mapped and where the loader keeps its name.
+  private struct LoadedObject: Hashable, Sendable {
+    let base: UInt
+    let name: UInt
+  }
+
+  /// The names of the libraries loaded that are not in `seen`, as the
+  /// loader reports them, in its order, adding them to `seen`; those that
+  /// are not absolute paths (the program, the vDSO) are left out. Objects
+  /// already seen cost a set lookup, not a string.
+  private static func names(notIn seen: inout Set<LoadedObject>) -> [String] {
     typealias Callback = @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Int32
     typealias Iterate = @convention(c) (Callback, UnsafeMutableRawPointer?) -> Int32
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dl_iterate_phdr") else { return [] }
     let iterate = unsafeBitCast(symbol, to: Iterate.self)
-    var names: [String] = []
-    withUnsafeMutablePointer(to: &names) { list in
+    var walk = (seen: seen, names: [String]())
+    withUnsafeMutablePointer(to: &walk) { context in
       _ = iterate(
-        { info, _, list in
+        { info, _, context in
           // dlpi_name follows dlpi_addr.
-          guard let info, let list,
+          guard let info, let context,
             let name = info.load(fromByteOffset: MemoryLayout<UInt>.size, as: UnsafePointer<CChar>?.self)
           else { return 0 }
-          list.assumingMemoryBound(to: [String].self).pointee.append(String(cString: name))
+          let walk = context.assumingMemoryBound(to: (seen: Set<LoadedObject>, names: [String]).self)
+          let object = LoadedObject(base: info.load(as: UInt.self), name: UInt(bitPattern: name))
+          guard walk.pointee.seen.insert(object).inserted else { return 0 }
+          walk.pointee.names.append(String(cString: name))
           return 0
-        }, list)
+        }, context)
     }
-    return names.filter { $0.hasPrefix("/") }
+    seen = walk.seen
+    return walk.names.filter { $0.hasPrefix("/") }
+  }
+
+  /// The names of every library loaded, as the loader reports them, in its
+  /// order; those that are not absolute paths (the program, the vDSO) are
+  /// left out.
+  private static func names() -> [String] {
+    var none: Set<LoadedObject> = []
+    return names(notIn: &none)
   }
 
   /// The canonical path of the library a `DT_NEEDED` entry `name` would be
@@ -91,6 +134,18 @@ enum LoadedLibraries {
     return ledger.withLock { $0.canonical[name] } ?? FilePath.canonical(name)
   }
 
+  /// The library a `DT_NEEDED` entry `name` would be matched with without
+  /// any search (canonical), and who loaded it; nil when none is loaded
+  /// under it. A match with plugboard's own library is remembered: a
+  /// plugin needs a dozen of those, and every plugin the same ones.
+  static func match(loadedAs name: String) -> (file: String, loader: Loader?)? {
+    if let file = ledger.withLock({ $0.hostNames[name] }) { return (file, .host) }
+    guard let file = file(loadedAs: name) else { return nil }
+    let loader = loader(of: file)
+    if loader == .host { ledger.withLock { $0.hostNames[name] = file } }
+    return (file, loader)
+  }
+
   /// The loaded library whose file is called `fileName` (`libX.so`), if any.
   static func file(named fileName: String) -> String? {
     names().first { $0.hasSuffix("/" + fileName) }.flatMap(FilePath.canonical)
@@ -99,12 +154,13 @@ enum LoadedLibraries {
   /// Records every library loaded since the last call as brought in by
   /// `plugin`. Call after each attempt to open a plugin: a library a failed
   /// `dlopen` loaded is unloaded again and so never recorded.
-  static func attribute(to plugin: String) {
-    ledger.withLock { $0.record(.plugin(plugin)) }
+  /// `file` is the canonical path the plugin was opened by.
+  static func attribute(to plugin: String, file: String) {
+    ledger.withLock { $0.record(.plugin(plugin), opened: file) }
   }
 
   /// Who loaded the library at `path` (canonical); nil when it is not
-  /// recorded (loaded since the last ``attribute(to:)``).
+  /// recorded (loaded since the last ``attribute(to:file:)``).
   static func loader(of path: String) -> Loader? {
     ledger.withLock { $0.loaders[path] }
   }

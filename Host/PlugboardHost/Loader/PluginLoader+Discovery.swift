@@ -24,10 +24,11 @@ extension PluginLoader {
   /// `pluginFolders`.
   package func loadAll(_ manifest: Manifest, profile: String? = nil) -> LoadResult {
     var claimed: [String: String] = [:]
-    var outcomes = loadListed(manifest, profile: profile, claimed: &claimed)
+    // One for the whole bring-up: it remembers the folders it judged.
+    let vetting = PluginVetting(manifest: manifest)
+    var outcomes = loadListed(manifest, profile: profile, vetting: vetting, claimed: &claimed)
     guard !manifest.pluginFolders.isEmpty else { return LoadResult(outcomes: outcomes, folderProblems: []) }
     var folderProblems: [DeploymentProblem] = []
-    let vetting = PluginVetting(manifest: manifest)
     var named: [String: String] = [:]
     for outcome in outcomes {
       if case .loaded(let plugin) = outcome { named[plugin.name] = plugin.file }
@@ -76,14 +77,15 @@ extension PluginLoader {
     var current = entry
     var reported: [String: String] = named
     do throws(DeploymentProblem) {
-      let canonical = try locate(entry, in: manifest, claimed: claimed, vetting: vetting)
+      let located = try locate(entry, in: manifest, claimed: claimed, vetting: vetting)
+      let canonical = located.path
       claimed[canonical] = entry.name
       let pinned = try pinnedSettings(of: canonical, entry: entry, manifest: manifest)
       if let pinned {
         entry = discoveredEntry(pinned, file: file, folder: folder)
         current = entry
       }
-      let plugin = try load(entry, file: canonical, requirePins: manifest.requirePins) {
+      let plugin = try load(entry, file: located, requirePins: manifest.requirePins) {
         (name: String) throws(DeploymentProblem) -> PluginEntry? in
         if let earlier = reported[name] {
           throw .plugin(

@@ -9,7 +9,7 @@ extension PluginLoader {
   func open(_ entry: PluginEntry, _ file: String, requirePins: Bool, needs: PluginNeeds?)
     throws(DeploymentProblem) -> DynamicLibrary
   {
-    defer { LoadedLibraries.attribute(to: entry.name) }
+    defer { LoadedLibraries.attribute(to: entry.name, file: file) }
     guard let pin = entry.sha256 else {
       guard !requirePins else {
         throw .plugin(

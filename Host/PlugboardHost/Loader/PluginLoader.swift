@@ -35,17 +35,17 @@ package struct PluginLoader {
   }
 
   /// The listed plugins' outcomes, in manifest order.
-  func loadListed(_ manifest: Manifest, profile: String?, claimed: inout [String: String]) -> [PluginOutcome]
-  {
+  func loadListed(
+    _ manifest: Manifest, profile: String?, vetting: PluginVetting, claimed: inout [String: String]
+  ) -> [PluginOutcome] {
     LoadedLibraries.noteHostLibraries()
-    let vetting = PluginVetting(manifest: manifest)
     return manifest.plugins.map { entry in
       guard entry.loads(inProfile: profile) else { return .disabled(entry) }
       // Set aside by the supervisor after it brought an earlier process down.
       if let problem = Progress.quarantine[entry.name] { return .failed(entry, problem) }
       do throws(DeploymentProblem) {
         let file = try locate(entry, in: manifest, claimed: claimed, vetting: vetting)
-        claimed[file] = entry.name
+        claimed[file.path] = entry.name
         guard let plugin = try load(entry, file: file, requirePins: manifest.requirePins) else {
           return .disabled(entry)
         }
@@ -58,24 +58,36 @@ package struct PluginLoader {
 
   // MARK: Stages
 
+  /// The file `entry` leads to, vetted (SECURITY.md, "Vetting before
+  /// dlopen") and opened for the checks before `dlopen`.
   func locate(
     _ entry: PluginEntry, in manifest: Manifest, claimed: [String: String], vetting: PluginVetting
-  ) throws(DeploymentProblem) -> String {
+  ) throws(DeploymentProblem) -> ELFFile {
     let absolute = manifest.absolutePath(of: entry)
     Progress.stage(.vet, entry.name, file: absolute)
     func failure(_ detail: String, file: String = absolute) -> DeploymentProblem {
       .plugin(entry.name, file: file, stage: .locate, detail)
     }
-    guard let file = FilePath.canonical(absolute) else {
-      if FilePath.isLinkLoop(absolute) {
-        throw failure("is a symbolic link that leads, through other links, back to itself (a loop)")
+    // One descriptor names the file, gives its status and is read from;
+    // without /proc, the path is walked as `realpath` does.
+    let handle = PathHandle.open(absolute)
+    let file: String
+    let kind: FileKind
+    if let handle {
+      (file, kind) = (handle.canonical, handle.kind)
+    } else {
+      guard let canonical = FilePath.canonical(absolute) else {
+        if FilePath.isLinkLoop(absolute) {
+          throw failure("is a symbolic link that leads, through other links, back to itself (a loop)")
+        }
+        let origin =
+          entry.path.hasPrefix("/")
+          ? "" : " (plugins[\(entry.index)].path is relative to the manifest's folder, \(manifest.directory))"
+        throw failure("does not exist\(origin)")
       }
-      let origin =
-        entry.path.hasPrefix("/")
-        ? "" : " (plugins[\(entry.index)].path is relative to the manifest's folder, \(manifest.directory))"
-      throw failure("does not exist\(origin)")
+      (file, kind) = (canonical, FileKind.of(canonical))
     }
-    switch FileKind.of(file) {
+    switch kind {
     case .regular: break
     case .directory: throw failure("is a directory; expected a shared library file", file: file)
     case .other: throw failure("is not a regular file; expected a shared library file", file: file)
@@ -84,11 +96,12 @@ package struct PluginLoader {
       throw failure("is the same file as plugin '\(owner)'; a library can serve one plugin", file: file)
     }
     if let problem = vetting.placement(absolute: absolute, canonical: file, entry: entry)
-      ?? vetting.permissions(of: file)
+      ?? (handle.map { vetting.permissions(of: file, status: $0.status) } ?? vetting.permissions(of: file))
     {
       throw DeploymentProblem.plugin(entry.name, file: file, stage: .vet, problem)
     }
-    return file
+    guard let handle else { return ELFFile(path: file) }
+    return ELFFile(path: file, descriptor: handle.openForReading(), status: handle.status)
   }
 
   /// `entry`'s plugin, loaded from `file`; nil when `adopt` sets it aside.
@@ -97,15 +110,15 @@ package struct PluginLoader {
   /// to load it as (nil: do not assemble it). Without it the name must be
   /// `entry`'s.
   func load(
-    _ entry: PluginEntry, file: String, requirePins: Bool,
+    _ entry: PluginEntry, file elf: ELFFile, requirePins: Bool,
     adopt: ((String) throws(DeploymentProblem) -> PluginEntry?)? = nil
   ) throws(DeploymentProblem) -> LoadedPlugin? {
     var entry = entry
+    let file = elf.path
     func failure(_ stage: LoadStage, _ detail: String, dlerror: String? = nil) -> DeploymentProblem {
       .plugin(entry.name, file: file, stage: stage, detail, systemMessage: dlerror)
     }
-    // Opened once for every check before dlopen; closed when they are done.
-    let elf = ELFFile(path: file)
+    // Opened once by locate for every check before dlopen.
     try vet(elf, failure: failure)
     if let problem = elf.layoutProblem() { throw failure(.vet, problem, dlerror: nil) }
     let needs = PluginNeeds.survey(elf)

@@ -53,11 +53,13 @@ struct PluginNeeds {
     else { return nil }
     let folder = FilePath.directory(of: file)
     let folders = info.runPath.compactMap { expand($0, origin: folder) }
-    let system = systemFolders()
+    let system = systemFolderList
     // Libraries plugboard loaded itself serve every plugin: nothing to compare.
-    let needs = info.needed.filter { !$0.contains("/") }.compactMap { name -> Need? in
-      let loaded = LoadedLibraries.file(loadedAs: name)
-      let loader = loaded.flatMap(LoadedLibraries.loader(of:))
+    // A byte test: String's contains(String) is Foundation's, a locale-aware
+    // search, for each of a dozen names per plugin.
+    let needs = info.needed.filter { !$0.utf8.contains(UInt8(ascii: "/")) }.compactMap { name -> Need? in
+      let match = LoadedLibraries.match(loadedAs: name)
+      let (loaded, loader) = (match?.file, match?.loader)
       guard loader != .host else { return nil }
       let own = folders.lazy.map { $0 + "/" + name }.first(where: isRegularFile).flatMap(FilePath.canonical)
       return Need(
@@ -72,6 +74,9 @@ struct PluginNeeds {
   /// told without reading its cache: `LD_LIBRARY_PATH` (searched before a
   /// `DT_RUNPATH`, and so before `$ORIGIN`, but rarely set for plugboard),
   /// the default folders, and the C library's own (the multiarch folder).
+  /// Neither changes while plugboard runs.
+  private static let systemFolderList = systemFolders()
+
   private static func systemFolders() -> [String] {
     let environment = getenv("LD_LIBRARY_PATH").map { String(cString: $0) } ?? ""
     let libc = LoadedLibraries.file(loadedAs: "libc.so.6").map(FilePath.directory(of:))
@@ -83,10 +88,13 @@ struct PluginNeeds {
   /// entry using another token (`$LIB`, `$PLATFORM`), which is not followed.
   private static func expand(_ entry: String, origin: String) -> String? {
     var path = entry
-    for token in ["${ORIGIN}", "$ORIGIN"] {
-      path = path.replacingOccurrences(of: token, with: origin)
+    // Most entries have no token, or are one: no search needed then.
+    if path == "$ORIGIN" || path == "${ORIGIN}" {
+      path = origin
+    } else if path.utf8.contains(UInt8(ascii: "$")) {
+      for token in ["${ORIGIN}", "$ORIGIN"] { path = path.replacing(token, with: origin) }
     }
-    return path.contains("$") || !path.hasPrefix("/") ? nil : path
+    return path.utf8.contains(UInt8(ascii: "$")) || !path.hasPrefix("/") ? nil : path
   }
 
   private static func isRegularFile(_ path: String) -> Bool {

@@ -15,6 +15,10 @@ struct PluginVetting {
   let roots: [String]
   /// The user running the host, who with root may own plugin files.
   let user = geteuid()
+  /// The folders judged so far; lives as long as this vetting, which is
+  /// made once per bring-up, so a folder whose mode changed is judged
+  /// afresh by the next one.
+  private let folders = FolderVerdicts()
 
   init(manifest: Manifest) {
     let folders =
@@ -55,30 +59,70 @@ struct PluginVetting {
   /// others can add files there but not replace someone else's.
   func permissions(of canonical: String) -> String? {
     guard let file = Self.status(canonical) else { return "cannot be examined (stat failed)" }
+    return permissions(of: canonical, status: file)
+  }
+
+  /// The same, for the file at `canonical` whose status is `file` (taken
+  /// from a descriptor already open on it). The file is judged every
+  /// time; its folders once per bring-up (see ``FolderVerdicts``).
+  func permissions(of canonical: String, status file: stat) -> String? {
     if let problem = ownership(file, of: canonical, what: "is") { return problem }
     if file.st_mode & (S_IWGRP | S_IWOTH) != 0 {
       return
         "is writable by \(Self.writers(file.st_mode)) (\(Self.describe(file))); anyone who can write it can "
         + "run code in plugboard — remove the write permission: chmod go-w \(canonical)"
     }
-    var folder = FilePath.directory(of: canonical)
+    return folderProblem(FilePath.directory(of: canonical))
+  }
+
+  /// The problem with `folder` or the first folder above it that has one,
+  /// nearest first, or nil when none has. Folders already judged in this
+  /// bring-up are not examined again: 200 plugins in one folder cost one
+  /// walk up to `/`, not 200.
+  private func folderProblem(_ start: String) -> String? {
+    var passed: [String] = []
+    var folder = start
+    var verdict: String?
     while true {
-      guard let status = Self.status(folder) else { return "lies in \(folder), which cannot be examined" }
-      if let problem = ownership(status, of: folder, what: "lies in the folder \(folder), which is") {
-        return problem
+      if let known = folders.verdicts[folder] {
+        verdict = known
+        break
       }
-      let sticky = status.st_mode & S_ISVTX != 0 && status.st_uid == 0
-      if status.st_mode & (S_IWGRP | S_IWOTH) != 0, !sticky {
-        return "lies in the folder \(folder), which is writable by \(Self.writers(status.st_mode)) "
-          + "(\(Self.describe(status))); anyone who can write there can replace the plugin — "
-          + "chmod go-w \(folder)"
+      if let problem = Self.problem(ofFolder: folder, user: user) {
+        verdict = problem
+        folders.verdicts[folder] = problem
+        break
       }
-      if folder == "/" { return nil }
+      passed.append(folder)
+      if folder == "/" { break }
       folder = FilePath.directory(of: folder)
     }
+    // A folder that passed itself has the verdict of the first one above it.
+    for folder in passed { folders.verdicts[folder] = .some(verdict) }
+    return verdict
+  }
+
+  /// What is wrong with `folder` itself (not the folders above it).
+  private static func problem(ofFolder folder: String, user: uid_t) -> String? {
+    guard let status = Self.status(folder) else { return "lies in \(folder), which cannot be examined" }
+    if let problem = ownership(status, of: folder, what: "lies in the folder \(folder), which is", user: user)
+    {
+      return problem
+    }
+    let sticky = status.st_mode & S_ISVTX != 0 && status.st_uid == 0
+    if status.st_mode & (S_IWGRP | S_IWOTH) != 0, !sticky {
+      return "lies in the folder \(folder), which is writable by \(Self.writers(status.st_mode)) "
+        + "(\(Self.describe(status))); anyone who can write there can replace the plugin — "
+        + "chmod go-w \(folder)"
+    }
+    return nil
   }
 
   private func ownership(_ status: stat, of path: String, what: String) -> String? {
+    Self.ownership(status, of: path, what: what, user: user)
+  }
+
+  private static func ownership(_ status: stat, of path: String, what: String, user: uid_t) -> String? {
     guard status.st_uid != 0, status.st_uid != user else { return nil }
     return
       "\(what) owned by uid \(status.st_uid), neither root nor the user running plugboard (uid \(user)); "
@@ -108,4 +152,12 @@ struct PluginVetting {
     return
       "mode \(String(repeating: "0", count: max(0, 4 - octal.count)))\(octal), owner uid \(status.st_uid)"
   }
+}
+
+/// The verdicts of ``PluginVetting`` on folders, by canonical path: nil
+/// when the folder and every folder above it pass, else the problem of the
+/// nearest one that does not. One bring-up's worth: the files are judged
+/// at every plugin, the folders they share once.
+final class FolderVerdicts {
+  var verdicts: [String: String?] = [:]
 }

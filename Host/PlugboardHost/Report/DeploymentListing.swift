@@ -83,7 +83,8 @@ extension DeploymentListing {
   package init(_ deployment: Deployment, host: HostVersions = .current) {
     // Grouped once: filtering every registration for each plugin made a
     // listing quadratic in plugins (issue 15: 200 plugins of 20).
-    let byPlugin = Dictionary(grouping: deployment.container.registrations) { $0.site.plugin ?? "" }
+    let registrations = deployment.container.registrations
+    let byPlugin = Dictionary(grouping: registrations) { $0.site.plugin ?? "" }
     let hooks = LifecycleHookNames(deployment.container)
     self.init(
       manifest: deployment.manifest.path, host: Host(host), problems: deployment.problems,
@@ -96,7 +97,7 @@ extension DeploymentListing {
         return plugin
       })
     profile = ProfileEffects(deployment)
-    logger = LoggerChoice(deployment.container)
+    logger = LoggerChoice(registrations: registrations)
   }
 
   /// The listing of a deployment whose manifest could not be read.

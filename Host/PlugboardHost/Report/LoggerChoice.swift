@@ -14,8 +14,15 @@ package struct LoggerChoice: Encodable, Sendable, Equatable {
   /// The choice in `container`; nil if nothing serves `(any Logger)`
   /// (a container plugboard did not set up).
   init?(_ container: Container) {
+    self.init(registrations: container.registrations)
+  }
+
+  /// The choice among `registrations` (a container's, in registration
+  /// order), for a caller that already holds them: a container makes the
+  /// list afresh at each call, thousands of records for a large deployment.
+  init?(registrations: [RegistrationInfo]) {
     let key = ServiceKey((any Logger).self)
-    guard let winner = container.registrations.last(where: { $0.key == key }) else { return nil }
+    guard let winner = registrations.last(where: { $0.key == key }) else { return nil }
     plugin = DefaultLogger.isDefault(winner.site) ? nil : winner.site.plugin
     file = winner.site.fileID
     line = winner.site.line

@@ -5,15 +5,29 @@ struct TextTable {
   /// One line per row, each prefixed by `indent`; the last column is not
   /// padded, so lines carry no trailing spaces.
   func lines(indent: String = "") -> [String] {
-    let columns = rows.map(\.count).max() ?? 0
-    let widths = (0..<columns).map { column in
-      rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0
-    }
-    return rows.map { row in
-      let cells = row.enumerated().map { column, cell in
-        column == row.count - 1 ? cell : cell.padded(to: widths[column])
+    // Each cell's width is counted once (characters, not bytes), and each
+    // line is built in one buffer: a listing has thousands of rows.
+    let counts = rows.map { $0.map(\.count) }
+    var widths: [Int] = []
+    for row in counts {
+      for (column, count) in row.enumerated() {
+        if column == widths.count {
+          widths.append(count)
+        } else {
+          widths[column] = max(widths[column], count)
+        }
       }
-      return indent + cells.joined(separator: "  ")
+    }
+    return zip(rows, counts).map { row, counts in
+      var line = indent
+      for (column, cell) in row.enumerated() {
+        if column > 0 { line += "  " }
+        line += cell
+        if column < row.count - 1, widths[column] > counts[column] {
+          line += String(repeating: " ", count: widths[column] - counts[column])
+        }
+      }
+      return line
     }
   }
 }

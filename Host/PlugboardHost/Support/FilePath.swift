@@ -13,8 +13,24 @@ enum FilePath {
   /// the folder that holds `x`. ``canonical(_:)`` resolves it as the kernel does.
   static func absolute(_ path: String, relativeTo base: String) -> String {
     let joined = path.hasPrefix("/") ? path : base + "/" + path
+    if isPlain(joined) { return joined }
     let parts = joined.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
     return "/" + parts.joined(separator: "/")
+  }
+
+  /// Whether the absolute `path` is already as ``absolute(_:relativeTo:)``
+  /// makes it: no empty or `.` component, no trailing slash.
+  private static func isPlain(_ path: String) -> Bool {
+    var previous = UInt8(ascii: "/")
+    var dotAfterSlash = false
+    for byte in path.utf8.dropFirst() {
+      if byte == UInt8(ascii: "/") {
+        if previous == UInt8(ascii: "/") || dotAfterSlash { return false }
+      }
+      dotAfterSlash = byte == UInt8(ascii: ".") && previous == UInt8(ascii: "/") ? true : false
+      previous = byte
+    }
+    return path.hasPrefix("/") && (path.utf8.count == 1 || (previous != UInt8(ascii: "/") && !dotAfterSlash))
   }
 
   /// The folder containing `path` (which is absolute).
@@ -38,6 +54,12 @@ enum FilePath {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)
+  }
+
+  /// Whether `path` names an existing file that is not a symbolic link.
+  static func isNotLink(_ path: String) -> Bool {
+    var byte: CChar = 0
+    return readlink(path, &byte, 1) < 0 && errno == EINVAL
   }
 
   /// Whether following the links of `path` goes round in a loop (ELOOP).
