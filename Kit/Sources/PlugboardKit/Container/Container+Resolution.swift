@@ -95,7 +95,7 @@ extension Container {
       try makeInstance(of: record, hasArguments: true, into: UnsafeMutableRawPointer(out)) {
         resolver, out in
         out.assumingMemoryBound(to: Service.self).initialize(
-          to: try record.factory(resolver, first, repeat each rest))
+          to: try record.argumentFactory(resolver, first, repeat each rest))
       }
       return out.move()
     }
@@ -165,19 +165,29 @@ extension Container {
     produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
   ) throws {
     try ResolutionContext.withCurrent { context in
-      try enter(record, hasArguments: false, in: context)
-      defer { context.pop() }
-      if record.isTransient && !context.stackIsLow
-        && !record.hasInitCompleted.load(ordering: .relaxed)
-      {
-        do {
-          try produce(self, out)
-        } catch {
-          throw failure(error, at: record, in: context)
+      let scope = record.scopeStorage.load(ordering: .relaxed)
+      if scope == ObjectScope.transient.rawValue {
+        try enter(record, hasArguments: false, in: context)
+        defer { context.pop() }
+        guard context.stackIsLow || record.hasInitCompleted.load(ordering: .relaxed) else {
+          do {
+            try produce(self, out)
+          } catch {
+            throw failure(error, at: record, in: context)
+          }
+          return
         }
+        try makeScopedOnEnoughStack(record, in: context, into: out, produce: produce)
         return
       }
-      if copyGraphInstance(of: record, in: context, into: out) { return }
+      // A `.graph` instance this resolution already made is copied before
+      // the chain is entered: the request cannot close a cycle (the
+      // instance exists) or go deeper (no factory runs).
+      if scope == ObjectScope.graph.rawValue, copyGraphInstance(of: record, in: context, into: out) {
+        return
+      }
+      try enter(record, hasArguments: false, in: context)
+      defer { context.pop() }
       try makeScopedOnEnoughStack(record, in: context, into: out, produce: produce)
     }
   }
@@ -190,9 +200,14 @@ extension Container {
   private func copyGraphInstance(
     of record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer
   ) -> Bool {
-    guard record.isGraph, !context.stackIsLow, let shared = context.graphInstance(of: record)
-    else { return false }
-    record.copy(shared, to: out)
+    guard let shared = context.graphInstance(of: record) else { return false }
+    if record.isReference {
+      // One retain, instead of the generic copy's value-witness call.
+      out.assumingMemoryBound(to: AnyObject.self)
+        .initialize(to: shared.assumingMemoryBound(to: AnyObject.self).pointee)
+    } else {
+      record.copy(shared, to: out)
+    }
     return true
   }
 

@@ -359,15 +359,16 @@ public final class Container: @unchecked Sendable {
   /// every resolve: no lock, no reference counting, no allocation.
   @inlinable @inline(__always)
   func lookup(_ id: ObjectIdentifier, name: String?) -> Unmanaged<RegistrationRecord>? {
-    if name == nil {
-      let counter = ReaderGate.enter()
-      let pointer = published.load(ordering: .acquiring)
-      let found = pointer.flatMap {
-        Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.plainRecord(for: id) }
+    let counter = ReaderGate.enter()
+    let pointer = published.load(ordering: .acquiring)
+    let found = pointer.flatMap {
+      Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef { registry in
+        guard let name else { return registry.plainRecord(for: id) }
+        return registry.quickNamedRecord(for: id, name: name)
       }
-      ReaderGate.leave(counter)
-      if let found { return found }
     }
+    ReaderGate.leave(counter)
+    if let found { return found }
     return lookupSlowly(id, name: name)
   }
 

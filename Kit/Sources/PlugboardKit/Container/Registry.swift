@@ -22,6 +22,9 @@ final class Registry: @unchecked Sendable {
   private let buckets: ContiguousArray<TypeBucket?>
   /// `buckets`, unretained, for named lookups without reference counting.
   private let bucketRefs: UnsafeMutablePointer<Unmanaged<TypeBucket>?>
+  /// The named, argument-free registrations, by type and name, for the
+  /// quick lookup inlined into `resolve` (see ``quickNamedRecord(for:name:)``).
+  @usableFromInline let quickNamed: QuickNameTable
 
   /// The registrations that serve their keys, in registration order.
   let records: [RegistrationRecord]
@@ -64,7 +67,7 @@ final class Registry: @unchecked Sendable {
     func slot(for id: ObjectIdentifier) -> Int {
       let bits = Self.bits(of: id)
       var index = Self.index(of: bits, shift: shift)
-      while keys[index] != 0 && keys[index] != bits { index = (index + 1) & mask }
+      while keys[index] != 0 && keys[index] != bits { index = (index &+ 1) & mask }
       keys[index] = bits
       return index
     }
@@ -162,9 +165,13 @@ final class Registry: @unchecked Sendable {
       (bucketRefs + index).initialize(to: buckets[index].map(Unmanaged.passUnretained))
     }
     self.bucketRefs = bucketRefs
+    self.quickNamed = QuickNameTable(
+      (0..<all.count).lazy.filter { winner[$0] && all[$0].key.name != nil && all[$0].key.arguments.isEmpty }
+        .map { all[$0] })
   }
 
   deinit {
+    quickNamed.deallocate()
     bucketRefs.deallocate()
     keys.deallocate()
     plain.deallocate()
@@ -181,7 +188,7 @@ final class Registry: @unchecked Sendable {
     // module lie a fixed stride apart (88 bytes for the benchmark's 1,000
     // classes); bits 32 and up of the product, as before, made such keys
     // collide into runs of 11 probes on average, the top bits into none.
-    Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> UInt(truncatingIfNeeded: shift))
+    Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> UInt(truncatingIfNeeded: shift))
   }
 
   @inlinable @inline(__always)
@@ -192,7 +199,7 @@ final class Registry: @unchecked Sendable {
       let key = keys[index]
       if key == bits { return index }
       if key == 0 { return nil }
-      index = (index + 1) & mask
+      index = (index &+ 1) & mask
     }
   }
 
@@ -201,6 +208,14 @@ final class Registry: @unchecked Sendable {
   func plainRecord(for id: ObjectIdentifier) -> Unmanaged<RegistrationRecord>? {
     guard let index = slot(of: id) else { return nil }
     return plain[index]
+  }
+
+  /// The registration of the type under `name` taking no arguments, when
+  /// `name` is held exactly as the registration's (see
+  /// ``QuickNameTable``); `nil` says only "look further".
+  @inlinable @inline(__always)
+  func quickNamedRecord(for id: ObjectIdentifier, name: String) -> Unmanaged<RegistrationRecord>? {
+    quickNamed.record(for: Self.bits(of: id), name: name)
   }
 
   /// The registration of the type under `name` taking no arguments.
@@ -287,7 +302,9 @@ final class TypeBucket: @unchecked Sendable {
 }
 
 /// Named registrations of one type, found by a cheap FNV-1a hash of the
-/// name's UTF-8 bytes; `Hasher` costs more than the rest of a lookup.
+/// name's UTF-8 bytes; `Hasher` costs more than the rest of a lookup. The
+/// common request, a name written as a literal, is found before this
+/// table by ``Registry/quickNamedRecord(for:name:)``.
 struct NameTable: @unchecked Sendable {
   private let mask: Int
   private let hashes: ContiguousArray<UInt64>
@@ -303,7 +320,7 @@ struct NameTable: @unchecked Sendable {
       guard let name = record.key.name else { continue }
       let hash = Self.hash(name)
       var index = Int(truncatingIfNeeded: hash) & mask
-      while records[index] != nil { index = (index + 1) & mask }
+      while records[index] != nil { index = (index &+ 1) & mask }
       hashes[index] = hash
       records[index] = Unmanaged.passUnretained(record)
     }
@@ -320,7 +337,7 @@ struct NameTable: @unchecked Sendable {
       if hashes[index] == hash, candidate._withUnsafeGuaranteedRef({ $0.key.name == name }) {
         return candidate
       }
-      index = (index + 1) & mask
+      index = (index &+ 1) & mask
     }
     return nil
   }

@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// Resolution works on this non-generic base, so it never looks up generic
 /// metadata: the type-specific work (copying, destroying an instance) is
-/// in methods that ``TypedRecord`` overrides, reached through the vtable;
+/// in methods that ``PlainRecord`` and ``ArgumentRecord`` override, reached through the vtable;
 /// the factory is called by the inlinable `resolve`, specialized in the
 /// caller, which passes it down as a closure. A `.container` instance lives in raw memory sized for the
 /// service type, allocated only when the instance is made and published by
@@ -30,7 +30,7 @@ class RegistrationRecord: @unchecked Sendable {
   /// `ResolutionError` keeps records past their container; its custom
   /// mirror keeps reflection from following this field.
   unowned(unsafe) let owner: Container
-  private let scopeStorage: Atomic<UInt8>
+  @usableFromInline let scopeStorage: Atomic<UInt8>
   // Guarded by the record's striped lock (`withMetadata`).
   private var metadataStorage = RegistrationMetadata()
   /// The `.container` instance, once it has been made; `nil` before.
@@ -52,14 +52,19 @@ class RegistrationRecord: @unchecked Sendable {
   /// reports it as `.container`, the built-in scope it behaves like.
   static let customScopeValue: UInt8 = 0xFF
 
+  /// Whether an instance is a single reference to a Swift class instance,
+  /// so copying one is a retain.
+  let isReference: Bool
+
   @usableFromInline
   init(key: ServiceKey, scope: ObjectScope, owner: Container) {
     self.key = key
     self.owner = owner
     self.scopeStorage = Atomic(scope.rawValue)
+    self.isReference = key.service.type is AnyObject.Type
   }
 
-  // MARK: Type-specific work, overridden by TypedRecord
+  // MARK: Type-specific work, overridden by PlainRecord and ArgumentRecord
 
   /// Initializes `destination` with a copy of the instance at `source`.
   func copy(_ source: UnsafeMutableRawPointer, to destination: UnsafeMutableRawPointer) {}
@@ -92,7 +97,7 @@ class RegistrationRecord: @unchecked Sendable {
 
   /// Whether the scope is `.graph`: one relaxed load, for the shortcut to
   /// an instance the current resolution already holds.
-  @inline(__always)
+  @inlinable @inline(__always)
   final var isGraph: Bool {
     scopeStorage.load(ordering: .relaxed) == ObjectScope.graph.rawValue
   }
@@ -209,30 +214,33 @@ struct RegistrationMetadata: Sendable {
   var lifecycle = LifecycleHooks()
 }
 
-/// The part of a registration that knows its service type.
+/// The type-specific work of a record, shared by ``PlainRecord`` and
+/// ``ArgumentRecord``, each of which overrides the base's methods with
+/// these.
+///
+/// Static functions of a generic enum rather than a generic superclass:
+/// every generic class a service type instantiates costs the runtime a
+/// demangling and a metadata instantiation the first time the type is
+/// registered, and a generic superclass doubled that (at 200 plugins of 20
+/// services, the larger part of registering; see BENCHMARKS.md, issue 15).
 @usableFromInline
-class TypedRecord<Service>: RegistrationRecord, @unchecked Sendable {
-  @usableFromInline
-  override init(key: ServiceKey, scope: ObjectScope, owner: Container) {
-    super.init(key: key, scope: scope, owner: owner)
-  }
-
-  deinit {
+enum TypedInstance<Service> {
+  static func release(_ shared: borrowing Atomic<UnsafeMutableRawPointer?>) {
     guard let instance = shared.load(ordering: .acquiring) else { return }
     instance.assumingMemoryBound(to: Service.self).deinitialize(count: 1)
     instance.deallocate()
   }
 
-  override func copy(_ source: UnsafeMutableRawPointer, to destination: UnsafeMutableRawPointer) {
+  static func copy(_ source: UnsafeMutableRawPointer, to destination: UnsafeMutableRawPointer) {
     destination.assumingMemoryBound(to: Service.self)
       .initialize(to: source.assumingMemoryBound(to: Service.self).pointee)
   }
 
-  override func destroy(_ pointer: UnsafeMutableRawPointer) {
+  static func destroy(_ pointer: UnsafeMutableRawPointer) {
     pointer.assumingMemoryBound(to: Service.self).deinitialize(count: 1)
   }
 
-  override func object(at pointer: UnsafeMutableRawPointer) -> AnyObject? {
+  static func object(at pointer: UnsafeMutableRawPointer) -> AnyObject? {
     let instance = pointer.assumingMemoryBound(to: Service.self).pointee
     // Only class instances can be held weakly; bridging a value would make
     // a box nobody else holds (or a cached NSNumber).
@@ -240,35 +248,30 @@ class TypedRecord<Service>: RegistrationRecord, @unchecked Sendable {
     return instance as AnyObject
   }
 
-  override func initialize(_ out: UnsafeMutableRawPointer, from object: AnyObject) -> Bool {
-    guard let instance = object as? Service else { return false }
-    out.assumingMemoryBound(to: Service.self).initialize(to: instance)
-    return true
-  }
-
-  override func allocateInstance() -> UnsafeMutableRawPointer {
-    UnsafeMutableRawPointer(CacheLine.allocate(Service.self, count: 1))
-  }
-
-  override func allocateScratch() -> UnsafeMutableRawPointer {
-    UnsafeMutableRawPointer(UnsafeMutablePointer<Service>.allocate(capacity: 1))
-  }
-
-  override func boxed(_ pointer: UnsafeMutableRawPointer) -> Any {
-    pointer.assumingMemoryBound(to: Service.self).pointee
-  }
-
-  override func initialize(_ out: UnsafeMutableRawPointer, fromBoxed value: Any) -> Bool {
+  static func initialize(_ out: UnsafeMutableRawPointer, from value: Any) -> Bool {
     guard let instance = value as? Service else { return false }
     out.assumingMemoryBound(to: Service.self).initialize(to: instance)
     return true
   }
+
+  static func allocateInstance() -> UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer(CacheLine.allocate(Service.self, count: 1))
+  }
+
+  static func allocateScratch() -> UnsafeMutableRawPointer {
+    UnsafeMutableRawPointer(UnsafeMutablePointer<Service>.allocate(capacity: 1))
+  }
+
+  static func boxed(_ pointer: UnsafeMutableRawPointer) -> Any {
+    pointer.assumingMemoryBound(to: Service.self).pointee
+  }
 }
 
-/// A registration whose factory takes only the resolver.
+/// A registration whose factory takes only the resolver, and the one
+/// generic class a service type instantiates (see ``TypedInstance``).
 @usableFromInline
-final class PlainRecord<Service>: TypedRecord<Service>, @unchecked Sendable {
-  @usableFromInline let factory: @Sendable (Resolver) throws -> Service
+class PlainRecord<Service>: RegistrationRecord, @unchecked Sendable {
+  @usableFromInline final let factory: @Sendable (Resolver) throws -> Service
 
   @usableFromInline
   init(
@@ -278,16 +281,44 @@ final class PlainRecord<Service>: TypedRecord<Service>, @unchecked Sendable {
     self.factory = factory
     super.init(key: key, scope: scope, owner: owner)
   }
+
+  deinit { TypedInstance<Service>.release(shared) }
+
+  override func copy(_ source: UnsafeMutableRawPointer, to destination: UnsafeMutableRawPointer) {
+    TypedInstance<Service>.copy(source, to: destination)
+  }
+  override func destroy(_ pointer: UnsafeMutableRawPointer) { TypedInstance<Service>.destroy(pointer) }
+  override func object(at pointer: UnsafeMutableRawPointer) -> AnyObject? {
+    TypedInstance<Service>.object(at: pointer)
+  }
+  override func initialize(_ out: UnsafeMutableRawPointer, from object: AnyObject) -> Bool {
+    TypedInstance<Service>.initialize(out, from: object)
+  }
+  override func allocateInstance() -> UnsafeMutableRawPointer { TypedInstance<Service>.allocateInstance() }
+  override func allocateScratch() -> UnsafeMutableRawPointer { TypedInstance<Service>.allocateScratch() }
+  override func boxed(_ pointer: UnsafeMutableRawPointer) -> Any { TypedInstance<Service>.boxed(pointer) }
+  override func initialize(_ out: UnsafeMutableRawPointer, fromBoxed value: Any) -> Bool {
+    TypedInstance<Service>.initialize(out, from: value)
+  }
 }
 
 /// A registration whose factory takes runtime arguments.
+///
+/// A ``PlainRecord`` for the type-specific work it inherits; its
+/// argument-free factory is never called, because only keys without
+/// arguments reach a plain record's factory and this record's key has
+/// some.
 @usableFromInline
-final class ArgumentRecord<Service, First, each Rest>: TypedRecord<Service>, @unchecked Sendable {
+final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, @unchecked Sendable {
   @usableFromInline typealias Factory = @Sendable (Resolver, First, repeat each Rest) throws -> Service
-  @usableFromInline let factory: Factory
+  @usableFromInline let argumentFactory: Factory
 
   init(key: ServiceKey, scope: ObjectScope, owner: Container, factory: @escaping Factory) {
-    self.factory = factory
-    super.init(key: key, scope: scope, owner: owner)
+    self.argumentFactory = factory
+    super.init(key: key, scope: scope, owner: owner) { _ in throw ArgumentsRequired() }
   }
 }
+
+/// What the argument-free factory of an ``ArgumentRecord`` would throw, if
+/// anything called it.
+struct ArgumentsRequired: Error {}
