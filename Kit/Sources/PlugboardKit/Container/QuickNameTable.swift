@@ -40,8 +40,7 @@ struct QuickNameTable: @unchecked Sendable {
   /// the table lives.
   private let names: [String]
 
-  init<Records: Sequence<RegistrationRecord>>(_ named: Records) {
-    let named = Array(named)
+  init(_ named: [RegistrationRecord]) {
     var capacity = 4
     while capacity < named.count * 2 { capacity <<= 1 }
     let shift = 64 - capacity.trailingZeroBitCount

@@ -165,9 +165,14 @@ final class Registry: @unchecked Sendable {
       (bucketRefs + index).initialize(to: buckets[index].map(Unmanaged.passUnretained))
     }
     self.bucketRefs = bucketRefs
-    self.quickNamed = QuickNameTable(
-      (0..<all.count).lazy.filter { winner[$0] && all[$0].key.name != nil && all[$0].key.arguments.isEmpty }
-        .map { all[$0] })
+    // Named registrations are among `others`, never in the plain slots.
+    var named: [RegistrationRecord] = []
+    for indices in others.values {
+      for index in indices where winner[index] && all[index].key.arguments.isEmpty {
+        named.append(all[index])
+      }
+    }
+    self.quickNamed = QuickNameTable(named)
   }
 
   deinit {

@@ -57,11 +57,11 @@ class RegistrationRecord: @unchecked Sendable {
   let isReference: Bool
 
   @usableFromInline
-  init(key: ServiceKey, scope: ObjectScope, owner: Container) {
+  init(key: ServiceKey, scope: ObjectScope, owner: Container, isReference: Bool) {
     self.key = key
     self.owner = owner
     self.scopeStorage = Atomic(scope.rawValue)
-    self.isReference = key.service.type is AnyObject.Type
+    self.isReference = isReference
   }
 
   // MARK: Type-specific work, overridden by PlainRecord and ArgumentRecord
@@ -273,13 +273,16 @@ enum TypedInstance<Service> {
 class PlainRecord<Service>: RegistrationRecord, @unchecked Sendable {
   @usableFromInline final let factory: @Sendable (Resolver) throws -> Service
 
+  /// `isReference` is `Service.self is AnyObject.Type`, passed in so that
+  /// the inlined `register` folds it to a constant: asked here, it would
+  /// be a dynamic cast on every registration.
   @usableFromInline
   init(
-    key: ServiceKey, scope: ObjectScope, owner: Container,
+    key: ServiceKey, scope: ObjectScope, owner: Container, isReference: Bool,
     factory: @escaping @Sendable (Resolver) throws -> Service
   ) {
     self.factory = factory
-    super.init(key: key, scope: scope, owner: owner)
+    super.init(key: key, scope: scope, owner: owner, isReference: isReference)
   }
 
   deinit { TypedInstance<Service>.release(shared) }
@@ -315,7 +318,9 @@ final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, @un
 
   init(key: ServiceKey, scope: ObjectScope, owner: Container, factory: @escaping Factory) {
     self.argumentFactory = factory
-    super.init(key: key, scope: scope, owner: owner) { _ in throw ArgumentsRequired() }
+    super.init(key: key, scope: scope, owner: owner, isReference: Service.self is AnyObject.Type) { _ in
+      throw ArgumentsRequired()
+    }
   }
 }
 
