@@ -1,80 +1,57 @@
-/// Every named, argument-free registration of a snapshot, found by its
-/// type and the two words that hold its name: the lookup `resolve` inlines
-/// for `resolve(Service.self, name: "literal")`.
+/// The named, argument-free registrations of a snapshot whose names fit
+/// in a `String`'s two words, found by their type and those words: the
+/// lookup `resolve` inlines for `resolve(Service.self, name: "literal")`.
 ///
 /// A `String` of up to 15 UTF-8 bytes is stored inside its two words
 /// (Swift's small strings), so a name written as a literal finds its
-/// registration with one multiply and three compares, where hashing and
-/// comparing the name's bytes cost about 180 instructions. Equal words are
-/// always equal strings, so a hit is always right; a miss (a longer name,
-/// or one whose storage is out of line) says only that the full lookup by
-/// the name's bytes (``NameTable``) must decide.
+/// registration with one multiply and a few compares, where hashing and
+/// comparing the name's bytes cost about 180 instructions. Equal words
+/// are always equal strings, so a hit is always right. A miss means only
+/// that the request's name is held another way: the snapshot then makes
+/// the name's inline form (``canonicalWords(of:)``) and asks again, and
+/// looks for longer names in each type's ``NameTable``. Each name is in
+/// exactly one of the two tables, so named registrations take no more
+/// memory than one table did.
 @usableFromInline
 struct QuickNameTable: @unchecked Sendable {
-  /// One slot's key: the type's identity and the name's two words; an
-  /// empty slot has a `nil` record.
+  /// One slot: the name's two words and its registration, whose type is
+  /// compared through the record; an empty slot has a `nil` record.
   @usableFromInline
-  struct Key: Equatable {
-    @usableFromInline let type: UInt
-    @usableFromInline let words: (UInt64, UInt64)
-
-    @inlinable @inline(__always)
-    init(type: UInt, words: (UInt64, UInt64)) {
-      self.type = type
-      self.words = words
-    }
-
-    @inlinable @inline(__always)
-    static func == (lhs: Key, rhs: Key) -> Bool {
-      lhs.type == rhs.type && lhs.words == rhs.words
-    }
+  struct Slot {
+    @usableFromInline var words: (UInt64, UInt64)
+    @usableFromInline var record: Unmanaged<RegistrationRecord>?
   }
 
   @usableFromInline let mask: Int
   /// 64 minus the table's size in bits.
   @usableFromInline let shift: Int
-  @usableFromInline let keys: UnsafeMutablePointer<Key>
-  @usableFromInline let records: UnsafeMutablePointer<Unmanaged<RegistrationRecord>?>
-  /// The names whose words `keys` holds: a name stored out of line is
-  /// matched by its storage's address, which must not be reused while
-  /// the table lives.
-  private let names: [String]
+  @usableFromInline let slots: UnsafeMutablePointer<Slot>
 
-  init(_ named: [RegistrationRecord]) {
+  /// A table of `named`, each with its name's inline words.
+  init(_ named: [(record: RegistrationRecord, words: (UInt64, UInt64))]) {
+    // Half full at most while small, for short probes; a large table
+    // (100,000 names) is filled to four fifths, for memory.
+    let wanted = named.count < 4_096 ? named.count * 2 : named.count + named.count / 4
     var capacity = 4
-    while capacity < named.count * 2 { capacity <<= 1 }
+    while capacity < wanted { capacity <<= 1 }
     let shift = 64 - capacity.trailingZeroBitCount
     let mask = capacity - 1
-    let keys = UnsafeMutablePointer<Key>.allocate(capacity: capacity)
-    keys.initialize(repeating: Key(type: 0, words: (0, 0)), count: capacity)
-    let records = UnsafeMutablePointer<Unmanaged<RegistrationRecord>?>.allocate(capacity: capacity)
-    records.initialize(repeating: nil, count: capacity)
-    var names: [String] = []
-    names.reserveCapacity(named.count)
-    for record in named {
-      guard let name = record.key.name else { continue }
-      // Re-made from its bytes, so that a short name has the inline form
-      // a literal has. A snapshot holds one registration per key.
-      let canonical = String(decoding: Array(name.utf8), as: UTF8.self)
-      let key = Key(type: Registry.bits(of: record.key.service.id), words: Self.words(of: canonical))
-      var index = Self.index(of: key, shift: shift)
-      while records[index] != nil && keys[index] != key { index = (index &+ 1) & mask }
-      guard records[index] == nil else { continue }
-      keys[index] = key
-      records[index] = Unmanaged.passUnretained(record)
-      names.append(canonical)
+    let slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
+    slots.initialize(repeating: Slot(words: (0, 0), record: nil), count: capacity)
+    for (record, words) in named {
+      let type = Registry.bits(of: record.key.service.id)
+      var index = Self.index(of: type, words, shift: shift)
+      while slots[index].record != nil { index = (index &+ 1) & mask }
+      slots[index] = Slot(words: words, record: Unmanaged.passUnretained(record))
     }
     self.mask = mask
     self.shift = shift
-    self.keys = keys
-    self.records = records
-    self.names = names
+    self.slots = slots
   }
 
   /// Frees the table; called once, by the owning ``Registry``.
   func deallocate() {
-    keys.deallocate()
-    records.deallocate()
+    slots.deallocate()
   }
 
   /// The two words of a `String` value, as stored.
@@ -83,23 +60,37 @@ struct QuickNameTable: @unchecked Sendable {
     unsafeBitCast(name, to: (UInt64, UInt64).self)
   }
 
+  /// The words of `name` made anew from its bytes, when they hold the
+  /// whole name by value (no storage elsewhere that could be freed and
+  /// reused): two strings made from the same bytes then have equal words.
+  static func canonicalWords(of name: String) -> (UInt64, UInt64)? {
+    guard name.utf8.count <= 15 else { return nil }
+    let bytes = Array(name.utf8)
+    let first = String(decoding: bytes, as: UTF8.self)
+    let second = String(decoding: bytes, as: UTF8.self)
+    let words = Self.words(of: first)
+    return withExtendedLifetime((first, second)) { words == Self.words(of: second) ? words : nil }
+  }
+
   @inlinable @inline(__always)
-  static func index(of key: Key, shift: Int) -> Int {
+  static func index(of type: UInt, _ words: (UInt64, UInt64), shift: Int) -> Int {
     let mixed =
-      (key.type ^ UInt(truncatingIfNeeded: key.words.0 ^ (key.words.1 &* 0xC2B2_AE3D_27D4_EB4F)))
+      (type ^ UInt(truncatingIfNeeded: words.0 ^ (words.1 &* 0xC2B2_AE3D_27D4_EB4F)))
       &* 0x9E37_79B9_7F4A_7C15
     return Int(truncatingIfNeeded: mixed &>> UInt(truncatingIfNeeded: shift))
   }
 
-  /// The registration of the type whose name is held in the same two
-  /// words as `name`; `nil` when there is none, which does not mean that
-  /// no registration's name equals it.
+  /// The registration of the type whose name has these words; `nil` when
+  /// there is none, which does not mean that no name equals it.
   @inlinable @inline(__always)
-  func record(for type: UInt, name: String) -> Unmanaged<RegistrationRecord>? {
-    let key = Key(type: type, words: Self.words(of: name))
-    var index = Self.index(of: key, shift: shift)
-    while let candidate = records[index] {
-      if keys[index] == key { return candidate }
+  func record(for type: UInt, words: (UInt64, UInt64)) -> Unmanaged<RegistrationRecord>? {
+    var index = Self.index(of: type, words, shift: shift)
+    while let candidate = slots[index].record {
+      if slots[index].words == words
+        && Registry.bits(of: candidate._withUnsafeGuaranteedRef { $0.key.service.id }) == type
+      {
+        return candidate
+      }
       index = (index &+ 1) & mask
     }
     return nil

@@ -127,6 +127,19 @@ final class Registry: @unchecked Sendable {
       for index in 0..<all.count where winner[index] { records.append(all[index]) }
     }
 
+    // Named registrations are among `others`, never in the plain slots.
+    // Those whose names fit inline go to the quick table, the others to
+    // their type's name table.
+    var quickNamed: [(record: RegistrationRecord, words: (UInt64, UInt64))] = []
+    var inQuickTable = Set<ObjectIdentifier>()
+    for indices in others.values {
+      for index in indices where winner[index] && all[index].key.arguments.isEmpty {
+        guard let name = all[index].key.name, let words = QuickNameTable.canonicalWords(of: name)
+        else { continue }
+        quickNamed.append((all[index], words))
+        inQuickTable.insert(ObjectIdentifier(all[index]))
+      }
+    }
     var buckets = ContiguousArray<TypeBucket?>(repeating: nil, count: capacity)
     var bucketed: [Int: ObjectIdentifier] = [:]
     for indices in others.values {
@@ -138,7 +151,7 @@ final class Registry: @unchecked Sendable {
     for (at, id) in bucketed {
       let members = ([plainOwner[at]] + (others[at] ?? [])).filter { $0 >= 0 && winner[$0] }.sorted()
         .map { all[$0] }
-      let bucket = TypeBucket(members, selection: selections[id])
+      let bucket = TypeBucket(members, selection: selections[id], inQuickTable: inQuickTable)
       buckets[at] = bucket
       plain[at] = bucket.plain.map(Unmanaged.passUnretained)
     }
@@ -165,14 +178,7 @@ final class Registry: @unchecked Sendable {
       (bucketRefs + index).initialize(to: buckets[index].map(Unmanaged.passUnretained))
     }
     self.bucketRefs = bucketRefs
-    // Named registrations are among `others`, never in the plain slots.
-    var named: [RegistrationRecord] = []
-    for indices in others.values {
-      for index in indices where winner[index] && all[index].key.arguments.isEmpty {
-        named.append(all[index])
-      }
-    }
-    self.quickNamed = QuickNameTable(named)
+    self.quickNamed = QuickNameTable(quickNamed)
   }
 
   deinit {
@@ -220,12 +226,18 @@ final class Registry: @unchecked Sendable {
   /// ``QuickNameTable``); `nil` says only "look further".
   @inlinable @inline(__always)
   func quickNamedRecord(for id: ObjectIdentifier, name: String) -> Unmanaged<RegistrationRecord>? {
-    quickNamed.record(for: Self.bits(of: id), name: name)
+    quickNamed.record(for: Self.bits(of: id), words: QuickNameTable.words(of: name))
   }
 
-  /// The registration of the type under `name` taking no arguments.
-  @inline(__always)
+  /// The registration of the type under `name` taking no arguments,
+  /// however `name` is held: in the quick table by the words of its inline
+  /// form, or in the type's name table.
   func namedRecord(for id: ObjectIdentifier, name: String) -> Unmanaged<RegistrationRecord>? {
+    if let words = QuickNameTable.canonicalWords(of: name),
+      let found = quickNamed.record(for: Self.bits(of: id), words: words)
+    {
+      return found
+    }
     guard let index = slot(of: id), let bucket = bucketRefs[index] else { return nil }
     return bucket._withUnsafeGuaranteedRef { $0.record(named: name) }
   }
@@ -261,12 +273,17 @@ final class TypeBucket: @unchecked Sendable {
   /// The registrations taking arguments, with their signatures.
   private let withArguments: ContiguousArray<(signature: UInt, record: Unmanaged<RegistrationRecord>)>
 
-  init(_ records: [RegistrationRecord], selection: ServiceSelection?) {
+  /// `inQuickTable`: the named registrations the registry's
+  /// ``QuickNameTable`` holds, left out of this type's ``NameTable``.
+  init(_ records: [RegistrationRecord], selection: ServiceSelection?, inQuickTable: Set<ObjectIdentifier>) {
     self.all = records
     self.selection = selection
     let servesUnnamed = selection?.name
     self.plain = records.first { $0.key.name == servesUnnamed && $0.key.arguments.isEmpty }
-    self.named = NameTable(records.filter { $0.key.name != nil && $0.key.arguments.isEmpty })
+    self.named = NameTable(
+      records.filter {
+        $0.key.name != nil && $0.key.arguments.isEmpty && !inQuickTable.contains(ObjectIdentifier($0))
+      })
     self.withArguments = ContiguousArray(
       records.filter { !$0.key.arguments.isEmpty }.map {
         (ArgumentSignature($0.key.arguments).value, Unmanaged.passUnretained($0))
