@@ -120,7 +120,7 @@ public final class Container: @unchecked Sendable {
   ) -> ServiceEntry<Service> {
     let record = PlainRecord(
       key: ServiceKey(service: TypeIdentity(serviceType), name: name), scope: defaultObjectScope,
-      owner: self, isReference: Service.self is AnyObject.Type, factory: factory)
+      owner: self, factory: factory)
     add(record, file: file, line: line)
     return ServiceEntry(record: record, container: self)
   }

@@ -52,16 +52,29 @@ class RegistrationRecord: @unchecked Sendable {
   /// reports it as `.container`, the built-in scope it behaves like.
   static let customScopeValue: UInt8 = 0xFF
 
-  /// Whether an instance is a single reference to a Swift class instance,
-  /// so copying one is a retain.
-  let isReference: Bool
+  /// Whether the service type is a class, learned when first asked: 0
+  /// not yet, 1 a class, 2 not.
+  private let referenceKind = Atomic<UInt8>(0)
 
   @usableFromInline
-  init(key: ServiceKey, scope: ObjectScope, owner: Container, isReference: Bool) {
+  init(key: ServiceKey, scope: ObjectScope, owner: Container) {
     self.key = key
     self.owner = owner
     self.scopeStorage = Atomic(scope.rawValue)
-    self.isReference = isReference
+  }
+
+  /// Whether an instance is a single reference to a Swift class instance,
+  /// so copying one is a retain. Asked only where a copy is made (a
+  /// `.graph` instance used again), so registering pays no metatype cast.
+  final var isReference: Bool {
+    switch referenceKind.load(ordering: .relaxed) {
+    case 1: return true
+    case 2: return false
+    default:
+      let answer = key.service.type is AnyObject.Type
+      referenceKind.store(answer ? 1 : 2, ordering: .relaxed)
+      return answer
+    }
   }
 
   // MARK: Type-specific work, overridden by PlainRecord and ArgumentRecord
@@ -273,16 +286,13 @@ enum TypedInstance<Service> {
 class PlainRecord<Service>: RegistrationRecord, @unchecked Sendable {
   @usableFromInline final let factory: @Sendable (Resolver) throws -> Service
 
-  /// `isReference` is `Service.self is AnyObject.Type`, passed in so that
-  /// the inlined `register` folds it to a constant: asked here, it would
-  /// be a dynamic cast on every registration.
   @usableFromInline
   init(
-    key: ServiceKey, scope: ObjectScope, owner: Container, isReference: Bool,
+    key: ServiceKey, scope: ObjectScope, owner: Container,
     factory: @escaping @Sendable (Resolver) throws -> Service
   ) {
     self.factory = factory
-    super.init(key: key, scope: scope, owner: owner, isReference: isReference)
+    super.init(key: key, scope: scope, owner: owner)
   }
 
   deinit { TypedInstance<Service>.release(shared) }
@@ -318,9 +328,7 @@ final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, @un
 
   init(key: ServiceKey, scope: ObjectScope, owner: Container, factory: @escaping Factory) {
     self.argumentFactory = factory
-    super.init(key: key, scope: scope, owner: owner, isReference: Service.self is AnyObject.Type) { _ in
-      throw ArgumentsRequired()
-    }
+    super.init(key: key, scope: scope, owner: owner) { _ in throw ArgumentsRequired() }
   }
 }
 

@@ -55,11 +55,28 @@ final class ResolutionContext {
     var completions = 0
   }
 
+  /// A `.graph` instance kept for the rest of a top-level resolution: a
+  /// class instance in the entry itself (`reference`, one word), anything
+  /// else in memory of its own (`storage`), so the common case costs no
+  /// allocation.
   private struct GraphInstance {
-    let storage: UnsafeMutableRawPointer
+    var storage: UnsafeMutableRawPointer?
+    /// The reference, retained, when `storage` is `nil`.
+    var reference: UnsafeMutableRawPointer?
     // Alive until the top-level resolve returns, which is when the
     // instance is released.
     unowned(unsafe) let record: RegistrationRecord
+  }
+
+  /// Where an entry's `reference` lies in it; `nil` (never in practice)
+  /// keeps every instance in memory of its own.
+  private static let referenceOffset = MemoryLayout<GraphInstance>.offset(of: \.reference)
+
+  /// The address of the instance the entry at `index` keeps; valid until
+  /// the entries grow, so only for immediate use.
+  private func instanceAddress(at index: Int) -> UnsafeMutableRawPointer {
+    let entry = state.pointee.graphInstances + index
+    return entry.pointee.storage ?? UnsafeMutableRawPointer(entry) + (Self.referenceOffset ?? 0)
   }
 
   private static let scanLimit = 32
@@ -196,16 +213,14 @@ final class ResolutionContext {
   func graphInstance(of record: RegistrationRecord) -> UnsafeMutableRawPointer? {
     let count = state.pointee.graphCount
     if count > Self.graphScanLimit {
-      return state.pointee.graphIndex[ObjectIdentifier(record)].map {
-        state.pointee.graphInstances[$0].storage
-      }
+      return state.pointee.graphIndex[ObjectIdentifier(record)].map(instanceAddress(at:))
     }
     // Newest first: a later instance of a record replaces an earlier one.
     let instances = state.pointee.graphInstances
     var index = count
     while index > 0 {
       index -= 1
-      if instances[index].record === record { return instances[index].storage }
+      if instances[index].record === record { return instanceAddress(at: index) }
     }
     return nil
   }
@@ -213,8 +228,6 @@ final class ResolutionContext {
   /// Keeps a copy of the instance at `source` for the rest of this
   /// top-level resolution.
   func keepGraphInstance(of record: RegistrationRecord, copying source: UnsafeMutableRawPointer) {
-    let storage = record.allocateScratch()
-    record.copy(source, to: storage)
     let count = state.pointee.graphCount
     if count == state.pointee.graphCapacity {
       let capacity = count * 2
@@ -227,7 +240,15 @@ final class ResolutionContext {
     // A later instance of the same record (a registration with arguments
     // recursing level by level) is found before the earlier one; both are
     // released when the resolution ends.
-    (state.pointee.graphInstances + count).initialize(to: GraphInstance(storage: storage, record: record))
+    let entry = state.pointee.graphInstances + count
+    if record.isReference, let offset = Self.referenceOffset {
+      entry.initialize(to: GraphInstance(storage: nil, reference: nil, record: record))
+      record.copy(source, to: UnsafeMutableRawPointer(entry) + offset)
+    } else {
+      let storage = record.allocateScratch()
+      record.copy(source, to: storage)
+      entry.initialize(to: GraphInstance(storage: storage, reference: nil, record: record))
+    }
     state.pointee.graphCount = count + 1
     if count + 1 > Self.graphScanLimit {
       if count == Self.graphScanLimit {
@@ -255,8 +276,13 @@ final class ResolutionContext {
     state.pointee.graphCount = 0
     if count > Self.graphScanLimit { state.pointee.graphIndex.removeAll(keepingCapacity: true) }
     for index in 0..<count {
-      instances[index].record.destroy(instances[index].storage)
-      instances[index].storage.deallocate()
+      if let storage = instances[index].storage {
+        instances[index].record.destroy(storage)
+        storage.deallocate()
+      } else {
+        instances[index].record.destroy(
+          UnsafeMutableRawPointer(instances + index) + (Self.referenceOffset ?? 0))
+      }
     }
     instances.deinitialize(count: count)
     if state.pointee.spareGraphInstances == nil {
