@@ -7,7 +7,7 @@ struct TextTable {
   func lines(indent: String = "") -> [String] {
     // Each cell's width is counted once (characters, not bytes), and each
     // line is built in one buffer: a listing has thousands of rows.
-    let counts = rows.map { $0.map(\.count) }
+    let counts = rows.map { $0.map(Self.width) }
     var widths: [Int] = []
     for row in counts {
       for (column, count) in row.enumerated() {
@@ -29,5 +29,14 @@ struct TextTable {
       }
       return line
     }
+  }
+
+  /// The characters in `cell`. Counting them walks grapheme breaks, slow
+  /// over thousands of cells; in ASCII text each byte is one character,
+  /// save the carriage return, which joins a following line feed.
+  private static func width(_ cell: String) -> Int {
+    let bytes = cell.utf8
+    guard bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) else { return cell.count }
+    return bytes.count
   }
 }
