@@ -175,17 +175,22 @@ struct DependencyGraph {
 
   /// Breadth first from `start` over edges that have a provider: every
   /// node reached, in the order reached, with the node it was first reached
-  /// from, so the chain to each is a shortest one.
-  func reach(from start: Int) -> (order: [Int], parent: [Int: Int]) {
+  /// from (by node; nil for `start` and for nodes not reached), so the
+  /// chain to each is a shortest one.
+  func reach(from start: Int) -> (order: [Int], parent: [Int?]) {
+    // By index, not in sets and dictionaries: a large deployment reaches
+    // thousands of nodes, and each is hashed otherwise.
     var order = [start]
-    var parent: [Int: Int] = [:]
-    var seen: Set<Int> = [start]
+    var parent = [Int?](repeating: nil, count: nodes.count)
+    var seen = [Bool](repeating: false, count: nodes.count)
+    seen[start] = true
     var next = 0
     while next < order.count {
       let current = order[next]
       next += 1
-      for edge in edges(from: current) {
-        guard let target = edge.to, seen.insert(target).inserted else { continue }
+      for edge in adjacency[current] {
+        guard let target = edge.to, !seen[target] else { continue }
+        seen[target] = true
         parent[target] = current
         order.append(target)
       }
@@ -194,13 +199,13 @@ struct DependencyGraph {
   }
 
   /// The nodes from the start of a ``reach(from:)`` down to `node`.
-  func chain(to node: Int, parent: [Int: Int]) -> [Int] {
+  func chain(to node: Int, parent: [Int?]) -> [Int] {
     var chain = [node]
     var current = node
     while let previous = parent[current] {
-      chain.insert(previous, at: 0)
+      chain.append(previous)
       current = previous
     }
-    return chain
+    return chain.reversed()
   }
 }
