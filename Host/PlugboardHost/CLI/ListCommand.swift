@@ -26,7 +26,7 @@ struct ListCommand {
     } else if !listing.plugins.isEmpty {
       // In one piece: the table is complete before any of it is printed,
       // and a line at a time cost a call per registration (issue 15).
-      console.out(ListingTable.lines(listing).joined(separator: "\n"))
+      console.out(ListingTable.text(listing))
     }
     for problem in listing.problems {
       console.err("plugboard: \(problem.stage.rawValue): \(problem.message)")
