@@ -1,15 +1,14 @@
 /// `plugboard list` as text: a heading per plugin (name, version, file)
 /// and under it a table of its registrations.
 enum ListingTable {
-  /// The listing's lines, each ended by a line break but the last: `list`
-  /// prints it in one piece, and a string per line cost thousands.
+  /// The listing's lines, separated by line breaks: `list` prints it in
+  /// one piece, and a string per line cost thousands.
   static func text(_ listing: DeploymentListing) -> String {
-    var text = ""
+    var text = "Deployment \(listing.manifest)"
     func add(_ line: String) {
-      text += line
       text += "\n"
+      text += line
     }
-    add("Deployment \(listing.manifest)")
     if let profile = listing.profile { ProfileLines.lines(profile).forEach(add) }
     add(summary(listing))
     // Only when a plugin replaced plugboard's default (`--json` always says).
@@ -34,7 +33,6 @@ enum ListingTable {
       TextTable(rows: [header] + rows).append(to: &text, indent: "  ")
       SettingListing.lines(plugin.settings).forEach(add)
     }
-    text.unicodeScalars.removeLast()
     return text
   }
 

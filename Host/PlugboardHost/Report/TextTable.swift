@@ -13,14 +13,14 @@ struct TextTable {
     }
   }
 
-  /// ``lines(indent:)``, each followed by a line break, appended to `text`:
-  /// for a report printed in one piece, without a string per line.
+  /// ``lines(indent:)``, each after a line break, appended to `text`: for
+  /// a report printed in one piece, without a string per line.
   func append(to text: inout String, indent: String = "") {
     let layout = Layout(rows)
     for row in rows.indices {
+      text += "\n"
       text += indent
       layout.append(rows[row], counts: layout.counts[row], to: &text)
-      text += "\n"
     }
   }
 
