@@ -108,7 +108,7 @@ import Testing
     let site = "PlugboardHostTests/DeferredEdgeCheckTests.swift:\(line)"
     let padding = String(repeating: " ", count: 66)
     #expect(
-      ListingTable.lines(listing).suffix(2) == [
+      ListingTable.text(listing).split(separator: "\n").suffix(2) == [
         "  \(type).Engine\(padding)-     graph      \(site)",
         "  \(type).Starter → \(type).Engine (forwarded)  -     transient  \(site)",
       ])

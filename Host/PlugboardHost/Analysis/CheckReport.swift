@@ -16,13 +16,14 @@ public struct CheckReport: Sendable, Encodable {
   /// text report shows it).
   public let isReordered: Bool
 
-  init(deployment: Deployment, findings: [Finding]) {
+  /// - Parameter registrations: the plugins' registrations, plugboard's
+  ///   default Logger aside.
+  init(deployment: Deployment, registrations: Int, findings: [Finding]) {
     manifest = deployment.manifest.path
     profile = deployment.profile?.name
     plugins = deployment.outcomes.count
     loaded = deployment.loadedPlugins.count
-    // The plugins' registrations: plugboard's default Logger is not one.
-    registrations = deployment.container.registrations.filter { !DefaultLogger.isDefault($0.site) }.count
+    self.registrations = registrations
     self.findings = findings
     loadOrder = deployment.assemblyOrder?.steps ?? []
     let assembled = Set(loadOrder.map(\.plugin))

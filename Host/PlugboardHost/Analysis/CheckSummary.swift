@@ -48,7 +48,10 @@ package struct CheckSummary: Sendable, Encodable {
       let deployment = Deployment.bringUp(manifest, profile: profile)
       let probes = probe.probeUnloaded(of: deployment, known: &known)
       Progress.report(.stage(.validate, plugin: nil, file: nil))
-      return DeploymentChecker(deployment, probes: probes).check()
+      let checker = DeploymentChecker(deployment, probes: probes)
+      // `check` exits once it has reported.
+      ProcessLifetime.keep(checker)
+      return checker.check()
     }
     return CheckSummary(manifest: manifest.path, reports: reports)
   }

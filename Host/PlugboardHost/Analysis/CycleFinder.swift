@@ -18,33 +18,34 @@ enum CycleFinder {
   }
 
   static func cycles(in graph: DependencyGraph) -> [Cycle] {
-    var finished = Set<Int>()
+    // By index, not in sets: a large deployment has thousands of nodes.
+    var finished = [Bool](repeating: false, count: graph.nodes.count)
     var path: [Int] = []
-    var onPath = Set<Int>()
+    var onPath = [Bool](repeating: false, count: graph.nodes.count)
     var found: [Cycle] = []
     var seen = Set<[Int]>()
 
     func visit(_ node: Int) {
       path.append(node)
-      onPath.insert(node)
+      onPath[node] = true
       for edge in graph.edges(from: node) where !edge.isDeferred {
         guard let target = edge.to else { continue }
-        if onPath.contains(target), let start = path.firstIndex(of: target) {
+        if onPath[target], let start = path.firstIndex(of: target) {
           let members = Array(path[start...])
           if seen.insert(canonical(members)).inserted {
             found.append(Cycle(members: members, approach: Array(path[..<start])))
           }
-        } else if !finished.contains(target) {
+        } else if !finished[target] {
           visit(target)
         }
       }
       path.removeLast()
-      onPath.remove(node)
-      finished.insert(node)
+      onPath[node] = false
+      finished[node] = true
     }
 
-    let starts = (graph.root.map { [$0] } ?? []) + graph.nodes.map(\.index)
-    for start in starts where !finished.contains(start) { visit(start) }
+    let starts = (graph.root.map { [$0] } ?? []) + Array(graph.nodes.indices)
+    for start in starts where !finished[start] { visit(start) }
     return found
   }
 

@@ -61,29 +61,55 @@ struct DependencyGraph {
   let root: Int?
   private let byKey: [ServiceKey: Int]
   private let selectedNames: [ObjectIdentifier: String]
+  /// The edges of each node, by index (``edges(from:)``).
+  private let adjacency: [[Edge]]
 
   /// The graph of `container`'s registrations; those attributed to a plugin
   /// in `failedPlugins` are kept as unavailable nodes.
   init(container: Container, failedPlugins: Set<String>) {
+    self.init(container: container, registrations: container.registrations, failedPlugins: failedPlugins)
+  }
+
+  /// The graph of `registrations`, `container`'s own, for a caller that
+  /// already holds them: a container makes the list afresh at each call.
+  init(container: Container, registrations: [RegistrationInfo], failedPlugins: Set<String>) {
     // plugboard's default Logger last, so the plugins' registrations keep
-    // their numbers (n0, n1, …) whether or not something uses it.
-    let registrations = container.registrations
-    let ordered =
-      registrations.filter { !DefaultLogger.isDefault($0.site) }
-      + registrations.filter { DefaultLogger.isDefault($0.site) }
-    let nodes = ordered.enumerated().map { index, info in
-      Node(
-        index: index, info: info,
-        isAvailable: !(info.site.plugin.map(failedPlugins.contains) ?? false))
+    // their numbers (n0, n1, …) whether or not something uses it. Each is
+    // read in place and copied once, into its node: there are thousands.
+    var nodes: [Node] = []
+    nodes.reserveCapacity(registrations.count)
+    func add(_ index: Int) {
+      let plugin = registrations[index].site.plugin
+      nodes.append(
+        Node(
+          index: nodes.count, info: registrations[index],
+          isAvailable: !(plugin.map(failedPlugins.contains) ?? false)))
     }
+    var defaults: [Int] = []
+    for index in registrations.indices {
+      if DefaultLogger.isDefault(registrations[index].site) { defaults.append(index) } else { add(index) }
+    }
+    for index in defaults { add(index) }
     self.nodes = nodes
     var byKey: [ServiceKey: Int] = [:]
-    for node in nodes where node.isAvailable { byKey[node.key] = node.index }
+    byKey.reserveCapacity(nodes.count)
+    for index in nodes.indices where nodes[index].isAvailable { byKey[nodes[index].key] = index }
     self.byKey = byKey
     var selectedNames: [ObjectIdentifier: String] = [:]
     for selection in container.selections { selectedNames[selection.service.id] = selection.name }
     self.selectedNames = selectedNames
     self.root = byKey[Self.applicationKey]
+    // Every analysis walks the edges, most of them several times (reach,
+    // cycles, scopes, optional dependencies): each node's are found once.
+    var adjacency: [[Edge]] = []
+    adjacency.reserveCapacity(nodes.count)
+    for index in nodes.indices {
+      adjacency.append(
+        Self.edges(
+          from: index, info: nodes[index].info,
+          provider: { Self.provider(of: $0, byKey: byKey, selectedNames: selectedNames) }))
+    }
+    self.adjacency = adjacency
   }
 
   /// The key `plugboard run` resolves.
@@ -92,12 +118,23 @@ struct DependencyGraph {
   /// The available node a request for `key` gets, as the container would
   /// answer it.
   func provider(of key: ServiceKey) -> Int? {
-    byKey[servingKey(for: key)]
+    Self.provider(of: key, byKey: byKey, selectedNames: selectedNames)
   }
 
   /// The key that serves a request: unnamed requests for a service whose
   /// named registration a profile chose are served by that name.
   func servingKey(for key: ServiceKey) -> ServiceKey {
+    Self.servingKey(for: key, selectedNames: selectedNames)
+  }
+
+  private static func provider(
+    of key: ServiceKey, byKey: [ServiceKey: Int], selectedNames: [ObjectIdentifier: String]
+  ) -> Int? {
+    byKey[servingKey(for: key, selectedNames: selectedNames)]
+  }
+
+  private static func servingKey(for key: ServiceKey, selectedNames: [ObjectIdentifier: String]) -> ServiceKey
+  {
     guard key.name == nil, key.arguments.isEmpty, let name = selectedNames[key.service.id] else {
       return key
     }
@@ -113,32 +150,47 @@ struct DependencyGraph {
   /// The declared dependencies of `node`, required ones first, then
   /// optional and deferred ones, each with the node serving it.
   func edges(from node: Int) -> [Edge] {
-    let info = nodes[node].info
-    let required = (info.dependencies ?? []).map {
-      Edge(from: node, key: $0, isOptional: false, to: provider(of: $0))
+    adjacency[node]
+  }
+
+  private static func edges(from node: Int, info: RegistrationInfo, provider: (ServiceKey) -> Int?) -> [Edge]
+  {
+    let required = info.dependencies ?? []
+    var edges: [Edge] = []
+    edges.reserveCapacity(required.count + info.optionalDependencies.count + info.deferredDependencies.count)
+    for key in required {
+      edges.append(Edge(from: node, key: key, isOptional: false, to: provider(key)))
     }
-    let optional = info.optionalDependencies.map {
-      Edge(from: node, key: $0, isOptional: true, to: provider(of: $0))
+    for key in info.optionalDependencies {
+      edges.append(Edge(from: node, key: key, isOptional: true, to: provider(key)))
     }
-    let deferred = info.deferredDependencies.map {
-      Edge(from: node, key: $0.key, isOptional: false, deferral: $0.kind, to: provider(of: $0.key))
+    for dependency in info.deferredDependencies {
+      edges.append(
+        Edge(
+          from: node, key: dependency.key, isOptional: false, deferral: dependency.kind,
+          to: provider(dependency.key)))
     }
-    return required + optional + deferred
+    return edges
   }
 
   /// Breadth first from `start` over edges that have a provider: every
   /// node reached, in the order reached, with the node it was first reached
-  /// from, so the chain to each is a shortest one.
-  func reach(from start: Int) -> (order: [Int], parent: [Int: Int]) {
+  /// from (by node; nil for `start` and for nodes not reached), so the
+  /// chain to each is a shortest one.
+  func reach(from start: Int) -> (order: [Int], parent: [Int?]) {
+    // By index, not in sets and dictionaries: a large deployment reaches
+    // thousands of nodes, and each is hashed otherwise.
     var order = [start]
-    var parent: [Int: Int] = [:]
-    var seen: Set<Int> = [start]
+    var parent = [Int?](repeating: nil, count: nodes.count)
+    var seen = [Bool](repeating: false, count: nodes.count)
+    seen[start] = true
     var next = 0
     while next < order.count {
       let current = order[next]
       next += 1
-      for edge in edges(from: current) {
-        guard let target = edge.to, seen.insert(target).inserted else { continue }
+      for edge in adjacency[current] {
+        guard let target = edge.to, !seen[target] else { continue }
+        seen[target] = true
         parent[target] = current
         order.append(target)
       }
@@ -147,13 +199,13 @@ struct DependencyGraph {
   }
 
   /// The nodes from the start of a ``reach(from:)`` down to `node`.
-  func chain(to node: Int, parent: [Int: Int]) -> [Int] {
+  func chain(to node: Int, parent: [Int?]) -> [Int] {
     var chain = [node]
     var current = node
     while let previous = parent[current] {
-      chain.insert(previous, at: 0)
+      chain.append(previous)
       current = previous
     }
-    return chain
+    return chain.reversed()
   }
 }

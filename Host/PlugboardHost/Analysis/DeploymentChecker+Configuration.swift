@@ -22,19 +22,25 @@ extension DeploymentChecker {
         findings += self.findings(resolved, loads: false)
       }
     }
-    return findings + strayVariables(probed: probed)
+    return findings + strayVariables(configured: byName, probed: probed)
   }
 
   /// `PLUGBOARD_CONFIG_` variables that name no setting any plugin
   /// declares: a typo there would otherwise be silently ignored. Only
   /// when every enabled plugin's declarations are known (none failed).
-  private func strayVariables(probed: [Int: [SettingDeclaration]]) -> [Finding] {
+  private func strayVariables(
+    configured: [String: ResolvedConfiguration], probed: [Int: [SettingDeclaration]]
+  )
+    -> [Finding]
+  {
+    // Nothing to look for, and no declaration to gather, without such a variable.
+    guard environment.keys.contains(where: { $0.hasPrefix(ConfigurationVariable.prefix) }) else { return [] }
     var known: [String] = []
     // The outcomes, not the manifest's list: plugins found in drop-in
     // folders declare settings too.
     for entry in deployment.outcomes.map(\.entry) where entry.enabled {
       guard
-        let declarations = deployment.configuration(of: entry.name)?.configuration.declarations
+        let declarations = configured[entry.name]?.configuration.declarations
           ?? probed[entry.index]
       else { return [] }
       known += declarations.map { ConfigurationVariable.name(plugin: entry.name, setting: $0.name) }

@@ -6,12 +6,13 @@ extension DeploymentChecker {
   /// not reported: that is how a plugin ships its own mock, and `list` and
   /// `explain` show it as the profile's doing ("registration switched").
   func duplicateRegistrations() -> [Finding] {
-    let registrations = deployment.container.registrations
+    // The graph holds every registration: the container would make the
+    // list afresh.
     let unswitched = deployment.container.duplicateRegistrations.filter { duplicate in
       // Replacing plugboard's default logger is what a plugin's Logger is for.
       !DefaultLogger.isDefault(duplicate.replaced)
-        && !registrations.contains {
-          $0.key == duplicate.key && $0.site == duplicate.winner && $0.profiles != nil
+        && !graph.nodes.contains {
+          $0.info.key == duplicate.key && $0.info.site == duplicate.winner && $0.info.profiles != nil
         }
     }
     return unswitched.map { duplicate in

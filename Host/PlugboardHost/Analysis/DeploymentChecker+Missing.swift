@@ -8,11 +8,13 @@ extension DeploymentChecker {
   /// is checked all the same).
   func missingDependencies() -> [Finding] {
     var findings: [Finding] = []
-    var examined = Set<Int>()
-    let starts = (graph.root.map { [$0] } ?? []) + graph.nodes.filter(\.isAvailable).map(\.index)
-    for start in starts where !examined.contains(start) {
+    // By index: copying or hashing thousands of nodes costs more than the walk.
+    var examined = [Bool](repeating: false, count: graph.nodes.count)
+    let starts = (graph.root.map { [$0] } ?? []) + graph.nodes.indices.filter { graph.nodes[$0].isAvailable }
+    for start in starts where !examined[start] {
       let (order, parent) = graph.reach(from: start)
-      for node in order where examined.insert(node).inserted {
+      for node in order where !examined[node] {
+        examined[node] = true
         for edge in graph.edges(from: node) where !edge.isOptional && edge.to == nil {
           let chain = graph.chain(to: node, parent: parent).map { ChainStep(graph.nodes[$0].info) }
           findings.append(missing(edge, chain: chain, reachable: start == graph.root))

@@ -6,11 +6,17 @@ extension DeploymentChecker {
   /// find them: the held instance is made once and kept as long as the
   /// container, whatever its own scope says.
   func captiveDependencies() -> [Finding] {
-    graph.nodes.filter { $0.isAvailable && $0.info.scope == .container }.flatMap { holder in
-      graph.edges(from: holder.index).compactMap { edge -> Finding? in
+    // Nodes are read in place and copied only for a finding: there are thousands.
+    let holders = graph.nodes.indices.filter {
+      graph.nodes[$0].isAvailable && graph.nodes[$0].info.scope == .container
+    }
+    return holders.flatMap { index in
+      graph.edges(from: index).compactMap { edge -> Finding? in
         guard let target = edge.to else { return nil }
+        let scope = graph.nodes[target].info.scope
+        guard scope == .transient || scope == .graph else { return nil }
+        let holder = graph.nodes[index]
         let held = graph.nodes[target].info
-        guard held.scope == .transient || held.scope == .graph else { return nil }
         let meaning =
           held.scope == .transient ? "a new instance for every resolution" : "one instance per resolution"
         let (holderName, heldName) = (holder.key.shortDescription, held.key.shortDescription)

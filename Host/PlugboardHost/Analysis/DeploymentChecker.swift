@@ -42,7 +42,9 @@ package struct DeploymentChecker {
       + probeFailures() + libraryPath() + optionalPlugins() + configurationFindings()
     findings += lifecycleHookScopes()
     let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
-    return CheckReport(deployment: deployment, findings: ordered)
+    // The plugins' registrations: plugboard's default Logger is not one.
+    let registrations = graph.nodes.count { !DefaultLogger.isDefault($0.info.site) }
+    return CheckReport(deployment: deployment, registrations: registrations, findings: ordered)
   }
 
   // MARK: Facts about plugins

@@ -39,7 +39,9 @@ struct CheckCommand {
     if options.flags.contains(ListCommand.jsonFlag) {
       console.out(JSONText.encode(summary))
     } else {
-      for line in summary.lines { console.out(line) }
+      // In one piece, as `list` prints its table.
+      let lines = summary.lines
+      if !lines.isEmpty { console.out(lines.joined(separator: "\n")) }
     }
     return (summary.healthy ? ExitStatus.healthy : .problems).rawValue
   }

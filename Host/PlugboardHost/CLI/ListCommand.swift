@@ -11,17 +11,22 @@ struct ListCommand {
     let request = DeploymentRequest(options: options, command: CommandSpec.list.name)
     let listing: DeploymentListing
     switch request.bringUp() {
-    case .success(let deployment): listing = DeploymentListing(deployment)
+    case .success(let deployment):
+      ProcessLifetime.keep(deployment)
+      listing = DeploymentListing(deployment)
     case .failure(.manifest(let error)):
       listing = DeploymentListing(manifestPath: error.path, problems: error.problems)
     case .failure(let failure):
       return request.report(failure, on: console)
     }
+    ProcessLifetime.keep(listing)
     Progress.report(.reporting)
     if options.flags.contains(Self.jsonFlag) {
       console.out(JSONText.encode(listing))
     } else if !listing.plugins.isEmpty {
-      for line in ListingTable.lines(listing) { console.out(line) }
+      // In one piece: the table is complete before any of it is printed,
+      // and a line at a time cost a call per registration (issue 15).
+      console.out(ListingTable.text(listing))
     }
     for problem in listing.problems {
       console.err("plugboard: \(problem.stage.rawValue): \(problem.message)")

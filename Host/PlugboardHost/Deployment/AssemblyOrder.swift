@@ -72,19 +72,23 @@ public struct AssemblyOrder: Sendable {
     var isPlaced = Set<Int>()
     var waiting = loaded.keys.sorted()
     while !waiting.isEmpty {
-      // A plugin whose requirement was refused is refused in turn.
-      for index in waiting where refusals[index] == nil {
-        guard let plugin = loaded[index] else { continue }
-        for requirement in plugin.bundle.requirements {
-          guard let required = byName[requirement.name], refusals[required] != nil else { continue }
-          refuse(
-            index,
-            "requires plugin '\(requirement.name)' (\(requirement.range)), which was refused: "
-              + (refusals[required]?.message ?? ""))
-          break
+      // A plugin whose requirement was refused is refused in turn. Without
+      // a refusal there is nothing to pass on: the pass, once per plugin
+      // placed, made ordering quadratic in plugins (issue 15).
+      if !refusals.isEmpty {
+        for index in waiting where refusals[index] == nil {
+          guard let plugin = loaded[index] else { continue }
+          for requirement in plugin.bundle.requirements {
+            guard let required = byName[requirement.name], refusals[required] != nil else { continue }
+            refuse(
+              index,
+              "requires plugin '\(requirement.name)' (\(requirement.range)), which was refused: "
+                + (refusals[required]?.message ?? ""))
+            break
+          }
         }
+        waiting.removeAll { refusals[$0] != nil }
       }
-      waiting.removeAll { refusals[$0] != nil }
       let ready = waiting.first { index in
         (loaded[index]?.bundle.requirements ?? []).allSatisfy {
           byName[$0.name].map(isPlaced.contains) ?? false

@@ -23,6 +23,8 @@ struct LifecycleHookNames {
 
   /// The hooks `info`'s registration carries; nil when it has none.
   func of(_ info: RegistrationInfo) -> [String]? {
-    names[Registration(key: info.key, site: info.site)]
+    // Most deployments have no hooks: no key to hash.
+    guard !names.isEmpty else { return nil }
+    return names[Registration(key: info.key, site: info.site)]
   }
 }

@@ -83,15 +83,25 @@ extension DeploymentListing {
   package init(_ deployment: Deployment, host: HostVersions = .current) {
     // Grouped once: filtering every registration for each plugin made a
     // listing quadratic in plugins (issue 15: 200 plugins of 20).
+    // Each registration is read in place and converted once: a copy of a
+    // RegistrationInfo retains a dozen references, thousands of times.
     let registrations = deployment.container.registrations
-    let byPlugin = Dictionary(grouping: registrations) { $0.site.plugin ?? "" }
     let hooks = LifecycleHookNames(deployment.container)
+    var byPlugin: [String: [Registration]] = [:]
+    for index in registrations.indices {
+      var registration = Registration(registrations[index])
+      registration.hooks = hooks.of(registrations[index])
+      byPlugin[registrations[index].site.plugin ?? "", default: []].append(registration)
+    }
+    // By name once, as the registrations: a search per plugin was quadratic.
+    let configurations = Dictionary(
+      deployment.configurations.map { ($0.entry.name, $0) }, uniquingKeysWith: { first, _ in first })
     self.init(
       manifest: deployment.manifest.path, host: Host(host), problems: deployment.problems,
       plugins: deployment.outcomes.map { outcome in
         var plugin = Plugin(
-          outcome, in: deployment.manifest, registrations: byPlugin[outcome.entry.name] ?? [], hooks: hooks)
-        if case .loaded = outcome, let resolved = deployment.configuration(of: outcome.entry.name) {
+          outcome, in: deployment.manifest, registrations: byPlugin[outcome.entry.name] ?? [])
+        if case .loaded = outcome, let resolved = configurations[outcome.entry.name] {
           plugin.settings = SettingListing.of(resolved)
         }
         return plugin
@@ -121,20 +131,13 @@ extension DeploymentListing.Host {
 
 extension DeploymentListing.Plugin {
   /// `registrations` are the plugin's own, in registration order.
-  init(
-    _ outcome: PluginOutcome, in manifest: Manifest, registrations: [RegistrationInfo],
-    hooks: LifecycleHookNames
-  ) {
+  init(_ outcome: PluginOutcome, in manifest: Manifest, registrations: [DeploymentListing.Registration]) {
     let entry = outcome.entry
     switch outcome {
     case .loaded(let plugin):
       self.init(
         name: entry.name, version: plugin.version, file: plugin.file, status: "loaded", stage: nil,
-        registrations: registrations.map { info in
-          var registration = DeploymentListing.Registration(info)
-          registration.hooks = hooks.of(info)
-          return registration
-        })
+        registrations: registrations)
       let requirements = plugin.bundle.requirements.map(\.description)
       requires = requirements.isEmpty ? nil : requirements
     case .disabled:

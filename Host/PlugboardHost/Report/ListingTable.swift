@@ -1,19 +1,25 @@
 /// `plugboard list` as text: a heading per plugin (name, version, file)
 /// and under it a table of its registrations.
 enum ListingTable {
-  static func lines(_ listing: DeploymentListing) -> [String] {
-    var lines = ["Deployment \(listing.manifest)"]
-    if let profile = listing.profile { lines += ProfileLines.lines(profile) }
-    lines.append(summary(listing))
+  /// The listing's lines, separated by line breaks: `list` prints it in
+  /// one piece, and a string per line cost thousands.
+  static func text(_ listing: DeploymentListing) -> String {
+    var text = "Deployment \(listing.manifest)"
+    func add(_ line: String) {
+      text += "\n"
+      text += line
+    }
+    if let profile = listing.profile { ProfileLines.lines(profile).forEach(add) }
+    add(summary(listing))
     // Only when a plugin replaced plugboard's default (`--json` always says).
-    if let logger = listing.logger, logger.plugin != nil { lines.append(logger.text) }
+    if let logger = listing.logger, logger.plugin != nil { add(logger.text) }
     for plugin in listing.plugins {
-      lines.append("")
-      lines.append(heading(plugin))
+      add("")
+      add(heading(plugin))
       guard plugin.status == "loaded" else { continue }
       guard !plugin.registrations.isEmpty else {
-        lines.append("  (no registrations)")
-        lines += SettingListing.lines(plugin.settings)
+        add("  (no registrations)")
+        SettingListing.lines(plugin.settings).forEach(add)
         continue
       }
       let header = ["TYPE", "NAME", "SCOPE", "REGISTERED AT"]
@@ -24,10 +30,10 @@ enum ListingTable {
           "\(registration.file):\(registration.line)",
         ]
       }
-      lines += TextTable(rows: [header] + rows).lines(indent: "  ")
-      lines += SettingListing.lines(plugin.settings)
+      TextTable(rows: [header] + rows).append(to: &text, indent: "  ")
+      SettingListing.lines(plugin.settings).forEach(add)
     }
-    return lines
+    return text
   }
 
   /// `7 plugins: 6 loaded, 1 disabled, 0 failed; 12 registrations`.

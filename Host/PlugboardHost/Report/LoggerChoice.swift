@@ -22,7 +22,14 @@ package struct LoggerChoice: Encodable, Sendable, Equatable {
   /// list afresh at each call, thousands of records for a large deployment.
   init?(registrations: [RegistrationInfo]) {
     let key = ServiceKey((any Logger).self)
-    guard let winner = registrations.last(where: { $0.key == key }) else { return nil }
+    // Read in place, from the end: the default is registered first, and a
+    // copy of each RegistrationInfo on the way is thousands of retains.
+    var index = registrations.endIndex
+    repeat {
+      guard index > registrations.startIndex else { return nil }
+      index -= 1
+    } while registrations[index].key != key
+    let winner = registrations[index]
     plugin = DefaultLogger.isDefault(winner.site) ? nil : winner.site.plugin
     file = winner.site.fileID
     line = winner.site.line

@@ -1,0 +1,17 @@
+import Testing
+
+@testable import PlugboardHost
+
+/// Columns are as wide as their widest cell in characters, whatever the
+/// cells hold: ASCII is measured by its bytes, anything else by counting.
+@Suite struct TextTableTests {
+  @Test func columnsAreMeasuredInCharactersNotBytes() {
+    let table = TextTable(rows: [["é→", "x"], ["abc", "y"], ["a\r\nb", "z"]])
+    #expect(table.lines(indent: "  ") == ["  é→   x", "  abc  y", "  a\r\nb  z"])
+  }
+
+  @Test func theLastColumnIsNotPadded() {
+    let table = TextTable(rows: [["a", "long"], ["bb", "s"]])
+    #expect(table.lines() == ["a   long", "bb  s"])
+  }
+}
