@@ -6,7 +6,8 @@
 //                                                    # for callgrind (BENCHMARKS.md)
 //
 // Each scenario prints the median and minimum ns per operation over the
-// repetitions, next to a hand-written baseline from the same run.
+// repetitions, next to a hand-written baseline from the same run; the
+// in-process ones run each in processes of their own, the best of three.
 
 #if canImport(Glibc)
   import Glibc
@@ -29,7 +30,17 @@ if let index = arguments.firstIndex(of: "--side"), index < arguments.endIndex - 
 }
 
 let only = arguments.firstIndex(of: "--only").map { arguments[arguments.index(after: $0)] }
-var rows = ContainerScenarios(plan: plan).run(only: only)
+if arguments.contains(IsolatedRuns.childFlag) {
+  print(IsolatedRuns.report(ContainerScenarios(plan: plan).run(only: only, exactly: true)))
+  exit(0)
+}
+// Timed, the in-process scenarios each run in processes of their own (see
+// IsolatedRuns); counted by callgrind (`--iterations`, `--side`), in this one.
+var rows =
+  plan.fixedIterations == nil && plan.side == nil
+  ? IsolatedRuns.run(
+    ContainerScenarios.names.filter { only == nil || $0.hasPrefix(only ?? "") }, quick: quick)
+  : ContainerScenarios(plan: plan).run(only: only)
 if only == nil || only?.hasPrefix("startup") == true {
   rows += StartupScenarios(plan: plan, quick: quick).run()
 }

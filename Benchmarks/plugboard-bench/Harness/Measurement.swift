@@ -3,7 +3,7 @@
 #endif
 
 /// Median and minimum of repeated timings, in nanoseconds per operation.
-struct Measurement {
+struct Measurement: Codable {
   let samples: [Double]
 
   var median: Double {

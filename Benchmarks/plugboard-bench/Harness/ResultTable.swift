@@ -2,7 +2,7 @@ import Foundation
 
 /// One line of the benchmark's output: a scenario, its baseline, and the
 /// target it is held to.
-struct ResultRow {
+struct ResultRow: Codable {
   let scenario: String
   let unit: String
   let plugboard: Measurement

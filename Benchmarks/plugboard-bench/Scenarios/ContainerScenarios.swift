@@ -11,9 +11,19 @@ final class Missing {}
 struct ContainerScenarios {
   let plan: MeasurementPlan
 
-  /// Runs every scenario, or only those whose name starts with `only`.
-  func run(only: String?) -> [ResultRow] {
-    let scenarios: [(String, () -> [ResultRow])] = [
+  /// The scenarios' names, in the order they run.
+  static let names = ContainerScenarios(plan: .quick).scenarios.map(\.0)
+
+  /// Runs every scenario, or only those whose name starts with `only`
+  /// (`exactly`: only the one named `only`).
+  func run(only: String?, exactly: Bool = false) -> [ResultRow] {
+    scenarios.filter { only == nil || (exactly ? $0.0 == only : $0.0.hasPrefix(only ?? "")) }.flatMap {
+      $0.1()
+    }
+  }
+
+  private var scenarios: [(String, () -> [ResultRow])] {
+    [
       ("graph10_transient", graph10), ("graph10_shared", { [graphShared()] }),
       ("arguments_2", { [arguments2()] }), ("arguments_4", { [arguments4()] }),
       ("transient_leaf", { [transientLeaf()] }),
@@ -25,7 +35,6 @@ struct ContainerScenarios {
       ("missing_throwing_1000", { [missingThrowing()] }),
       ("concurrent_singleton", { [concurrentSingleton(), concurrentStoredReference()] }),
     ]
-    return scenarios.filter { only == nil || $0.0.hasPrefix(only ?? "") }.flatMap { $0.1() }
   }
 
   func graph10() -> [ResultRow] {
