@@ -16,10 +16,9 @@ import PlugboardSupervision
 /// program, the tests), there is no record and no pipe and every call does
 /// nothing but feed the terminal's feedback.
 enum Progress {
-  /// The pipe's write end; set once in the child, before any thread exists.
-  nonisolated(unsafe) private static var descriptor: Int32 = -1
-  /// The record shared with the parent; set with ``descriptor``.
-  nonisolated(unsafe) private static var record: StageRecord?
+  /// The pipe's write end and the record shared with the parent; set
+  /// together, once, in the child, before any thread exists.
+  nonisolated(unsafe) private static var parent: (descriptor: Int32, record: StageRecord)?
   /// Bring-up until the first `.reporting` or `.running`, then the last
   /// of those: a stage recorded after them keeps it.
   nonisolated(unsafe) private static var phase = StageWatch.Phase.bringingUp
@@ -32,8 +31,7 @@ enum Progress {
   /// rare events to `descriptor`, and catch fatal signals to say what was
   /// being resolved when they came.
   static func start(descriptor: Int32, record: StageRecord, quarantine: [String: DeploymentProblem]) {
-    self.descriptor = descriptor
-    self.record = record
+    self.parent = (descriptor, record)
     self.quarantine = quarantine
     plugboard_install_crash_reporter(descriptor) { fd in
       for link in ResolutionTrace.activeChain() {
@@ -43,20 +41,20 @@ enum Progress {
     }
   }
 
-  static var isSupervised: Bool { descriptor >= 0 }
+  static var isSupervised: Bool { parent != nil }
 
   static func report(_ event: ProgressEvent) {
     if event == .reporting || event == .running { restorePluginOutput() }
     StageFeedback.current?.observe(event)
-    guard descriptor >= 0 else { return }
-    switch (event, record) {
-    case (.stage(let stage, let plugin, let file), let record?):
-      record.publish(stage, plugin: plugin, file: file, phase: phase)
-    case (.reporting, let record?), (.running, let record?):
+    guard let parent else { return }
+    switch event {
+    case .stage(let stage, let plugin, let file):
+      parent.record.publish(stage, plugin: plugin, file: file, phase: phase)
+    case .reporting, .running:
       phase = event == .running ? .running : .reporting
-      record.enter(phase)
-    default:
-      DescriptorLine.write(event.line, to: descriptor)
+      parent.record.enter(phase)
+    case .stageTimeout, .crash, .making:
+      DescriptorLine.write(event.line, to: parent.descriptor)
     }
   }
 

@@ -75,8 +75,13 @@ final class ResolutionContext {
   /// The address of the instance the entry at `index` keeps; valid until
   /// the entries grow, so only for immediate use.
   private func instanceAddress(at index: Int) -> UnsafeMutableRawPointer {
-    let entry = state.pointee.graphInstances + index
-    return entry.pointee.storage ?? UnsafeMutableRawPointer(entry) + (Self.referenceOffset ?? 0)
+    Self.instanceAddress(of: state.pointee.graphInstances + index)
+  }
+
+  private static func instanceAddress(of entry: UnsafeMutablePointer<GraphInstance>)
+    -> UnsafeMutableRawPointer
+  {
+    entry.pointee.storage ?? UnsafeMutableRawPointer(entry) + (referenceOffset ?? 0)
   }
 
   private static let scanLimit = 32
@@ -276,13 +281,8 @@ final class ResolutionContext {
     state.pointee.graphCount = 0
     if count > Self.graphScanLimit { state.pointee.graphIndex.removeAll(keepingCapacity: true) }
     for index in 0..<count {
-      if let storage = instances[index].storage {
-        instances[index].record.destroy(storage)
-        storage.deallocate()
-      } else {
-        instances[index].record.destroy(
-          UnsafeMutableRawPointer(instances + index) + (Self.referenceOffset ?? 0))
-      }
+      instances[index].record.destroy(Self.instanceAddress(of: instances + index))
+      instances[index].storage?.deallocate()
     }
     instances.deinitialize(count: count)
     if state.pointee.spareGraphInstances == nil {
