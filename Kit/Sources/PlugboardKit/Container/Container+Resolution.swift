@@ -37,6 +37,19 @@ extension Container {
       // record's generic `produce`, which returned the instance into a
       // temporary of dynamic size and moved it with a value-witness call.
       let record = unsafeDowncast(base, to: PlainRecord<Service>.self)
+      let scope = record.rawScope
+      if scope == ObjectScope.transient.rawValue {
+        if let call = enterDirectCall(of: record, hasArguments: false) {
+          defer { leave(call) }
+          do {
+            return try record.factory(self)
+          } catch {
+            throw failure(error, at: record, in: call)
+          }
+        }
+      } else if scope == ObjectScope.graph.rawValue, let kept = keptGraphInstance(of: record) {
+        return kept.assumingMemoryBound(to: Service.self).pointee
+      }
       return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
         let out = buffer.baseAddress.unsafelyUnwrapped
         try makeInstance(of: record, into: UnsafeMutableRawPointer(out)) { resolver, out in
@@ -89,6 +102,16 @@ extension Container {
   ) throws -> Service {
     if let instance = record.sharedInstance {
       return instance.assumingMemoryBound(to: Service.self).pointee
+    }
+    if record.rawScope == ObjectScope.transient.rawValue,
+      let call = enterDirectCall(of: record, hasArguments: true)
+    {
+      defer { leave(call) }
+      do {
+        return try record.argumentFactory(self, first, repeat each rest)
+      } catch {
+        throw failure(error, at: record, in: call)
+      }
     }
     return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
       let out = buffer.baseAddress.unsafelyUnwrapped
@@ -165,7 +188,7 @@ extension Container {
     produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
   ) throws {
     try ResolutionContext.withCurrent { context in
-      let scope = record.scopeStorage.load(ordering: .relaxed)
+      let scope = record.rawScope
       if scope == ObjectScope.transient.rawValue {
         try enter(record, hasArguments: false, in: context)
         defer { context.pop() }
@@ -462,7 +485,7 @@ extension Container {
   /// What a factory's error becomes: a resolution error from further down
   /// already has its chain and passes through; anything else becomes a
   /// `factoryFailed` error at this link.
-  private func failure(_ error: any Error, at record: RegistrationRecord, in context: ResolutionContext)
+  func failure(_ error: any Error, at record: RegistrationRecord, in context: ResolutionContext)
     -> any Error
   {
     if error is ResolutionError { return error }

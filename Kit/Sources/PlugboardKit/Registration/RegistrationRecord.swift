@@ -108,11 +108,11 @@ class RegistrationRecord: @unchecked Sendable {
     scopeStorage.load(ordering: .relaxed) == ObjectScope.transient.rawValue
   }
 
-  /// Whether the scope is `.graph`: one relaxed load, for the shortcut to
-  /// an instance the current resolution already holds.
+  /// The scope's raw value (``customScopeValue`` for a ``CustomScope``),
+  /// for the inlined resolve to choose its path with one load.
   @inlinable @inline(__always)
-  final var isGraph: Bool {
-    scopeStorage.load(ordering: .relaxed) == ObjectScope.graph.rawValue
+  final var rawScope: UInt8 {
+    scopeStorage.load(ordering: .relaxed)
   }
 
   var scope: ObjectScope {

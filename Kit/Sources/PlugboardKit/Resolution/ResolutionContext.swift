@@ -194,6 +194,41 @@ final class ResolutionContext {
     if depth == 0 && state.pointee.graphCount != 0 { releaseGraphInstances() }
   }
 
+  /// ``push(_:hasArguments:)`` for a ``DirectCall``, only when the chain
+  /// is shallow and plain: fewer than `scanLimit` frames (so nothing to
+  /// count and no buffer to grow), under `limit`, no `initCompleted`
+  /// handler running, `record` not active and the stack not low. `false`,
+  /// with nothing pushed, otherwise. Kept free of the rare cases' code,
+  /// so that it needs no registers saved.
+  @inline(__always)
+  func pushIfShallow(_ record: RegistrationRecord, hasArguments: Bool, limit: Int) -> Bool {
+    let depth = state.pointee.depth
+    guard depth < Self.scanLimit, depth < limit, state.pointee.cycleFloor == 0, !stackIsLow else {
+      return false
+    }
+    let frames = state.pointee.frames
+    if !hasArguments {
+      var frame = frames
+      let end = frames + depth
+      while frame != end {
+        if frame.pointee.record === record && !frame.pointee.hasArguments { return false }
+        frame += 1
+      }
+    }
+    (frames + depth).initialize(to: Frame(record: record, hasArguments: hasArguments))
+    state.pointee.depth = depth &+ 1
+    return true
+  }
+
+  /// Pops the frame ``pushIfShallow(_:hasArguments:limit:)`` pushed,
+  /// which lies below `scanLimit`.
+  @inline(__always)
+  func popShallow() {
+    let depth = state.pointee.depth &- 1
+    state.pointee.depth = depth
+    if depth == 0 && state.pointee.graphCount != 0 { releaseGraphInstances() }
+  }
+
   /// Counts a frame beyond the first `scanLimit` in (`change` 1) or out
   /// (-1); see `State.deepFrames`.
   @inline(never)
