@@ -10,6 +10,12 @@ import Testing
     #expect(table.lines(indent: "  ") == ["  é→   x", "  abc  y", "  a\r\nb  z"])
   }
 
+  @Test func appendedTablesStartEachRowOnANewLine() {
+    var text = "Heading"
+    TextTable(rows: [["TYPE", "NAME"], ["Café.Service", "-"], ["A", "\"x\""]]).append(to: &text, indent: "  ")
+    #expect(text == "Heading\n  TYPE          NAME\n  Café.Service  -\n  A             \"x\"")
+  }
+
   @Test func theLastColumnIsNotPadded() {
     let table = TextTable(rows: [["a", "long"], ["bb", "s"]])
     #expect(table.lines() == ["a   long", "bb  s"])

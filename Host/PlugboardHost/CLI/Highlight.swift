@@ -27,7 +27,7 @@ enum Highlight {
 
   /// `text` with the `error:` or `warning:` that begins any of its lines coloured.
   static func colour(_ text: String) -> String {
-    guard text.contains("error:") || text.contains("warning:") else { return text }
+    guard TextBytes.anyLine(of: text, beginsWith: ["error:", "warning:"]) else { return text }
     return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       for (label, colour) in [("error:", red), ("warning:", yellow)] where line.hasPrefix(label) {
         return colour + label + reset + line.dropFirst(label.count)

@@ -87,12 +87,21 @@ extension DeploymentListing {
     // RegistrationInfo retains a dozen references, thousands of times.
     let registrations = deployment.container.registrations
     let hooks = LifecycleHookNames(deployment.container)
+    // A plugin's registrations are made one after another, so a run of
+    // them is collected before its plugin's name is hashed, once per run.
     var byPlugin: [String: [Registration]] = [:]
+    var run: (plugin: String, registrations: [Registration])?
     for index in registrations.indices {
       var registration = Registration(registrations[index])
       registration.hooks = hooks.of(registrations[index])
-      byPlugin[registrations[index].site.plugin ?? "", default: []].append(registration)
+      let plugin = registrations[index].site.plugin ?? ""
+      if run?.plugin != plugin {
+        if let finished = run { byPlugin[finished.plugin, default: []] += finished.registrations }
+        run = (plugin, [])
+      }
+      run?.registrations.append(registration)
     }
+    if let finished = run { byPlugin[finished.plugin, default: []] += finished.registrations }
     // By name once, as the registrations: a search per plugin was quadratic.
     let configurations = Dictionary(
       deployment.configurations.map { ($0.entry.name, $0) }, uniquingKeysWith: { first, _ in first })

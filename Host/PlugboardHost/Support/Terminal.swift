@@ -13,7 +13,7 @@ enum Terminal {
     let escaped = { (scalar: Unicode.Scalar) in
       isControl(scalar) && !(keepingLineBreaks && scalar == "\n")
     }
-    guard text.unicodeScalars.contains(where: escaped) else { return text }
+    guard TextBytes.holdsControl(text, exceptLineBreaks: keepingLineBreaks) else { return text }
     var result = ""
     for scalar in text.unicodeScalars {
       if escaped(scalar) {
