@@ -50,13 +50,22 @@ extension Container {
       } else if scope == ObjectScope.graph.rawValue, let kept = keptGraphInstance(of: record) {
         return kept.assumingMemoryBound(to: Service.self).pointee
       }
-      return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
-        let out = buffer.baseAddress.unsafelyUnwrapped
-        try makeInstance(of: record, into: UnsafeMutableRawPointer(out)) { resolver, out in
-          out.assumingMemoryBound(to: Service.self).initialize(to: try record.factory(resolver))
-        }
-        return out.move()
+      return try makeInstanceInGeneral(from: record)
+    }
+  }
+
+  /// ``makeInstance(of:from:)`` for everything but a direct call: the
+  /// instance is made in a temporary by the general path. Kept out of
+  /// line so that the direct call stays small enough to be inlined into
+  /// its caller, without this path's stack buffer and its guard.
+  @inlinable @inline(never)
+  func makeInstanceInGeneral<Service>(from record: PlainRecord<Service>) throws -> Service {
+    try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
+      let out = buffer.baseAddress.unsafelyUnwrapped
+      try makeInstance(of: record, into: UnsafeMutableRawPointer(out)) { resolver, out in
+        out.assumingMemoryBound(to: Service.self).initialize(to: try record.factory(resolver))
       }
+      return out.move()
     }
   }
 

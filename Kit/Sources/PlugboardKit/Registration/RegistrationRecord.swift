@@ -108,6 +108,13 @@ class RegistrationRecord: @unchecked Sendable {
     scopeStorage.load(ordering: .relaxed) == ObjectScope.transient.rawValue
   }
 
+  /// Whether any `initCompleted` handler was added: one relaxed load, for
+  /// the inlined resolve.
+  @inlinable @inline(__always)
+  final var hasHandlers: Bool {
+    hasInitCompleted.load(ordering: .relaxed)
+  }
+
   /// The scope's raw value (``customScopeValue`` for a ``CustomScope``),
   /// for the inlined resolve to choose its path with one load.
   @inlinable @inline(__always)

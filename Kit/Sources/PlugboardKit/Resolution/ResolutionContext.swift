@@ -11,28 +11,39 @@ import PlugboardABI
 /// managed buffer of unretained records: it is touched on every resolution,
 /// and array bookkeeping, exclusivity checks and reference counting would
 /// cost more than the rest of the lookup.
+@usableFromInline
 final class ResolutionContext {
+  @usableFromInline
   struct Frame {
     // The records outlive the resolution: their container holds them.
-    unowned(unsafe) let record: RegistrationRecord
+    @usableFromInline unowned(unsafe) let record: RegistrationRecord
     /// Whether the record took runtime arguments here; a registration with
     /// arguments may legitimately recurse (a tree built level by level), so
     /// only argument-free re-entry counts as a cycle.
-    let hasArguments: Bool
+    @usableFromInline let hasArguments: Bool
+
+    @usableFromInline
+    init(record: RegistrationRecord, hasArguments: Bool) {
+      self.record = record
+      self.hasArguments = hasArguments
+    }
   }
 
-  private struct State {
-    var frames: UnsafeMutablePointer<Frame>
+  // The fields a direct call reads (see `DirectCall`) are visible to the
+  // inlined resolve; the rest stay internal.
+  @usableFromInline
+  struct State {
+    @usableFromInline var frames: UnsafeMutablePointer<Frame>
     var capacity: Int
-    var depth = 0
+    @usableFromInline var depth = 0
     /// Frames beyond the first `scanLimit`, counted per record, so that
     /// checking for a cycle stays cheap in very deep chains.
     var deepFrames: [ObjectIdentifier: Int] = [:]
     /// `.graph` instances of the current top-level resolution, in the
     /// order they were made: a few per resolution, found by a scan of
     /// unretained pointers, with no hashing and no copy-on-write.
-    var graphInstances: UnsafeMutablePointer<GraphInstance>
-    var graphCount = 0
+    fileprivate var graphInstances: UnsafeMutablePointer<GraphInstance>
+    @usableFromInline var graphCount = 0
     var graphCapacity: Int
     /// Positions in `graphInstances`, kept only once a resolution holds
     /// more than `graphScanLimit` of them, so that a graph of thousands
@@ -40,15 +51,15 @@ final class ResolutionContext {
     var graphIndex: [ObjectIdentifier: Int] = [:]
     /// A second buffer, swapped in while the first one's instances are
     /// released (their deinits may resolve again on this thread).
-    var spareGraphInstances: UnsafeMutablePointer<GraphInstance>?
+    fileprivate var spareGraphInstances: UnsafeMutablePointer<GraphInstance>?
     var spareGraphCapacity = 0
     /// Below this stack address the chain continues on a helper thread
     /// (see ``DeepChain``). It belongs to the thread running the chain right
     /// now: a hop sets the helper's and restores the caller's afterwards.
-    var stackLimit: UInt
+    @usableFromInline var stackLimit: UInt
     /// Frames below this depth are construction that an `initCompleted`
     /// handler further down runs after; see ``isActive(_:)``.
-    var cycleFloor = 0
+    @usableFromInline var cycleFloor = 0
     /// How many times `initCompleted` handlers have run on this thread, so
     /// that a `.graph` construction can tell cheaply whether one ran below
     /// it (and may have made its instance).
@@ -59,7 +70,7 @@ final class ResolutionContext {
   /// class instance in the entry itself (`reference`, one word), anything
   /// else in memory of its own (`storage`), so the common case costs no
   /// allocation.
-  private struct GraphInstance {
+  fileprivate struct GraphInstance {
     var storage: UnsafeMutableRawPointer?
     /// The reference, retained, when `storage` is `nil`.
     var reference: UnsafeMutableRawPointer?
@@ -84,9 +95,9 @@ final class ResolutionContext {
     entry.pointee.storage ?? UnsafeMutableRawPointer(entry) + (referenceOffset ?? 0)
   }
 
-  private static let scanLimit = 32
+  @inlinable static var scanLimit: Int { 32 }
   private static let graphScanLimit = 16
-  private let state: UnsafeMutablePointer<State>
+  @usableFromInline let state: UnsafeMutablePointer<State>
 
   init() {
     let capacity = 64
@@ -113,6 +124,7 @@ final class ResolutionContext {
 
   /// Whether the calling thread's stack is too nearly full to go one
   /// resolution deeper on it.
+  @inlinable
   var stackIsLow: Bool {
     @inline(__always) get { UInt(plugboard_stack_address()) < state.pointee.stackLimit }
   }
@@ -200,7 +212,7 @@ final class ResolutionContext {
   /// handler running, `record` not active and the stack not low. `false`,
   /// with nothing pushed, otherwise. Kept free of the rare cases' code,
   /// so that it needs no registers saved.
-  @inline(__always)
+  @inlinable @inline(__always)
   func pushIfShallow(_ record: RegistrationRecord, hasArguments: Bool, limit: Int) -> Bool {
     let depth = state.pointee.depth
     guard depth < Self.scanLimit, depth < limit, state.pointee.cycleFloor == 0, !stackIsLow else {
@@ -222,7 +234,7 @@ final class ResolutionContext {
 
   /// Pops the frame ``pushIfShallow(_:hasArguments:limit:)`` pushed,
   /// which lies below `scanLimit`.
-  @inline(__always)
+  @inlinable @inline(__always)
   func popShallow() {
     let depth = state.pointee.depth &- 1
     state.pointee.depth = depth
@@ -300,7 +312,8 @@ final class ResolutionContext {
     }
   }
 
-  private func releaseGraphInstances() {
+  @usableFromInline
+  func releaseGraphInstances() {
     // Taken out first: an instance's deinit may resolve again on this
     // thread and start a graph of its own.
     let count = state.pointee.graphCount
