@@ -189,8 +189,10 @@ extension Container {
   /// `out`, uninitialized memory for the service type; `produce` runs the
   /// factory.
   ///
-  /// The transient case, the one on every level of a freshly built graph,
-  /// is handled here directly; other scopes go to `makeScoped`.
+  /// Most transient requests never come here: the specialized resolve
+  /// calls their factories itself (see ``DirectCall``). Those it declines
+  /// (a thread's first resolution, a deep chain, a nearly full stack, a
+  /// handler) are handled here directly; other scopes go to `makeScoped`.
   @usableFromInline
   func makeInstance(
     of record: RegistrationRecord, into out: UnsafeMutableRawPointer,

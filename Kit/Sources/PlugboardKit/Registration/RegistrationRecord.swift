@@ -6,7 +6,8 @@ import Synchronization
 /// metadata: the type-specific work (copying, destroying an instance) is
 /// in methods that ``PlainRecord`` and ``ArgumentRecord`` override, reached through the vtable;
 /// the factory is called by the inlinable `resolve`, specialized in the
-/// caller, which passes it down as a closure. A `.container` instance lives in raw memory sized for the
+/// caller: directly for a plain `.transient` record (see ``DirectCall``),
+/// otherwise passed down as a closure. A `.container` instance lives in raw memory sized for the
 /// service type, allocated only when the instance is made and published by
 /// storing its address with release ordering: a reader that loads the
 /// address (acquiring) sees the instance.
