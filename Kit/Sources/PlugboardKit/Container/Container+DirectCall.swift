@@ -41,8 +41,9 @@ extension Container {
   /// The caller calls the factory, then ``leave(_:)``.
   ///
   /// Inlined with `leave`, into the resolve specialized for the service
-  /// type: as calls into the library (through its PLT), the two took 15
-  /// of a one-object resolve's instructions and about 2 ns.
+  /// type: as a pair of calls into the library (through its PLT), they
+  /// cost a one-object resolve about 2 ns (named_100: 23.4 → 21.3 ns) and
+  /// a ten-object graph about 350 instructions.
   @inlinable @inline(__always)
   func enterDirectCall(of record: RegistrationRecord, hasArguments: Bool) -> DirectCall? {
     // Anything the push declines (a cycle, the depth limit, a deep chain)
