@@ -90,6 +90,31 @@ import Testing
     #expect(try container.resolve(Int.self, name: "a name much longer than fifteen bytes") == 101)
   }
 
+  @Test func canonicallyEquivalentNamesAreOneName() throws {
+    // "é" as one scalar and as "e" plus a combining accent: equal Strings,
+    // different bytes, as `ServiceKey` (and so `check`) already counts them.
+    let precomposed = "caf\u{E9}"
+    let decomposed = "cafe\u{301}"
+    #expect(precomposed == decomposed && Array(precomposed.utf8) != Array(decomposed.utf8))
+    let container = Container()
+    container.register(Int.self, name: precomposed) { _ in 1 }
+    container.register(Int.self, name: "long name, caf\u{E9} and more") { _ in 2 }
+    #expect(try container.resolve(Int.self, name: decomposed) == 1)
+    #expect(try container.resolve(Int.self, name: "long name, cafe\u{301} and more") == 2)
+    #expect(try container.resolveIfRegistered(Int.self, name: decomposed) == 1)
+    // Registered the other way round, and found by the other form.
+    let other = Container()
+    other.register(Int.self, name: decomposed) { _ in 3 }
+    #expect(try other.resolve(Int.self, name: precomposed) == 3)
+    // Both registered: one key, so the later registration wins either way.
+    let both = Container()
+    both.register(Int.self, name: precomposed) { _ in 4 }
+    both.register(Int.self, name: decomposed) { _ in 5 }
+    #expect(try both.resolve(Int.self, name: precomposed) == 5)
+    #expect(try both.resolve(Int.self, name: decomposed) == 5)
+    #expect(both.duplicateRegistrations.count == 1)
+  }
+
   @Test func manyNamesAreEachFound() throws {
     let container = Container()
     for index in 0..<5_000 { container.register(Int.self, name: "name\(index)") { _ in index } }

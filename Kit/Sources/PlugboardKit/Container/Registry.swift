@@ -231,7 +231,8 @@ final class Registry: @unchecked Sendable {
 
   /// The registration of the type under `name` taking no arguments,
   /// however `name` is held: in the quick table by the words of its inline
-  /// form, or in the type's name table.
+  /// form, or in the type's name table, or, for a name that is not ASCII,
+  /// among the type's names that are canonically equivalent to it.
   func namedRecord(for id: ObjectIdentifier, name: String) -> Unmanaged<RegistrationRecord>? {
     if let words = QuickNameTable.canonicalWords(of: name),
       let found = quickNamed.record(for: Self.bits(of: id), words: words)
@@ -239,7 +240,15 @@ final class Registry: @unchecked Sendable {
       return found
     }
     guard let index = slot(of: id), let bucket = bucketRefs[index] else { return nil }
-    return bucket._withUnsafeGuaranteedRef { $0.record(named: name) }
+    return bucket._withUnsafeGuaranteedRef { bucket in
+      if let found = bucket.record(named: name) { return found }
+      // Both tables compare bytes, and Swift compares strings by canonical
+      // equivalence ("é" precomposed equals "e" and a combining accent),
+      // as `ServiceKey` does for duplicates and the argument lookups do.
+      // Two ASCII names are equivalent only when their bytes are equal.
+      guard name.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+      return bucket.record(equivalentTo: name)
+    }
   }
 
   /// The registration of the type under `name` whose argument types have
@@ -270,6 +279,9 @@ final class TypeBucket: @unchecked Sendable {
   /// The profile's choice of named registration for unnamed requests.
   let selection: ServiceSelection?
   private let named: NameTable
+  /// The argument-free named registrations whose names are not ASCII: the
+  /// only ones a name held in other bytes can be canonically equal to.
+  private let nonASCIINamed: [RegistrationRecord]
   /// The registrations taking arguments, with their signatures.
   private let withArguments: ContiguousArray<(signature: UInt, record: Unmanaged<RegistrationRecord>)>
 
@@ -284,6 +296,9 @@ final class TypeBucket: @unchecked Sendable {
       records.filter {
         $0.key.name != nil && $0.key.arguments.isEmpty && !inQuickTable.contains(ObjectIdentifier($0))
       })
+    self.nonASCIINamed = records.filter {
+      $0.key.arguments.isEmpty && $0.key.name?.utf8.contains(where: { $0 >= 0x80 }) == true
+    }
     self.withArguments = ContiguousArray(
       records.filter { !$0.key.arguments.isEmpty }.map {
         (ArgumentSignature($0.key.arguments).value, Unmanaged.passUnretained($0))
@@ -306,6 +321,13 @@ final class TypeBucket: @unchecked Sendable {
   @inline(__always)
   func record(named name: String) -> Unmanaged<RegistrationRecord>? {
     named.record(named: name)
+  }
+
+  /// The argument-free registration whose name is canonically equivalent
+  /// to `name` but held in other bytes (see
+  /// ``Registry/namedRecord(for:name:)``).
+  func record(equivalentTo name: String) -> Unmanaged<RegistrationRecord>? {
+    nonASCIINamed.first { $0.key.name == name }.map { Unmanaged.passUnretained($0) }
   }
 
   /// The registration under `name` whose arguments have these identities.
