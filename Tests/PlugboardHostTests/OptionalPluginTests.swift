@@ -41,12 +41,28 @@ import Testing
     let file = BuildProducts.library("ThrowingPlugin")
     let result = try Subprocess.plugboard(["run", "--manifest", manifest])
     #expect(result.status == 0)
+    // Its assembly registered an application before it threw: none of a
+    // failed optional plugin serves, so Healthy's application runs.
+    #expect(result.stdout == "Healthy is running\n")
     #expect(
       result.stderrLines == [
         "plugboard: run: warning: optional plugin 'Throwing' is missing, the application runs without it: "
           + "assemble: plugin 'Throwing' (\(file)) failed to assemble: ThrowingPlugin.ThrowingAssembly.assemble(container:) "
           + "threw: missing configuration value 'api-key'"
       ])
+    _ = folder
+  }
+
+  /// The registrations it made before it threw no longer serve, but
+  /// `check` still knows them, to say what depended on them.
+  @Test func checkStillKnowsWhatAFailedOptionalPluginRegistered() throws {
+    let (folder, manifest) = try Self.manifest("Throwing", path: BuildProducts.library("ThrowingPlugin"))
+    let result = try Subprocess.plugboard(["check", "--manifest", manifest])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout.contains("warning: optional plugin 'Throwing' failed; the deployment runs without it"))
+    #expect(result.stdout.contains("  Nothing loaded depends on what it registers.\n"))
+    #expect(result.stdout.hasSuffix("check: 0 errors, 1 warning; the deployment is healthy\n"))
     _ = folder
   }
 

@@ -65,9 +65,13 @@ struct DependencyGraph {
   private let adjacency: [[Edge]]
 
   /// The graph of `container`'s registrations; those attributed to a plugin
-  /// in `failedPlugins` are kept as unavailable nodes.
+  /// in `failedPlugins` are kept as unavailable nodes, and so are those of
+  /// a failed optional plugin, which the container no longer serves
+  /// (``Container/withdrawnRegistrations``).
   init(container: Container, failedPlugins: Set<String>) {
-    self.init(container: container, registrations: container.registrations, failedPlugins: failedPlugins)
+    self.init(
+      container: container, registrations: container.registrations + container.withdrawnRegistrations,
+      failedPlugins: failedPlugins)
   }
 
   /// The graph of `registrations`, `container`'s own, for a caller that

@@ -4,8 +4,11 @@ import PlugboardKit
 /// assembly that throws into its plugin's failure (stage "assemble").
 enum DeploymentAssembler {
   /// `outcomes` with every plugin whose assemblies threw marked as failed.
-  /// Registrations a failing plugin made before it threw stay in the
-  /// container, attributed to it; the deployment is reported unhealthy.
+  /// Registrations a failing required plugin made before it threw stay in
+  /// the container, attributed to it, for `check` and `list` to show; the
+  /// deployment is reported unhealthy. An optional plugin's are removed:
+  /// the deployment runs without that plugin, so none of it may serve,
+  /// and what it replaced serves again.
   /// `configure` runs once every plugin registered and before any
   /// `loaded(resolver:)`, which may already resolve: the profile's
   /// per-service choices are made there.
@@ -27,6 +30,7 @@ enum DeploymentAssembler {
         guard case .loaded(let plugin) = result[index] else { continue }
         if let problem = run(stage, of: plugin, in: container) {
           result[index] = .failed(plugin.entry, problem)
+          if plugin.entry.optional { container.removeRegistrations(attributedTo: plugin.name) }
         }
       }
     }

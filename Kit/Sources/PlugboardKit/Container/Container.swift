@@ -44,6 +44,9 @@ public final class Container: @unchecked Sendable {
     /// Registrations dropped by `removeAll()`, kept because a resolution
     /// that looked one up before may still be using it, unretained.
     var removed: [RegistrationRecord] = []
+    /// Registrations removed by `removeRegistrations(attributedTo:)`, in
+    /// order, for diagnostics (`withdrawnRegistrations`).
+    var withdrawn: [RegistrationRecord] = []
     /// Registrations made since `current` was built.
     var pending: [RegistrationRecord] = []
     /// Whether the next snapshot must start over from `records` (a change
@@ -189,12 +192,45 @@ public final class Container: @unchecked Sendable {
     state.withLock { state in
       state.removed += state.records
       state.records = []
+      state.withdrawn = []
       state.pending = []
       state.settled = []
       state.rebuildAll = true
     }
     published.store(nil, ordering: .sequentiallyConsistent)
     _ = publish()
+  }
+
+  /// Removes the registrations made here while attributing to `plugin`
+  /// (see ``attributing(to:_:)``), as if that plugin had never assembled:
+  /// a registration of another plugin that one of them replaced serves
+  /// requests again, and the duplicate report no longer names the pair.
+  ///
+  /// The host calls it for an optional plugin that failed part-way, so
+  /// that the deployment runs without all of it rather than with half.
+  /// As with ``removeAll()``, removed registrations and their instances
+  /// stay alive until the container goes.
+  public func removeRegistrations(attributedTo plugin: String) {
+    state.withLock { state in
+      let removed = state.records.filter { $0.site.plugin == plugin }
+      guard !removed.isEmpty else { return }
+      state.removed += removed
+      state.withdrawn += removed
+      state.records.removeAll { $0.site.plugin == plugin }
+      state.pending.removeAll { $0.site.plugin == plugin }
+      // The next snapshot starts over from what is left, so replacements
+      // settled against the removed registrations are undone.
+      state.settled = []
+      state.rebuildAll = true
+    }
+    published.store(nil, ordering: .sequentiallyConsistent)
+  }
+
+  /// The registrations ``removeRegistrations(attributedTo:)`` removed, in
+  /// the order they were made: for a whole-graph check that says what a
+  /// withdrawn plugin would have served, and who needed it.
+  public var withdrawnRegistrations: [RegistrationInfo] {
+    state.withLock { $0.withdrawn }.map(\.info)
   }
 
   /// Drops every instance of `scope` held for registrations here and in
