@@ -62,7 +62,8 @@ extension Container {
   func makeInstanceInGeneral<Service>(from record: PlainRecord<Service>) throws -> Service {
     try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
       let out = buffer.baseAddress.unsafelyUnwrapped
-      try makeInstance(of: record, into: UnsafeMutableRawPointer(out)) { resolver, out in
+      try makeInstance(of: record, hasArguments: false, into: UnsafeMutableRawPointer(out)) {
+        resolver, out in
         out.assumingMemoryBound(to: Service.self).initialize(to: try record.factory(resolver))
       }
       return out.move()
@@ -185,69 +186,15 @@ extension Container {
 
   // MARK: Making instances
 
-  /// Makes (or finds) an instance of an argument-free registration into
-  /// `out`, uninitialized memory for the service type; `produce` runs the
-  /// factory.
-  ///
-  /// Most transient requests never come here: the specialized resolve
-  /// calls their factories itself (see ``DirectCall``). Those it declines
-  /// (a thread's first resolution, a deep chain, a nearly full stack, a
-  /// handler) are handled here directly; other scopes go to `makeScoped`.
-  @usableFromInline
-  func makeInstance(
-    of record: RegistrationRecord, into out: UnsafeMutableRawPointer,
-    produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
-  ) throws {
-    try ResolutionContext.withCurrent { context in
-      let scope = record.rawScope
-      if scope == ObjectScope.transient.rawValue {
-        try enter(record, hasArguments: false, in: context)
-        defer { context.pop() }
-        guard context.stackIsLow || record.hasInitCompleted.load(ordering: .relaxed) else {
-          do {
-            try produce(self, out)
-          } catch {
-            throw failure(error, at: record, in: context)
-          }
-          return
-        }
-        try makeScopedOnEnoughStack(record, in: context, into: out, produce: produce)
-        return
-      }
-      // A `.graph` instance this resolution already made is copied before
-      // the chain is entered: the request cannot close a cycle (the
-      // instance exists) or go deeper (no factory runs).
-      if scope == ObjectScope.graph.rawValue, copyGraphInstance(of: record, in: context, into: out) {
-        return
-      }
-      try enter(record, hasArguments: false, in: context)
-      defer { context.pop() }
-      try makeScopedOnEnoughStack(record, in: context, into: out, produce: produce)
-    }
-  }
-
-  /// Copies the `.graph` instance this resolution already made of
-  /// `record` (the common request for one) into `out`, as `makeScoped`
-  /// would, without its closures and scope switch; `false` when there is
-  /// none.
-  @inline(never)
-  private func copyGraphInstance(
-    of record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer
-  ) -> Bool {
-    guard let shared = context.graphInstance(of: record) else { return false }
-    if record.isReference {
-      // One retain, instead of the generic copy's value-witness call.
-      out.assumingMemoryBound(to: AnyObject.self)
-        .initialize(to: shared.assumingMemoryBound(to: AnyObject.self).pointee)
-    } else {
-      record.copy(shared, to: out)
-    }
-    return true
-  }
-
   /// Enters `record` into the calling thread's chain, then makes (or finds)
-  /// its instance according to its scope; `produce` runs the factory. A
-  /// transient one is made here directly, as in the argument-free case.
+  /// its instance into `out`, uninitialized memory for the service type,
+  /// according to its scope; `produce` runs the factory.
+  ///
+  /// The general path: the specialized resolve calls a plain transient
+  /// factory itself and copies a `.graph` instance the resolution already
+  /// holds (see ``DirectCall``). What comes here is everything else: other
+  /// scopes, handlers, and the transient requests a direct call declined
+  /// (a thread's first resolution, a deep chain, a nearly full stack).
   @usableFromInline
   func makeInstance(
     of record: RegistrationRecord, hasArguments: Bool, into out: UnsafeMutableRawPointer,
@@ -256,12 +203,6 @@ extension Container {
     try ResolutionContext.withCurrent { context in
       try enter(record, hasArguments: hasArguments, in: context)
       defer { context.pop() }
-      if record.isTransient && !context.stackIsLow
-        && !record.hasInitCompleted.load(ordering: .relaxed)
-      {
-        try call(record, in: context) { try produce(self, out) }
-        return
-      }
       try makeScopedOnEnoughStack(record, in: context, into: out, produce: produce)
     }
   }

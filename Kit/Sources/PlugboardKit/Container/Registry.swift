@@ -246,7 +246,7 @@ final class Registry: @unchecked Sendable {
       // equivalence ("é" precomposed equals "e" and a combining accent),
       // as `ServiceKey` does for duplicates and the argument lookups do.
       // Two ASCII names are equivalent only when their bytes are equal.
-      guard name.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+      guard TypeBucket.isNotASCII(name) else { return nil }
       return bucket.record(equivalentTo: name)
     }
   }
@@ -297,7 +297,7 @@ final class TypeBucket: @unchecked Sendable {
         $0.key.name != nil && $0.key.arguments.isEmpty && !inQuickTable.contains(ObjectIdentifier($0))
       })
     self.nonASCIINamed = records.filter {
-      $0.key.arguments.isEmpty && $0.key.name?.utf8.contains(where: { $0 >= 0x80 }) == true
+      $0.key.arguments.isEmpty && $0.key.name.map(Self.isNotASCII) == true
     }
     self.withArguments = ContiguousArray(
       records.filter { !$0.key.arguments.isEmpty }.map {
@@ -321,6 +321,12 @@ final class TypeBucket: @unchecked Sendable {
   @inline(__always)
   func record(named name: String) -> Unmanaged<RegistrationRecord>? {
     named.record(named: name)
+  }
+
+  /// Whether `name` has a byte above 0x7F: only then can another string
+  /// be canonically equal to it with other bytes.
+  static func isNotASCII(_ name: String) -> Bool {
+    name.utf8.contains { $0 >= 0x80 }
   }
 
   /// The argument-free registration whose name is canonically equivalent

@@ -102,13 +102,6 @@ class RegistrationRecord: @unchecked Sendable {
     UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
   }
 
-  /// Whether the scope is `.transient`: one relaxed load, for the paths
-  /// that make an instance on every request.
-  @inline(__always)
-  final var isTransient: Bool {
-    scopeStorage.load(ordering: .relaxed) == ObjectScope.transient.rawValue
-  }
-
   /// Whether any `initCompleted` handler was added: one relaxed load, for
   /// the inlined resolve.
   @inlinable @inline(__always)

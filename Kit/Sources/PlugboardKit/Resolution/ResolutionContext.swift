@@ -145,15 +145,23 @@ final class ResolutionContext {
   func isActive(_ record: RegistrationRecord) -> Bool {
     if state.pointee.cycleFloor != 0 { return isActiveAboveFloor(record) }
     let depth = state.pointee.depth
-    // A pointer walk: a range loop over indices kept a bounds check per
-    // frame, and this scan runs on every resolution at every level.
+    if isActive(record, amongFirst: min(depth, Self.scanLimit)) { return true }
+    return depth > Self.scanLimit && state.pointee.deepFrames[ObjectIdentifier(record)] != nil
+  }
+
+  /// Whether `record` is made without arguments in one of the first
+  /// `count` frames. A pointer walk: a range loop over indices kept a
+  /// bounds check per frame, and this scan runs on every resolution at
+  /// every level.
+  @inlinable @inline(__always)
+  func isActive(_ record: RegistrationRecord, amongFirst count: Int) -> Bool {
     var frame = state.pointee.frames
-    let end = frame + min(depth, Self.scanLimit)
+    let end = frame + count
     while frame != end {
       if frame.pointee.record === record && !frame.pointee.hasArguments { return true }
       frame += 1
     }
-    return depth > Self.scanLimit && state.pointee.deepFrames[ObjectIdentifier(record)] != nil
+    return false
   }
 
   /// ``isActive(_:)`` while an `initCompleted` handler runs: above the
@@ -218,16 +226,8 @@ final class ResolutionContext {
     guard depth < Self.scanLimit, depth < limit, state.pointee.cycleFloor == 0, !stackIsLow else {
       return false
     }
-    let frames = state.pointee.frames
-    if !hasArguments {
-      var frame = frames
-      let end = frames + depth
-      while frame != end {
-        if frame.pointee.record === record && !frame.pointee.hasArguments { return false }
-        frame += 1
-      }
-    }
-    (frames + depth).initialize(to: Frame(record: record, hasArguments: hasArguments))
+    if !hasArguments && isActive(record, amongFirst: depth) { return false }
+    (state.pointee.frames + depth).initialize(to: Frame(record: record, hasArguments: hasArguments))
     state.pointee.depth = depth &+ 1
     return true
   }
