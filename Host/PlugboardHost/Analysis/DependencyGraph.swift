@@ -67,11 +67,12 @@ struct DependencyGraph {
   /// The graph of `container`'s registrations; those attributed to a plugin
   /// in `failedPlugins` are kept as unavailable nodes, and so are those of
   /// a failed optional plugin, which the container no longer serves
-  /// (``Container/withdrawnRegistrations``).
+  /// (``Container/withdrawnRegistrations``), whatever the caller passes.
   init(container: Container, failedPlugins: Set<String>) {
+    let withdrawn = container.withdrawnRegistrations
     self.init(
-      container: container, registrations: container.registrations + container.withdrawnRegistrations,
-      failedPlugins: failedPlugins)
+      container: container, registrations: container.registrations + withdrawn,
+      failedPlugins: failedPlugins.union(withdrawn.compactMap(\.site.plugin)))
   }
 
   /// The graph of `registrations`, `container`'s own, for a caller that
