@@ -82,6 +82,106 @@ import Testing
     )
   }
 
+  // MARK: Many problems past the listed ones (issue 21)
+
+  /// The recipe the fuzzer found (`.ci/run` timed out on it): a manifest
+  /// of a quarter of a million misspelt top-level keys took 54 s under the
+  /// fuzzer and 35 s in `plugboard check`, because each key past the 100
+  /// listed still got a did-you-mean. Magnified to 8 MiB here, twice
+  /// the fuzzer's largest, so that a did-you-mean per problem takes
+  /// minutes in the tests' debug build.
+  @Test(.timeLimit(.minutes(1))) func countsAQuarterMillionUnknownTopLevelKeysWithoutDescribingThem() {
+    let (lines, repetitions) = problems(
+      ManifestRecipe(
+        head: #"{"formatVersion":1,"plugins":[],""#, middle: #"matVersion":0,"klugpins":[],""#,
+        tail: #"x":1}"#))
+    #expect(lines.count == ManifestDecoder.reportedProblemLimit + 1)
+    #expect(lines[0] == #"matVersion: unknown key; did you mean "formatVersion"?"#)
+    #expect(lines[1] == #"klugpins: unknown key; did you mean "plugins"?"#)
+    #expect(lines.last == Self.notListed(2 * repetitions + 1))
+  }
+
+  /// The mechanism behind the bound, counted rather than timed: a problem
+  /// past the listed ones has neither its path nor its message built.
+  @Test func buildsNoPathOrMessageForAProblemPastTheLimit() {
+    var decoder = ManifestDecoder()
+    var built = 0
+    for index in 0..<1_000 {
+      decoder.report(
+        {
+          built += 1; return ManifestPath.root.index(index)
+        }(),
+        {
+          built += 1; return "problem \(index)"
+        }())
+    }
+    #expect(built == 2 * ManifestDecoder.reportedProblemLimit)
+    #expect(decoder.problems.listed.count == ManifestDecoder.reportedProblemLimit)
+    #expect(decoder.problems.unlisted == 1_000 - ManifestDecoder.reportedProblemLimit)
+  }
+
+  /// The same shape inside a plugin entry.
+  @Test(.timeLimit(.minutes(1))) func countsUnknownKeysOfAPluginEntryWithoutDescribingThem() {
+    let (lines, repetitions) = problems(
+      ManifestRecipe(
+        head: #"{"formatVersion":1,"plugins":[{"name":"a","path":"a.so","#, middle: #""nmae":1,"#,
+        tail: #""x":1}]}"#))
+    #expect(lines.count == ManifestDecoder.reportedProblemLimit + 1)
+    #expect(lines[0] == #"plugins[0].nmae: unknown key; did you mean "name"?"#)
+    #expect(lines.last == Self.notListed(repetitions + 1))
+  }
+
+  /// The same shape inside a profile.
+  @Test(.timeLimit(.minutes(1))) func countsUnknownKeysOfAProfileWithoutDescribingThem() {
+    let (lines, repetitions) = problems(
+      ManifestRecipe(
+        head: #"{"formatVersion":1,"activeProfile":"p","profiles":{"p":{"#, middle: #""servces":{},"#,
+        tail: #""x":1}},"plugins":[]}"#))
+    #expect(lines.count == ManifestDecoder.reportedProblemLimit + 1)
+    #expect(lines[0] == #"profiles.p.servces: unknown key; did you mean "services"?"#)
+    #expect(lines.last == Self.notListed(repetitions + 1))
+  }
+
+  /// A profile's `config` naming a quarter of a million plugins nobody
+  /// lists, each close to one that is.
+  @Test(.timeLimit(.minutes(1))) func countsUnknownPluginsOfAProfileConfigWithoutDescribingThem() {
+    let (lines, repetitions) = problems(
+      ManifestRecipe(
+        head: #"{"formatVersion":1,"activeProfile":"p","profiles":{"p":{"config":{"#,
+        middle: #""Weathe\#u{1}":{},"#, tail: #""x":{}}}},"plugins":[{"name":"Weather","path":"w.so"}]}"#))
+    #expect(lines.count == ManifestDecoder.reportedProblemLimit + 1)
+    #expect(lines[0] == #"profiles.p.config.Weathe0: no plugin is called "Weathe0"; did you mean "Weather"?"#)
+    #expect(lines.last == Self.notListed(repetitions + 1))
+  }
+
+  /// A plugin's `config` block repeating one setting.
+  @Test(.timeLimit(.minutes(1))) func countsDuplicateKeysOfAConfigBlockWithoutDescribingThem() {
+    let (lines, repetitions) = problems(
+      ManifestRecipe(
+        head: #"{"formatVersion":1,"plugins":[{"name":"a","path":"a.so","config":{"city":"x","#,
+        middle: #""city":"y","#, tail: #""c":1}}]}"#))
+    #expect(lines.count == ManifestDecoder.reportedProblemLimit + 1)
+    #expect(lines[0] == "plugins[0].config.city: duplicate key; each key may appear once")
+    #expect(lines.last == Self.notListed(repetitions))
+  }
+
+  /// The problems of the recipe's manifest, magnified to 8 MiB, and how
+  /// many times its middle was repeated.
+  private func problems(_ recipe: ManifestRecipe) -> (lines: [String], repetitions: Int) {
+    let (text, repetitions) = recipe.magnified(largest: 8 << 20)
+    guard case .failure(let error) = ManifestReader.decode(text, path: "/m/plugins.json") else {
+      Issue.record("the manifest was not refused")
+      return ([], repetitions)
+    }
+    return (error.lines.map { String($0.dropFirst("/m/plugins.json: ".count)) }, repetitions)
+  }
+
+  /// The last line of a report of `total` problems.
+  private static func notListed(_ total: Int) -> String {
+    "(top level): \(total - ManifestDecoder.reportedProblemLimit) more problems not listed (plugboard lists "
+      + "the first \(ManifestDecoder.reportedProblemLimit)); fix these and read the manifest again"
+  }
+
   /// `count` declared profiles, and as many plugins, the n-th naming
   /// `name(n)` as its profile.
   static func profiles(_ count: Int, using name: (Int) -> String) -> String {

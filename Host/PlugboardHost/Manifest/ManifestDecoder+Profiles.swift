@@ -78,10 +78,10 @@ extension ManifestDecoder {
     let path = ManifestPath.root.key("activeProfile")
     guard let value else {
       if !profileNames.isEmpty {
-        report(
-          ManifestPath.root,
+        report(ManifestPath.root) {
           "missing required key \"activeProfile\" (the profile used when neither --profile nor "
-            + "PLUGBOARD_PROFILE chooses one; declared: \(declaredList))")
+            + "PLUGBOARD_PROFILE chooses one; declared: \($0.declaredList))"
+        }
       }
       return nil
     }

@@ -14,9 +14,8 @@ struct ManifestDecoder {
   ]
   static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256", "optional", "config"]
 
-  var problems: [ManifestProblem] = []
-  /// Problems found past ``reportedProblemLimit``: counted, not described.
-  var unreportedProblems = 0
+  /// The first ``reportedProblemLimit`` problems, and how many more.
+  var problems = ListedProblems<ManifestProblem>()
   /// The declared profiles, decoded before the plugins so that a plugin's
   /// `profiles` list can be checked against them.
   var profiles: [ProfileDeclaration] = []
@@ -43,14 +42,11 @@ struct ManifestDecoder {
     var decoder = ManifestDecoder()
     let plugins = decoder.document(document)
     guard decoder.problems.isEmpty, let plugins else {
-      if decoder.unreportedProblems > 0 {
-        decoder.problems.append(
-          ManifestProblem(
-            at: .root,
-            "\(decoder.unreportedProblems) more problems not listed (plugboard lists the first "
-              + "\(reportedProblemLimit)); fix these and read the manifest again"))
+      var problems = decoder.problems.listed
+      if let unlisted = decoder.problems.unlistedSummary {
+        problems.append(ManifestProblem(at: .root, unlisted + "; fix these and read the manifest again"))
       }
-      return .failure(.invalid(path: path, decoder.problems))
+      return .failure(.invalid(path: path, problems))
     }
     var manifest = Manifest(
       path: path, plugins: plugins, profiles: decoder.profiles, activeProfile: decoder.activeProfile,
@@ -178,13 +174,14 @@ struct ManifestDecoder {
     }
     var result: [String: JSONValue] = [:]
     for member in members {
-      let place = path.key(member.key)
       if let feature = reserved[member.key] {
-        report(place, "reserved for \(feature), which this version of plugboard does not support yet")
+        report(
+          path.key(member.key),
+          "reserved for \(feature), which this version of plugboard does not support yet")
       } else if !allowed.contains(member.key) {
-        report(place, unknownKey(member.key, allowed: allowed))
+        report(path.key(member.key), Self.unknownKey(member.key, allowed: allowed))
       } else if result[member.key] != nil {
-        report(place, "duplicate key; each key may appear once")
+        report(path.key(member.key), "duplicate key; each key may appear once")
       } else {
         result[member.key] = member.value
       }
@@ -192,7 +189,7 @@ struct ManifestDecoder {
     return result
   }
 
-  func unknownKey(_ key: String, allowed: [String]) -> String {
+  static func unknownKey(_ key: String, allowed: [String]) -> String {
     if let suggestion = KeySuggestion.closest(to: key, among: allowed) {
       return "unknown key; did you mean \"\(suggestion)\"?"
     }
@@ -219,24 +216,23 @@ struct ManifestDecoder {
   }
 
   /// How many problems one manifest reports. Past it, a problem is only
-  /// counted: its message (a did-you-mean over every declared name, say)
-  /// is never built, so a manifest with a problem in each of 10,000
-  /// entries costs what 100 do, and its report stays readable.
-  static let reportedProblemLimit = 100
+  /// counted: its path and message (a did-you-mean over every declared
+  /// name, say) are never built, so a manifest with a problem in each of
+  /// 240,000 keys costs what 100 do, and its report stays readable.
+  static var reportedProblemLimit: Int { ListedProblems<ManifestProblem>.limit }
 
-  /// Records a problem at `path`.
-  mutating func report(_ path: ManifestPath, _ message: String) {
-    report(path) { _ in message }
+  /// Records a problem at `path`. Both are evaluated only when the problem
+  /// is listed: a call costs a counter increment past the limit, so a
+  /// message may search, measure and quote as it needs.
+  mutating func report(_ path: @autoclosure () -> ManifestPath, _ message: @autoclosure () -> String) {
+    problems.append(ManifestProblem(at: path(), message()))
   }
 
-  /// Records a problem at `path` whose message costs work to build (a
-  /// did-you-mean); `describe` runs only for the first
-  /// ``reportedProblemLimit`` problems.
-  mutating func report(_ path: ManifestPath, describedBy describe: (Self) -> String) {
-    guard problems.count < Self.reportedProblemLimit else {
-      unreportedProblems += 1
-      return
-    }
-    problems.append(ManifestProblem(at: path, describe(self)))
+  /// Records a problem at `path` whose message reads the decoder's state
+  /// (the declared profile names, say), which an autoclosure passed to a
+  /// mutating call cannot capture.
+  mutating func report(_ path: @autoclosure () -> ManifestPath, describedBy describe: (Self) -> String) {
+    let message = problems.hasRoom ? describe(self) : ""
+    problems.append(ManifestProblem(at: path(), message))
   }
 }

@@ -9,12 +9,13 @@ import PlugboardKit
 /// One input: parse and decode it as `ManifestReader` does, then check what
 /// must hold for any input. A failed check aborts, which libFuzzer reports
 /// as a crash with the input saved. An input that starts with a zero byte
-/// is a recipe for a manifest of megabytes (see ``magnified(_:)``); a
-/// decoded manifest then has each of its profiles chosen and applied.
+/// is a recipe for a manifest of megabytes (see ``ManifestRecipe``, in
+/// Tests/PlugboardHostTests/Support, which the tests share); a decoded
+/// manifest then has each of its profiles chosen and applied.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func manifestFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let input = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-  let bytes = magnified(input) ?? input
+  let bytes = ManifestRecipe(input)?.magnified().text ?? input
   let path = "/fuzz/plugins.json"
   let document: JSONValue
   do {
@@ -41,44 +42,6 @@ public func manifestFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: In
   return 0
 }
 
-/// The largest manifest a recipe makes.
-private let largestMagnified = 4 << 20
-
-/// A recipe, `0x00 n head 0x00 middle 0x00 tail`, makes the manifest
-/// `head + middle × r + tail` of up to 4 MiB, r growing with the byte n,
-/// each 0x01 byte of the middle replaced by the repetition's number (so
-/// names can be unique: `"p\u{1}": {}` makes `"p0": {}, "p1": {}`…).
-/// libFuzzer keeps inputs small, and the steps that cost more than their
-/// input (escapes in one string, one huge key, thousands of profiles or
-/// problems, an error at the end of a long line) only show on large ones:
-/// the 10 s timeout turns such a step into a reported hang. Nil for an
-/// input that is not a recipe.
-private func magnified(_ input: [UInt8]) -> [UInt8]? {
-  guard input.count >= 2, input[0] == 0 else { return nil }
-  let parts = input[2...].split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
-  guard parts.count == 3, !parts[1].isEmpty else { return nil }
-  var text = Array(parts[0])
-  let budget = largestMagnified - parts[2].count
-  // n = 255 fills the 4 MiB, and the size falls with the square of n, so
-  // that most mutated recipes stay small enough to keep the fuzzer fast
-  // (a full one takes about a second under AddressSanitizer).
-  let scale = Int(input[1]) + 1
-  let limit = text.count + max(0, budget - text.count) / 65_536 * scale * scale
-  let numbered = parts[1].contains(1)
-  var repetition = 0
-  while text.count + parts[1].count <= limit {
-    if numbered {
-      let number = Array(String(repetition).utf8)
-      for byte in parts[1] {
-        if byte == 1 { text += number } else { text.append(byte) }
-      }
-    } else {
-      text += parts[1]
-    }
-    repetition += 1
-  }
-  return text + parts[2]
-}
 private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
   guard !condition else { return }
   let line = Array("manifest fuzzer: invariant broken: \(message())\n".utf8)
