@@ -128,7 +128,7 @@ package struct JSONParser {
 
   private mutating func digits() -> Int {
     let start = index
-    while let byte = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
+    while let byte = peek(), byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { index += 1 }
     return index - start
   }
 
@@ -294,8 +294,16 @@ package struct JSONParser {
     index < bytes.count ? bytes[index] : nil
   }
 
+  /// A `switch` rather than `[…].contains`: unoptimised (the README's
+  /// debug build), the array literal is allocated for every byte, which
+  /// made a 4 MiB manifest of small members take seconds.
   private mutating func skipWhitespace() {
-    while let byte = peek(), [0x20, 0x09, 0x0A, 0x0D].contains(byte) { index += 1 }
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
+    }
   }
 
   private mutating func skipByteOrderMark() {
