@@ -59,6 +59,23 @@ struct SystemProfiledClock: ProfiledClock {}
           + "PlugboardHostTests.ProfiledClock is already chosen by profiles.test.services.ProfiledClock; choose each service once"
       ])
   }
+
+  /// A profile may make as many choices as its manifest holds: past the
+  /// first 100 problems, the rest are counted in one line, with no
+  /// did-you-mean built for them (issue 21).
+  @Test func manyProblemsArePastTheLimitCountedInOneLine() {
+    let container = container(profile: "mock")
+    let problems = apply((0..<1_000).map { ("ProfiledClok\($0)", "Fixed") }, in: "mock", to: container)
+    #expect(problems.count == 101)
+    #expect(
+      problems.first
+        == "apply profile: \(Self.manifest): profiles.mock.services.ProfiledClok0: no plugin registers a service "
+        + "type called \"ProfiledClok0\"; did you mean \"ProfiledClock\"?")
+    #expect(
+      problems.last
+        == "apply profile: \(Self.manifest): profiles.mock.services: 900 more problems not listed (plugboard "
+        + "lists the first 100)")
+  }
 }
 
 /// The same through `check` on the sample deployment.

@@ -18,56 +18,99 @@ import PlugboardKit
 enum ServiceSelector {
   /// - Parameter failedPlugins: the plugins that failed to load or
   ///   assemble in this bring-up.
+  ///
+  /// Linear in the registrations and the choices: the registered types are
+  /// indexed by name once, not searched per choice. Past
+  /// ``ListedProblems/limit`` problems, a problem is counted and its
+  /// message (a did-you-mean over every registered type) never built.
   static func apply(
     _ profile: ProfileDeclaration, to container: Container, manifest: String, failedPlugins: [String] = []
   ) -> [DeploymentProblem] {
-    // Inactive registrations count towards the types, so that a choice
-    // naming one is told it is inactive rather than unknown.
-    let active = container.registrations
-    let inactive = container.inactiveRegistrations
-    var types: [TypeIdentity] = []
-    var known: Set<TypeIdentity> = []
-    for info in active + inactive where known.insert(info.key.service).inserted {
-      types.append(info.key.service)
-    }
+    let registered = RegisteredServices(container)
     var chosen: [TypeIdentity: ServiceChoice] = [:]
-    var problems: [DeploymentProblem] = []
+    var problems = ListedProblems<DeploymentProblem>()
     for choice in profile.services {
-      func problem(_ text: String) {
-        problems.append(
-          DeploymentProblem(
-            stage: .applyProfile, plugin: nil, file: manifest, message: "\(manifest): \(choice.path): \(text)"
-          ))
+      func problem(_ text: String) -> DeploymentProblem {
+        DeploymentProblem(
+          stage: .applyProfile, plugin: nil, file: manifest, message: "\(manifest): \(choice.path): \(text)")
       }
-      let matches = types.filter { $0.name == choice.type || $0.shortName == choice.type }
+      let matches = registered.types(named: choice.type)
       guard let type = matches.first else {
-        if failedPlugins.isEmpty { problem(unknownType(choice.type, among: types)) }
+        if failedPlugins.isEmpty {
+          problems.append(problem(unknownType(choice.type, among: registered.types)))
+        }
         continue
       }
       guard matches.count == 1 else {
-        let names = matches.map(\.name).sorted().joined(separator: ", ")
-        problem(
-          "\"\(choice.type)\" matches several registered service types (\(names)); write the qualified name")
+        problems.append(
+          problem(
+            "\"\(choice.type)\" matches several registered service types "
+              + "(\(matches.map(\.name).sorted().joined(separator: ", "))); write the qualified name"))
         continue
       }
       if let earlier = chosen[type] {
-        problem("\(type.name) is already chosen by \(earlier.path); choose each service once")
+        problems.append(
+          problem("\(type.name) is already chosen by \(earlier.path); choose each service once"))
         continue
       }
       chosen[type] = choice
-      let serves = { (info: RegistrationInfo) in info.key.service == type && info.key.arguments.isEmpty }
-      let names = active.filter(serves).map(\.key.name)
+      let names = registered.activeNames[type] ?? []
       guard names.contains(choice.name) else {
-        if let elsewhere = inactive.first(where: { serves($0) && $0.key.name == choice.name }) {
-          problem(inactiveName(elsewhere, profile: profile.name))
+        if let elsewhere = registered.inactive[type]?[choice.name] {
+          problems.append(problem(inactiveName(elsewhere, profile: profile.name)))
         } else {
-          problem(unknownName(choice.name, of: type, among: names, profile: profile.name))
+          problems.append(problem(unknownName(choice.name, of: type, among: names, profile: profile.name)))
         }
         continue
       }
       container.select(name: choice.name, for: type, reason: "chosen by profile '\(profile.name)'")
     }
-    return problems
+    var listed = problems.listed
+    if let unlisted = problems.unlistedSummary {
+      listed.append(
+        DeploymentProblem(
+          stage: .applyProfile, plugin: nil, file: manifest,
+          message: "\(manifest): profiles.\(Excerpt.of(profile.name)).services: \(unlisted)"))
+    }
+    return listed
+  }
+
+  /// The container's service types, indexed once for every choice to look
+  /// up: by qualified and by bare name, with the names each type's active
+  /// registrations (without arguments) go by, and its inactive ones.
+  private struct RegisteredServices {
+    /// Every type, active or not, in the order first registered.
+    var types: [TypeIdentity] = []
+    /// Qualified and bare name → the types so called, in ``types``' order.
+    var byName: [String: [TypeIdentity]] = [:]
+    var activeNames: [TypeIdentity: [String?]] = [:]
+    /// The first inactive registration of each type and name.
+    var inactive: [TypeIdentity: [String?: RegistrationInfo]] = [:]
+
+    init(_ container: Container) {
+      // Inactive registrations count towards the types, so that a choice
+      // naming one is told it is inactive rather than unknown.
+      let active = container.registrations
+      let inactiveInfos = container.inactiveRegistrations
+      var known: Set<TypeIdentity> = []
+      for info in active + inactiveInfos where known.insert(info.key.service).inserted {
+        let type = info.key.service
+        types.append(type)
+        let name = type.name
+        byName[name, default: []].append(type)
+        let shortName = type.shortName
+        if shortName != name { byName[shortName, default: []].append(type) }
+      }
+      for info in active where info.key.arguments.isEmpty {
+        activeNames[info.key.service, default: []].append(info.key.name)
+      }
+      for info in inactiveInfos
+      where info.key.arguments.isEmpty && inactive[info.key.service]?[info.key.name] == nil {
+        inactive[info.key.service, default: [:]][info.key.name] = info
+      }
+    }
+
+    func types(named written: String) -> [TypeIdentity] { byName[written] ?? [] }
   }
 
   /// The choice names a registration tagged for other profiles: without
