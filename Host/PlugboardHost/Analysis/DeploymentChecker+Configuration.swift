@@ -46,20 +46,34 @@ extension DeploymentChecker {
       known += declarations.map { ConfigurationVariable.name(plugin: entry.name, setting: $0.name) }
     }
     let declared = Set(known)
-    return environment.keys.sorted().filter {
+    let stray = environment.keys.filter {
       $0.hasPrefix(ConfigurationVariable.prefix) && !declared.contains($0)
-    }.map { variable in
-      let shown = Terminal.sanitize(variable)
-      return Finding(
-        .warning, .unknownSettingVariable,
-        title: "\(shown) names no setting any plugin declares, so it is ignored",
-        explanation: [
-          "A variable \(ConfigurationVariable.prefix)<PLUGIN>_<SETTING> sets a plugin's setting: the plugin's and "
-            + "the setting's names upper-cased, other characters than letters and digits as _."
-        ],
-        suggestions: KeySuggestion.closest(to: variable, among: known).map { [$0] } ?? [],
-        action: "Correct the variable's name (see Docs/configuration.md), or unset it.")
     }
+    // The environment is as long as whoever starts plugboard makes it: past
+    // the listed ones, a variable is counted, not given a did-you-mean.
+    var findings = ListedProblems<Finding>()
+    for variable in stray.sorted() {
+      findings.append(
+        Finding(
+          .warning, .unknownSettingVariable,
+          title: "\(Terminal.sanitize(variable)) names no setting any plugin declares, so it is ignored",
+          explanation: [
+            "A variable \(ConfigurationVariable.prefix)<PLUGIN>_<SETTING> sets a plugin's setting: the plugin's "
+              + "and the setting's names upper-cased, other characters than letters and digits as _."
+          ],
+          suggestions: KeySuggestion.closest(to: variable, among: known).map { [$0] } ?? [],
+          action: "Correct the variable's name (see Docs/configuration.md), or unset it."))
+    }
+    guard let unlisted = findings.unlistedSummary else { return findings.listed }
+    return findings.listed + [
+      Finding(
+        .warning, .unknownSettingVariable,
+        title:
+          "\(findings.unlisted) more \(ConfigurationVariable.prefix) variables name no setting any plugin "
+          + "declares, so they are ignored",
+        explanation: [unlisted + "."],
+        action: "Correct or unset the variables listed above, then run plugboard check again.")
+    ]
   }
 
   /// Whether `problem` is a plugin failing at the configure stage because

@@ -205,4 +205,30 @@ import Testing
         ])
     }
   }
+
+  /// The environment is as long as whoever starts plugboard makes it:
+  /// past the first 100, stray variables are counted in one finding, and
+  /// get no did-you-mean (issue 21).
+  @Test func manyStrayVariablesAreCountedPastTheListedOnes() throws {
+    let folder = try TemporaryDirectory()
+    let manifest = try manifest(folder, entry: #", "config": { "region": "us", "password": "p" }"#)
+    var environment: [String: String] = [:]
+    for index in 0..<1_000 { environment["PLUGBOARD_CONFIG_CONFIGURED_REGOIN\(index)"] = "eu" }
+    let (_, reports) = try check(manifest, environment: environment)
+    for report in reports {
+      #expect(report.findings.count == 101)
+      #expect(
+        report.findings.first?.prefix(2) == [
+          "unknownSettingVariable",
+          "PLUGBOARD_CONFIG_CONFIGURED_REGOIN0 names no setting any plugin declares, so it is ignored",
+        ])
+      #expect(
+        report.findings.last == [
+          "unknownSettingVariable",
+          "900 more PLUGBOARD_CONFIG_ variables name no setting any plugin declares, so they are ignored",
+          "900 more problems not listed (plugboard lists the first 100).",
+          "Correct or unset the variables listed above, then run plugboard check again.",
+        ])
+    }
+  }
 }
