@@ -1,7 +1,11 @@
 /// A parsed JSON value that keeps what diagnostics need and `JSONDecoder`
 /// throws away: the exact kind of every value (a boolean is not a number),
 /// object members in their written order, and duplicate keys.
-package indirect enum JSONValue: Equatable, Sendable {
+///
+/// Not `indirect`: that boxed every value, a string or a number included,
+/// in a heap allocation of its own. Objects and arrays already hold their
+/// elements in an array's buffer, which is all the recursion needs.
+package enum JSONValue: Equatable, Sendable {
   case object([JSONMember])
   case array([JSONValue])
   case string(String)

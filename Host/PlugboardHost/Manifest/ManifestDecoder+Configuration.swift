@@ -12,7 +12,13 @@ extension ManifestDecoder {
   static let settingValueLimit = 65_536
 
   /// A `config` object: setting name → string, number or boolean.
-  mutating func settings(_ value: JSONValue, at path: ManifestPath) -> [String: SettingValue] {
+  /// The path is built only where there is something to say about it:
+  /// a profile's `config` may hold a quarter of a million of these.
+  mutating func settings(_ value: JSONValue, at path: @autoclosure () -> ManifestPath)
+    -> [String: SettingValue]
+  {
+    if case .object(let members) = value, members.isEmpty { return [:] }
+    let path = path()
     let members = orderedMembers(value, at: path)
     if members.count > Self.settingLimit {
       report(path, "gives \(members.count) settings; at most \(Self.settingLimit) are allowed")
@@ -39,22 +45,30 @@ extension ManifestDecoder {
     return result
   }
 
-  /// A profile's `config`: plugin name → its `config` object.
+  /// A profile's `config`: plugin name → its `config` object. The names
+  /// are kept in written order too, for ``rejectUnknownConfiguredPlugins(_:)``.
   mutating func profileConfig(_ value: JSONValue, at path: ManifestPath) -> [String: [String: SettingValue]] {
-    var result: [String: [String: SettingValue]] = [:]
-    for (plugin, body) in orderedMembers(value, at: path) {
+    let members = orderedMembers(value, at: path)
+    var result = [String: [String: SettingValue]](minimumCapacity: members.count)
+    var names: [String] = []
+    names.reserveCapacity(members.count)
+    for (plugin, body) in members {
       result[plugin] = settings(body, at: path.key(plugin))
+      names.append(plugin)
     }
+    configuredPlugins.append((path, names))
     return result
   }
 
-  /// A profile's `config` may only name plugins the manifest lists.
+  /// A profile's `config` may only name plugins the manifest lists. In
+  /// written order: sorting a quarter of a million names took longer than
+  /// reading them.
   mutating func rejectUnknownConfiguredPlugins(_ plugins: [PluginEntry]) {
     let names = plugins.map(\.name)
     let known = Set(names)
-    for profile in profiles {
-      for plugin in profile.config.keys.sorted() where !known.contains(plugin) {
-        report(profile.path.key("config").key(plugin)) { _ in
+    for (path, configured) in configuredPlugins {
+      for plugin in configured where !known.contains(plugin) {
+        report(path.key(plugin)) { _ in
           let suggestion = KeySuggestion.closest(to: plugin, among: names).map { "; did you mean \"\($0)\"?" }
           return "no plugin is called \"\(plugin)\"\(suggestion ?? " in plugins")"
         }

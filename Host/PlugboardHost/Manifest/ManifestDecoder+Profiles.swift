@@ -138,8 +138,9 @@ extension ManifestDecoder {
       report(path, "expected an object, found \(value.kindDescription)")
       return []
     }
-    var seen: Set<String> = []
+    var seen = Set<String>(minimumCapacity: members.count)
     var result: [(String, JSONValue)] = []
+    result.reserveCapacity(members.count)
     for member in members {
       guard seen.insert(member.key).inserted else {
         report(path.key(member.key), "duplicate key; each key may appear once")

@@ -35,6 +35,9 @@ struct ManifestDecoder {
   /// `pluginFolders` and the name-only entries; see ManifestDecoder+Discovery.
   var pluginFolders: [String] = []
   var discoveredSettings: [PluginEntry] = []
+  /// Each profile's `config`: where it is and the plugins it names, in
+  /// written order; see ManifestDecoder+Configuration.
+  var configuredPlugins: [(path: ManifestPath, names: [String])] = []
   var hookTimeout: Duration?
 
   /// The manifest, or every problem found in it.
@@ -174,11 +177,15 @@ struct ManifestDecoder {
     }
     var result: [String: JSONValue] = [:]
     for member in members {
-      if let feature = reserved[member.key] {
+      // Keys compared by length first: most unknown keys differ in length
+      // from every allowed one, and a manifest may hold a quarter of a
+      // million of them.
+      let length = member.key.utf8.count
+      if !reserved.isEmpty, let feature = reserved[member.key] {
         report(
           path.key(member.key),
           "reserved for \(feature), which this version of plugboard does not support yet")
-      } else if !allowed.contains(member.key) {
+      } else if !allowed.contains(where: { $0.utf8.count == length && $0 == member.key }) {
         report(path.key(member.key), Self.unknownKey(member.key, allowed: allowed))
       } else if result[member.key] != nil {
         report(path.key(member.key), "duplicate key; each key may appear once")
