@@ -15,10 +15,24 @@
 //   FIXTURE_ENTRY_CRASH  plugboard_entry_v1 dies of SIGSEGV
 //   FIXTURE_ENTRY_ABORT  plugboard_entry_v1 calls abort() (SIGABRT)
 //   FIXTURE_ENTRY_HANG   plugboard_entry_v1 never returns
+//
+// And, with any of them:
+//   FIXTURE_CONSTRUCTOR_CRASH  dies of SIGSEGV in a constructor (a library
+//                        that must be refused before dlopen runs it)
+//   FIXTURE_WRITABLE_CODE  adds a section that is writable and executable,
+//                        which the linker puts in a W+X loadable segment
 #include "plugboard_abi.h"
 #include <stddef.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#if defined(FIXTURE_CONSTRUCTOR_CRASH)
+__attribute__((constructor)) static void fixture_constructor_crash(void) { *(volatile int *)0 = 1; }
+#endif
+
+#if defined(FIXTURE_WRITABLE_CODE)
+__asm__(".section .fixture_wx,\"awx\",@progbits\n.byte 0xc3\n.previous\n");
+#endif
 
 #if defined(FIXTURE_NO_ENTRY)
 int fixture_answer(void) { return 42; }

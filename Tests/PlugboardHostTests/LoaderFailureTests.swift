@@ -48,7 +48,41 @@ import Testing
       "NoEntry", "libNoEntry.so",
       { file, _ in
         "find entry: plugin 'NoEntry' (\(file)) does not export plugboard_entry_v1; expected a Plugboard plugin "
-          + "(dlerror: \(file): undefined symbol: plugboard_entry_v1)"
+          + "(its dynamic symbol table, read before opening it, has no plugboard_entry_v1, so none of its code ran)"
+      }
+    ),
+    (
+      // Refused from its dynamic symbol table, before dlopen: its
+      // constructor, which crashes, never runs (issue 23).
+      "NoEntryCrash", "libNoEntryCrash.so",
+      { file, _ in
+        "find entry: plugin 'NoEntryCrash' (\(file)) does not export plugboard_entry_v1; expected a Plugboard "
+          + "plugin (its dynamic symbol table, read before opening it, has no plugboard_entry_v1, so none of "
+          + "its code ran)"
+      }
+    ),
+    (
+      "ExecStack", "libExecStack.so",
+      { file, _ in
+        "vet: plugin 'ExecStack' (\(file)) asks for an executable stack (its PT_GNU_STACK header is marked "
+          + "executable): opening it would make the stack of every thread of plugboard executable — rebuild it "
+          + "without -z execstack (and without assembly that lacks a .note.GNU-stack section); check with: "
+          + "readelf -lW \(file) | grep GNU_STACK"
+      }
+    ),
+    (
+      "WritableCode", "libWritableCode.so",
+      { file, _ in
+        "vet: plugin 'WritableCode' (\(file)) has a loadable segment (program header 2) that is both writable "
+          + "and executable, which lets a memory-safety bug anywhere in plugboard write code — rebuild it so "
+          + "that no section is both (check with: readelf -lW \(file) | grep LOAD)"
+      }
+    ),
+    (
+      "NoOpen", "libNoOpen.so",
+      { file, _ in
+        "vet: plugin 'NoOpen' (\(file)) is marked not to be opened by dlopen (DF_1_NOOPEN, linked with "
+          + "-z nodlopen); a plugin must be openable — rebuild it without -z nodlopen"
       }
     ),
     (

@@ -7,11 +7,33 @@
 /// run path (`DT_RUNPATH`, or the older `DT_RPATH`). Read with `pread`
 /// from a descriptor, every offset and size checked against the file, so
 /// a hostile file costs bounded time and memory.
+///
+/// It also reads what must be refused before `dlopen` runs anything of the
+/// file (see ``UnsafeLibrary``): the program headers' permissions,
+/// `DT_FLAGS_1`, and which `plugboard_entry_v*` symbols its dynamic symbol
+/// table defines.
 struct ELFDynamicInfo: Equatable {
   /// The names of the libraries it needs, in order.
   let needed: [String]
   /// The run path's entries, in order, as written (`$ORIGIN` unexpanded).
   let runPath: [String]
+  /// Whether its `PT_GNU_STACK` header asks for an executable stack: the
+  /// loader then makes the stack of every thread of the process executable.
+  var executableStack = false
+  /// The index of the first loadable segment that is both writable and
+  /// executable, if any.
+  var writableExecutableSegment: Int?
+  /// `DT_FLAGS_1`, 0 when absent.
+  var flags1: UInt64 = 0
+  /// The versions `N` of the `plugboard_entry_vN` symbols its dynamic
+  /// symbol table defines, in table order; nil when it has no table that
+  /// can be read (no `DT_SYMTAB`, or neither `DT_HASH` nor `DT_GNU_HASH`).
+  var entryVersions: [UInt32]?
+
+  /// `DF_1_NOOPEN`: the object may not be opened by `dlopen`.
+  static let noOpenFlag: UInt64 = 0x40
+  /// The prefix of the C entry symbol of every plugin ABI.
+  static let entryPrefix = Array("plugboard_entry_v".utf8)
 
   /// A malformed or unsupported file, said as "found …".
   struct Defect: Error, Equatable {
@@ -21,6 +43,12 @@ struct ELFDynamicInfo: Equatable {
   private static let maximumProgramHeaders = 4096
   private static let maximumDynamicEntries = 16384
   private static let maximumString = 4096
+  /// Bounds on the dynamic symbol table read to find the entry symbols: a
+  /// real plugin has thousands of symbols; a hostile file costs at most
+  /// these reads.
+  private static let maximumSymbols = 1 << 20
+  private static let maximumStringTable = 64 << 20
+  private static let maximumHashBuckets = 1 << 20
 
   static func read(_ descriptor: Int32) -> Result<ELFDynamicInfo, Defect> {
     read(FileBytes(descriptor: descriptor))
@@ -65,51 +93,144 @@ struct ELFDynamicInfo: Equatable {
       let table = try bytes(at: headerOffset, count: entrySize * count)
       var loads: [(address: UInt64, offset: UInt64, size: UInt64)] = []
       var dynamic: (offset: UInt64, size: UInt64)?
+      var result = ELFDynamicInfo(needed: [], runPath: [])
       for index in 0..<count {
         let base = index * entrySize
+        let flags = word32(table, base + 4)  // PF_X 1, PF_W 2, PF_R 4
         switch word32(table, base) {
-        case 1: loads.append((word(table, base + 16), word(table, base + 8), word(table, base + 32)))
+        case 1:
+          loads.append((word(table, base + 16), word(table, base + 8), word(table, base + 32)))
+          if flags & 3 == 3, result.writableExecutableSegment == nil {
+            result.writableExecutableSegment = index
+          }
         case 2: dynamic = (word(table, base + 8), word(table, base + 32))
+        case 0x6474_E551: result.executableStack = flags & 1 != 0  // PT_GNU_STACK
         default: break
         }
       }
-      guard let dynamic else { return ELFDynamicInfo(needed: [], runPath: []) }
+      guard let dynamic else { return result }
       let entries = min(Int(clamping: dynamic.size / 16), maximumDynamicEntries)
       let section = try bytes(at: dynamic.offset, count: entries * 16)
       var neededOffsets: [UInt64] = []
       var runPathOffset: UInt64?
       var rpathOffset: UInt64?
       var stringTable: UInt64?
+      var tables = SymbolTables()
       for index in 0..<entries {
         let tag = word(section, index * 16)
         let value = word(section, index * 16 + 8)
         if tag == 0 { break }  // DT_NULL ends the section.
         switch tag {
         case 1: neededOffsets.append(value)
+        case 4: tables.hash = value
         case 5: stringTable = value
+        case 6: tables.symbols = value
+        case 10: tables.stringsSize = value
         case 15: rpathOffset = value
         case 29: runPathOffset = value
+        case 0x6FFF_FEF5: tables.gnuHash = value
+        case 0x6FFF_FFFB: result.flags1 = value
         default: continue
         }
       }
       guard let stringTable else {
-        if neededOffsets.isEmpty && runPathOffset == nil && rpathOffset == nil {
-          return ELFDynamicInfo(needed: [], runPath: [])
-        }
+        if neededOffsets.isEmpty && runPathOffset == nil && rpathOffset == nil { return result }
         throw Defect(found: "a dynamic section without a string table")
       }
-      guard
-        let segment = loads.first(where: {
-          stringTable >= $0.address && stringTable - $0.address < $0.size
-        })
-      else { throw Defect(found: "a string table outside every loadable segment") }
-      let tableOffset = segment.offset &+ (stringTable - segment.address)
+      func fileOffset(_ address: UInt64) -> UInt64? {
+        loads.first { address >= $0.address && address - $0.address < $0.size }
+          .map { $0.offset &+ (address - $0.address) }
+      }
+      guard let tableOffset = fileOffset(stringTable) else {
+        throw Defect(found: "a string table outside every loadable segment")
+      }
       let needed = try neededOffsets.map { offset throws(Defect) in try string(at: tableOffset, offset) }
       let path = try (runPathOffset ?? rpathOffset).map { offset throws(Defect) in
         try string(at: tableOffset, offset)
       }
       let runPath = path.map { $0.split(separator: ":").map(String.init) } ?? []
-      return ELFDynamicInfo(needed: needed, runPath: runPath)
+      tables.strings = tableOffset
+      tables.symbols = tables.symbols.flatMap(fileOffset)
+      tables.hash = tables.hash.flatMap(fileOffset)
+      tables.gnuHash = tables.gnuHash.flatMap(fileOffset)
+      return ELFDynamicInfo(
+        needed: needed, runPath: runPath, executableStack: result.executableStack,
+        writableExecutableSegment: result.writableExecutableSegment, flags1: result.flags1,
+        entryVersions: try? entryVersions(in: tables))
+    }
+
+    /// Where the dynamic symbol table and what sizes it lie in the file.
+    struct SymbolTables {
+      var symbols: UInt64?
+      var strings: UInt64?
+      var stringsSize: UInt64?
+      var hash: UInt64?
+      var gnuHash: UInt64?
+    }
+
+    /// The `N` of every defined `plugboard_entry_vN` of the dynamic symbol
+    /// table: the table and its strings read once each, bounded.
+    private func entryVersions(in tables: SymbolTables) throws(Defect) -> [UInt32] {
+      guard let symbols = tables.symbols, let strings = tables.strings, let stringsSize = tables.stringsSize,
+        stringsSize <= UInt64(maximumStringTable)
+      else { throw Defect(found: "no dynamic symbol table that can be read") }
+      let count = try symbolCount(tables)
+      guard count <= maximumSymbols else {
+        throw Defect(found: "more than \(maximumSymbols) dynamic symbols")
+      }
+      let table = try bytes(at: symbols, count: count * 24)
+      let names = try bytes(at: strings, count: Int(stringsSize))
+      let prefix = ELFDynamicInfo.entryPrefix
+      var versions: [UInt32] = []
+      for index in 0..<count {
+        let base = index * 24
+        // A symbol the library only refers to is not one it exports.
+        guard half(table, base + 6) != 0 else { continue }
+        let name = Int(word32(table, base))
+        guard name < names.count, names.count - name > prefix.count else { continue }
+        let start = names.startIndex + name
+        guard names[start..<start + prefix.count].elementsEqual(prefix) else { continue }
+        var version: UInt32 = 0
+        var position = start + prefix.count
+        var digits = 0
+        while position < names.endIndex, (0x30...0x39).contains(names[position]), digits < 9 {
+          version = version * 10 + UInt32(names[position] - 0x30)
+          position += 1
+          digits += 1
+        }
+        if digits > 0, position < names.endIndex, names[position] == 0 { versions.append(version) }
+      }
+      return versions
+    }
+
+    /// How many symbols the dynamic symbol table holds: `DT_HASH`'s chain
+    /// count, or past the last chain of `DT_GNU_HASH` (which has no count).
+    private func symbolCount(_ tables: SymbolTables) throws(Defect) -> Int {
+      if let hash = tables.hash {
+        return Int(word32(try bytes(at: hash, count: 8), 4))
+      }
+      guard let gnuHash = tables.gnuHash else { throw Defect(found: "no symbol hash table") }
+      let header = try bytes(at: gnuHash, count: 16)
+      let (buckets, first, bloomWords) = (
+        Int(word32(header, 0)), Int(word32(header, 4)), Int(word32(header, 8))
+      )
+      guard buckets <= maximumHashBuckets, bloomWords <= maximumHashBuckets else {
+        throw Defect(found: "a symbol hash table of an unexpected size")
+      }
+      let bucketsOffset = gnuHash + 16 + UInt64(bloomWords) * 8
+      let bucketTable = try bytes(at: bucketsOffset, count: buckets * 4)
+      let last = (0..<buckets).reduce(0) { max($0, Int(word32(bucketTable, $1 * 4))) }
+      guard last >= first else { return first }
+      // The chain of the last bucket ends at the table's last symbol, the
+      // one whose chain word has its low bit set.
+      let chains = bucketsOffset + UInt64(buckets) * 4
+      var index = last
+      while index < maximumSymbols {
+        let chain = try bytes(at: chains + UInt64(index - first) * 4, count: 4)
+        if word32(chain, 0) & 1 != 0 { return index + 1 }
+        index += 1
+      }
+      throw Defect(found: "a symbol hash chain that does not end")
     }
 
     private func string(at table: UInt64, _ offset: UInt64) throws(Defect) -> String {

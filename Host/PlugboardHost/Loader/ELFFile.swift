@@ -46,8 +46,9 @@ final class ELFFile {
     bytes.flatMap { ELFLayout.problem(in: $0, path: path) }
   }
 
-  /// Its dependencies and run path, when its dynamic section can be read.
-  func dynamicInfo() -> ELFDynamicInfo? {
-    bytes.flatMap { try? ELFDynamicInfo.read($0).get() }
-  }
+  /// Its dependencies and run path, when its dynamic section can be read;
+  /// read once, for every check that asks.
+  func dynamicInfo() -> ELFDynamicInfo? { info }
+
+  private lazy var info: ELFDynamicInfo? = bytes.flatMap { try? ELFDynamicInfo.read($0).get() }
 }

@@ -121,6 +121,12 @@ package struct PluginLoader {
     // Opened once by locate for every check before dlopen.
     try vet(elf, failure: failure)
     if let problem = elf.layoutProblem() { throw failure(.vet, problem, dlerror: nil) }
+    if let info = elf.dynamicInfo() {
+      if let problem = UnsafeLibrary.problem(info, path: Terminal.sanitize(file)) {
+        throw failure(.vet, problem, dlerror: nil)
+      }
+      try checkEntry(exported: info.entryVersions, file: file, failure: failure)
+    }
     let needs = PluginNeeds.survey(elf)
     if let problem = needs?.orderDependence() { throw failure(.open, problem, dlerror: nil) }
     Progress.stage(.open, entry.name, file: file)
@@ -178,6 +184,29 @@ package struct PluginLoader {
     }
   }
 
+  /// The entry symbol, looked for in the file's dynamic symbol table
+  /// before `dlopen`: a library that is no plugin, or a plugin of another
+  /// ABI, is refused without any of its code running. Without a table that
+  /// can be read (`versions` nil), ``findDescriptor(in:file:failure:)``
+  /// looks after `dlopen`, as `dlsym` does.
+  private func checkEntry(
+    exported versions: [UInt32]?, file: String, failure: (LoadStage, String, String?) -> DeploymentProblem
+  ) throws(DeploymentProblem) {
+    guard let versions, !versions.contains(host.abi) else { return }
+    if let other = versions.first(where: { Self.probedABIVersions.contains($0) }) {
+      throw failure(.checkVersions, otherABI(other, file: file), nil)
+    }
+    throw failure(
+      .findEntry,
+      "does not export plugboard_entry_v\(host.abi); expected a Plugboard plugin (its dynamic symbol table, "
+        + "read before opening it, has no plugboard_entry_v\(host.abi), so none of its code ran)", nil)
+  }
+
+  private func otherABI(_ other: UInt32, file: String) -> String {
+    "was built for plugin ABI \(other); this host speaks \(host.abi) — rebuild the plugin against PlugboardKit "
+      + "\(host.kit): " + RebuildCommand.forLibrary(at: file)
+  }
+
   private func findDescriptor(
     in library: DynamicLibrary, file: String, failure: (LoadStage, String, String?) -> DeploymentProblem
   ) throws(DeploymentProblem) -> PluginDescriptor {
@@ -187,11 +216,7 @@ package struct PluginLoader {
     case .success(let found): address = found
     case .failure(let error):
       if let other = otherABI(in: library) {
-        throw failure(
-          .checkVersions,
-          "was built for plugin ABI \(other); this host speaks \(host.abi) — "
-            + "rebuild the plugin against PlugboardKit \(host.kit): "
-            + RebuildCommand.forLibrary(at: file), nil)
+        throw failure(.checkVersions, otherABI(other, file: file), nil)
       }
       throw failure(
         .findEntry, "does not export \(symbolName); expected a Plugboard plugin (dlerror: \(error.text))",

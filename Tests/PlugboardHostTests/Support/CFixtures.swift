@@ -29,6 +29,16 @@ enum CFixtures {
     "libEntryCrash.so": ["-shared", "-DFIXTURE_ENTRY_CRASH"],
     "libEntryAbort.so": ["-shared", "-DFIXTURE_ENTRY_ABORT"],
     "libEntryHang.so": ["-shared", "-DFIXTURE_ENTRY_HANG"],
+    // What must never run, refused before dlopen (issue 23): a library
+    // without an entry point whose constructor crashes, an executable
+    // stack, a writable and executable segment, a library marked not to be
+    // opened. Each is otherwise a plugin with a descriptor.
+    "libNoEntryCrash.so": ["-shared", "-DFIXTURE_NO_ENTRY", "-DFIXTURE_CONSTRUCTOR_CRASH"],
+    "libExecStack.so": ["-shared", "-DFIXTURE_DESCRIPTOR", "-Wl,-z,execstack"]
+      + descriptor(name: "ExecStack"),
+    "libWritableCode.so": ["-shared", "-DFIXTURE_DESCRIPTOR", "-DFIXTURE_WRITABLE_CODE"]
+      + descriptor(name: "WritableCode"),
+    "libNoOpen.so": ["-shared", "-DFIXTURE_DESCRIPTOR", "-Wl,-z,nodlopen"] + descriptor(name: "NoOpen"),
     // A relocatable object: ELF, but not a shared library.
     "libObject.so": ["-c", "-DFIXTURE_NO_ENTRY"],
   ]
