@@ -261,4 +261,40 @@ import Testing
       ])
     #expect(try libraryPathFindings(["LD_LIBRARY_PATH": ""]) == [])
   }
+
+  /// The loader's other variables that bring code or change how it is
+  /// loaded (issue 23): each a warning of check, and of run too.
+  @Test(arguments: [
+    (
+      "LD_PRELOAD", "libm.so.6",
+      "the libraries it names are loaded into plugboard before any plugin, and run with its rights"
+    ),
+    (
+      "LD_AUDIT", "/nonexistent/libaudit.so",
+      "the auditing libraries it names are loaded into plugboard and see every library it opens"
+    ),
+    (
+      "GLIBC_TUNABLES", "glibc.malloc.perturb=0",
+      "it changes how the C library and the dynamic loader behave in plugboard"
+    ),
+  ])
+  func aSetLoaderVariableIsAWarningOfCheckAndRun(variable: String, value: String, effect: String) throws {
+    let folder = try TemporaryDirectory()
+    let manifest = try folder.writeManifest([("Networking", BuildProducts.library("Networking"))])
+    let title = "\(variable) is set, so code or settings from outside the deployment reach plugboard"
+    let check = try Subprocess.plugboard(["check", "--manifest", manifest], environment: [variable: value])
+    #expect(
+      check.stdout.split(separator: "\n").map(String.init).filter {
+        $0.contains(variable) || $0.contains(effect)
+      } == [
+        "warning: " + title,
+        "  \(variable)=\(value)",
+        "  While it is set, \(effect); plugboard's vetting and pins do not cover it.",
+        "  Unset \(variable) for plugboard (see SECURITY.md).",
+      ])
+    let run = try Subprocess.plugboard(
+      ["run", "--manifest", BuildProducts.packageRoot + "/plugins.json"], environment: [variable: value])
+    #expect(run.status == 0)
+    #expect(run.stderrLines.contains("plugboard: run: warning: " + title))
+  }
 }

@@ -14,7 +14,7 @@ extension DeploymentChecker {
         .warning, .libraryPathSet,
         title: "\(Self.libraryPathVariable) is set, so it decides where the plugins' dependencies come from",
         explanation: [
-          "\(Self.libraryPathVariable)=\(value)",
+          "\(Self.libraryPathVariable)=\(Terminal.sanitize(value))",
           "The dynamic loader searches these folders for every library a plugin depends on "
             + "(libPlugboardKit.so, the contracts it shares with other plugins) before the plugin's own "
             + "folder; a library found there is loaded instead of the one deployed beside the plugins.",
@@ -22,5 +22,33 @@ extension DeploymentChecker {
         action: "Unset \(Self.libraryPathVariable) for plugboard, or make sure its folders hold no library a "
           + "plugin depends on (see SECURITY.md).")
     ]
+  }
+
+  /// The dynamic loader's other variables that bring code or change how it
+  /// is loaded, and what each does, for the warning.
+  static let loaderVariables: [(name: String, effect: String)] = [
+    (
+      "LD_PRELOAD",
+      "the libraries it names are loaded into plugboard before any plugin, and run with its rights"
+    ),
+    ("LD_AUDIT", "the auditing libraries it names are loaded into plugboard and see every library it opens"),
+    ("GLIBC_TUNABLES", "it changes how the C library and the dynamic loader behave in plugboard"),
+  ]
+
+  /// `LD_PRELOAD`, `LD_AUDIT`, `GLIBC_TUNABLES`, each when set: like
+  /// `LD_LIBRARY_PATH`, nothing is wrong yet, but code or loader settings
+  /// are chosen outside the deployment, where no vetting or pin reaches.
+  func loaderVariables() -> [Finding] {
+    Self.loaderVariables.compactMap { variable, effect in
+      guard let value = environment[variable], !value.isEmpty else { return nil }
+      return Finding(
+        .warning, .loaderVariableSet,
+        title: "\(variable) is set, so code or settings from outside the deployment reach plugboard",
+        explanation: [
+          "\(variable)=\(Terminal.sanitize(value))",
+          "While it is set, \(effect); plugboard's vetting and pins do not cover it.",
+        ],
+        action: "Unset \(variable) for plugboard (see SECURITY.md).")
+    }
   }
 }

@@ -39,7 +39,7 @@ package struct DeploymentChecker {
     var findings =
       loadFailures() + missingApplication() + missingDependencies() + cycles()
       + captiveDependencies() + duplicateRegistrations() + sharedLibraryConflicts() + undeclaredDependencies()
-      + probeFailures() + libraryPath() + optionalPlugins() + configurationFindings()
+      + probeFailures() + libraryPath() + loaderVariables() + optionalPlugins() + configurationFindings()
     findings += lifecycleHookScopes()
     let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     // The plugins' registrations: plugboard's default Logger is not one.

@@ -41,6 +41,9 @@ public struct Finding: Sendable, Equatable, Encodable {
     /// `LD_LIBRARY_PATH` is set: it decides where plugins' dependencies
     /// are loaded from, ahead of their own folders.
     case libraryPathSet
+    /// `LD_PRELOAD`, `LD_AUDIT` or `GLIBC_TUNABLES` is set: code or loader
+    /// settings chosen outside the deployment run in plugboard.
+    case loaderVariableSet
     /// A plugin the manifest marks optional failed: the deployment runs
     /// without it.
     case optionalPluginFailed

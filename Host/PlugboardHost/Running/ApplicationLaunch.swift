@@ -44,7 +44,10 @@ public struct ApplicationLaunch {
       Progress.report(.reporting)
       throw .brokenGraph(validation)
     }
-    let warnings = validation.findings.filter { $0.kind == .duplicateRegistration }.map(\.title)
+    // What changes what the application gets, or which code runs with it,
+    // is said by run too, not only by check.
+    let warned: Set<Finding.Kind> = [.duplicateRegistration, .libraryPathSet, .loaderVariableSet]
+    let warnings = validation.findings.filter { warned.contains($0.kind) }.map(\.title)
     Progress.report(.stage(.resolveApplication, plugin: nil, file: nil))
     do {
       let application = try deployment.container.resolve((any Application).self)
