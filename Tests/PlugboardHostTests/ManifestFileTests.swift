@@ -107,3 +107,78 @@ import Testing
       ])
   }
 }
+
+/// The manifest chooses which code runs and with which settings, so it is
+/// vetted as a plugin's file is (issue 23): a manifest, or a folder above
+/// it, that someone other than root and the user running plugboard can
+/// change is refused, naming the file, its mode and owner, and the fix.
+/// A second local user is simulated by `chown` to `nobody`, which needs
+/// root (CI runs as root); elsewhere those tests skip, and the mode half
+/// still runs.
+@Suite struct ManifestVettingTests {
+  private static let nobody: uid_t = 65_534
+
+  private func manifest(in folder: TemporaryDirectory, mode: mode_t) throws -> String {
+    let path = try folder.writeManifest([("Networking", BuildProducts.library("Networking"))])
+    #expect(chmod(path, mode) == 0)
+    return path
+  }
+
+  @Test(arguments: ["run", "check", "list"])
+  func aManifestOthersCanWriteIsRefusedByEveryCommand(command: String) throws {
+    let folder = try TemporaryDirectory()
+    let path = try manifest(in: folder, mode: 0o666)
+    let result = try Subprocess.plugboard([command, "--manifest", path])
+    #expect(result.exited)
+    #expect(result.status == (command == "run" ? 78 : 1))
+    #expect(
+      result.stderrLines == [
+        "plugboard: read manifest: refusing the manifest \(path): it is writable by group and others (mode "
+          + "0666, owner uid \(geteuid())); anyone who can write it can choose which plugins plugboard loads "
+          + "and with which settings — remove the write permission: chmod go-w \(path)"
+      ] + (command == "run" ? ["plugboard: the deployment has 1 problem; the application was not run"] : []))
+  }
+
+  @Test func aManifestInAFolderOthersCanWriteIsRefused() throws {
+    let folder = try TemporaryDirectory()
+    let path = try manifest(in: folder, mode: 0o644)
+    #expect(chmod(folder.path, 0o777) == 0)
+    defer { chmod(folder.path, 0o700) }
+    let result = try Subprocess.plugboard(["check", "--manifest", path])
+    #expect(result.status == 1)
+    #expect(
+      result.stderrLines == [
+        "plugboard: read manifest: refusing the manifest \(path): it lies in the folder \(folder.path), which "
+          + "is writable by group and others (mode 0777, owner uid \(geteuid())); anyone who can write there "
+          + "can replace the manifest — chmod go-w \(folder.path)"
+      ])
+  }
+
+  /// Root's sticky folders (`/tmp`) stay allowed: others can add files
+  /// there, not replace the operator's.
+  @Test func aManifestInASharedStickyFolderOfRootsIsRead() throws {
+    let folder = try TemporaryDirectory()
+    let path = try manifest(in: folder, mode: 0o644)
+    #expect(chmod(folder.path, 0o1777) == 0)
+    defer { chmod(folder.path, 0o700) }
+    let status = FileTrust.status(folder.path)
+    let result = try Subprocess.plugboard(["list", "--manifest", path])
+    #expect(result.status == (status?.st_uid == 0 ? 0 : 1), "\(result.stderr)")
+  }
+
+  @Test(.enabled(if: geteuid() == 0, "needs root to give the manifest to another user (nobody)"))
+  func aManifestOwnedByAnotherUserIsRefused() throws {
+    let folder = try TemporaryDirectory()
+    let path = try manifest(in: folder, mode: 0o644)
+    #expect(chown(path, Self.nobody, gid_t(Self.nobody)) == 0)
+    let result = try Subprocess.plugboard(["run", "--manifest", path])
+    #expect(result.status == 78)
+    #expect(
+      result.stderrLines == [
+        "plugboard: read manifest: refusing the manifest \(path): it is owned by uid \(Self.nobody), neither "
+          + "root nor the user running plugboard (uid 0); its owner can choose which plugins plugboard loads "
+          + "and with which settings — make root or yourself its owner",
+        "plugboard: the deployment has 1 problem; the application was not run",
+      ])
+  }
+}

@@ -58,7 +58,7 @@ struct PluginVetting {
   /// writable by all is allowed when it is root's and sticky (`/tmp`):
   /// others can add files there but not replace someone else's.
   func permissions(of canonical: String) -> String? {
-    guard let file = Self.status(canonical) else { return "cannot be examined (stat failed)" }
+    guard let file = FileTrust.status(canonical) else { return "cannot be examined (stat failed)" }
     return permissions(of: canonical, status: file)
   }
 
@@ -66,20 +66,18 @@ struct PluginVetting {
   /// from a descriptor already open on it). The file is judged every
   /// time; its folders once per bring-up (see ``FolderVerdicts``).
   func permissions(of canonical: String, status file: stat) -> String? {
-    if let problem = ownership(file, of: canonical, what: "is") { return problem }
-    if file.st_mode & (S_IWGRP | S_IWOTH) != 0 {
-      return
-        "is writable by \(Self.writers(file.st_mode)) (\(Self.describe(file))); anyone who can write it can "
-        + "run code in plugboard — remove the write permission: chmod go-w \(canonical)"
-    }
-    return folderProblem(FilePath.directory(of: canonical))
+    FileTrust.fileProblem(file, at: canonical, user: user, stake: Self.stake)
+      ?? folderProblem(FilePath.directory(of: canonical))
   }
+
+  /// What whoever can change a plugin's file or folder can do.
+  private static let stake = "run code in plugboard"
 
   /// The problem with `folder` or the first folder above it that has one,
   /// nearest first, or nil when none has. Folders already judged in this
   /// bring-up are not examined again: 200 plugins in one folder cost one
   /// walk up to `/`, not 200.
-  private func folderProblem(_ start: String) -> String? {
+  func folderProblem(_ start: String) -> String? {
     var passed: [String] = []
     var folder = start
     var verdict: String?
@@ -88,7 +86,7 @@ struct PluginVetting {
         verdict = known
         break
       }
-      if let problem = Self.problem(ofFolder: folder, user: user) {
+      if let problem = FileTrust.folderProblem(folder, user: user, thing: "the plugin", stake: Self.stake) {
         verdict = problem
         folders.verdicts[folder] = problem
         break
@@ -102,55 +100,8 @@ struct PluginVetting {
     return verdict
   }
 
-  /// What is wrong with `folder` itself (not the folders above it).
-  private static func problem(ofFolder folder: String, user: uid_t) -> String? {
-    guard let status = Self.status(folder) else { return "lies in \(folder), which cannot be examined" }
-    if let problem = ownership(status, of: folder, what: "lies in the folder \(folder), which is", user: user)
-    {
-      return problem
-    }
-    let sticky = status.st_mode & S_ISVTX != 0 && status.st_uid == 0
-    if status.st_mode & (S_IWGRP | S_IWOTH) != 0, !sticky {
-      return "lies in the folder \(folder), which is writable by \(Self.writers(status.st_mode)) "
-        + "(\(Self.describe(status))); anyone who can write there can replace the plugin — "
-        + "chmod go-w \(folder)"
-    }
-    return nil
-  }
-
-  private func ownership(_ status: stat, of path: String, what: String) -> String? {
-    Self.ownership(status, of: path, what: what, user: user)
-  }
-
-  private static func ownership(_ status: stat, of path: String, what: String, user: uid_t) -> String? {
-    guard status.st_uid != 0, status.st_uid != user else { return nil }
-    return
-      "\(what) owned by uid \(status.st_uid), neither root nor the user running plugboard (uid \(user)); "
-      + "its owner can run code in plugboard — make root or yourself its owner"
-  }
-
   static func path(_ path: String, isInside root: String) -> Bool {
     root == "/" || path.hasPrefix(root + "/")
-  }
-
-  private static func status(_ path: String) -> stat? {
-    var status = stat()
-    return stat(path, &status) == 0 ? status : nil
-  }
-
-  private static func writers(_ mode: mode_t) -> String {
-    switch (mode & S_IWGRP != 0, mode & S_IWOTH != 0) {
-    case (true, true): "group and others"
-    case (true, false): "its group"
-    default: "others"
-    }
-  }
-
-  /// `mode 0777, owner uid 0`.
-  private static func describe(_ status: stat) -> String {
-    let octal = String(status.st_mode & 0o7777, radix: 8)
-    return
-      "mode \(String(repeating: "0", count: max(0, 4 - octal.count)))\(octal), owner uid \(status.st_uid)"
   }
 }
 

@@ -5,6 +5,10 @@ public enum ManifestError: Error, Equatable, Sendable {
   case missing(path: String, origin: ManifestOrigin)
   /// The file exists but could not be read (a directory, no permission…).
   case unreadable(path: String, reason: String)
+  /// The file, or a folder above it, can be changed by someone other than
+  /// root and the user running plugboard; `reason` continues "it …"
+  /// with the owner, the mode and the fix (see ``FileTrust``).
+  case untrusted(path: String, reason: String)
   /// The file is not valid JSON.
   case syntax(path: String, JSONSyntaxError)
   /// Valid JSON that does not describe a deployment; every problem found.
@@ -13,7 +17,7 @@ public enum ManifestError: Error, Equatable, Sendable {
   /// The absolute path of the manifest concerned.
   public var path: String {
     switch self {
-    case .missing(let path, _), .unreadable(let path, _), .syntax(let path, _),
+    case .missing(let path, _), .unreadable(let path, _), .untrusted(let path, _), .syntax(let path, _),
       .invalid(let path, _):
       path
     }
@@ -26,6 +30,8 @@ public enum ManifestError: Error, Equatable, Sendable {
       ["no manifest at \(path) (\(origin.explanation))"]
     case .unreadable(let path, let reason):
       ["cannot read the manifest \(path): \(reason)"]
+    case .untrusted(let path, let reason):
+      ["refusing the manifest \(path): it \(reason)"]
     case .syntax(let path, let error):
       ["\(path):\(error.line):\(error.column): not valid JSON: \(error.message)"]
     case .invalid(let path, let problems):

@@ -36,12 +36,24 @@ enum ManifestFile {
     if let kind = irregularKind(status.st_mode) {
       return .failure(.unreadable(path: real, reason: "it is \(kind); expected a regular JSON file"))
     }
+    // The manifest chooses which code runs and with which settings: whoever
+    // else can write it, or a folder above it, could choose them.
+    let user = geteuid()
+    if let problem = FileTrust.fileProblem(status, at: real, user: user, stake: stake)
+      ?? FileTrust.foldersProblem(
+        from: FilePath.directory(of: real), user: user, thing: "the manifest", stake: stake)
+    {
+      return .failure(.untrusted(path: real, reason: problem))
+    }
     return contents(of: descriptor, expected: Int(status.st_size)).map { (real, $0) }.mapError { failed in
       failed.code == EFBIG
         ? .unreadable(path: real, reason: "it is larger than \(maximumSize >> 20) MiB; expected a manifest")
         : failure(real, code: failed.code)
     }
   }
+
+  /// What whoever can change the manifest or its folders can do.
+  private static let stake = "choose which plugins plugboard loads and with which settings"
 
   /// An `errno` value.
   private struct ReadFailure: Error {

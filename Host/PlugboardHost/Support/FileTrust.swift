@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Who can change a file or a folder, judged as sudo and OpenSSH's
+/// `StrictModes` judge it: a file that brings code or configuration must be
+/// owned by root or the user running plugboard and writable by no one
+/// else, and so must every folder above it, since whoever can rename
+/// things in a folder can put another file in its place. A folder
+/// writable by all is allowed when it is root's and sticky (`/tmp`):
+/// others can add files there but not replace someone else's.
+///
+/// Shared by the plugin vetting (``PluginVetting``), the manifest
+/// (``ManifestFile``) and the drop-in folders; each says what is at stake
+/// in its own words. Each problem continues the sentence its caller
+/// starts ("plugin 'X' (path) …", "refusing the manifest … :") and names
+/// the path, its mode and owner, and the fix.
+enum FileTrust {
+  /// The problem with the file `path` whose status is `status`: `what` is
+  /// the verb phrase for an owner problem ("is"), `stake` what its writer
+  /// could do ("run code in plugboard").
+  static func fileProblem(_ status: stat, at path: String, user: uid_t, stake: String) -> String? {
+    if let problem = ownership(status, of: path, what: "is", user: user, stake: stake) { return problem }
+    guard status.st_mode & (S_IWGRP | S_IWOTH) != 0 else { return nil }
+    return "is writable by \(writers(status.st_mode)) (\(describe(status))); anyone who can write it can "
+      + "\(stake) — remove the write permission: chmod go-w \(Terminal.sanitize(path))"
+  }
+
+  /// What is wrong with `folder` itself (not the folders above it); `thing`
+  /// names what lies in it ("the plugin").
+  static func folderProblem(_ folder: String, user: uid_t, thing: String, stake: String) -> String? {
+    let shown = Terminal.sanitize(folder)
+    guard let status = status(folder) else { return "lies in \(shown), which cannot be examined" }
+    if let problem = ownership(
+      status, of: folder, what: "lies in the folder \(shown), which is", user: user, stake: stake)
+    {
+      return problem
+    }
+    let sticky = status.st_mode & S_ISVTX != 0 && status.st_uid == 0
+    if status.st_mode & (S_IWGRP | S_IWOTH) != 0, !sticky {
+      return "lies in the folder \(shown), which is writable by \(writers(status.st_mode)) "
+        + "(\(describe(status))); anyone who can write there can replace \(thing) — chmod go-w \(shown)"
+    }
+    return nil
+  }
+
+  /// The problem of the nearest folder from `start` up to `/` that has
+  /// one, or nil; without a cache, for a single file (the manifest).
+  static func foldersProblem(from start: String, user: uid_t, thing: String, stake: String) -> String? {
+    var folder = start
+    while true {
+      if let problem = folderProblem(folder, user: user, thing: thing, stake: stake) { return problem }
+      if folder == "/" { return nil }
+      folder = FilePath.directory(of: folder)
+    }
+  }
+
+  static func ownership(_ status: stat, of path: String, what: String, user: uid_t, stake: String) -> String?
+  {
+    guard status.st_uid != 0, status.st_uid != user else { return nil }
+    return
+      "\(what) owned by uid \(status.st_uid), neither root nor the user running plugboard (uid \(user)); "
+      + "its owner can \(stake) — make root or yourself its owner"
+  }
+
+  static func status(_ path: String) -> stat? {
+    var status = stat()
+    return stat(path, &status) == 0 ? status : nil
+  }
+
+  static func writers(_ mode: mode_t) -> String {
+    switch (mode & S_IWGRP != 0, mode & S_IWOTH != 0) {
+    case (true, true): "group and others"
+    case (true, false): "its group"
+    default: "others"
+    }
+  }
+
+  /// `mode 0777, owner uid 0`.
+  static func describe(_ status: stat) -> String {
+    let octal = String(status.st_mode & 0o7777, radix: 8)
+    return
+      "mode \(String(repeating: "0", count: max(0, 4 - octal.count)))\(octal), owner uid \(status.st_uid)"
+  }
+}
