@@ -203,6 +203,47 @@ import Testing
         + "read: No such file or directory — create it, or correct pluginFolders[0]")
   }
 
+  /// Adding a file or a link to a drop-in folder adds a plugin, so the
+  /// folder must be writable by no one else, root's sticky folders
+  /// included (issue 23: a link put in a 1777 folder loaded the mock auth
+  /// plugin in the live profile). Nothing in such a folder is loaded.
+  @Test(arguments: [0o777, 0o1777, 0o775])
+  func aDropInFolderOthersCanWriteIsRefused(mode: Int) throws {
+    let layout = try Layout()
+    try layout.add("Healthy", as: "libHealthy.so")
+    #expect(chmod(layout.dropIn, mode_t(mode)) == 0)
+    let writers: String = mode == 0o775 ? "its group" : "group and others"
+    let octal: String = String(mode, radix: 8)
+    let shown: String = octal.count < 4 ? "0" + octal : octal
+    let folder: String = #"the drop-in folder pluginFolders[0] "plugins.d" (\#(layout.dropIn))"#
+    let expected: String =
+      "plugboard: locate: \(folder) is writable by \(writers) (mode \(shown), owner uid \(geteuid())); anyone "
+      + "who can add a file or a link there adds a plugin, sticky bit or not — chmod go-w \(layout.dropIn)"
+    #expect(try layout.refusal() == expected)
+    let list = try layout.plugboard(["list"])
+    #expect(!list.stdout.contains("Healthy"))
+  }
+
+  /// A listed plugin reached through a link is as safe as the folder the
+  /// link sits in: whoever can write there can point it elsewhere.
+  @Test func aLinkInAFolderOthersCanWriteIsRefused() throws {
+    let folder = try TemporaryDirectory()
+    let links = folder.path + "/links"
+    try FileManager.default.createDirectory(atPath: links, withIntermediateDirectories: false)
+    try FileManager.default.createSymbolicLink(
+      atPath: links + "/libHealthy.so", withDestinationPath: BuildProducts.library("Healthy"))
+    #expect(chmod(links, 0o777) == 0)
+    let manifest = try folder.writeManifest([("Healthy", links + "/libHealthy.so")])
+    let run = try Subprocess.plugboard(["run", "--manifest", manifest])
+    #expect(run.status == 78)
+    let plugin: String = BuildProducts.library("Healthy")
+    let expected: String =
+      "plugboard: vet: plugin 'Healthy' (\(plugin)) is reached through the link \(links)/libHealthy.so, which "
+      + "lies in the folder \(links), which is writable by group and others (mode 0777, owner uid \(geteuid())); "
+      + "anyone who can write there can replace the plugin — chmod go-w \(links)"
+    #expect(run.stderrLines.first == expected)
+  }
+
   @Test func aDiscoveredLibraryIsVettedAsAListedOneIs() throws {
     let layout = try Layout()
     try layout.add("Healthy", as: "libHealthy.so", mode: 0o775)

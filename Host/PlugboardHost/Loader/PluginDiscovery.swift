@@ -28,6 +28,7 @@ enum PluginDiscovery {
     func problem(_ detail: String) -> DeploymentProblem {
       DeploymentProblem(stage: .locate, plugin: nil, file: folder, message: "\(name) \(detail)")
     }
+    if let unsafe = trustProblem(of: folder) { return .failure(problem(unsafe)) }
     guard let stream = opendir(folder) else {
       let reason = String(cString: strerror(errno))
       return .failure(problem("cannot be read: \(reason) — create it, or correct pluginFolders[\(index)]"))
@@ -53,6 +54,30 @@ enum PluginDiscovery {
       names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         .map { folder + "/" + $0 }
         .filter { FileKind.of($0) != .directory })
+  }
+
+  /// Why the drop-in folder at `folder` cannot be trusted, continuing
+  /// "the drop-in folder … ", or nil. Stricter than a plugin's folder:
+  /// adding a file or a link to a drop-in folder adds a plugin, so it must
+  /// be writable by no one else, root's sticky folders (`/tmp`) included;
+  /// the folders above it are judged as a plugin's are. Nil too when it
+  /// cannot be examined, which reading it then reports.
+  static func trustProblem(of folder: String) -> String? {
+    guard let canonical = FilePath.canonical(folder), let status = FileTrust.status(canonical) else {
+      return nil
+    }
+    let user = geteuid()
+    let stake = "add plugins to plugboard"
+    if let problem = FileTrust.ownership(status, of: canonical, what: "is", user: user, stake: stake) {
+      return problem
+    }
+    if status.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+      return
+        "is writable by \(FileTrust.writers(status.st_mode)) (\(FileTrust.describe(status))); anyone who can "
+        + "add a file or a link there adds a plugin, sticky bit or not — chmod go-w \(Terminal.sanitize(canonical))"
+    }
+    return FileTrust.foldersProblem(
+      from: FilePath.directory(of: canonical), user: user, thing: "the drop-in folder", stake: stake)
   }
 
   /// `libName.so`, not hidden.
