@@ -29,7 +29,10 @@ struct ExplainCommand {
     case .failure(let failure): return request.report(failure, on: console)
     }
     let probes = PluginProbe().probeUnloaded(of: deployment)
+    let warnings = EnvironmentRule().warnings(
+      of: deployment, probes: probes, command: CommandSpec.explain.name)
     Progress.report(.reporting)
+    for line in warnings { console.warn(line) }
     let checker = DeploymentChecker(deployment, probes: probes)
     let typeName: String
     switch TypeQuery.match(query, among: Explanation.knownTypeNames(checker)) {
