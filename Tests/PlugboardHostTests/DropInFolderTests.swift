@@ -137,6 +137,34 @@ import Testing
     #expect(run.stdout == "Healthy is running\n")
   }
 
+  /// A name-only entry carries what a listed entry does but its path:
+  /// its `config` is the discovered plugin's, applied and checked.
+  @Test func aNameOnlyEntrysConfigIsAppliedToTheDiscoveredPlugin() throws {
+    let layout = try Layout(entries: [
+      #"{ "name": "Configured", "config": { "region": "us", "password": "p", "retries": 5 } }"#
+    ])
+    try layout.add("Configured", as: "libConfigured.so")
+    let list = try layout.plugboard(["list"])
+    #expect(list.status == 0)
+    #expect(list.stdout.contains("  retries   Int     5         plugins[0].config.retries\n"))
+    #expect(list.stdout.contains("  region    String  \"us\"      plugins[0].config.region\n"))
+  }
+
+  @Test func aNameOnlyEntrysMisspeltOrMistypedSettingFailsTheCheck() throws {
+    let layout = try Layout(entries: [
+      #"{ "name": "Configured", "config": { "region": "us", "password": "p", "retires": 5, "retries": "five" } }"#
+    ])
+    try layout.add("Configured", as: "libConfigured.so")
+    let check = try layout.plugboard(["check"])
+    #expect(check.status == 1)
+    #expect(
+      check.stdout.contains(
+        "error: plugin 'Configured' has no setting 'retires' (plugins[0].config.retires)"))
+    #expect(
+      check.stdout.contains("error: plugin 'Configured' setting 'retries' has a value of the wrong type"))
+    #expect(try layout.refusal()?.hasPrefix("plugboard: configure: plugin 'Configured'") == true)
+  }
+
   @Test func aDisabledDiscoveredPluginIsNotAssembled() throws {
     let layout = try Layout(entries: [#"{ "name": "Healthy", "enabled": false }"#])
     try layout.add("Healthy", as: "libHealthy.so")

@@ -82,7 +82,7 @@ extension PluginLoader {
       claimed[canonical] = entry.name
       let pinned = try pinnedSettings(of: canonical, entry: entry, manifest: manifest)
       if let pinned {
-        entry = discoveredEntry(pinned, file: file, folder: folder)
+        entry = pinned.discovered(at: file, in: folder)
         current = entry
       }
       let plugin = try load(entry, file: located, requirePins: manifest.requirePins) {
@@ -96,7 +96,7 @@ extension PluginLoader {
         reported[name] = canonical
         let settings = manifest.discoveredSettings.first { $0.name == name }
         current =
-          settings.map { discoveredEntry($0, file: file, folder: folder) }
+          settings.map { $0.discovered(at: file, in: folder) }
           ?? {
             var renamed = PluginEntry(index: -1, name: name, path: file)
             renamed.discoveredIn = folder
@@ -138,14 +138,5 @@ extension PluginLoader {
     case .failure(let error):
       throw .plugin(entry.name, file: file, stage: .vet, "cannot be read to compute its digest: \(error)")
     }
-  }
-
-  private func discoveredEntry(_ settings: PluginEntry, file: String, folder: String) -> PluginEntry {
-    var entry = PluginEntry(
-      index: settings.index, name: settings.name, path: file, enabled: settings.enabled,
-      profiles: settings.profiles, sha256: settings.sha256)
-    entry.optional = settings.optional
-    entry.discoveredIn = folder
-    return entry
   }
 }
