@@ -197,6 +197,34 @@ import Testing
     )
   }
 
+  /// A drop-in plugin whose folder lacks a library it needs fails once,
+  /// at `open`, under its name-only entry; the message's advice, to copy
+  /// the library beside it, then works: a library another one of the
+  /// folder needs is that one's neighbour, not a plugin.
+  @Test func aPluginsNeighbourInTheFolderIsNotAPlugin() throws {
+    let layout = try Layout(entries: [#"{ "name": "Keychain" }"#])
+    try layout.add("Keychain", as: "libKeychain.so")
+    let alone = try layout.plugboard(["run"])
+    #expect(alone.status == 78)
+    #expect(
+      alone.stderrLines == [
+        "plugboard: open: plugin 'Keychain' (\(layout.dropIn)/libKeychain.so) could not be loaded: it needs "
+          + "libAppContracts.so, which neither its run path (/opt/swift/usr/lib/swift/linux:$ORIGIN, with "
+          + "$ORIGIN being \(layout.dropIn)) nor the system's folders provide — copy the libAppContracts.so it "
+          + "was built against into \(layout.dropIn), where it is loaded as the neighbour of the plugins that "
+          + "need it, not as a plugin (dlerror: libAppContracts.so: cannot open shared object file: No such "
+          + "file or directory)",
+        "plugboard: the deployment has 1 problem; the application was not run",
+      ])
+    try layout.add("AppContracts", as: "libAppContracts.so")
+    let plugins = try layout.listedPlugins()
+    #expect(plugins.map { $0["name"] as? String } == ["Keychain"])
+    #expect(plugins.map { $0["status"] as? String } == ["loaded"])
+    let check = try layout.plugboard(["check"])
+    #expect(!check.stdout.contains("plugboard_entry_v1"))
+    #expect(check.stdout.contains("1 plugin (1 loaded)"))
+  }
+
   /// Only `lib*.so` files directly inside: other names, hidden files and
   /// subfolders (even one named like a library) are passed over.
   @Test func otherFilesAndSubfoldersAreIgnored() throws {

@@ -46,7 +46,13 @@ extension PluginLoader {
         }
       }
     }
-    for settings in manifest.discoveredSettings where named[settings.name] == nil {
+    let failed = Set(
+      outcomes.compactMap { outcome -> Int? in
+        guard case .failed(let entry, _) = outcome, entry.discoveredIn != nil else { return nil }
+        return entry.index
+      })
+    for settings in manifest.discoveredSettings
+    where named[settings.name] == nil && !failed.contains(settings.index) {
       guard settings.loads(inProfile: profile) else {
         outcomes.append(.disabled(settings))
         continue
@@ -121,6 +127,15 @@ extension PluginLoader {
       return .loaded(plugin)
     } catch {
       named = reported
+      // Failed before it reported a name: it is the plugin of the
+      // name-only entry its file name matches, as far as anyone can tell,
+      // so that entry's failure is this one (with its `optional`), not a
+      // second "no library reports that name".
+      if current.index < 0,
+        let settings = manifest.discoveredSettings.first(where: { $0.name == current.name })
+      {
+        current = settings.discovered(at: file, in: folder)
+      }
       return .failed(current, error)
     }
   }
