@@ -1,5 +1,8 @@
 /// Finds, reads, parses and checks a manifest.
 package enum ManifestReader {
+  /// The manifest's file name, read from the current folder by default.
+  static let defaultFileName = "plugins.json"
+
   /// Reads the manifest at `argument` (from `--manifest`), or the default
   /// `./plugins.json` when `argument` is nil. Relative paths are taken from
   /// the current directory; when that cannot be determined (it was
@@ -11,7 +14,7 @@ package enum ManifestReader {
   /// The absolute path `argument` (or the default) names, and why.
   static func location(argument: String?) -> Result<(path: String, origin: ManifestOrigin), ManifestError> {
     let origin: ManifestOrigin = argument.map { .option($0) } ?? .defaultLocation
-    let written = argument ?? "plugins.json"
+    let written = argument ?? defaultFileName
     if written.hasPrefix("/") { return .success((FilePath.absolute(written, relativeTo: "/"), origin)) }
     guard let folder = FilePath.currentDirectory else {
       return .failure(
