@@ -35,7 +35,10 @@ import Testing
       "missing command after '--manifest x'; expected one of 'run', 'list', 'check', 'explain', 'graph', "
         + "'pin', 'new', 'completion'"
     ),
-    (["--jsn", "list"], "unknown option '--jsn'; expected a command first"),
+    (["--jsn", "list"], "unknown option '--jsn'; did you mean '--json'?"),
+    (["--versio"], "unknown option '--versio'; did you mean '--version'?"),
+    (["--hlep"], "unknown option '--hlep'; did you mean '--help'?"),
+    (["--zzzzzzzz", "list"], "unknown option '--zzzzzzzz'; expected a command first"),
     (["--json", "run"], "unknown option '--json' for 'run'"),
     (["list", "--jsn"], "unknown option '--jsn' for 'list'; did you mean '--json'?"),
     (["run", "--json"], "unknown option '--json' for 'run'"),

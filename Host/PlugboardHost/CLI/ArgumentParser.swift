@@ -44,9 +44,7 @@ enum ArgumentParser {
       remaining.removeFirst()
       let (name, inlineValue) = split(argument)
       let known = commands.flatMap(\.options).first { $0.name == name }
-      guard let option = known else {
-        throw UsageError(message: "unknown option '\(name)'; expected a command first", command: nil)
-      }
+      guard let option = known else { throw unknownLeadingOption(name, commands: commands) }
       leading.append(argument)
       if option.valueName != nil, inlineValue == nil, let value = remaining.popFirst() {
         leading.append(value)
@@ -68,13 +66,21 @@ enum ArgumentParser {
     -> CommandSpec
   {
     if let spec = commands.first(where: { $0.name == name }) { return spec }
-    if name.hasPrefix("-") {
-      throw UsageError(message: "unknown option '\(name)'; expected a command first", command: nil)
-    }
+    if name.hasPrefix("-") { throw unknownLeadingOption(name, commands: commands) }
     let hint =
       KeySuggestion.closest(to: name, among: commands.map(\.name))
       .map { "; did you mean '\($0)'?" } ?? "; expected one of \(names(commands))"
     throw UsageError(message: "unknown command '\(name)'\(hint)", command: nil)
+  }
+
+  /// An option before the command that none takes: `--versio` is told of
+  /// `--version`, as `chek` is of `check`.
+  private static func unknownLeadingOption(_ name: String, commands: [CommandSpec]) -> UsageError {
+    let known = ["--help", "--version"] + commands.flatMap { $0.options.map(\.name) }
+    let hint =
+      KeySuggestion.closest(to: name, among: known).map { "; did you mean '\($0)'?" }
+      ?? "; expected a command first"
+    return UsageError(message: "unknown option '\(name)'\(hint)", command: nil)
   }
 
   /// `--help` after `--` belongs to the application, not to plugboard.
