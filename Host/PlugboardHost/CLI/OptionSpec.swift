@@ -9,7 +9,7 @@ struct OptionSpec: Sendable {
   /// `--manifest PATH`, shared by every command that reads a deployment.
   static let manifest = OptionSpec(
     name: "--manifest", valueName: "PATH",
-    help: "the deployment's manifest (default: ./plugins.json)")
+    help: "the deployment's manifest, or a folder holding plugins.json (default: ./plugins.json)")
 
   /// `--profile NAME`: the profile to bring the deployment up in. It
   /// overrides `PLUGBOARD_PROFILE`, which overrides the manifest's
