@@ -9,6 +9,12 @@ import Testing
     #expect(try ArgumentParser.parse(["list", "--help"]) == .help(command: "list"))
     #expect(try ArgumentParser.parse(["help", "run"]) == .help(command: "run"))
     #expect(
+      try ArgumentParser.parse(["-v", "list", "-q"])
+        == .command(name: "list", options: ParsedOptions(flags: ["--verbose", "--quiet"])))
+    #expect(
+      try ArgumentParser.parse(["run", "--", "-q"])
+        == .command(name: "run", options: ParsedOptions(passthrough: ["-q"])))
+    #expect(
       try ArgumentParser.parse(["list", "--json", "--manifest=deploy/p.json"])
         == .command(
           name: "list", options: ParsedOptions(values: ["--manifest": "deploy/p.json"], flags: ["--json"])))

@@ -4,7 +4,8 @@ enum ArgumentParser {
   static func parse(_ arguments: [String], commands: [CommandSpec] = CommandSpec.all) throws(UsageError)
     -> Invocation
   {
-    let arguments = try hoistingGlobalOptions(arguments, commands: commands)
+    let arguments = try hoistingGlobalOptions(
+      expandingShortOptions(arguments, commands: commands), commands: commands)
     guard let first = arguments.first else {
       throw UsageError(message: "missing command; expected one of \(names(commands))", command: nil)
     }
@@ -27,6 +28,16 @@ enum ArgumentParser {
       }
       return .command(name: spec.name, options: try options(rest, for: spec))
     }
+  }
+
+  /// `-q` as `--quiet`, wherever the long name would be taken: before the
+  /// arguments after `--`, which are the application's.
+  private static func expandingShortOptions(_ arguments: [String], commands: [CommandSpec]) -> [String] {
+    let options = commands.flatMap(\.options)
+    let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+    return arguments[..<end].map { argument in
+      options.first { $0.short == argument }?.name ?? argument
+    } + arguments[end...]
   }
 
   /// `plugboard --manifest x.json list` as `plugboard list --manifest

@@ -20,7 +20,7 @@ enum HelpText {
 
   static func command(_ spec: CommandSpec) -> String {
     let options = spec.options + [OptionSpec(name: "--help", valueName: nil, help: "show this help")]
-    let labels = options.map { [$0.name, $0.valueName].compactMap { $0 }.joined(separator: " ") }
+    let labels = options.map(\.label)
     let width = labels.map(\.count).max() ?? 0
     let lines = zip(labels, options).map { "  \($0.padded(to: width))  \($1.help)" }
     let tail = spec.passthrough.map { " [-- \($0)]" } ?? ""
