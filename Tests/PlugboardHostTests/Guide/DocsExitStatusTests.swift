@@ -27,6 +27,7 @@ import Testing
     "Docs/checking.md: (exit status 2; `run`:": ExitStatus.of(.misuse, command: "run"),
     "Docs/embedding.md: throws `RunFailure.startFailed` (exit status": ExitStatus.runStartFailed.rawValue,
     "Docs/feedback.md: usage error (exit status": ExitStatus.of(.misuse, command: "run"),
+    "Docs/lifecycle.md: `run` exits with **": ExitStatus.runStartFailed.rawValue,
     "Docs/plugins.md: writes nothing and exits": ExitStatus.of(.problems, command: "pin"),
     "Docs/plugins.md: is misuse (exit status": ExitStatus.misuse.rawValue,
     "Docs/plugins.md: fail. Misuse (exit status": ExitStatus.misuse.rawValue,
@@ -41,10 +42,10 @@ import Testing
     "SECURITY.md: to it; exit status": ExitStatus.crashed(command: "run"),
   ]
 
-  /// `exit status N`, `exits with N`, `exits N`, `ends with N`, `(exit N`,
+  /// `exit status N`, `exits with N` (or `**N**`), `exits N`, `ends with N`, `(exit N`,
   /// `` `run`: N ``; not `128 + N`, which is a signal's.
   private static var quote: Regex<(Substring, Substring)> {
-    #/(?:exit status|exits with status|exits with|exits|ends with|\(exit|`run`:)\s+(\d+)\b(?!\s*\+)/#
+    #/(?:exit status|exits with status|exits with|exits|ends with|\(exit|`run`:)\s+\**(\d+)\b(?!\s*\+)/#
   }
 
   /// Every quote of the documents, as its key in ``meanings`` and the number.
