@@ -13,7 +13,7 @@ extension DeploymentChecker {
         ],
         action: "Declare what the factory resolves with .dependsOn(...) (and .optionallyDependsOn(...) "
           + "for what it resolves if registered), or register it with autoregister("
-          + "\(MetatypeSpelling.of(node.key.service)), initializer: ...); a factory that resolves nothing can use autoregister too."
+          + "\(node.key.service.metatypeSpelling), initializer: ...); a factory that resolves nothing can use autoregister too."
       )
     }
   }

@@ -18,14 +18,6 @@ enum TypeOrigin {
     return nil
   }
 
-  /// Whether `type` is a protocol's existential (`any P`, or a
-  /// composition of protocols), from its metadata's kind.
-  static func isProtocol(_ type: any Any.Type) -> Bool {
-    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-    return metadata.load(as: UInt.self) == existentialKind
-      && metadata.load(fromByteOffset: 12, as: UInt32.self) > 0
-  }
-
   /// Addresses inside the defining image, most precise first.
   private static func addresses(of metadata: UnsafeRawPointer) -> [UnsafeRawPointer] {
     let kind = metadata.load(as: UInt.self)

@@ -1,19 +1,11 @@
 import PlugboardKit
 
-/// How a suggested fix writes a service's metatype in Swift:
-/// `(any SecureStore).self` for a protocol, `Session.self` for a concrete
-/// type. Packages made by `plugboard new` enable `ExistentialAny`, under
-/// which `SecureStore.self` is a warning, so a fix to copy spells it out.
+/// How a suggested fix writes a registration's key in Swift, as
+/// ``PlugboardKit/TypeIdentity/metatypeSpelling`` writes the type:
+/// `(any SecureStore).self, name: "Mock"`.
 enum MetatypeSpelling {
-  /// `(any SecureStore).self` or `Session.self`, without the module.
-  static func of(_ service: TypeIdentity) -> String {
-    let name = service.shortName
-    return (TypeOrigin.isProtocol(service.type) ? "(any \(name))" : name) + ".self"
-  }
-
-  /// `register((any SecureStore).self, name: "Mock")`'s argument list,
-  /// with the name when there is one.
+  /// `register(…)`'s arguments for `key`, with its name when it has one.
   static func registration(_ key: ServiceKey) -> String {
-    of(key.service) + (key.name.map { ", name: \"\($0)\"" } ?? "")
+    key.service.metatypeSpelling + (key.name.map { ", name: \"\($0)\"" } ?? "")
   }
 }
