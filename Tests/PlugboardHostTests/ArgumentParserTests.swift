@@ -9,6 +9,12 @@ import Testing
     #expect(try ArgumentParser.parse(["list", "--help"]) == .help(command: "list"))
     #expect(try ArgumentParser.parse(["help", "run"]) == .help(command: "run"))
     #expect(
+      try ArgumentParser.parse(["-v", "list", "-q"])
+        == .command(name: "list", options: ParsedOptions(flags: ["--verbose", "--quiet"])))
+    #expect(
+      try ArgumentParser.parse(["run", "--", "-q"])
+        == .command(name: "run", options: ParsedOptions(passthrough: ["-q"])))
+    #expect(
       try ArgumentParser.parse(["list", "--json", "--manifest=deploy/p.json"])
         == .command(
           name: "list", options: ParsedOptions(values: ["--manifest": "deploy/p.json"], flags: ["--json"])))
@@ -35,7 +41,10 @@ import Testing
       "missing command after '--manifest x'; expected one of 'run', 'list', 'check', 'explain', 'graph', "
         + "'pin', 'new', 'completion'"
     ),
-    (["--jsn", "list"], "unknown option '--jsn'; expected a command first"),
+    (["--jsn", "list"], "unknown option '--jsn'; did you mean '--json'?"),
+    (["--versio"], "unknown option '--versio'; did you mean '--version'?"),
+    (["--hlep"], "unknown option '--hlep'; did you mean '--help'?"),
+    (["--zzzzzzzz", "list"], "unknown option '--zzzzzzzz'; expected a command first"),
     (["--json", "run"], "unknown option '--json' for 'run'"),
     (["list", "--jsn"], "unknown option '--jsn' for 'list'; did you mean '--json'?"),
     (["run", "--json"], "unknown option '--json' for 'run'"),

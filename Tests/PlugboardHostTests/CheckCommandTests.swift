@@ -40,7 +40,7 @@ import Testing
       → SecureStore  (✗ not registered)
 
     Action:
-      Register SecureStore in a plugin the deployment loads, for example container.register(SecureStore.self) { r in ... }, or correct the dependency declared at Auth/AuthAssembly.swift:7 in plugin Auth.
+      Register SecureStore in a plugin the deployment loads, for example container.register((any SecureStore).self) { r in ... }, or correct the dependency declared at Auth/AuthAssembly.swift:7 in plugin Auth.
     """
 
   /// CyclicAPI's APIClient needs AuthService; Auth's AuthService needs an
@@ -116,7 +116,7 @@ import Testing
         The later registration wins, and plugins register in manifest order: 'SecondKeychain' (plugins[2]) comes after 'Keychain' (plugins[1]), so the registration in 'Keychain' is never used.
 
       Action:
-        If 'SecondKeychain' is meant to replace it, remove the registration from 'Keychain' or disable 'Keychain'; if both are needed, give one a name (register(SecureStore.self, name: "...")); to switch between them, use profiles.
+        If 'SecondKeychain' is meant to replace it, remove the registration from 'Keychain' or disable 'Keychain'; if both are needed, give one a name (register((any SecureStore).self, name: "...")); to switch between them, use profiles.
 
       check: 0 errors, 1 warning; the deployment is healthy
 

@@ -137,6 +137,34 @@ import Testing
     #expect(run.stdout == "Healthy is running\n")
   }
 
+  /// A name-only entry carries what a listed entry does but its path:
+  /// its `config` is the discovered plugin's, applied and checked.
+  @Test func aNameOnlyEntrysConfigIsAppliedToTheDiscoveredPlugin() throws {
+    let layout = try Layout(entries: [
+      #"{ "name": "Configured", "config": { "region": "us", "password": "p", "retries": 5 } }"#
+    ])
+    try layout.add("Configured", as: "libConfigured.so")
+    let list = try layout.plugboard(["list"])
+    #expect(list.status == 0)
+    #expect(list.stdout.contains("  retries   Int     5         plugins[0].config.retries\n"))
+    #expect(list.stdout.contains("  region    String  \"us\"      plugins[0].config.region\n"))
+  }
+
+  @Test func aNameOnlyEntrysMisspeltOrMistypedSettingFailsTheCheck() throws {
+    let layout = try Layout(entries: [
+      #"{ "name": "Configured", "config": { "region": "us", "password": "p", "retires": 5, "retries": "five" } }"#
+    ])
+    try layout.add("Configured", as: "libConfigured.so")
+    let check = try layout.plugboard(["check"])
+    #expect(check.status == 1)
+    #expect(
+      check.stdout.contains(
+        "error: plugin 'Configured' has no setting 'retires' (plugins[0].config.retires)"))
+    #expect(
+      check.stdout.contains("error: plugin 'Configured' setting 'retries' has a value of the wrong type"))
+    #expect(try layout.refusal()?.hasPrefix("plugboard: configure: plugin 'Configured'") == true)
+  }
+
   @Test func aDisabledDiscoveredPluginIsNotAssembled() throws {
     let layout = try Layout(entries: [#"{ "name": "Healthy", "enabled": false }"#])
     try layout.add("Healthy", as: "libHealthy.so")
@@ -167,6 +195,34 @@ import Testing
         == "plugboard: locate: plugin 'Nobody' is named by plugins[0] without a path, and no library in the "
         + #"drop-in folders ("plugins.d") reports that name — add its library to a folder, or give the entry a "path""#
     )
+  }
+
+  /// A drop-in plugin whose folder lacks a library it needs fails once,
+  /// at `open`, under its name-only entry; the message's advice, to copy
+  /// the library beside it, then works: a library another one of the
+  /// folder needs is that one's neighbour, not a plugin.
+  @Test func aPluginsNeighbourInTheFolderIsNotAPlugin() throws {
+    let layout = try Layout(entries: [#"{ "name": "Keychain" }"#])
+    try layout.add("Keychain", as: "libKeychain.so")
+    let alone = try layout.plugboard(["run"])
+    #expect(alone.status == 78)
+    #expect(
+      alone.stderrLines == [
+        "plugboard: open: plugin 'Keychain' (\(layout.dropIn)/libKeychain.so) could not be loaded: it needs "
+          + "libAppContracts.so, which neither its run path (/opt/swift/usr/lib/swift/linux:$ORIGIN, with "
+          + "$ORIGIN being \(layout.dropIn)) nor the system's folders provide — copy the libAppContracts.so it "
+          + "was built against into \(layout.dropIn), where it is loaded as the neighbour of the plugins that "
+          + "need it, not as a plugin (dlerror: libAppContracts.so: cannot open shared object file: No such "
+          + "file or directory)",
+        "plugboard: the deployment has 1 problem; the application was not run",
+      ])
+    try layout.add("AppContracts", as: "libAppContracts.so")
+    let plugins = try layout.listedPlugins()
+    #expect(plugins.map { $0["name"] as? String } == ["Keychain"])
+    #expect(plugins.map { $0["status"] as? String } == ["loaded"])
+    let check = try layout.plugboard(["check"])
+    #expect(!check.stdout.contains("plugboard_entry_v1"))
+    #expect(check.stdout.contains("1 plugin (1 loaded)"))
   }
 
   /// Only `lib*.so` files directly inside: other names, hidden files and

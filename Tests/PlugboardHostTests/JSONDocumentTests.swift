@@ -84,6 +84,38 @@ import Testing
     #expect(documents[1]["errors"] == .number("2"))
   }
 
+  /// A TYPE that names no type of a healthy deployment, or several, is
+  /// still misuse (status 2, the message on stderr), and `--json` still
+  /// gives a script a document to read: the finding, with what was meant.
+  @Test(arguments: [
+    (
+      "AuthServise", "unknownType",
+      "no type 'AuthServise' is registered in this deployment", ["AppContracts.AuthService"]
+    ),
+    ("Nope", "unknownType", "no type 'Nope' is registered in this deployment", []),
+  ])
+  func anUnknownTypeStillGivesADocument(query: String, kind: String, title: String, suggestions: [String])
+    throws
+  {
+    let analytics = try ThirdPartyBuild.analytics.get()
+    let folder = try TemporaryDirectory()
+    let manifest = try folder.write("plugins.json", SampleManifest.text(analytics: analytics))
+    let result = try Subprocess.plugboard(["explain", query, "--json", "--manifest", manifest])
+    #expect(result.status == 2)
+    #expect(result.stderrLines.last == "Run 'plugboard explain --help' for usage.")
+    let document = try JSONParser.parse(result.stdout)
+    #expect(document["healthy"] == .bool(false))
+    #expect(document["type"] == .string(query))
+    #expect(try Self.validator.violations(of: document, against: "explain.schema.json") == [])
+    guard case .array(let findings)? = document["findings"], let finding = findings.first else {
+      Issue.record("no finding in \(result.stdout)")
+      return
+    }
+    #expect(finding["kind"] == .string(kind))
+    #expect(finding["title"] == .string(title))
+    #expect(finding["suggestions"] == .array(suggestions.map { .string($0) }))
+  }
+
   /// The validator finds what it must: a missing field, a wrong type, a
   /// value outside an enum, a field the schema does not document.
   @Test func theValidatorRejectsWhatTheSchemaDoesNotAllow() throws {

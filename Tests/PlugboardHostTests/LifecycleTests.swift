@@ -69,6 +69,27 @@ import Testing
       ])
   }
 
+  /// The hook never ran: the instance it is given could not be made. It
+  /// says so, rather than that the hook threw.
+  @Test func aStartHookWhoseInstanceCannotBeMadeSaysSo() throws {
+    let (folder, manifest) = try deployment()
+    defer { withExtendedLifetime(folder) {} }
+    let result = try Subprocess.plugboard(
+      ["run", "--manifest", manifest], environment: ["LIFECYCLE_PROBE": "fail-make-cache"])
+    #expect(result.exited && result.status == ExitStatus.runStartFailed.rawValue)
+    #expect(
+      result.stdout.split(separator: "\n") == ["start Pool", "start Sessions", "stop Sessions", "stop Pool"])
+    #expect(
+      result.stderrLines.first
+        == "plugboard: run: plugin 'LifecycleProbe': the start hook of Cache (\(Self.site)) did not run: the "
+        + "instance it is given could not be made:")
+    #expect(result.stderr.contains("the cache server refused the connection"))
+    #expect(!result.stderr.contains(") threw: "))
+    #expect(
+      result.stderrLines.last
+        == "plugboard: run: stopped the 2 services already started; the application was not run")
+  }
+
   /// The hook waits forever and ignores cancellation: the limit, from the
   /// manifest or the flag (which wins), ends it.
   @Test(arguments: [([String](), "0.2"), (["--hook-timeout", "0.3"], "0.3")])

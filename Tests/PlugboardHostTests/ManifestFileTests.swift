@@ -21,6 +21,28 @@ import Testing
     }
   }
 
+  /// `--manifest DIR` reads `DIR/plugins.json`, as running in DIR would,
+  /// for every command; without one there, the message names that file.
+  @Test(arguments: [["list", "--json"], ["check", "--json"], ["pin"]])
+  func aFolderMeansItsPluginsJSON(command: [String]) throws {
+    let folder = try TemporaryDirectory()
+    let manifest = try folder.write("plugins.json", #"{ "formatVersion": 1, "plugins": [] }"#)
+    let result = try Subprocess.plugboard(command + ["--manifest", folder.path])
+    #expect(!result.stderr.contains("directory"), "\(result.stderr)")
+    if command[0] == "pin" {
+      #expect(result.status == 0, "\(result.stderr)")
+    } else {
+      #expect(try JSONParser.parse(result.stdout)["manifest"] == .string(manifest))
+    }
+    try FileManager.default.removeItem(atPath: manifest)
+    let missing = try Subprocess.plugboard(command + ["--manifest", folder.path])
+    #expect(missing.status == 1)
+    #expect(
+      missing.stderrLines.contains(
+        "plugboard: read manifest: no manifest at \(manifest) (from --manifest \(folder.path))"),
+      "\(missing.stderr)")
+  }
+
   @Test func aFIFOIsNamedWithoutBlockingOnIt() throws {
     let folder = try TemporaryDirectory()
     let fifo = folder.path + "/plugins.json"

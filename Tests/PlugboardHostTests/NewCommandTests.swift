@@ -47,6 +47,61 @@ import Testing
     #expect(list.stdout.contains("Greetings.GreetingsGreeter"))
   }
 
+  /// Made outside the folder of the deployment's `plugins.json` (the
+  /// current folder), the plugin needs a plugin root: the hint says so, and
+  /// what it says loads the plugin.
+  @Test func theLoadItHintWorksForAPluginOutsideTheManifestsFolder() throws {
+    let deployment = try TemporaryDirectory()
+    let analytics = try ThirdPartyBuild.analytics.get()
+    let manifest = try deployment.write("plugins.json", SampleManifest.text(analytics: analytics))
+    let elsewhere = try TemporaryDirectory()
+    let package = elsewhere.path + "/Greetings"
+    let created = try Subprocess.plugboard(
+      ["new", "Greetings", "--path", package, "--sdk", BuildProducts.packageRoot], in: deployment.path)
+    #expect(created.status == 0, "\(created.stderr)")
+    let library = package + "/.build/debug/libGreetings.so"
+    #expect(
+      created.stdout.split(separator: "\n").last.map(String.init)
+        == #"Load it:    in \#(manifest), add "\#(package)" to "pluginRoots" and { "name": "Greetings", "path": "#
+        + #""\#(library)" } to "plugins", then run plugboard check"#)
+
+    // As `swift build --package-path` would leave it, from the shared build.
+    let build = try Subprocess.run(
+      "/usr/bin/env", ["swift", "build", "--package-path", package, "--scratch-path", Self.scratch])
+    try #require(build.status == 0, "swift build failed:\n\(build.stdout)\(build.stderr)")
+    try FileManager.default.createDirectory(
+      atPath: package + "/.build/debug", withIntermediateDirectories: true)
+    for name in ["libGreetings.so", "libAppContracts.so"] {
+      try FileManager.default.copyItem(
+        atPath: Self.scratch + "/debug/" + name, toPath: package + "/.build/debug/" + name)
+    }
+    let text = SampleManifest.text(analytics: analytics)
+      .replacingOccurrences(of: #""pluginRoots": ["#, with: #""pluginRoots": ["\#(package)", "#)
+      .replacingOccurrences(
+        of: #"{ "name": "Analytics", "path": "\#(analytics)" }"#,
+        with:
+          #"{ "name": "Analytics", "path": "\#(analytics)" }, { "name": "Greetings", "path": "\#(library)" }"#
+      )
+    try text.write(toFile: manifest, atomically: true, encoding: .utf8)
+    let check = try Subprocess.plugboard(["check"], in: deployment.path)
+    #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    #expect(check.stdout.contains("9 plugins (8 loaded)"))
+  }
+
+  /// Inside the manifest's folder, the path is relative and no root is needed.
+  @Test func theLoadItHintIsRelativeInsideTheManifestsFolder() throws {
+    let deployment = try TemporaryDirectory()
+    _ = try deployment.write("plugins.json", "{}")
+    let created = try Subprocess.plugboard(
+      ["new", "Greetings", "--path", "Plugins/Greetings", "--sdk", BuildProducts.packageRoot],
+      in: deployment.path)
+    #expect(created.status == 0, "\(created.stderr)")
+    #expect(
+      created.stdout.split(separator: "\n").last.map(String.init)
+        == #"Load it:    add { "name": "Greetings", "path": "Plugins/Greetings/.build/debug/libGreetings.so" } "#
+        + #"to "plugins" in plugins.json, then run plugboard check"#)
+  }
+
   @Test(arguments: [
     (
       "weather",

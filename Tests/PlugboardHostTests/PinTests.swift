@@ -48,6 +48,26 @@ import Testing
     #expect(result.stderr.isEmpty)
   }
 
+  /// Findings do not depend on how a plugin is loaded: the sample, whose
+  /// Analytics ships its own build of the stamped contracts, is as clean
+  /// pinned (each plugin opened from a sealed copy) as unpinned.
+  @Test func pinningTheSampleChangesNoFinding() throws {
+    let analytics = try ThirdPartyBuild.analytics.get()
+    let folder = try TemporaryDirectory()
+    let path = try folder.write("plugins.json", SampleManifest.text(analytics: analytics))
+    let verdict =
+      "check: 2 profiles checked: 'live' healthy (0 errors, 0 warnings), 'mock' healthy (0 errors, 0 warnings); "
+      + "the deployment is healthy"
+    let before = try Subprocess.plugboard(["check", "--manifest", path])
+    #expect(before.stdout.hasSuffix(verdict + "\n"))
+    let pin = try Subprocess.plugboard(["pin", "--manifest", path])
+    #expect(pin.status == 0)
+    #expect(try String(contentsOfFile: path, encoding: .utf8).contains(#""sha256""#))
+    let after = try Subprocess.plugboard(["check", "--manifest", path])
+    #expect(after.status == 0)
+    #expect(after.stdout.hasSuffix(verdict + "\n"), "\(after.stdout)")
+  }
+
   @Test func aPluginThatDoesNotMatchItsPinIsRefusedShowingBothDigests() throws {
     let folder = try TemporaryDirectory()
     let wrong = try digest(Self.networking)

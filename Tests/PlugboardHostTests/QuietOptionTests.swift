@@ -28,11 +28,15 @@ import Testing
     #expect(result.stderrLines.first?.contains("SecureStore") == true)
   }
 
-  @Test(arguments: [[], ["--unsupervised"]])
-  func quietSuppressesTheWarningAndKeepsErrors(extra: [String]) throws {
+  /// `-q` is `--quiet`, before the command as after it.
+  @Test(arguments: [
+    (["run", "--quiet"], []), (["run", "--quiet"], ["--unsupervised"]), (["run", "-q"], []),
+    (["-q", "run"], []),
+  ])
+  func quietSuppressesTheWarningAndKeepsErrors(quiet: [String], extra: [String]) throws {
     let folder = try TemporaryDirectory()
     let result = try Subprocess.plugboard(
-      ["run", "--quiet", "--manifest", try duplicateDeployment(in: folder)] + extra)
+      quiet + ["--manifest", try duplicateDeployment(in: folder)] + extra)
     #expect(result.status == 0)
     // The logger's level is raised to error: the application's errors stay.
     #expect(result.stderrLines == Self.errorLogLines)

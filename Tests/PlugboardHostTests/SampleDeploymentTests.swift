@@ -66,7 +66,7 @@ import Testing
           SETTING   TYPE      VALUE                             FROM
           baseURL   String    "https://issues.example.com/api"  plugins[0].config.baseURL
           timeout   Duration  5                                 plugins[0].config.timeout
-          apiToken  String    -                                 -
+          apiToken  String?   -                                 -
 
         Keychain 1.0.0  \(library("Keychain"))
           TYPE                      NAME  SCOPE                          REGISTERED AT

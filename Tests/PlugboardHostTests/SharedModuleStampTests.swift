@@ -36,6 +36,20 @@ import Testing
     #expect(!result.stdout.contains("Hello from a plugin"))
   }
 
+  /// A pinned plugin is opened from a sealed copy; its stamps are
+  /// compared all the same.
+  @Test func aPinnedPluginCompiledAgainstOtherDeclarationsIsRefused() throws {
+    let deployment = try StampFixtures.deployment(.requirementAdded)
+    let contracts = FilePath.canonical(deployment.root.path + "/libStampedContracts.so") ?? ""
+    let pin = try Subprocess.plugboard(["pin", "--manifest", deployment.manifest])
+    #expect(pin.status == 0)
+    let result = try Subprocess.plugboard(["check", "--manifest", deployment.manifest])
+    #expect(result.exited, "plugboard was killed by a signal: \(result.stderr)")
+    #expect(result.status == 1)
+    let line = Self.expected(plugin: deployment.plugin, contracts: contracts)
+    #expect(result.stdout.contains(line), "\(result.stdout)\(result.stderr)")
+  }
+
   @Test func aCommentOnlyChangeLeavesThePluginLoadable() throws {
     let deployment = try StampFixtures.deployment(.commentsOnly)
     let result = try Subprocess.plugboard(["run", "--manifest", deployment.manifest])

@@ -64,7 +64,7 @@ final class CycleC {
           - PlugboardKitTests.AuthRepository named "Mock" (registered at AuthMock/MockAssembly.swift:9 in plugin AuthMock)
 
         Action:
-          Register AuthRepository in an assembly that is loaded, for example container.register(AuthRepository.self) { r in ... }, or request one of the registrations suggested above.
+          Register AuthRepository in an assembly that is loaded, for example container.register((any AuthRepository).self) { r in ... }, or request one of the registrations suggested above.
         """)
   }
 
@@ -75,7 +75,7 @@ final class CycleC {
     #expect(
       error.description.split(separator: "\n").last.map(String.init)
         == "  Register AuthRepository in an assembly that is loaded, for example "
-        + "container.register(AuthRepository.self) { r in ... }.")
+        + "container.register((any AuthRepository).self) { r in ... }.")
   }
 
   @Test func similarlyNamedTypesAreSuggested() throws {

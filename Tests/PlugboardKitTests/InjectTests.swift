@@ -101,7 +101,7 @@ import Testing
 
         Action:
           Register Logger in an assembly that is loaded, for example \
-        container.register(Logger.self, name: "audit") { r in ... }.
+        container.register((any Logger).self, name: "audit") { r in ... }.
         """)
   }
 }

@@ -12,8 +12,9 @@ extension DeploymentChecker {
             + "whatever it resolves is not checked."
         ],
         action: "Declare what the factory resolves with .dependsOn(...) (and .optionallyDependsOn(...) "
-          + "for what it resolves if registered), or register it with autoregister(\(node.key.service.shortName)"
-          + ".self, initializer: ...); a factory that resolves nothing can use autoregister too.")
+          + "for what it resolves if registered), or register it with autoregister("
+          + "\(node.key.service.metatypeSpelling), initializer: ...); a factory that resolves nothing can use autoregister too."
+      )
     }
   }
 

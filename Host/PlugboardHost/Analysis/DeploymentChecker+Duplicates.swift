@@ -30,7 +30,7 @@ extension DeploymentChecker {
             "The later registration wins, so the one at \(replaced.fileID):\(replaced.line) is never used."
           ],
           action: "Remove one of the two registrations, or give one of them a name "
-            + "(register(\(duplicate.key.service.shortName).self, name: \"...\")).")
+            + "(register(\(duplicate.key.service.metatypeSpelling), name: \"...\")).")
       }
       return Finding(
         .warning, .duplicateRegistration,
@@ -42,7 +42,7 @@ extension DeploymentChecker {
         ],
         action: "If '\(second)' is meant to replace it, remove the registration from '\(first)' or "
           + "disable '\(first)'; if both are needed, give one a name "
-          + "(register(\(duplicate.key.service.shortName).self, name: \"...\")); to switch between "
+          + "(register(\(duplicate.key.service.metatypeSpelling), name: \"...\")); to switch between "
           + "them, use profiles.")
     }
   }

@@ -110,8 +110,8 @@ extension DeploymentChecker {
       chain: chain + [ChainStep(key: key, site: nil, scope: nil, marker: "✗ not registered")],
       suggestions: suggestions.map(\.description),
       action: "Register \(key.shortDescription) in a plugin the deployment loads, for example "
-        + "container.register(\(key.service.shortName).self\(key.name.map { ", name: \"\($0)\"" } ?? "")) "
-        + "{ r in ... }, or correct the dependency \(declared).",
+        + "container.register(\(MetatypeSpelling.registration(key))) { r in ... }, or correct the dependency "
+        + "\(declared).",
       missingKey: key)
   }
 

@@ -58,6 +58,10 @@ public struct Finding: Sendable, Equatable, Encodable {
     /// A start or stop hook on a registration that cannot carry one (not
     /// `.container`, or taking arguments).
     case lifecycleHookScope
+    /// `explain TYPE --json`: TYPE names no registered type.
+    case unknownType
+    /// `explain TYPE --json`: TYPE names several registered types.
+    case ambiguousType
   }
 
   public let severity: Severity

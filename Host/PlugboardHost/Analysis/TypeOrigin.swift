@@ -45,6 +45,14 @@ enum TypeOrigin {
 
   /// The file mapped at `address`, from the process's memory map.
   static func image(containing address: UnsafeRawPointer) -> String? {
+    mapping(containing: address).map { FilePath.canonical($0.path) ?? $0.path }
+  }
+
+  /// The mapping holding `address`: the device and inode of what is
+  /// mapped (`identity`), which tell images apart even when their path is
+  /// no file's (a pinned plugin is mapped from a sealed memory file), and
+  /// its path as the memory map writes it.
+  static func mapping(containing address: UnsafeRawPointer) -> (identity: String, path: String)? {
     let target = UInt(bitPattern: address)
     // Read to the end: procfs files report no size, and a one-shot read of
     // them stops at a page.
@@ -60,8 +68,7 @@ enum TypeOrigin {
       guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
         start <= target, target < end
       else { continue }
-      let path = fields[5...].joined(separator: " ")
-      return FilePath.canonical(path) ?? path
+      return (identity: "\(fields[3]) \(fields[4])", path: fields[5...].joined(separator: " "))
     }
     return nil
   }

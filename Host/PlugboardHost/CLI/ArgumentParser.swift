@@ -4,7 +4,8 @@ enum ArgumentParser {
   static func parse(_ arguments: [String], commands: [CommandSpec] = CommandSpec.all) throws(UsageError)
     -> Invocation
   {
-    let arguments = try hoistingGlobalOptions(arguments, commands: commands)
+    let arguments = try hoistingGlobalOptions(
+      expandingShortOptions(arguments, commands: commands), commands: commands)
     guard let first = arguments.first else {
       throw UsageError(message: "missing command; expected one of \(names(commands))", command: nil)
     }
@@ -29,6 +30,16 @@ enum ArgumentParser {
     }
   }
 
+  /// `-q` as `--quiet`, wherever the long name would be taken: before the
+  /// arguments after `--`, which are the application's.
+  private static func expandingShortOptions(_ arguments: [String], commands: [CommandSpec]) -> [String] {
+    let options = commands.flatMap(\.options)
+    let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+    return arguments[..<end].map { argument in
+      options.first { $0.short == argument }?.name ?? argument
+    } + arguments[end...]
+  }
+
   /// `plugboard --manifest x.json list` as `plugboard list --manifest
   /// x.json`: options before the command are moved after its name, where
   /// the command's own spec accepts or rejects them. An option takes a value
@@ -44,9 +55,7 @@ enum ArgumentParser {
       remaining.removeFirst()
       let (name, inlineValue) = split(argument)
       let known = commands.flatMap(\.options).first { $0.name == name }
-      guard let option = known else {
-        throw UsageError(message: "unknown option '\(name)'; expected a command first", command: nil)
-      }
+      guard let option = known else { throw unknownLeadingOption(name, commands: commands) }
       leading.append(argument)
       if option.valueName != nil, inlineValue == nil, let value = remaining.popFirst() {
         leading.append(value)
@@ -68,13 +77,21 @@ enum ArgumentParser {
     -> CommandSpec
   {
     if let spec = commands.first(where: { $0.name == name }) { return spec }
-    if name.hasPrefix("-") {
-      throw UsageError(message: "unknown option '\(name)'; expected a command first", command: nil)
-    }
+    if name.hasPrefix("-") { throw unknownLeadingOption(name, commands: commands) }
     let hint =
       KeySuggestion.closest(to: name, among: commands.map(\.name))
       .map { "; did you mean '\($0)'?" } ?? "; expected one of \(names(commands))"
     throw UsageError(message: "unknown command '\(name)'\(hint)", command: nil)
+  }
+
+  /// An option before the command that none takes: `--versio` is told of
+  /// `--version`, as `chek` is of `check`.
+  private static func unknownLeadingOption(_ name: String, commands: [CommandSpec]) -> UsageError {
+    let known = ["--help", "--version"] + commands.flatMap { $0.options.map(\.name) }
+    let hint =
+      KeySuggestion.closest(to: name, among: known).map { "; did you mean '\($0)'?" }
+      ?? "; expected a command first"
+    return UsageError(message: "unknown option '\(name)'\(hint)", command: nil)
   }
 
   /// `--help` after `--` belongs to the application, not to plugboard.

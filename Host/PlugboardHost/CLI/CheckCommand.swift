@@ -5,15 +5,17 @@
 /// profile has an error (warnings allowed), 1 otherwise, 2 for an
 /// undeclared `--profile`.
 ///
-/// `PLUGBOARD_PROFILE` is deliberately not consulted: a variable exported
-/// in a shell or a CI job would silently narrow the check to one profile,
-/// and a check that passes because it looked at less is worse than none.
+/// `PLUGBOARD_PROFILE` does not narrow the check: a variable exported in a
+/// shell or a CI job would silently narrow it to one profile, and a check
+/// that passes because it looked at less is worse than none. It is judged
+/// by the rule every command shares (``EnvironmentRule``) all the same: one
+/// naming an undeclared profile is misuse, as `run` would find it.
 struct CheckCommand {
   let options: ParsedOptions
   let console: any Console
 
   func execute() -> ExitStatus.RawValue {
-    let request = DeploymentRequest(options: options, command: CommandSpec.check.name, environment: [:])
+    let request = DeploymentRequest(options: options, command: CommandSpec.check.name)
     let manifest: Manifest
     switch request.manifest() {
     case .success(let read): manifest = read
@@ -25,15 +27,14 @@ struct CheckCommand {
       return request.report(.manifest(error), on: console)
     case .failure(let failure): return request.report(failure, on: console)
     }
-    let profiles: [ActiveProfile?]
-    if options.profile != nil || manifest.profiles.isEmpty {
-      switch request.profile(for: manifest) {
-      case .success(let profile): profiles = [profile]
-      case .failure(let failure): return request.report(failure, on: console)
-      }
-    } else {
-      profiles = manifest.profiles.map(Self.checking(in: manifest))
+    let chosen: ActiveProfile?
+    switch request.profile(for: manifest) {
+    case .success(let profile): chosen = profile
+    case .failure(let failure): return request.report(failure, on: console)
     }
+    let profiles: [ActiveProfile?] =
+      options.profile != nil || manifest.profiles.isEmpty
+      ? [chosen] : manifest.profiles.map(Self.checking(in: manifest))
     let summary = CheckSummary.check(manifest, profiles: profiles, probe: PluginProbe())
     Progress.report(.reporting)
     if options.flags.contains(ListCommand.jsonFlag) {

@@ -7,7 +7,7 @@ extension CommandSpec {
       .manifest,
       OptionSpec(
         name: ProfileChooser.optionName, valueName: "NAME",
-        help: "check only this profile (default: every declared profile; PLUGBOARD_PROFILE is ignored)"),
+        help: "check only this profile (default: every declared profile, whatever PLUGBOARD_PROFILE names)"),
       OptionSpec(name: "--json", valueName: nil, help: "print the report as JSON for machines"),
     ] + OptionSpec.supervision,
     passthrough: nil)

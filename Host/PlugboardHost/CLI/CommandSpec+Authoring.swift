@@ -9,10 +9,10 @@ extension CommandSpec {
         name: NewCommand.sdkOption, valueName: "DIR",
         help: "the Plugboard checkout holding Kit/ and Plugins/Contracts/ (default: found above DIR)"),
     ],
-    passthrough: nil, positional: "NAME")
+    passthrough: nil, positional: "NAME", statuses: HelpText.newStatuses)
 
   static let completion = CommandSpec(
     name: "completion",
     summary: "print a completion script for SHELL (bash, zsh or fish)",
-    options: [], passthrough: nil, positional: "SHELL")
+    options: [], passthrough: nil, positional: "SHELL", statuses: HelpText.completionStatuses)
 }

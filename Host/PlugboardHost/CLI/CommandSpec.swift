@@ -9,11 +9,14 @@ struct CommandSpec: Sendable {
   let passthrough: String?
   /// The one positional argument it takes (`TYPE` for `explain`), if any.
   var positional: String? = nil
+  /// The last paragraph of its `--help`: the exit statuses it ends with.
+  var statuses = HelpText.reportingStatuses
 
   static let run = CommandSpec(
     name: "run",
     summary: "load the deployment's plugins, then resolve and run its Application",
-    options: [.manifest, .profile] + OptionSpec.supervision + [.hookTimeout], passthrough: "ARGUMENTS…")
+    options: [.manifest, .profile] + OptionSpec.supervision + [.hookTimeout], passthrough: "ARGUMENTS…",
+    statuses: HelpText.runStatuses)
 
   static let list = CommandSpec(
     name: "list",

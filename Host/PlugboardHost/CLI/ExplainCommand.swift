@@ -6,7 +6,8 @@
 /// or when TYPE is unknown but a plugin failed to load (it may be the one
 /// registering it); 2 when TYPE names no type of a healthy deployment, or
 /// several. `--json` prints the answer as an ``ExplanationReport``, also
-/// when the manifest is broken (with its `problems`); misuse prints none.
+/// when the manifest is broken (with its `problems`) and when TYPE names no
+/// type or several (with that finding); other misuse prints none.
 struct ExplainCommand {
   static let nameOption = "--name"
 
@@ -29,12 +30,20 @@ struct ExplainCommand {
     case .failure(let failure): return request.report(failure, on: console)
     }
     let probes = PluginProbe().probeUnloaded(of: deployment)
+    let warnings = EnvironmentRule().warnings(
+      of: deployment, probes: probes, command: CommandSpec.explain.name)
     Progress.report(.reporting)
+    for line in warnings { console.warn(line) }
     let checker = DeploymentChecker(deployment, probes: probes)
     let typeName: String
     switch TypeQuery.match(query, among: Explanation.knownTypeNames(checker)) {
     case .found(let name): typeName = name
     case .ambiguous(let names):
+      if json {
+        printQueryFinding(
+          .ambiguousType, title: "'\(query)' names several types of this deployment", suggestions: names,
+          deployment: deployment, query: query)
+      }
       return misuse(
         "'\(query)' is ambiguous; it names \(names.joined(separator: ", ")) — give the fully qualified name")
     case .unknown(let suggestion):
@@ -57,6 +66,11 @@ struct ExplainCommand {
             + "registering it")
         return ExitStatus.problems.rawValue
       }
+      if json {
+        printQueryFinding(
+          .unknownType, title: "no type '\(query)' is registered in this deployment",
+          suggestions: suggestion.map { [$0] } ?? [], deployment: deployment, query: query)
+      }
       return misuse("no type '\(query)' is registered in this deployment\(hint)")
     }
     let errors = GraphErrors.report(checker, command: CommandSpec.explain.name, on: console)
@@ -70,13 +84,34 @@ struct ExplainCommand {
     return (report.healthy ? ExitStatus.healthy : .problems).rawValue
   }
 
-  /// The answer when there is none: the manifest or a plugin failed.
+  /// The answer when there is none: the manifest or a plugin failed, or
+  /// TYPE names no type of the deployment (`findings` says so).
   private func unanswered(
-    manifest: String, profile: ProfileEffects?, problems: [DeploymentProblem], query: String
+    manifest: String, profile: ProfileEffects?, problems: [DeploymentProblem], query: String,
+    findings: [Finding] = []
   ) -> ExplanationReport {
     ExplanationReport(
       manifest: manifest, type: query, name: options.values[Self.nameOption], profile: profile, chosen: nil,
-      selection: nil, tree: nil, notChosen: [], problems: problems, findings: [])
+      selection: nil, tree: nil, notChosen: [], problems: problems, findings: findings)
+  }
+
+  /// `--json`'s document for a TYPE that names no type of a healthy
+  /// deployment, or several: still misuse, but a script reading stdout
+  /// gets a verdict and what was meant, as for any other answer.
+  private func printQueryFinding(
+    _ kind: Finding.Kind, title: String, suggestions: [String], deployment: Deployment, query: String
+  ) {
+    let finding = Finding(
+      .error, kind, title: title,
+      explanation: [
+        "explain answers for a type a loaded plugin registers, by its name or its qualified name."
+      ],
+      suggestions: suggestions,
+      action: "Give the qualified name of a registered type (plugboard list shows them).")
+    let report = unanswered(
+      manifest: deployment.manifest.path, profile: ProfileEffects(deployment), problems: [], query: query,
+      findings: [finding])
+    console.out(JSONText.encode(report))
   }
 
   private func misuse(_ message: String) -> ExitStatus.RawValue {

@@ -33,7 +33,9 @@ struct GraphCommand {
       return request.report(.manifest(error), on: console)
     case .failure(let failure): return request.report(failure, on: console)
     }
+    let warnings = EnvironmentRule().warnings(of: deployment, command: CommandSpec.graph.name)
     Progress.report(.reporting)
+    for line in warnings { console.warn(line) }
     let model = GraphModel(deployment)
     let errors = GraphErrors.report(
       DeploymentChecker(deployment), command: CommandSpec.graph.name, on: console)

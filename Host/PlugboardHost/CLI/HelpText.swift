@@ -20,7 +20,7 @@ enum HelpText {
 
   static func command(_ spec: CommandSpec) -> String {
     let options = spec.options + [OptionSpec(name: "--help", valueName: nil, help: "show this help")]
-    let labels = options.map { [$0.name, $0.valueName].compactMap { $0 }.joined(separator: " ") }
+    let labels = options.map(\.label)
     let width = labels.map(\.count).max() ?? 0
     let lines = zip(labels, options).map { "  \($0.padded(to: width))  \($1.help)" }
     let tail = spec.passthrough.map { " [-- \($0)]" } ?? ""
@@ -32,9 +32,21 @@ enum HelpText {
       Options:
       \(lines.joined(separator: "\n"))
 
-      \(spec.name == CommandSpec.run.name ? runStatuses : reportingStatuses)
+      \(spec.statuses)
       """
   }
+
+  /// `new`: it writes a package and reads no deployment.
+  static let newStatuses = """
+    Exit status: 0 the package was written; 1 it was not (no SDK found, the folder is in use,
+    or a file could not be written: reported on stderr); 2 command-line misuse.
+    """
+
+  /// `completion`: it prints a script and reads no deployment.
+  static let completionStatuses = """
+    Exit status: 0 the script was printed; 2 command-line misuse (a SHELL other than bash,
+    zsh or fish).
+    """
 
   /// `list`, `check`, `explain`, `graph`, `pin`: see ``ExitStatus``.
   static let reportingStatuses = """

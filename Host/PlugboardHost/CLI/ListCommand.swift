@@ -10,10 +10,12 @@ struct ListCommand {
   func execute() -> ExitStatus.RawValue {
     let request = DeploymentRequest(options: options, command: CommandSpec.list.name)
     let listing: DeploymentListing
+    var warnings: [String] = []
     switch request.bringUp() {
     case .success(let deployment):
       ProcessLifetime.keep(deployment)
       listing = DeploymentListing(deployment)
+      warnings = EnvironmentRule().warnings(of: deployment, command: CommandSpec.list.name)
     case .failure(.manifest(let error)):
       listing = DeploymentListing(manifestPath: error.path, problems: error.problems)
     case .failure(let failure):
@@ -28,6 +30,7 @@ struct ListCommand {
       // and a line at a time cost a call per registration (issue 15).
       console.out(ListingTable.text(listing))
     }
+    for line in warnings { console.warn(line) }
     for problem in listing.problems {
       console.err("plugboard: \(problem.stage.rawValue): \(problem.message)")
     }

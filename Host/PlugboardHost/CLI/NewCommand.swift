@@ -54,10 +54,29 @@ struct NewCommand {
     }
     console.out("Created the plugin package \(name) in \(folder)")
     console.out("Build it:   swift build --package-path \(folder)")
-    console.out(
-      "Load it:    add { \"name\": \"\(name)\", \"path\": \"\(folder)/.build/debug/lib\(name).so\" } "
-        + "to plugins.json, then run plugboard check")
+    console.out("Load it:    " + Self.loadHint(name: name, folder: folder, here: here))
     return ExitStatus.healthy.rawValue
+  }
+
+  /// How to add the plugin built in `folder` to the deployment: the
+  /// `plugins.json` of the current folder `here`, when there is one. A
+  /// library outside the manifest's folder loads only from a plugin root,
+  /// so the hint names the `pluginRoots` entry it needs; inside, the path
+  /// is relative and needs none.
+  static func loadHint(name: String, folder: String, here: String) -> String {
+    let library = "\(folder)/.build/debug/lib\(name).so"
+    let manifest = here + "/" + ManifestReader.defaultFileName
+    guard FileManager.default.fileExists(atPath: manifest) else {
+      return "add { \"name\": \"\(name)\", \"path\": \"\(library)\" } to \"plugins\" in your plugins.json, "
+        + "and \"\(folder)\" to its \"pluginRoots\" unless the manifest's folder holds it; then run plugboard check"
+    }
+    guard library.hasPrefix(here + "/") else {
+      return "in \(manifest), add \"\(folder)\" to \"pluginRoots\" and { \"name\": \"\(name)\", \"path\": "
+        + "\"\(library)\" } to \"plugins\", then run plugboard check"
+    }
+    let relative = String(library.dropFirst(here.count + 1))
+    return "add { \"name\": \"\(name)\", \"path\": \"\(relative)\" } to \"plugins\" in "
+      + "\(ManifestReader.defaultFileName), then run plugboard check"
   }
 
   private func misuse(_ message: String) -> ExitStatus.RawValue {

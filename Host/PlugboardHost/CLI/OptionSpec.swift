@@ -5,11 +5,18 @@ struct OptionSpec: Sendable {
   /// `PATH` for an option that takes a value; nil for a flag.
   let valueName: String?
   let help: String
+  /// `-q` for `--quiet`: the same option, for the few typed often.
+  var short: String? = nil
+
+  /// `-q, --quiet`, as the help shows it.
+  var label: String {
+    (short.map { "\($0), " } ?? "") + ([name] + (valueName.map { [$0] } ?? [])).joined(separator: " ")
+  }
 
   /// `--manifest PATH`, shared by every command that reads a deployment.
   static let manifest = OptionSpec(
     name: "--manifest", valueName: "PATH",
-    help: "the deployment's manifest (default: ./plugins.json)")
+    help: "the deployment's manifest, or a folder holding plugins.json (default: ./plugins.json)")
 
   /// `--profile NAME`: the profile to bring the deployment up in. It
   /// overrides `PLUGBOARD_PROFILE`, which overrides the manifest's
@@ -35,11 +42,12 @@ struct OptionSpec: Sendable {
   /// log level lowered to debug (see `StageFeedback`).
   static let verbose = OptionSpec(
     name: Verbosity.verboseFlag, valueName: nil,
-    help: "print each plugin's stages with their timings on stderr; log at debug")
+    help: "print each plugin's stages with their timings on stderr; log at debug", short: "-v")
 
   /// `--quiet`: only errors on stderr, and the log level raised to error.
   static let quiet = OptionSpec(
-    name: Verbosity.quietFlag, valueName: nil, help: "print only errors on stderr (no warnings, no progress)")
+    name: Verbosity.quietFlag, valueName: nil, help: "print only errors on stderr (no warnings, no progress)",
+    short: "-q")
 
   /// `--log-level LEVEL`: the level of plugboard's default logger.
   static let logLevel = OptionSpec(

@@ -28,6 +28,9 @@ struct RunCommand {
       for (entry, problem) in deployment.optionalFailures {
         console.warn("plugboard: run: \(Deployment.optionalWarning(entry, problem))")
       }
+      for line in EnvironmentRule().warnings(of: deployment, command: CommandSpec.run.name) {
+        console.warn(line)
+      }
       // The steps from here are ApplicationLaunch's, shared with
       // EmbeddedDeployment.
       let launch = try ApplicationLaunch.prepare(deployment)

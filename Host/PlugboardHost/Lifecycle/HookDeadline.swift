@@ -10,7 +10,7 @@ import Synchronization
 enum HookDeadline {
   enum Outcome: Sendable {
     case finished
-    case failed(String)
+    case failed(any Error)
     case timedOut
     case interrupted
   }
@@ -24,7 +24,7 @@ enum HookDeadline {
             try await hook()
             gate.settle(.finished)
           } catch {
-            gate.settle(.failed("\(error)"))
+            gate.settle(.failed(error))
           }
         }
         let timer = Task {

@@ -4,8 +4,11 @@ import PlugboardKit
 /// (its key and registration site), which hook, and how it failed.
 public struct LifecycleFailure: Error, Sendable, CustomStringConvertible {
   public enum Reason: Sendable {
-    /// The hook (or resolving its instance) threw; the error's text.
+    /// The hook threw; the error's text.
     case threw(String)
+    /// The instance the hook is given could not be made, so the hook
+    /// never ran; the resolution error's text.
+    case instanceNotMade(String)
     /// The hook did not return within the limit; its task was cancelled.
     case timedOut(Duration)
     /// Shut-down was asked for (SIGINT, SIGTERM) while the hook ran.
@@ -24,6 +27,8 @@ public struct LifecycleFailure: Error, Sendable, CustomStringConvertible {
       "\(owner)the \(hook.rawValue) hook of \(registration.key.shortDescription) (\(site.fileID):\(site.line))"
     switch reason {
     case .threw(let message): return "\(subject) threw: \(message)"
+    case .instanceNotMade(let message):
+      return "\(subject) did not run: the instance it is given could not be made:\n\(message)"
     case .timedOut(let limit):
       return
         "\(subject) did not finish within \(ProgressEvent.seconds(limit)) s and was cancelled (if it is only "

@@ -117,7 +117,10 @@ public final class ServiceLifecycle: Sendable {
     let reason: LifecycleFailure.Reason
     switch outcome {
     case .finished: return nil
-    case .failed(let message): reason = .threw(message)
+    // Resolving the service itself failed, before the hook was called.
+    case .failed(let error as ResolutionError) where error.requested == service.key:
+      reason = .instanceNotMade("\(error)")
+    case .failed(let error): reason = .threw("\(error)")
     case .timedOut: reason = .timedOut(limit)
     case .interrupted: reason = .interrupted
     }

@@ -68,6 +68,6 @@ enum LoadFailureExplanation {
     let name = String(text[..<marker.lowerBound])
     guard let need = needs.needs.first(where: { $0.name == name }), need.own == nil else { return nil }
     return "it needs \(name), which neither \(needs.runPathDescription) nor the system's folders provide — "
-      + "copy the \(name) it was built against into \(needs.folder)"
+      + needs.copyAdvice(name)
   }
 }

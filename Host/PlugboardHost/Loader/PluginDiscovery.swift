@@ -13,6 +13,13 @@
 /// files and folders (even one named `lib*.so`) are ignored, and subfolders
 /// are not searched. Whatever a discovered library is, the loader vets it
 /// as it vets a listed one.
+///
+/// A library that another library of the folder needs (a `DT_NEEDED` name,
+/// such as the contracts `libAppContracts.so` a plugin was built against)
+/// is that plugin's neighbour: its `$ORIGIN` run path finds it there and
+/// the dynamic loader opens it with the plugin, so it is not a plugin of
+/// its own (it exports no `plugboard_entry_v1`). That is the drop-in layout
+/// for plugins with neighbours: each plugin's libraries beside it.
 enum PluginDiscovery {
   /// How many entries one drop-in folder may hold, plugin or not.
   static let entryLimit = 1024
@@ -50,10 +57,28 @@ enum PluginDiscovery {
       }
       if isCandidate(fileName) { names.append(fileName) }
     }
-    return .success(
-      names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        .map { folder + "/" + $0 }
-        .filter { FileKind.of($0) != .directory })
+    let files = names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      .map { folder + "/" + $0 }
+      .filter { FileKind.of($0) != .directory }
+    return .success(withoutNeighbours(files))
+  }
+
+  /// `files` but those another of them needs. Only dynamic sections are
+  /// read, bounded (see ``ELFDynamicInfo``); nothing is opened with
+  /// `dlopen`. A file whose section cannot be read needs nothing here, and
+  /// is vetted as a plugin, which reports what is wrong with it.
+  private static func withoutNeighbours(_ files: [String]) -> [String] {
+    let names = Set(files.map(fileName))
+    var needed: Set<String> = []
+    for file in files {
+      guard let info = FilePath.canonical(file).flatMap({ ELFFile(path: $0).dynamicInfo() }) else { continue }
+      needed.formUnion(info.needed.filter { names.contains($0) && $0 != fileName(file) })
+    }
+    return files.filter { !needed.contains(fileName($0)) }
+  }
+
+  private static func fileName(_ file: String) -> String {
+    file.split(separator: "/").last.map(String.init) ?? file
   }
 
   /// Why the drop-in folder at `folder` cannot be trusted, continuing
@@ -88,7 +113,6 @@ enum PluginDiscovery {
   /// The name a library is known by until it reports its own: its file
   /// name without `lib` and `.so`.
   static func provisionalName(of file: String) -> String {
-    let fileName = file.split(separator: "/").last.map(String.init) ?? file
-    return String(fileName.dropFirst(3).dropLast(3))
+    String(fileName(file).dropFirst(3).dropLast(3))
   }
 }

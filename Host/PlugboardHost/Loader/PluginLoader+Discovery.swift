@@ -46,7 +46,13 @@ extension PluginLoader {
         }
       }
     }
-    for settings in manifest.discoveredSettings where named[settings.name] == nil {
+    let failed = Set(
+      outcomes.compactMap { outcome -> Int? in
+        guard case .failed(let entry, _) = outcome, entry.discoveredIn != nil else { return nil }
+        return entry.index
+      })
+    for settings in manifest.discoveredSettings
+    where named[settings.name] == nil && !failed.contains(settings.index) {
       guard settings.loads(inProfile: profile) else {
         outcomes.append(.disabled(settings))
         continue
@@ -82,7 +88,7 @@ extension PluginLoader {
       claimed[canonical] = entry.name
       let pinned = try pinnedSettings(of: canonical, entry: entry, manifest: manifest)
       if let pinned {
-        entry = discoveredEntry(pinned, file: file, folder: folder)
+        entry = pinned.discovered(at: file, in: folder)
         current = entry
       }
       let plugin = try load(entry, file: located, requirePins: manifest.requirePins) {
@@ -96,7 +102,7 @@ extension PluginLoader {
         reported[name] = canonical
         let settings = manifest.discoveredSettings.first { $0.name == name }
         current =
-          settings.map { discoveredEntry($0, file: file, folder: folder) }
+          settings.map { $0.discovered(at: file, in: folder) }
           ?? {
             var renamed = PluginEntry(index: -1, name: name, path: file)
             renamed.discoveredIn = folder
@@ -121,6 +127,15 @@ extension PluginLoader {
       return .loaded(plugin)
     } catch {
       named = reported
+      // Failed before it reported a name: it is the plugin of the
+      // name-only entry its file name matches, as far as anyone can tell,
+      // so that entry's failure is this one (with its `optional`), not a
+      // second "no library reports that name".
+      if current.index < 0,
+        let settings = manifest.discoveredSettings.first(where: { $0.name == current.name })
+      {
+        current = settings.discovered(at: file, in: folder)
+      }
       return .failed(current, error)
     }
   }
@@ -138,14 +153,5 @@ extension PluginLoader {
     case .failure(let error):
       throw .plugin(entry.name, file: file, stage: .vet, "cannot be read to compute its digest: \(error)")
     }
-  }
-
-  private func discoveredEntry(_ settings: PluginEntry, file: String, folder: String) -> PluginEntry {
-    var entry = PluginEntry(
-      index: settings.index, name: settings.name, path: file, enabled: settings.enabled,
-      profiles: settings.profiles, sha256: settings.sha256)
-    entry.optional = settings.optional
-    entry.discoveredIn = folder
-    return entry
   }
 }

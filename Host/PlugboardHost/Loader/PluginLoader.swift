@@ -133,7 +133,10 @@ package struct PluginLoader {
       }
       try checkEntry(exported: info.entryVersions, file: file, failure: failure)
     }
-    let needs = PluginNeeds.survey(elf)
+    var needs = PluginNeeds.survey(elf)
+    if let folder = needs?.folder, entry.discoveredIn != nil {
+      needs?.inDropInFolder = FilePath.canonical(FilePath.directory(of: entry.path)) == folder
+    }
     if let problem = needs?.orderDependence() { throw failure(.open, problem, dlerror: nil) }
     Progress.stage(.open, entry.name, file: file)
     let library = try open(entry, file, requirePins: requirePins, needs: needs)

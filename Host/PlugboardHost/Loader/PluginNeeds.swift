@@ -34,6 +34,10 @@ struct PluginNeeds {
   /// The run path as written.
   let runPath: [String]
   let needs: [Need]
+  /// Whether ``folder`` is the drop-in folder the plugin was discovered in
+  /// (not a link's target elsewhere): a library copied there is taken as
+  /// the plugin's neighbour, not as a plugin (see ``PluginDiscovery``).
+  var inDropInFolder = false
 
   /// Real libraries need a few dozen; a file needing more, or with a
   /// longer run path, is left to `dlopen` rather than surveyed at a cost
@@ -122,8 +126,17 @@ struct PluginNeeds {
     }
     guard let (need, how) = borrowed.first else { return nil }
     return "needs \(need.name), which neither \(runPathDescription) nor the system's folders provide; it "
-      + "would load only because \(how), and would fail when loaded alone or before it — copy the "
-      + "\(need.name) it was built against into \(folder)"
+      + "would load only because \(how), and would fail when loaded alone or before it — "
+      + copyAdvice(need.name)
+  }
+
+  /// "copy the libX.so it was built against into FOLDER", which in a
+  /// drop-in folder says how the copy is taken.
+  func copyAdvice(_ library: String) -> String {
+    let neighbour =
+      inDropInFolder
+      ? ", where it is loaded as the neighbour of the plugins that need it, not as a plugin" : ""
+    return "copy the \(library) it was built against into \(folder)\(neighbour)"
   }
 
   /// The libraries the plugin ships beside it that lose to a different

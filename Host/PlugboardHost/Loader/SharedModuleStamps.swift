@@ -18,6 +18,8 @@ enum SharedModuleStamps {
   /// A record longer than this is taken to be garbage.
   static let maximumRecordLength = 4096
   static let recordSymbol = "plugboard_compiled_stamps_v1"
+  /// The plugin's entry point, which only the plugin's own image exports.
+  static let entrySymbol = "plugboard_entry_v1"
 
   /// One shared module as recorded by the plugin and as loaded.
   struct Mismatch: Equatable {
@@ -38,8 +40,18 @@ enum SharedModuleStamps {
   /// at `file`) recorded: the declarations it was built against are the
   /// ones loaded, whichever build of the module's library serves it. Or why
   /// it must not be assembled.
+  ///
+  /// The record is the plugin's own, not one `dlsym` found in a library
+  /// the plugin needs, when the image holding it is the one holding the
+  /// plugin's entry point; images are compared as mappings, not by path, so
+  /// a pinned plugin, opened from a sealed copy, is judged as it would be
+  /// opened by path.
   static func verify(_ library: DynamicLibrary, file: String) -> Result<Set<String>, Problem> {
-    guard case .success(let address) = library.symbol(recordSymbol), imageFile(of: address) == file else {
+    guard case .success(let address) = library.symbol(recordSymbol),
+      case .success(let entryPoint) = library.symbol(entrySymbol),
+      let image = TypeOrigin.mapping(containing: address),
+      image.identity == TypeOrigin.mapping(containing: entryPoint)?.identity
+    else {
       return .success([])
     }
     let record = unsafeBitCast(address, to: (@convention(c) () -> UnsafePointer<CChar>?).self)

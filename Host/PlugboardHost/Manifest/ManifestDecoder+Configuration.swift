@@ -47,7 +47,9 @@ extension ManifestDecoder {
 
   /// A profile's `config`: plugin name → its `config` object. The names
   /// are kept in written order too, for ``rejectUnknownConfiguredPlugins(_:)``.
-  mutating func profileConfig(_ value: JSONValue, at path: ManifestPath) -> [String: [String: SettingValue]] {
+  mutating func profileConfig(_ value: JSONValue, of profile: String, at path: ManifestPath)
+    -> [String: [String: SettingValue]]
+  {
     let members = orderedMembers(value, at: path)
     var result = [String: [String: SettingValue]](minimumCapacity: members.count)
     var names: [String] = []
@@ -56,7 +58,7 @@ extension ManifestDecoder {
       result[plugin] = settings(body, at: path.key(plugin))
       names.append(plugin)
     }
-    configuredPlugins.append((path, names))
+    configuredPlugins[profile] = names
     return result
   }
 
@@ -66,13 +68,58 @@ extension ManifestDecoder {
   mutating func rejectUnknownConfiguredPlugins(_ plugins: [PluginEntry]) {
     let names = plugins.map(\.name)
     let known = Set(names)
-    for (path, configured) in configuredPlugins {
-      for plugin in configured where !known.contains(plugin) {
-        report(path.key(plugin)) { _ in
-          let suggestion = KeySuggestion.closest(to: plugin, among: names).map { "; did you mean \"\($0)\"?" }
-          return "no plugin is called \"\(plugin)\"\(suggestion ?? " in plugins")"
+    // Gathered once, and only when some name is unknown: the settings each
+    // listed plugin is given anywhere, for a rename's did-you-mean.
+    var given: [String: Set<String>]?
+    for profile in profiles {
+      let unknown = (configuredPlugins[profile.name] ?? []).filter { !known.contains($0) }
+      guard !unknown.isEmpty else { continue }
+      let settings = given ?? settingsGiven(to: plugins)
+      given = settings
+      for plugin in unknown {
+        report(profile.path.key("config").key(plugin)) { _ in
+          let suggestion =
+            KeySuggestion.closest(to: plugin, among: names)
+            ?? Self.renamed(plugin, in: profile, given: settings, unknown: unknown)
+          return
+            "no plugin is called \"\(plugin)\"\(suggestion.map { "; did you mean \"\($0)\"?" } ?? " in plugins")"
         }
       }
     }
+  }
+
+  /// Per listed plugin, the settings its entry's `config` and every
+  /// profile's `config` give it.
+  private func settingsGiven(to plugins: [PluginEntry]) -> [String: Set<String>] {
+    var given: [String: Set<String>] = [:]
+    for entry in plugins { given[entry.name, default: []].formUnion(entry.config.keys) }
+    for profile in profiles {
+      for (plugin, settings) in profile.config where given[plugin] != nil {
+        given[plugin, default: []].formUnion(settings.keys)
+      }
+    }
+    return given
+  }
+
+  /// The plugin a profile's `config` names by an old name: the one listed
+  /// plugin that the same profile does not configure, that no other
+  /// unknown name of it is a typo of, and that is given one of the same
+  /// settings elsewhere. A rename is rarely a typo, so the name alone
+  /// cannot tell.
+  private static func renamed(
+    _ plugin: String, in profile: ProfileDeclaration, given: [String: Set<String>], unknown: [String]
+  ) -> String? {
+    // Each guess compares every other unknown name: past a report's worth
+    // of them, a guess is not worth a quadratic cost.
+    guard unknown.count <= ListedProblems<String>.limit else { return nil }
+    guard let settings = profile.config[plugin]?.keys, !settings.isEmpty else { return nil }
+    let candidates = given.filter { name, known in
+      profile.config[name] == nil && settings.contains(where: known.contains)
+    }
+    guard candidates.count == 1, let candidate = candidates.first?.key else { return nil }
+    let typoOfOther = unknown.contains {
+      $0 != plugin && KeySuggestion.closest(to: $0, among: [candidate]) != nil
+    }
+    return typoOfOther ? nil : candidate
   }
 }

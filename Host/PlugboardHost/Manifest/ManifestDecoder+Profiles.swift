@@ -68,7 +68,9 @@ extension ManifestDecoder {
       }
     }
     var declaration = ProfileDeclaration(name: name, description: description, services: services)
-    if let value = members["config"] { declaration.config = profileConfig(value, at: path.key("config")) }
+    if let value = members["config"] {
+      declaration.config = profileConfig(value, of: name, at: path.key("config"))
+    }
     return declaration
   }
 

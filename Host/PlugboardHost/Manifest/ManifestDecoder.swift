@@ -35,9 +35,9 @@ struct ManifestDecoder {
   /// `pluginFolders` and the name-only entries; see ManifestDecoder+Discovery.
   var pluginFolders: [String] = []
   var discoveredSettings: [PluginEntry] = []
-  /// Each profile's `config`: where it is and the plugins it names, in
-  /// written order; see ManifestDecoder+Configuration.
-  var configuredPlugins: [(path: ManifestPath, names: [String])] = []
+  /// The plugins each profile's `config` names, in written order, by
+  /// profile; see ManifestDecoder+Configuration.
+  var configuredPlugins: [String: [String]] = [:]
   var hookTimeout: Duration?
 
   /// The manifest, or every problem found in it.

@@ -1,5 +1,8 @@
 /// Finds, reads, parses and checks a manifest.
 package enum ManifestReader {
+  /// The manifest's file name, read from the current folder by default.
+  static let defaultFileName = "plugins.json"
+
   /// Reads the manifest at `argument` (from `--manifest`), or the default
   /// `./plugins.json` when `argument` is nil. Relative paths are taken from
   /// the current directory; when that cannot be determined (it was
@@ -8,11 +11,14 @@ package enum ManifestReader {
     location(argument: argument).flatMap { read(path: $0.path, origin: $0.origin) }
   }
 
-  /// The absolute path `argument` (or the default) names, and why.
+  /// The absolute path `argument` (or the default) names, and why. A
+  /// folder names its `plugins.json`, as running in it would.
   static func location(argument: String?) -> Result<(path: String, origin: ManifestOrigin), ManifestError> {
     let origin: ManifestOrigin = argument.map { .option($0) } ?? .defaultLocation
-    let written = argument ?? "plugins.json"
-    if written.hasPrefix("/") { return .success((FilePath.absolute(written, relativeTo: "/"), origin)) }
+    let written = argument ?? defaultFileName
+    if written.hasPrefix("/") {
+      return .success((inFolder(FilePath.absolute(written, relativeTo: "/")), origin))
+    }
     guard let folder = FilePath.currentDirectory else {
       return .failure(
         .unreadable(
@@ -20,7 +26,13 @@ package enum ManifestReader {
           reason: "the current directory cannot be determined (it may have been deleted), so a relative "
             + "path means nothing; pass --manifest with an absolute path"))
     }
-    return .success((FilePath.absolute(written, relativeTo: folder), origin))
+    return .success((inFolder(FilePath.absolute(written, relativeTo: folder)), origin))
+  }
+
+  /// `path`, or its `plugins.json` when it is a folder (or a link to one).
+  private static func inFolder(_ path: String) -> String {
+    guard FileKind.of(FilePath.canonical(path) ?? path) == .directory else { return path }
+    return FilePath.absolute(defaultFileName, relativeTo: path)
   }
 
   /// Reads the manifest at the absolute `path`. The manifest is known by

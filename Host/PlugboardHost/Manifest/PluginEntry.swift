@@ -7,7 +7,7 @@ package struct PluginEntry: Equatable, Sendable {
   /// The name the plugin must report for itself.
   package let name: String
   /// The library's path as written; relative to the manifest's folder.
-  package let path: String
+  package private(set) var path: String
   /// A disabled plugin is listed but not loaded.
   package let enabled: Bool
   /// The profiles the plugin loads in (`"profiles": ["mock"]`, or
@@ -42,6 +42,18 @@ package struct PluginEntry: Equatable, Sendable {
     self.enabled = enabled
     self.profiles = profiles
     self.sha256 = sha256
+  }
+
+  /// The plugin found at `file` in the drop-in folder `folder` that this
+  /// name-only entry names. One rule for what such an entry carries:
+  /// everything a listed entry does (`enabled`, `profiles`, `sha256`,
+  /// `optional`, `config`) applies as it would to a listed plugin; only the
+  /// library's place comes from discovery instead of a `path`.
+  package func discovered(at file: String, in folder: String) -> PluginEntry {
+    var entry = self
+    entry.path = file
+    entry.discoveredIn = folder
+    return entry
   }
 
   /// Whether the plugin loads when `profile` is active: enabled, and

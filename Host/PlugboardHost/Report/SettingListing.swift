@@ -14,6 +14,13 @@ package struct SettingListing: Encodable, Sendable, Equatable {
   package let required: Bool
   package let secret: Bool
   package let summary: String
+  /// Declared with an optional type (`Setting<String?>`): neither required
+  /// nor defaulted. The table shows its type as declared, `String?`.
+  let optional: Bool
+
+  private enum CodingKeys: String, CodingKey {
+    case name, type, value, source, required, secret, summary
+  }
 
   /// The settings of `resolved`, in declaration order.
   static func of(_ resolved: ResolvedConfiguration) -> [SettingListing] {
@@ -25,7 +32,8 @@ package struct SettingListing: Encodable, Sendable, Equatable {
         name: declaration.name, type: declaration.type,
         value: value.map { Terminal.sanitize(shown($0, declaration)) },
         source: configured.map(\.source.description) ?? (declaration.defaultValue == nil ? nil : "default"),
-        required: declaration.required, secret: declaration.secret, summary: declaration.summary)
+        required: declaration.required, secret: declaration.secret, summary: declaration.summary,
+        optional: !declaration.required && declaration.defaultValue == nil)
     }
   }
 
@@ -40,7 +48,7 @@ package struct SettingListing: Encodable, Sendable, Equatable {
     guard !settings.isEmpty else { return [] }
     let rows = settings.map { setting in
       [
-        setting.name, setting.type.swiftName, setting.value ?? "-",
+        setting.name, setting.type.swiftName + (setting.optional ? "?" : ""), setting.value ?? "-",
         setting.source ?? "-",
       ]
     }

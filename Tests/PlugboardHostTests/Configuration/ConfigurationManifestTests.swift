@@ -55,6 +55,23 @@ import Testing
       ])
   }
 
+  /// A plugin renamed in `plugins` but not in a profile's `config`: its
+  /// settings give it away when its new name is no typo of the old.
+  @Test func aRenamedPluginIsSuggestedBySettingsItIsGivenElsewhere() {
+    let text = #"""
+      { "formatVersion": 1, "activeProfile": "live",
+        "profiles": { "live": {},
+                      "mock": { "config": { "Weather": { "city": "Bergen" }, "Keychain": { "store": "memory" } } } },
+        "plugins": [ { "name": "Forecast", "path": "libForecast.so", "config": { "city": "Oslo", "days": 3 } },
+                     { "name": "Keychain", "path": "libKeychain.so", "config": { "city": "x" } },
+                     { "name": "Clock", "path": "libClock.so" } ] }
+      """#
+    #expect(
+      problems(text) == [
+        #"profiles.mock.config.Weather: no plugin is called "Weather"; did you mean "Forecast"?"#
+      ])
+  }
+
   @Test func boundsTheNumberAndSizeOfSettings() {
     let many = (0...256).map { #""s\#($0)": 1"# }.joined(separator: ", ")
     let long = String(repeating: "x", count: 65_537)

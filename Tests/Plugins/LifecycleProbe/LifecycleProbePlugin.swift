@@ -11,8 +11,8 @@ import PlugboardKit
 /// start hook throw, `hang-cache` print `Cache waits` and wait forever
 /// (ignoring cancellation), `slow-cache` take 0.6 s; `hang-stop-cache`
 /// makes Cache's stop hook print `Cache stopping` and wait forever;
-/// `fail-stop-sessions` makes Sessions' stop hook throw; `transient` adds a `.transient`
-/// service with a start hook (refused by `check` and `run`).
+/// `fail-stop-sessions` makes Sessions' stop hook throw, `fail-make-cache` Cache's factory;
+/// `transient` adds a `.transient` service with a start hook (refused by `check` and `run`).
 @_cdecl("plugboard_entry_v1")
 public func plugboardEntry() -> UnsafeRawPointer {
   PluginExport.descriptor(name: "LifecycleProbe", version: "0.0.1") { [LifecycleProbeAssembly()] }
@@ -21,7 +21,7 @@ public func plugboardEntry() -> UnsafeRawPointer {
 struct LifecycleProbeAssembly: Assembly {
   func assemble(container: Container) throws {
     let mode = ProcessInfo.processInfo.environment["LIFECYCLE_PROBE"] ?? ""
-    container.register(Cache.self) { resolver in Cache(sessions: try resolver.resolve()) }
+    container.register(Cache.self) { resolver in try Cache(sessions: resolver.resolve(), mode: mode) }
       .inObjectScope(.container).dependsOn(Sessions.self)
       .onStart { _ in
         switch mode {
@@ -72,7 +72,10 @@ final class Sessions: Sendable {
 
 final class Cache: Sendable {
   let sessions: Sessions
-  init(sessions: Sessions) { self.sessions = sessions }
+  init(sessions: Sessions, mode: String) throws {
+    guard mode != "fail-make-cache" else { throw ProbeFailure() }
+    self.sessions = sessions
+  }
 }
 
 final class Ticket: Sendable {}

@@ -44,7 +44,7 @@ extension ResolutionError {
       // Only a report with a "Did you mean" section can point at it.
       let alternative = suggestions().isEmpty ? "" : ", or request one of the registrations suggested above"
       return "Register \(key.service.shortName) in an assembly that is loaded, for example "
-        + "container.register(\(key.service.shortName).self\(key.name.map { ", name: \"\($0)\"" } ?? "")) "
+        + "container.register(\(key.service.metatypeSpelling)\(key.name.map { ", name: \"\($0)\"" } ?? "")) "
         + "{ r in ... }\(alternative)."
     case .cycle:
       return "Break the cycle: let one of these services take its dependency as a Lazy<…> or "

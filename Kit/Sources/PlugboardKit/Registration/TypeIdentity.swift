@@ -42,6 +42,22 @@ public struct TypeIdentity: Hashable, @unchecked Sendable, CustomStringConvertib
     return String(head[..<dot])
   }
 
+  /// The metatype as Swift 6 code writes it, for a fix to copy:
+  /// `(any AuthRepository).self` for a protocol (plain `AuthRepository.self`
+  /// is a warning under `ExistentialAny`, which `plugboard new` packages
+  /// enable), `Session.self` for any other type; without the module.
+  public var metatypeSpelling: String {
+    (isExistential ? "(any \(shortName))" : shortName) + ".self"
+  }
+
+  /// Whether the type is a protocol's existential (`any P`, or a
+  /// composition of protocols): its metadata's kind, from the Swift ABI's
+  /// MetadataKind, and its number of protocols.
+  private var isExistential: Bool {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    return metadata.load(as: UInt.self) == 0x303 && metadata.load(fromByteOffset: 12, as: UInt32.self) > 0
+  }
+
   public static func == (lhs: TypeIdentity, rhs: TypeIdentity) -> Bool { lhs.id == rhs.id }
   public func hash(into hasher: inout Hasher) { hasher.combine(id) }
   public var description: String { name }
