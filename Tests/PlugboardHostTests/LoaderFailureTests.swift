@@ -86,6 +86,33 @@ import Testing
       }
     ),
     (
+      "EmptyRunPath", "libEmptyRunPath.so",
+      { file, _ in
+        "vet: plugin 'EmptyRunPath' (\(file)) has the run path entry \"\" ($ORIGIN:), an empty entry, which the "
+          + "dynamic loader takes as the current directory: whoever controls the folder plugboard is started in "
+          + "chooses the libraries it loads — rebuild it without that entry (check with: readelf -d \(file) | grep "
+          + "PATH)"
+      }
+    ),
+    (
+      "RelativeRunPath", "libRelativeRunPath.so",
+      { file, _ in
+        "vet: plugin 'RelativeRunPath' (\(file)) has the run path entry \"lib\" (lib), a relative entry, which the "
+          + "dynamic loader takes from the current directory: whoever controls the folder plugboard is started in "
+          + "chooses the libraries it loads — rebuild it without that entry (check with: readelf -d \(file) | grep "
+          + "PATH)"
+      }
+    ),
+    (
+      "BuildRunPath", "libBuildRunPath.so",
+      { file, _ in
+        "vet: plugin 'BuildRunPath' (\(file)) has the run path entry \"/tmp/plugboard-gone-build/lib\" "
+          + "(/tmp/plugboard-gone-build/lib), which names /tmp/plugboard-gone-build/lib, a folder that does not "
+          + "exist and lies outside the plugin roots: whoever creates it first chooses the libraries the plugin "
+          + "loads — rebuild it without that entry (check with: readelf -d \(file) | grep PATH)"
+      }
+    ),
+    (
       "NullEntry", "libNullEntry.so",
       { file, _ in
         "find entry: plugin 'NullEntry' (\(file)) returned NULL from plugboard_entry_v1; expected a pointer to "

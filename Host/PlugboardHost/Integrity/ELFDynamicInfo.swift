@@ -148,7 +148,9 @@ struct ELFDynamicInfo: Equatable {
       let path = try (runPathOffset ?? rpathOffset).map { offset throws(Defect) in
         try string(at: tableOffset, offset)
       }
-      let runPath = path.map { $0.split(separator: ":").map(String.init) } ?? []
+      // Empty entries kept: the loader takes one as the current directory.
+      let runPath =
+        path.map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) } ?? []
       tables.strings = tableOffset
       tables.symbols = tables.symbols.flatMap(fileOffset)
       tables.hash = tables.hash.flatMap(fileOffset)

@@ -91,7 +91,7 @@ extension PluginLoader {
         entry = pinned.discovered(at: file, in: folder)
         current = entry
       }
-      let plugin = try load(entry, file: located, requirePins: manifest.requirePins) {
+      let plugin = try load(entry, file: located, requirePins: manifest.requirePins, vetting: vetting) {
         (name: String) throws(DeploymentProblem) -> PluginEntry? in
         if let earlier = reported[name] {
           throw .plugin(

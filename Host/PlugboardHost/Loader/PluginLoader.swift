@@ -46,7 +46,8 @@ package struct PluginLoader {
       do throws(DeploymentProblem) {
         let file = try locate(entry, in: manifest, claimed: claimed, vetting: vetting)
         claimed[file.path] = entry.name
-        guard let plugin = try load(entry, file: file, requirePins: manifest.requirePins) else {
+        guard let plugin = try load(entry, file: file, requirePins: manifest.requirePins, vetting: vetting)
+        else {
           return .disabled(entry)
         }
         return .loaded(plugin)
@@ -116,7 +117,7 @@ package struct PluginLoader {
   /// to load it as (nil: do not assemble it). Without it the name must be
   /// `entry`'s.
   func load(
-    _ entry: PluginEntry, file elf: ELFFile, requirePins: Bool,
+    _ entry: PluginEntry, file elf: ELFFile, requirePins: Bool, vetting: PluginVetting,
     adopt: ((String) throws(DeploymentProblem) -> PluginEntry?)? = nil
   ) throws(DeploymentProblem) -> LoadedPlugin? {
     var entry = entry
@@ -137,6 +138,7 @@ package struct PluginLoader {
     if let folder = needs?.folder, entry.discoveredIn != nil {
       needs?.inDropInFolder = FilePath.canonical(FilePath.directory(of: entry.path)) == folder
     }
+    if let problem = needs?.trustProblem(vetting: vetting) { throw failure(.vet, problem, dlerror: nil) }
     if let problem = needs?.orderDependence() { throw failure(.open, problem, dlerror: nil) }
     Progress.stage(.open, entry.name, file: file)
     let library = try open(entry, file, requirePins: requirePins, needs: needs)

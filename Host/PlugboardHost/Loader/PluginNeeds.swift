@@ -34,6 +34,8 @@ struct PluginNeeds {
   /// The run path as written.
   let runPath: [String]
   let needs: [Need]
+  /// The `DT_NEEDED` names holding a `/`, which the loader opens as paths.
+  var namedByPath: [String] = []
   /// Whether ``folder`` is the drop-in folder the plugin was discovered in
   /// (not a link's target elsewhere): a library copied there is taken as
   /// the plugin's neighbour, not as a plugin (see ``PluginDiscovery``).
@@ -71,7 +73,9 @@ struct PluginNeeds {
         inSystemFolder: own == nil && system.contains { isRegularFile($0 + "/" + name) },
         loaded: loaded, loader: loader)
     }
-    return PluginNeeds(file: file, folder: folder, runPath: info.runPath, needs: needs)
+    var survey = PluginNeeds(file: file, folder: folder, runPath: info.runPath, needs: needs)
+    survey.namedByPath = info.needed.filter { $0.utf8.contains(UInt8(ascii: "/")) }
+    return survey
   }
 
   /// Where the dynamic loader looks after the run path, as far as can be
@@ -90,7 +94,7 @@ struct PluginNeeds {
 
   /// A run path entry with `$ORIGIN` replaced by `origin`; nil for an
   /// entry using another token (`$LIB`, `$PLATFORM`), which is not followed.
-  private static func expand(_ entry: String, origin: String) -> String? {
+  static func expand(_ entry: String, origin: String) -> String? {
     var path = entry
     // Most entries have no token, or are one: no search needed then.
     if path == "$ORIGIN" || path == "${ORIGIN}" {

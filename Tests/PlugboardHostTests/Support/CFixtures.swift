@@ -39,6 +39,15 @@ enum CFixtures {
     "libWritableCode.so": ["-shared", "-DFIXTURE_DESCRIPTOR", "-DFIXTURE_WRITABLE_CODE"]
       + descriptor(name: "WritableCode"),
     "libNoOpen.so": ["-shared", "-DFIXTURE_DESCRIPTOR", "-Wl,-z,nodlopen"] + descriptor(name: "NoOpen"),
+    // Run paths whose libraries nobody vetted: an empty entry and a
+    // relative one (both the current directory's), and a build folder
+    // outside the plugin roots that does not exist.
+    "libEmptyRunPath.so": ["-shared", "-DFIXTURE_DESCRIPTOR", "-Wl,-rpath,$ORIGIN:"]
+      + descriptor(name: "EmptyRunPath"),
+    "libRelativeRunPath.so": ["-shared", "-DFIXTURE_DESCRIPTOR", "-Wl,-rpath,lib"]
+      + descriptor(name: "RelativeRunPath"),
+    "libBuildRunPath.so": ["-shared", "-DFIXTURE_DESCRIPTOR", "-Wl,-rpath,/tmp/plugboard-gone-build/lib"]
+      + descriptor(name: "BuildRunPath"),
     // A relocatable object: ELF, but not a shared library.
     "libObject.so": ["-c", "-DFIXTURE_NO_ENTRY"],
   ]
