@@ -176,3 +176,66 @@ import Testing
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
   }
 }
+
+/// The pinned-load path has no window (issue 23): the private folder that
+/// stands in for a pinned plugin's `$ORIGIN` is reached through its
+/// descriptor, so renaming it and putting a decoy in its place changes
+/// nothing of what is loaded; and a `TMPDIR` others can change is not used.
+@Suite struct PrivateOriginTests {
+  @Test func aDecoyPutInThePrivateFolderPlaceIsNotLoaded() throws {
+    let fixtures = try CFixtures.directory.get()
+    let origin = try PrivateOrigin.make(
+      library: "libPinned.so", target: fixtures + "/libOldSwift.so", neighbours: []
+    ).get()
+    let moved = origin.folder + ".moved"
+    #expect(rename(origin.folder, moved) == 0)
+    #expect(mkdir(origin.folder, 0o700) == 0)
+    #expect(symlink(fixtures + "/libMisnamed.so", origin.folder + "/libPinned.so") == 0)
+    defer {
+      unlink(origin.folder + "/libPinned.so")
+      rmdir(origin.folder)
+      #expect(rename(moved, origin.folder) == 0)
+      origin.remove()
+    }
+    let library = try DynamicLibrary.open(origin.libraryPath).get()
+    typealias Entry = @convention(c) () -> UnsafeRawPointer?
+    let entry = unsafeBitCast(try library.symbol("plugboard_entry_v1").get(), to: Entry.self)
+    let descriptor = try PluginDescriptor.read(try #require(entry()), host: .current).get()
+    #expect(descriptor.name == "OldSwift")
+  }
+
+  @Test func aTemporaryFolderOthersCanWriteIsNotUsed() throws {
+    let folder = try TemporaryDirectory()
+    #expect(chmod(folder.path, 0o777) == 0)
+    defer { chmod(folder.path, 0o700) }
+    #expect(PrivateOrigin.temporaryFolderProblem(folder.path) != nil)
+    #expect(PrivateOrigin.temporaryFolderProblem("/tmp") == nil)
+    #expect(PrivateOrigin.temporaryBase(tmpdir: folder.path) == "/tmp")
+    #expect(chmod(folder.path, 0o700) == 0)
+    #expect(PrivateOrigin.temporaryBase(tmpdir: folder.path + "/") == folder.path)
+  }
+
+  /// `check` says so when plugins are pinned and `TMPDIR` is not safe.
+  @Test func checkWarnsOfATemporaryFolderOthersCanWrite() throws {
+    let folder = try TemporaryDirectory()
+    let networking = BuildProducts.library("Networking")
+    let digest = try SHA256.hash(file: networking).get().hex
+    let manifest = try folder.write(
+      "plugins.json",
+      #"{ "formatVersion": 1, \#(BuildProducts.rootsMember) "plugins": [ { "name": "Networking", "path": "\#(networking)", "sha256": "\#(digest)" } ] }"#
+    )
+    let open = try TemporaryDirectory()
+    #expect(chmod(open.path, 0o777) == 0)
+    defer { chmod(open.path, 0o700) }
+    let result = try Subprocess.plugboard(
+      ["check", "--manifest", manifest], environment: ["TMPDIR": open.path])
+    #expect(
+      result.stdout.contains(
+        "warning: TMPDIR is not safe for a pinned plugin's private folder, so plugboard uses /tmp instead\n"))
+    #expect(
+      result.stdout.contains(
+        "  TMPDIR=\(open.path) lies in the folder \(open.path), which is writable by group and others (mode "
+          + "0777, owner uid \(geteuid())); anyone who can write there can replace a pinned plugin's private "
+          + "folder — chmod go-w \(open.path).\n"))
+  }
+}

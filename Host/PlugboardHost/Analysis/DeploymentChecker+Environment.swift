@@ -51,4 +51,25 @@ extension DeploymentChecker {
         action: "Unset \(variable) for plugboard (see SECURITY.md).")
     }
   }
+
+  /// A `TMPDIR` others can change, when plugins are pinned: a pinned
+  /// plugin is opened through a private folder made there, so plugboard
+  /// uses `/tmp` instead, and says so.
+  func temporaryFolder() -> [Finding] {
+    let pinned =
+      deployment.manifest.plugins.contains { $0.sha256 != nil }
+      || deployment.manifest.discoveredSettings.contains { $0.sha256 != nil }
+    guard pinned, let value = environment["TMPDIR"], value.hasPrefix("/"),
+      let problem = PrivateOrigin.temporaryFolderProblem(value)
+    else { return [] }
+    return [
+      Finding(
+        .warning, .loaderVariableSet,
+        title: "TMPDIR is not safe for a pinned plugin's private folder, so plugboard uses /tmp instead",
+        explanation: ["TMPDIR=\(Terminal.sanitize(value)) \(problem)."],
+        action:
+          "Set TMPDIR to a folder writable by no one else, or unset it (see SECURITY.md, \"Integrity pins\")."
+      )
+    ]
+  }
 }

@@ -39,7 +39,8 @@ package struct DeploymentChecker {
     var findings =
       loadFailures() + missingApplication() + missingDependencies() + cycles()
       + captiveDependencies() + duplicateRegistrations() + sharedLibraryConflicts() + undeclaredDependencies()
-      + probeFailures() + libraryPath() + loaderVariables() + optionalPlugins() + configurationFindings()
+      + probeFailures() + libraryPath() + loaderVariables() + temporaryFolder() + optionalPlugins()
+      + configurationFindings()
     findings += lifecycleHookScopes()
     let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     // The plugins' registrations: plugboard's default Logger is not one.

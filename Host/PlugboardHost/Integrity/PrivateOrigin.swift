@@ -8,6 +8,17 @@
 /// folder, and a link to each neighbour the plugin needs from its real
 /// folder, so `$ORIGIN` lookups still find them. It holds no library bytes
 /// of its own and is removed as soon as `dlopen` returns.
+///
+/// The folder is reached through a descriptor opened on it right after
+/// `mkdtemp`, checked with `fstat` (a folder of this user, mode 0700), and
+/// everything after goes through that descriptor: the links are made with
+/// `symlinkat`, and the loader is given `/proc/self/fd/<dirfd>/lib….so`,
+/// which keeps `$ORIGIN` working (the loader's `$ORIGIN` is then the
+/// descriptor's folder). Renaming the folder and putting a decoy in its
+/// place, in a temporary folder others can write, changes nothing of what
+/// is loaded (issue 23: an `inotify` racer in a non-sticky `TMPDIR` loaded
+/// unpinned code in 1 of 100 runs). `TMPDIR` is used only when it passes
+/// the folder check (``FileTrust``); otherwise `/tmp`.
 struct PrivateOrigin {
   /// Folder names start with this, so a leftover (the process died inside
   /// `dlopen`) is recognisable: it holds only dangling links.
@@ -15,6 +26,7 @@ struct PrivateOrigin {
 
   let folder: String
   let libraryPath: String
+  private let descriptor: Int32
   private let links: [String]
 
   /// Makes the folder with `library` (a file name) linking to `target`, and
@@ -22,35 +34,68 @@ struct PrivateOrigin {
   static func make(library: String, target: String, neighbours: [(name: String, path: String)])
     -> Result<PrivateOrigin, SystemCallError>
   {
-    var template = Array("\(temporaryBase)/\(prefix)XXXXXX".utf8CString)
+    let base = temporaryBase
+    var template = Array("\(base)/\(prefix)XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { buffer in
       buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
     }
-    guard let folder = made else { return .failure(SystemCallError("mkdtemp in \(temporaryBase)")) }
-    var links: [String] = []
+    guard let folder = made else { return .failure(SystemCallError("mkdtemp in \(base)")) }
+    let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    var status = stat()
+    guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
+      let failure = SystemCallError("open \(folder)")
+      if descriptor >= 0 { close(descriptor) }
+      return .failure(failure)
+    }
+    var origin = PrivateOrigin(folder: folder, libraryPath: "", descriptor: descriptor, links: [])
+    // Between mkdtemp and open, the folder could have been swapped.
+    guard status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid(), status.st_mode & 0o777 == 0o700
+    else {
+      origin.remove()
+      errno = EPERM
+      return .failure(SystemCallError("open \(folder) (it was replaced after it was made)"))
+    }
     for (name, destination) in [(library, target)] + neighbours {
-      let link = folder + "/" + name
-      guard symlink(destination, link) == 0 else {
-        let failure = SystemCallError("symlink \(link)")
-        PrivateOrigin(folder: folder, libraryPath: "", links: links).remove()
+      guard symlinkat(destination, descriptor, name) == 0 else {
+        let failure = SystemCallError("symlink \(folder)/\(name)")
+        origin.remove()
         return .failure(failure)
       }
-      links.append(link)
+      origin = PrivateOrigin(
+        folder: folder, libraryPath: "", descriptor: descriptor, links: origin.links + [name])
     }
-    return .success(PrivateOrigin(folder: folder, libraryPath: folder + "/" + library, links: links))
+    let throughDescriptor = "/proc/self/fd/\(descriptor)"
+    let path = access(throughDescriptor, F_OK) == 0 ? throughDescriptor : folder
+    return .success(
+      PrivateOrigin(
+        folder: folder, libraryPath: path + "/" + library, descriptor: descriptor, links: origin.links))
   }
 
   /// Removes the links and the folder; what the loader mapped stays mapped.
   func remove() {
-    for link in links { unlink(link) }
+    for link in links { unlinkat(descriptor, link, 0) }
+    close(descriptor)
     rmdir(folder)
   }
 
-  /// `$TMPDIR` when it is an absolute path, else `/tmp`.
-  private static var temporaryBase: String {
-    guard let value = getenv("TMPDIR").map({ String(cString: $0) }), value.hasPrefix("/") else {
-      return "/tmp"
-    }
-    return value.count > 1 && value.hasSuffix("/") ? String(value.dropLast()) : value
+  /// `$TMPDIR` when it is an absolute path that passes the folder check,
+  /// else `/tmp`.
+  static var temporaryBase: String {
+    temporaryBase(tmpdir: getenv("TMPDIR").map { String(cString: $0) })
+  }
+
+  /// The same, for the value `tmpdir` of `TMPDIR`.
+  static func temporaryBase(tmpdir value: String?) -> String {
+    guard let value, value.hasPrefix("/") else { return "/tmp" }
+    let folder = value.count > 1 && value.hasSuffix("/") ? String(value.dropLast()) : value
+    return temporaryFolderProblem(folder) == nil ? folder : "/tmp"
+  }
+
+  /// Why `folder` is no place for a pinned plugin's private folder,
+  /// continuing "TMPDIR …", or nil.
+  static func temporaryFolderProblem(_ folder: String) -> String? {
+    FileTrust.foldersProblem(
+      from: folder, user: geteuid(), thing: "a pinned plugin's private folder", stake: "run code in plugboard"
+    )
   }
 }
