@@ -114,6 +114,64 @@ import Testing
           + "\(wrong), the file's SHA-256 is \(try digest(Self.auth)) — if the new file is trusted"))
   }
 
+  /// `pin` vets what it hashes (issue 23): a pin of a file someone else
+  /// can write would vouch for whatever they put there.
+  @Test func pinRefusesAFileOthersCanWrite() throws {
+    let folder = try TemporaryDirectory()
+    let copy = folder.path + "/libNetworking.so"
+    try FileManager.default.copyItem(atPath: Self.networking, toPath: copy)
+    #expect(chmod(copy, 0o666) == 0)
+    let path = try manifest(folder, "", plugins: [entry("Networking", copy)])
+    let before = try String(contentsOfFile: path, encoding: .utf8)
+    let result = try Subprocess.plugboard(["pin", "--manifest", path])
+    #expect(result.status == 1)
+    #expect(
+      result.stderrLines == [
+        "plugboard: pin: plugin 'Networking' (\(copy)) is writable by group and others (mode 0666, owner uid "
+          + "\(geteuid())); anyone who can write it can run code in plugboard — remove the write permission: "
+          + "chmod go-w \(copy); not pinned",
+        "plugboard: pin: no pins written; \(path) is unchanged",
+      ])
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
+  }
+
+  /// The rewritten manifest keeps its group as well as its mode (root
+  /// can give it another group; elsewhere the test skips).
+  @Test(.enabled(if: geteuid() == 0, "needs root to give the manifest another group"))
+  func pinKeepsTheManifestsGroupAndMode() throws {
+    let folder = try TemporaryDirectory()
+    let path = try manifest(folder, "", plugins: [entry("Networking", Self.networking)])
+    #expect(chown(path, 0, 65_534) == 0)
+    #expect(chmod(path, 0o640) == 0)
+    #expect(try Subprocess.plugboard(["pin", "--manifest", path]).status == 0)
+    var status = stat()
+    #expect(stat(path, &status) == 0)
+    #expect(status.st_gid == 65_534)
+    #expect(status.st_mode & 0o7777 == 0o640)
+    #expect(try String(contentsOfFile: path, encoding: .utf8).contains(#""sha256""#))
+  }
+
+  /// An edit made between pin's read and its write is not lost: the
+  /// replacement is refused when the file no longer holds what was read.
+  @Test func aReplacementOfAFileChangedSinceItWasReadIsRefused() throws {
+    let folder = try TemporaryDirectory()
+    let path = try folder.write("plugins.json", "edited by someone else\n")
+    let result = AtomicFile.replace(path, with: Array("pinned\n".utf8), original: Array("as read\n".utf8))
+    guard case .failure(.changed) = result else {
+      Issue.record("replaced a file changed since it was read: \(result)")
+      return
+    }
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "edited by someone else\n")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["plugins.json"])
+    let replaced = AtomicFile.replace(
+      path, with: Array("pinned\n".utf8), original: Array("edited by someone else\n".utf8))
+    guard case .success = replaced else {
+      Issue.record("not replaced: \(replaced)")
+      return
+    }
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "pinned\n")
+  }
+
   /// New pins are added after each object's last member, a stale one is
   /// replaced in place, and every other byte stays as written; the mode is
   /// kept and the result loads.

@@ -29,8 +29,9 @@ struct PinCommand {
     }
     var digests: [Int: String] = [:]
     var problems: [String] = []
+    let vetting = PluginVetting(manifest: manifest)
     for entry in manifest.plugins {
-      switch digest(of: entry, in: manifest) {
+      switch digest(of: entry, in: manifest, vetting: vetting) {
       case .success(let (file, digest)):
         digests[entry.index] = digest
         console.out("\(digest)  \(entry.name)  \(file)")
@@ -94,13 +95,23 @@ struct PinCommand {
   }
 
   /// The canonical file of `entry` and its SHA-256.
-  private func digest(of entry: PluginEntry, in manifest: Manifest) -> Result<(String, String), Problem> {
+  /// The file is vetted as the loader vets it first: a pin of a file
+  /// someone else can write, or one outside the plugin roots, would vouch
+  /// for whatever they put there.
+  private func digest(of entry: PluginEntry, in manifest: Manifest, vetting: PluginVetting)
+    -> Result<(String, String), Problem>
+  {
     let absolute = manifest.absolutePath(of: entry)
     guard let file = FilePath.canonical(absolute) else {
       let origin =
         entry.path.hasPrefix("/")
         ? "" : " (plugins[\(entry.index)].path is relative to the manifest's folder, \(manifest.directory))"
       return .failure(Problem(text: "plugin '\(entry.name)' (\(absolute)) does not exist\(origin)"))
+    }
+    if let problem = vetting.placement(absolute: absolute, canonical: file, entry: entry)
+      ?? vetting.permissions(of: file)
+    {
+      return .failure(Problem(text: "plugin '\(entry.name)' (\(file)) \(problem); not pinned"))
     }
     return SHA256.hash(file: file)
       .map { (file, $0.hex) }
@@ -124,8 +135,9 @@ struct PinCommand {
         "plugboard: pin: internal error: cannot find the plugins in \(manifest.path); it is unchanged")
       return ExitStatus.problems.rawValue
     }
-    if case .failure(let failure) = AtomicFile.replace(manifest.path, with: edited) {
-      console.err("plugboard: pin: cannot rewrite \(manifest.path): \(failure); it is unchanged")
+    if case .failure(let failure) = AtomicFile.replace(manifest.path, with: edited, original: text) {
+      let again = if case .changed = failure { " — run plugboard pin again" } else { "" }
+      console.err("plugboard: pin: cannot rewrite \(manifest.path): \(failure); it is unchanged\(again)")
       return ExitStatus.problems.rawValue
     }
     console.out("wrote \(changes.count) pins to \(manifest.path): \(counts.joined(separator: ", "))")
