@@ -87,4 +87,21 @@ import Testing
       ])
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/prefix"))
   }
+
+  /// Operators run the installed host as root: a prefix someone else can
+  /// write is refused before anything is copied into it (issue 23).
+  @Test func refusesAPrefixOthersCanWrite() throws {
+    let folder = try TemporaryDirectory()
+    let prefix = folder.path + "/prefix"
+    try FileManager.default.createDirectory(atPath: prefix, withIntermediateDirectories: false)
+    #expect(chmod(prefix, 0o777) == 0)
+    let result = try install(into: prefix)
+    #expect(result.status == 1)
+    #expect(
+      result.stderrLines == [
+        "install-host: \(prefix) is writable by group or others (mode 777); whoever can write there could "
+          + "replace the installed plugboard — chmod go-w \(prefix), or choose another prefix"
+      ])
+    #expect(!FileManager.default.fileExists(atPath: prefix + "/bin/plugboard"))
+  }
 }
