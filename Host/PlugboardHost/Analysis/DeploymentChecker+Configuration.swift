@@ -18,7 +18,8 @@ extension DeploymentChecker {
         findings += self.findings(resolved, loads: true)
       } else if case .disabled = outcome, entry.enabled, let declarations = probed[entry.index] {
         let (configuration, unknown) = resolver.resolve(entry, profile: profile, declarations: declarations)
-        let resolved = ResolvedConfiguration(entry: entry, configuration: configuration, unknown: unknown)
+        var resolved = ResolvedConfiguration(entry: entry, configuration: configuration, unknown: unknown)
+        resolved.fileProblems = resolver.fileProblems(of: entry, declarations: declarations)
         findings += self.findings(resolved, loads: false)
       }
     }
@@ -47,7 +48,7 @@ extension DeploymentChecker {
     }
     let declared = Set(known)
     let stray = environment.keys.filter {
-      $0.hasPrefix(ConfigurationVariable.prefix) && !declared.contains($0)
+      $0.hasPrefix(ConfigurationVariable.prefix) && !declared.contains(SettingFiles.variable(givenBy: $0))
     }
     // The environment is as long as whoever starts plugboard makes it: past
     // the listed ones, a variable is counted, not given a did-you-mean.
@@ -105,6 +106,20 @@ extension DeploymentChecker {
               "Give '\(problem.setting)' \(expected.phrase) at \(problem.source.map(\.description) ?? "?")."))
       case .missing, .notDeclared: break
       }
+    }
+    for problem in resolved.fileProblems.map(\.text) {
+      findings.append(
+        Finding(
+          .error, .settingFile,
+          title: "plugin '\(resolved.entry.name)' is given a setting by a file it cannot use"
+            + ConfigurationText.inProfile(configuration.profile),
+          explanation: [
+            problem,
+            "A setting's value can come from a file (PLUGBOARD_CONFIG_<PLUGIN>_<SETTING>_FILE, or systemd's "
+              + "credentials folder); a file that cannot be used is not skipped.",
+          ],
+          action: "Make the file readable, owned by root or you and writable by no one else, or unset the "
+            + "variable that names it (see Docs/configuration.md)."))
     }
     for unknown in resolved.unknown {
       let declared = declarations.map(ConfigurationText.declaration).joined(separator: ", ")

@@ -53,6 +53,9 @@ public struct Finding: Sendable, Equatable, Encodable {
     case settingType
     /// A value is given for a setting the plugin does not declare.
     case unknownSetting
+    /// A file meant to give a setting (`…_FILE`, the credentials folder)
+    /// cannot be used.
+    case settingFile
     /// A `PLUGBOARD_CONFIG_` variable that names no declared setting.
     case unknownSettingVariable
     /// A start or stop hook on a registration that cannot carry one (not

@@ -34,7 +34,9 @@ struct EnvironmentRule {
           ConfigurationVariable.name(plugin: resolved.entry.name, setting: $0.name)
         }
       })
-    guard variables.contains(where: { !loaded.contains($0) }) else { return [] }
+    guard variables.contains(where: { !loaded.contains(SettingFiles.variable(givenBy: $0)) }) else {
+      return []
+    }
     let known = probes ?? PluginProbe().probeUnloaded(of: deployment)
     return DeploymentChecker(deployment, probes: known, environment: environment).check().findings.filter {
       $0.kind == .unknownSettingVariable

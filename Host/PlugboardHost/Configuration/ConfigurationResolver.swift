@@ -13,8 +13,13 @@ package struct ConfigurationResolver: Sendable {
   /// learn what it registers can assemble whatever its configuration.
   package let lenient: Bool
 
+  /// The settings given through files (`…_FILE`, the credentials folder),
+  /// already in ``environment``; see ``SettingFiles``.
+  package let files: SettingFiles
+
   package init(environment: [String: String] = ProcessInfo.processInfo.environment, lenient: Bool = false) {
-    self.environment = environment
+    files = SettingFiles(environment)
+    self.environment = files.environment
     self.lenient = lenient
   }
 
@@ -40,7 +45,8 @@ package struct ConfigurationResolver: Sendable {
     for declaration in declarations {
       let variable = ConfigurationVariable.name(plugin: entry.name, setting: declaration.name)
       if let text = environment[variable] {
-        values[declaration.name] = ConfiguredValue(.text(text), from: .environment(variable: variable))
+        let source = files.sources[variable] ?? variable
+        values[declaration.name] = ConfiguredValue(.text(text), from: .environment(variable: source))
       } else if let value = profileValues[declaration.name], let profile, let profilePath {
         values[declaration.name] = ConfiguredValue(
           value, from: .profile(profile.name, keyPath: profilePath.key(declaration.name).description))
@@ -81,6 +87,17 @@ package struct ConfigurationResolver: Sendable {
     case .string: .string("")
     case .int, .double, .duration: .number("0")
     case .bool: .bool(false)
+    }
+  }
+
+  /// Why files meant to give settings of `entry` (declared by
+  /// `declarations`) could not, each naming the setting.
+  package func fileProblems(of entry: PluginEntry, declarations: [SettingDeclaration])
+    -> [(setting: String, text: String)]
+  {
+    declarations.compactMap { declaration in
+      let variable = ConfigurationVariable.name(plugin: entry.name, setting: declaration.name)
+      return files.problems[variable].map { (declaration.name, "setting '\(declaration.name)': \($0)") }
     }
   }
 }

@@ -1,5 +1,9 @@
 import PlugboardKit
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The configure stage of bring-up: resolves each loaded plugin's
 /// configuration and hands it over, so the plugin makes its assemblies
 /// from it. A plugin whose configuration has problems (a required setting
@@ -15,9 +19,11 @@ enum DeploymentConfigurator {
       guard case .loaded(let plugin) = outcome else { continue }
       let (configuration, unknown) = resolver.resolve(
         plugin.entry, profile: profile, declarations: plugin.bundle.settings)
-      let resolved = ResolvedConfiguration(
+      var resolved = ResolvedConfiguration(
         entry: plugin.entry, configuration: configuration, unknown: unknown)
+      resolved.fileProblems = resolver.fileProblems(of: plugin.entry, declarations: plugin.bundle.settings)
       configurations.append(resolved)
+      forgetSecrets(of: plugin, resolved)
       if let problem = problem(of: plugin, resolved) { result[index] = .failed(plugin.entry, problem) }
     }
     return (result, configurations)
@@ -32,6 +38,7 @@ enum DeploymentConfigurator {
     let issues =
       resolved.problems.map { Terminal.sanitize($0.detail) }
       + resolved.unknown.map { Terminal.sanitize(ConfigurationText.unknown($0)) }
+      + resolved.fileProblems.map(\.text)
     if !issues.isEmpty {
       return failure(
         "is not configured correctly: " + issues.joined(separator: "; ")
@@ -44,5 +51,14 @@ enum DeploymentConfigurator {
       return failure("failed to make its assemblies from its configuration: \(Terminal.sanitize("\(error)"))")
     }
     return nil
+  }
+
+  /// Once a secret setting's value is read, its variable leaves the
+  /// process's environment, so that no process plugin code starts
+  /// inherits it (the value is kept in the plugin's configuration).
+  private static func forgetSecrets(of plugin: LoadedPlugin, _ resolved: ResolvedConfiguration) {
+    for declaration in resolved.configuration.declarations where declaration.secret {
+      unsetenv(ConfigurationVariable.name(plugin: plugin.name, setting: declaration.name))
+    }
   }
 }

@@ -8,9 +8,17 @@ package struct ResolvedConfiguration: Sendable {
   /// Values given for settings the plugin does not declare.
   package let unknown: [ConfigurationResolver.UnknownSetting]
 
-  /// Required settings without a value and values of the wrong type.
-  package var problems: [ConfigurationError] { configuration.problems }
+  /// Why a file meant to give one of its settings could not (see
+  /// ``SettingFiles``): the setting, and the sentence naming it.
+  package var fileProblems: [(setting: String, text: String)] = []
+
+  /// Required settings without a value and values of the wrong type; a
+  /// setting whose file could not be used is not also "missing".
+  package var problems: [ConfigurationError] {
+    let unread = Set(fileProblems.map(\.setting))
+    return configuration.problems.filter { !unread.contains($0.setting) }
+  }
 
   /// Whether the plugin can be given this configuration.
-  package var isValid: Bool { unknown.isEmpty && problems.isEmpty }
+  package var isValid: Bool { unknown.isEmpty && problems.isEmpty && fileProblems.isEmpty }
 }

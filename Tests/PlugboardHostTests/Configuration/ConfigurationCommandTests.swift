@@ -231,4 +231,55 @@ import Testing
         ])
     }
   }
+
+  /// A secret is best given in a file (issue 23): `…_FILE` names one, and
+  /// systemd's credentials folder holds one per variable; either gives the
+  /// setting its value, one final line break dropped.
+  @Test func aSettingIsGivenByAFileOrACredential() throws {
+    let folder = try TemporaryDirectory()
+    let manifest = try manifest(folder, entry: #", "config": { "region": "us" }"#)
+    let secrets = try TemporaryDirectory()
+    let file = try secrets.write("password", Self.secret + "\n")
+    #expect(chmod(file, 0o600) == 0)
+    let (byFile, fileReports) = try check(
+      manifest, environment: ["PLUGBOARD_CONFIG_CONFIGURED_PASSWORD_FILE": file])
+    #expect(byFile.status == 1)  // no Application: an error these tests leave aside
+    #expect(fileReports.map(\.findings) == [[], []])
+    #expect(!byFile.stdout.contains(Self.secret))
+    try secrets.write("PLUGBOARD_CONFIG_CONFIGURED_PASSWORD", Self.secret)
+    let (_, credentialReports) = try check(manifest, environment: ["CREDENTIALS_DIRECTORY": secrets.path])
+    #expect(credentialReports.map(\.findings) == [[], []])
+  }
+
+  /// A file others can write is no source of a setting: it is a problem
+  /// of the setting, not skipped.
+  @Test func aSettingFileOthersCanWriteIsAProblem() throws {
+    let folder = try TemporaryDirectory()
+    let manifest = try manifest(folder, entry: #", "config": { "region": "us" }"#)
+    let secrets = try TemporaryDirectory()
+    let file = try secrets.write("password", Self.secret)
+    #expect(chmod(file, 0o666) == 0)
+    let environment = ["PLUGBOARD_CONFIG_CONFIGURED_PASSWORD_FILE": file]
+    let (result, reports) = try check(manifest, environment: environment)
+    #expect(result.status == 1)
+    let problem: String =
+      "setting 'password': PLUGBOARD_CONFIG_CONFIGURED_PASSWORD_FILE gives the file \(file), which is writable by "
+      + "group and others (mode 0666, owner uid \(geteuid())); anyone who can write it can choose a setting of a "
+      + "plugin — remove the write permission: chmod go-w \(file)"
+    for report in reports {
+      let expected: [String] = [
+        "settingFile",
+        "plugin 'Configured' is given a setting by a file it cannot use in profile '\(report.profile)'",
+        problem,
+        "A setting's value can come from a file (PLUGBOARD_CONFIG_<PLUGIN>_<SETTING>_FILE, or systemd's "
+          + "credentials folder); a file that cannot be used is not skipped.",
+        "Make the file readable, owned by root or you and writable by no one else, or unset the variable that "
+          + "names it (see Docs/configuration.md).",
+      ]
+      #expect(report.findings.first == expected)
+    }
+    let run = try Subprocess.plugboard(["run", "--manifest", manifest], environment: environment)
+    #expect(run.status == 78)
+    #expect(run.stderr.contains(problem))
+  }
 }

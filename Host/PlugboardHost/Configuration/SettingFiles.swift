@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Settings whose values come from files rather than from the environment,
+/// as secrets are best given (`docker secret`, systemd credentials):
+///
+/// - `PLUGBOARD_CONFIG_<PLUGIN>_<SETTING>_FILE=/run/secrets/token` gives
+///   `PLUGBOARD_CONFIG_<PLUGIN>_<SETTING>` the file's content;
+/// - with systemd's `LoadCredential=PLUGBOARD_CONFIG_AUTH_APITOKEN:/etc/…`,
+///   the file `$CREDENTIALS_DIRECTORY/PLUGBOARD_CONFIG_AUTH_APITOKEN` does.
+///
+/// A variable set directly wins over both. The file is vetted as the
+/// manifest is (``FileTrust``: owned by root or the user running plugboard,
+/// writable by no one else, nor any folder above it), read up to
+/// ``sizeLimit`` bytes, and one final line break is dropped. A file that
+/// cannot be used is a problem of the setting it gives, never silently
+/// ignored.
+package struct SettingFiles: Sendable {
+  /// The environment with each value read from a file added under its
+  /// variable.
+  package private(set) var environment: [String: String]
+  /// Variable → where its value came from (`…_FILE`, or
+  /// `CREDENTIALS_DIRECTORY`), for messages.
+  package private(set) var sources: [String: String] = [:]
+  /// Variable → why its file could not be used.
+  package private(set) var problems: [String: String] = [:]
+
+  static let suffix = "_FILE"
+  static let credentialsVariable = "CREDENTIALS_DIRECTORY"
+  /// A setting's value is at most this long, as in the manifest.
+  static let sizeLimit = ManifestDecoder.settingValueLimit
+  /// Entries of the credentials folder looked at.
+  static let credentialLimit = 1024
+
+  package init(_ environment: [String: String]) {
+    self.environment = environment
+    let prefix = ConfigurationVariable.prefix
+    for (key, path) in environment where key.hasPrefix(prefix) && key.hasSuffix(Self.suffix) {
+      let variable = String(key.dropLast(Self.suffix.count))
+      guard environment[variable] == nil else { continue }
+      take(variable, from: path, source: key)
+    }
+    if let folder = environment[Self.credentialsVariable], folder.hasPrefix("/") {
+      for name in Self.credentials(in: folder) where self.environment[name] == nil {
+        take(name, from: folder + "/" + name, source: Self.credentialsVariable)
+      }
+    }
+  }
+
+  /// The variable a `…_FILE` variable gives, or the variable itself.
+  package static func variable(givenBy name: String) -> String {
+    name.hasPrefix(ConfigurationVariable.prefix) && name.hasSuffix(suffix)
+      ? String(name.dropLast(suffix.count)) : name
+  }
+
+  private mutating func take(_ variable: String, from path: String, source: String) {
+    switch Self.read(path) {
+    case .success(let text):
+      environment[variable] = text
+      sources[variable] = source
+    case .failure(let unusable):
+      problems[variable] = "\(source) gives the file \(Terminal.sanitize(path)), which \(unusable.problem)"
+    }
+  }
+
+  /// The names of the credentials folder that name a setting's variable.
+  private static func credentials(in folder: String) -> [String] {
+    guard let stream = opendir(folder) else { return [] }
+    defer { closedir(stream) }
+    var names: [String] = []
+    var count = 0
+    while let entry = readdir(stream), count < credentialLimit {
+      count += 1
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name.hasPrefix(ConfigurationVariable.prefix) { names.append(name) }
+    }
+    return names.sorted()
+  }
+
+  /// Why a file cannot give a setting, continuing "the file … which ".
+  struct Unusable: Error {
+    let problem: String
+  }
+
+  /// The file's text, vetted and bounded, or what is wrong with it.
+  static func read(_ path: String) -> Result<String, Unusable> {
+    guard path.hasPrefix("/"), let canonical = FilePath.canonical(path) else {
+      return .failure(Unusable(problem: path.hasPrefix("/") ? "does not exist" : "is not an absolute path"))
+    }
+    let descriptor = open(canonical, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    guard descriptor >= 0 else {
+      return .failure(Unusable(problem: "cannot be opened: \(String(cString: strerror(errno)))"))
+    }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      return .failure(Unusable(problem: "is not a regular file"))
+    }
+    let user = geteuid()
+    let stake = "choose a setting of a plugin"
+    if let problem = FileTrust.fileProblem(status, at: canonical, user: user, stake: stake)
+      ?? FileTrust.foldersProblem(
+        from: FilePath.directory(of: canonical), user: user, thing: "it", stake: stake)
+    {
+      return .failure(Unusable(problem: problem))
+    }
+    var bytes = FileBytes.pread(descriptor, at: 0, count: sizeLimit + 1)
+    guard bytes.count <= sizeLimit else {
+      return .failure(Unusable(problem: "is longer than \(sizeLimit) bytes"))
+    }
+    if bytes.last == 0x0A { bytes.removeLast() }
+    if bytes.last == 0x0D { bytes.removeLast() }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      return .failure(Unusable(problem: "is not UTF-8 text"))
+    }
+    return .success(text)
+  }
+}
