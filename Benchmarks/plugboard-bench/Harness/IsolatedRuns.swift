@@ -7,7 +7,7 @@ import Foundation
 /// the same scenarios run alone: after the first few, each allocation and
 /// release cost about 20 ns more (a hand-written `NamedService()` took
 /// 35 ns there and 15 ns in a fresh process), on both sides, which made
-/// every time ratio look smaller (BENCHMARKS.md, "Issue 15, round 3").
+/// every time ratio look smaller (BENCHMARKS.md, "Method").
 /// Some fresh processes land in that slow state too, so one process per
 /// scenario is not enough: of three, the pass whose container side was
 /// fastest is kept whole (its baseline was measured in the same process,

@@ -13,7 +13,7 @@ extension Container {
   {
     // Always inlined, and kept this small: left to the optimizer, the
     // singleton's path was sometimes outlined with its closure, which
-    // cost it about 60 instructions per resolve (see BENCHMARKS.md).
+    // cost it about 60 instructions per resolve (BENCHMARKS.md, "History").
     guard let found = lookup(ObjectIdentifier(serviceType), name: name) else {
       return try resolveUnregistered(serviceType, name: name)
     }

@@ -236,7 +236,7 @@ struct RegistrationMetadata: Sendable {
 /// every generic class a service type instantiates costs the runtime a
 /// demangling and a metadata instantiation the first time the type is
 /// registered, and a generic superclass doubled that (at 200 plugins of 20
-/// services, the larger part of registering; see BENCHMARKS.md, issue 15).
+/// services, the larger part of registering; BENCHMARKS.md, "History").
 @usableFromInline
 enum TypedInstance<Service> {
   static func release(_ shared: borrowing Atomic<UnsafeMutableRawPointer?>) {
