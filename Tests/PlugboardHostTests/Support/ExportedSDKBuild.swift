@@ -1,6 +1,8 @@
 import Foundation
 import PlugboardKit
 
+@testable import PlugboardHost
+
 /// A plugin outside this repository that depends on PlugboardKit by version:
 /// `Scripts/export-sdk` exports Kit as a git repository of its own, tagged
 /// with Kit's release, and the plugin's package (`Greeter`, written here)
@@ -28,11 +30,12 @@ enum ExportedSDKBuild {
 
   /// The exported SDK and the plugin built against it, or why not.
   static let products: Result<Products, Failure> = {
-    // One folder per PlugboardKit source fingerprint, as for the
-    // third-party build: a new Kit is a new export under the same tag.
+    // One folder per content of Kit's files, comments included: a new Kit
+    // is a new export under the same tag, and the export refuses a tag
+    // that already holds other files, which a comment-only change (the
+    // source fingerprint ignores comments) made it hold.
     let folder = URL(
-      fileURLWithPath: BuildProducts.directory
-        + "/../../plugboard-tests-sdk-\(PlugboardBuild.sourceFingerprint)"
+      fileURLWithPath: BuildProducts.directory + "/../../plugboard-tests-sdk-\(kitContentDigest)"
     ).standardizedFileURL.path
     let repository = folder + "/PlugboardKit"
     let package = folder + "/Greeter"
@@ -55,6 +58,21 @@ enum ExportedSDKBuild {
       return .failure(Failure(description: "cannot build the Greeter plugin: \(error)"))
     }
   }()
+
+  /// The first 16 hex digits of a SHA-256 over every file of `Kit/`
+  /// (what the export copies), by path and content.
+  private static var kitContentDigest: String {
+    let kit = BuildProducts.packageRoot + "/Kit"
+    let files =
+      (FileManager.default.enumerator(atPath: kit)?.compactMap { $0 as? String } ?? [])
+      .filter { !$0.hasPrefix(".build") && !$0.contains("/.build") }.sorted()
+    var bytes: [UInt8] = []
+    for file in files {
+      guard let data = FileManager.default.contents(atPath: kit + "/" + file) else { continue }
+      bytes += Array(file.utf8) + [0] + Array(data) + [0]
+    }
+    return String(SHA256.hash(bytes).hex.prefix(16))
+  }
 
   /// Writes only when the text differs, so that an unchanged package is
   /// not rebuilt.
