@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "plugboard_supervision.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,25 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+static void signal_default(int signal) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  sigaction(signal, &action, NULL);
+}
+
+// `handler` for `signal`, with its siginfo, nothing else blocked.
+static void install(
+    int signal, void (*handler)(int, siginfo_t *, void *), int flags, struct sigaction *previous) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_sigaction = handler;
+  action.sa_flags = SA_SIGINFO | flags;
+  sigemptyset(&action.sa_mask);
+  sigaction(signal, &action, previous);
+}
 
 pid_t plugboard_fork(void) { return fork(); }
 
@@ -27,16 +48,37 @@ int plugboard_pidfd_open(pid_t pid) {
 // MARK: Forwarding (parent)
 
 static volatile sig_atomic_t forward_target = 0;
+// The first stop request (SIGINT, SIGTERM or SIGHUP) the parent received,
+// from anyone but its child, and the pipe that wakes the parent's poll.
+static volatile sig_atomic_t stop_request = 0;
+static int request_pipe[2] = {-1, -1};
+
+static int is_stop_signal(int signal) { return signal == SIGINT || signal == SIGTERM || signal == SIGHUP; }
 
 static void forward(int signal, siginfo_t *info, void *context) {
   (void)context;
+  int saved = errno;
   pid_t child = (pid_t)forward_target;
-  if (child <= 0) return;
+  if (child <= 0 || (info != NULL && info->si_pid == child && info->si_code <= 0)) {
+    errno = saved;
+    return;
+  }
+  if (is_stop_signal(signal)) {
+    if (stop_request == 0) stop_request = signal;
+    unsigned char byte = (unsigned char)signal;
+    ssize_t written = write(request_pipe[1], &byte, 1);
+    (void)written;
+  }
   // SI_USER, SI_QUEUE, SI_TKILL: sent by a process. Anything else (the
   // terminal's SI_KERNEL) was delivered to the whole process group already.
-  if (info != NULL && info->si_code > 0) return;
-  if (info != NULL && info->si_pid == child) return;
-  kill(child, signal);
+  // The copy carries its original sender, so that the child can tell it
+  // from the same request reaching it directly (a signal to the group).
+  if (info == NULL || info->si_code <= 0) {
+    union sigval sender;
+    sender.sival_int = info != NULL ? (int)info->si_pid : 0;
+    sigqueue(child, signal, sender);
+  }
+  errno = saved;
 }
 
 static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
@@ -54,16 +96,46 @@ void plugboard_block_forwarded_signals(void) { mask_forwarded_signals(SIG_BLOCK)
 
 void plugboard_unblock_forwarded_signals(void) { mask_forwarded_signals(SIG_UNBLOCK); }
 
-void plugboard_forward_signals(pid_t child) {
+int plugboard_forward_signals(pid_t child) {
+  if (request_pipe[0] < 0 && pipe2(request_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+    request_pipe[0] = request_pipe[1] = -1;
+  }
   forward_target = child;
   for (size_t index = 0; index < sizeof forwarded / sizeof forwarded[0]; index++) {
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_sigaction = forward;
-    action.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&action.sa_mask);
-    sigaction(forwarded[index], &action, NULL);
+    install(forwarded[index], forward, SA_RESTART, NULL);
   }
+  return request_pipe[0];
+}
+
+int plugboard_stop_request(void) { return (int)stop_request; }
+
+void plugboard_stop_forwarding(void) {
+  forward_target = 0;
+  for (size_t index = 0; index < sizeof forwarded / sizeof forwarded[0]; index++) signal_default(forwarded[index]);
+  if (request_pipe[0] >= 0) close(request_pipe[0]);
+  if (request_pipe[1] >= 0) close(request_pipe[1]);
+  request_pipe[0] = request_pipe[1] = -1;
+}
+
+// MARK: Ending by a signal
+
+static volatile sig_atomic_t ending_signal = 0;
+
+void plugboard_end_by_signal_at_exit(int signal) { ending_signal = signal; }
+
+void plugboard_exit(int status) {
+  int signal = (int)ending_signal;
+  if (signal > 0 && status == 128 + signal) {
+    // Nothing of stdio is written after this: flush what is there.
+    fflush(NULL);
+    signal_default(signal);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signal);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(signal);
+  }
+  exit(status);
 }
 
 // MARK: Crash reporting (child)
@@ -117,25 +189,22 @@ static void restore_previous(int signal) {
   }
 }
 
-static void signal_default(int signal) {
-  struct sigaction action;
-  memset(&action, 0, sizeof action);
-  action.sa_handler = SIG_DFL;
-  sigemptyset(&action.sa_mask);
-  sigaction(signal, &action, NULL);
+// `<tag><signal><end>`, the start of a progress line (or the whole of one).
+static void write_signal_tag(char tag, int signal, char end) {
+  char line[8];
+  size_t used = 0;
+  line[used++] = tag;
+  if (signal >= 10) line[used++] = (char)('0' + signal / 10 % 10);
+  line[used++] = (char)('0' + signal % 10);
+  line[used++] = end;
+  write_all(crash_fd, line, used);
 }
 
 static void on_crash(int signal, siginfo_t *info, void *context) {
   (void)context;
   if (!crashing) {
     crashing = 1;
-    char line[16];
-    size_t used = 0;
-    line[used++] = 'C';
-    if (signal >= 10) line[used++] = (char)('0' + signal / 10);
-    line[used++] = (char)('0' + signal % 10);
-    line[used++] = '\t';
-    write_all(crash_fd, line, used);
+    write_signal_tag('C', signal, '\t');
     if (swift_getFatalErrorMessageBuffer != NULL) {
       const char *message = atomic_load(swift_getFatalErrorMessageBuffer());
       if (message != NULL) write_escaped(crash_fd, message, 4096);
@@ -165,6 +234,26 @@ static void on_crash(int signal, siginfo_t *info, void *context) {
   if (info == NULL || info->si_code <= 0) raise(signal);
 }
 
+// A stop request during bring-up ends the child, as the default action
+// would; one the process sent itself (a plugin calling kill(getpid(), …) or
+// raise) is first written down as `K<signal>`, so that the parent blames the
+// plugin in its stage instead of taking it for the operator's request.
+static void on_request(int signal, siginfo_t *info, void *context) {
+  (void)context;
+  if (info != NULL && info->si_code <= 0 && info->si_pid == getpid()) write_signal_tag('K', signal, '\n');
+  // Blocked while this handler runs: delivered again, to the default
+  // action, as it returns.
+  signal_default(signal);
+  raise(signal);
+}
+
+static const int request_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define REQUEST_SIGNAL_COUNT (sizeof request_signals / sizeof request_signals[0])
+
+void plugboard_release_request_signals(void) {
+  for (size_t index = 0; index < REQUEST_SIGNAL_COUNT; index++) signal_default(request_signals[index]);
+}
+
 void plugboard_install_crash_reporter(int fd, void (*describe)(int fd)) {
   crash_fd = fd;
   crash_describe = describe;
@@ -173,11 +262,9 @@ void plugboard_install_crash_reporter(int fd, void (*describe)(int fd)) {
   // when the user asked for it.
   chain_previous = getenv("SWIFT_BACKTRACE") != NULL;
   for (size_t index = 0; index < CRASH_SIGNAL_COUNT; index++) {
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_sigaction = on_crash;
-    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigemptyset(&action.sa_mask);
-    sigaction(crash_signals[index], &action, &previous_actions[index]);
+    install(crash_signals[index], on_crash, SA_ONSTACK, &previous_actions[index]);
+  }
+  for (size_t index = 0; index < REQUEST_SIGNAL_COUNT; index++) {
+    install(request_signals[index], on_request, SA_RESTART, NULL);
   }
 }

@@ -15,7 +15,15 @@
 //   FIXTURE_ENTRY_CRASH  plugboard_entry_v1 dies of SIGSEGV
 //   FIXTURE_ENTRY_ABORT  plugboard_entry_v1 calls abort() (SIGABRT)
 //   FIXTURE_ENTRY_HANG   plugboard_entry_v1 never returns
+//   FIXTURE_DEAF_HANG    ignores SIGINT, SIGTERM and SIGHUP in a constructor,
+//                        writes `deaf` to standard error and never returns
+//   FIXTURE_SELF_TERM    sends its own process SIGTERM from a constructor
+//                        and waits for it
+//   FIXTURE_STRAY_CHILD  forks a process that sleeps 60 s, holding standard
+//                        output, in a constructor; plugboard_entry_v1 then
+//                        dies of SIGSEGV
 #include "plugboard_abi.h"
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -82,6 +90,38 @@ const void *plugboard_entry_v1(void) { abort(); }
 #elif defined(FIXTURE_ENTRY_HANG)
 const void *plugboard_entry_v1(void) {
   for (;;) pause();
+}
+
+#elif defined(FIXTURE_DEAF_HANG)
+__attribute__((constructor)) static void fixture_deaf_hang(void) {
+  signal(SIGINT, SIG_IGN);
+  signal(SIGTERM, SIG_IGN);
+  signal(SIGHUP, SIG_IGN);
+  ssize_t written = write(2, "deaf\n", 5);
+  (void)written;
+  for (;;) pause();
+}
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_SELF_TERM)
+// The signal is the process's, and may be handled by another thread while
+// this one goes on: it waits for it, so that it is handled in this stage.
+__attribute__((constructor)) static void fixture_self_term(void) {
+  kill(getpid(), SIGTERM);
+  for (;;) pause();
+}
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_STRAY_CHILD)
+__attribute__((constructor)) static void fixture_stray_child(void) {
+  if (fork() == 0) {
+    sleep(60);
+    _exit(0);
+  }
+}
+const void *plugboard_entry_v1(void) {
+  *(volatile int *)0 = 1;
+  return NULL;
 }
 
 #else

@@ -16,6 +16,10 @@ struct CrashReport {
     let file = watch.file ?? "?"
     let detail: String
     switch ending {
+    case .signaled(let signal) where watch.selfSignal == signal:
+      detail =
+        "sent its own process \(SignalName.describe(signal)) \(clause); a plugin must never end the host's "
+        + "process — \(Self.disableHint)"
     case .signaled:
       detail = "crashed with \(how) \(clause) — \(Self.disableHint)"
     case .exited(let status):
@@ -27,6 +31,19 @@ struct CrashReport {
         "was stopped after \(ProgressEvent.seconds(limit)) s \(clause): it never returned — \(Self.slowHint)"
     }
     return .plugin(plugin, file: file, stage: stage, Terminal.sanitize(detail))
+  }
+
+  /// A stop request (`signal`) came during bring-up and the child did not
+  /// end by it: it was killed. Names the plugin whose code it was in.
+  func ignoredRequestLines(_ signal: Int32) -> [String] {
+    guard case .hung = ending, let stage = watch.stage, let plugin = watch.plugin,
+      let clause = Self.clause(for: stage)
+    else { return [] }
+    return [
+      Terminal.sanitize(
+        "plugboard: \(stage.rawValue): plugin '\(plugin)' (\(watch.file ?? "?")) ignored the request to stop "
+          + "(\(SignalName.name(signal))) \(clause) and was killed")
+    ]
   }
 
   /// The child came down in `stage`, which is not a plugin's own: while

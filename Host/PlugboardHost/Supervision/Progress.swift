@@ -51,9 +51,10 @@ enum Progress {
     case .stage(let stage, let plugin, let file):
       parent.record.publish(stage, plugin: plugin, file: file, phase: phase)
     case .reporting, .running:
+      if phase == .bringingUp { plugboard_release_request_signals() }
       phase = event == .running ? .running : .reporting
       parent.record.enter(phase)
-    case .stageTimeout, .crash, .making:
+    case .stageTimeout, .crash, .making, .selfSignal:
       DescriptorLine.write(event.line, to: parent.descriptor)
     }
   }

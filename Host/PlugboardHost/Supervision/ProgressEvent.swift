@@ -7,7 +7,7 @@
 ///
 /// Wire format, one event per line, fields separated by tabs, with `\`,
 /// tab and newline escaped as `\\`, `\t` and `\n`: `T<seconds>`,
-/// `C<signal>\t<message>`, `M<type>\t<site>`; and, should a stage ever
+/// `C<signal>\t<message>`, `M<type>\t<site>`, `K<signal>`; and, should a stage ever
 /// be sent as a line, `S<stage>\t<plugin>\t<file>`, `D` (reporting) and
 /// `A` (running), which the parent applies as it would the record.
 enum ProgressEvent: Equatable, Sendable {
@@ -21,6 +21,9 @@ enum ProgressEvent: Equatable, Sendable {
   /// One link of the resolution chain running when the child crashed,
   /// outermost first.
   case making(type: String, site: String)
+  /// During bring-up, the process sent itself this stop signal (plugin
+  /// code calling `kill(getpid(), …)` or `raise`): a fault, not a request.
+  case selfSignal(Int32)
   /// Bring-up is over and the command is writing its report: no plugin
   /// code runs any more, so no stage deadline applies.
   case reporting
@@ -34,6 +37,7 @@ enum ProgressEvent: Equatable, Sendable {
     case .stageTimeout(let duration): "T\(Self.seconds(duration))"
     case .crash(let signal, let message): "C\(signal)\t\(Self.escape(message ?? ""))"
     case .making(let type, let site): "M\(Self.escape(type))\t\(Self.escape(site))"
+    case .selfSignal(let signal): "K\(signal)"
     case .reporting: "D"
     case .running: "A"
     }
@@ -58,6 +62,9 @@ enum ProgressEvent: Equatable, Sendable {
     case "M":
       guard fields.count == 2 else { return nil }
       self = .making(type: fields[0], site: fields[1])
+    case "K":
+      guard fields.count == 1, let signal = Int32(fields[0]), (1...64).contains(signal) else { return nil }
+      self = .selfSignal(signal)
     case "D": self = .reporting
     case "A": self = .running
     default: return nil

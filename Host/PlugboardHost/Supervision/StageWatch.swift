@@ -20,6 +20,8 @@ struct StageWatch: Sendable {
   /// Whether the flag set ``timeout`` (then the manifest's is ignored).
   let timeoutFromFlag: Bool
   var crash: (signal: Int32, message: String?)?
+  /// A stop signal the child sent itself during bring-up.
+  var selfSignal: Int32?
   /// The resolution chain at the crash, outermost first.
   var making: [(type: String, site: String)] = []
 
@@ -79,6 +81,8 @@ struct StageWatch: Sendable {
       if crash == nil { crash = (signal, message) }
     case .making(let type, let site):
       making.append((type, site))
+    case .selfSignal(let signal):
+      if selfSignal == nil { selfSignal = signal }
     case .reporting:
       phase = .reporting
     case .running:

@@ -15,9 +15,36 @@ int plugboard_pidfd_open(pid_t pid);
 
 /// In the supervising parent: SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to
 /// the parent by another process (kill, a service manager) are passed on
-/// to `child`. Signals the terminal sends reach the child directly, as it
-/// shares the parent's process group, so they are not passed on twice.
-void plugboard_forward_signals(pid_t child);
+/// to `child`, with `sigqueue` carrying the original sender's pid, so that
+/// the child can tell the copy from the same signal sent to the whole
+/// process group. Signals the terminal sends reach the child directly, as
+/// it shares the parent's process group, so they are not passed on twice.
+/// The first SIGINT, SIGTERM or SIGHUP from anyone but the child is kept
+/// as the stop request (``plugboard_stop_request``), and each writes a byte
+/// to a pipe whose read end (non-blocking, close-on-exec; the same for
+/// every child) this returns, or -1 when it could not be made.
+int plugboard_forward_signals(pid_t child);
+
+/// The first stop request (SIGINT, SIGTERM or SIGHUP) the parent received,
+/// or 0.
+int plugboard_stop_request(void);
+
+/// In a new child, which inherits them from a parent that already
+/// supervised one: gives the forwarded signals back their default action
+/// and closes the stop requests' pipe.
+void plugboard_stop_forwarding(void);
+
+/// Makes ``plugboard_exit`` end the process by `signal` when it is given
+/// 128 + `signal`: after an orderly stop, plugboard ends as the request
+/// asked, and a shell, `timeout` or a service manager sees a death by that
+/// signal, not an exit status.
+void plugboard_end_by_signal_at_exit(int signal);
+
+/// exit(3), except after ``plugboard_end_by_signal_at_exit`` with the
+/// matching status: then stdio is flushed, the signal's default action
+/// restored and the signal raised (exit(3) only if that did not end the
+/// process).
+void plugboard_exit(int status) __attribute__((noreturn));
 
 /// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread, from
 /// just before the fork until the parent forwards them: one sent to the
@@ -40,6 +67,15 @@ void plugboard_unblock_forwarded_signals(void);
 /// (the Swift runtime's backtracer, which the user asked for).
 /// `describe` runs inside a signal handler: a two-second alarm ends the
 /// process if it does not return.
+///
+/// Also catches SIGINT, SIGTERM and SIGHUP during bring-up: each ends the
+/// process by its default action, but one the process sent itself (plugin
+/// code calling `kill(getpid(), …)` or `raise`) first writes `K<signal>` to
+/// `fd`, for the parent to blame the plugin.
 void plugboard_install_crash_reporter(int fd, void (*describe)(int fd));
+
+/// Gives SIGINT, SIGTERM and SIGHUP back their default action, once
+/// bring-up is over (the application, or `run`'s orderly stop, owns them).
+void plugboard_release_request_signals(void);
 
 #endif

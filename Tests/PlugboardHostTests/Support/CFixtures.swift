@@ -29,6 +29,12 @@ enum CFixtures {
     "libEntryCrash.so": ["-shared", "-DFIXTURE_ENTRY_CRASH"],
     "libEntryAbort.so": ["-shared", "-DFIXTURE_ENTRY_ABORT"],
     "libEntryHang.so": ["-shared", "-DFIXTURE_ENTRY_HANG"],
+    // For the process model: a constructor deaf to stop requests that
+    // never returns, one that signals its own process, one that leaves a
+    // process behind before its entry point crashes.
+    "libDeafHang.so": ["-shared", "-DFIXTURE_DEAF_HANG"],
+    "libSelfTerm.so": ["-shared", "-DFIXTURE_SELF_TERM"],
+    "libStrayChild.so": ["-shared", "-DFIXTURE_STRAY_CHILD"],
     // A relocatable object: ELF, but not a shared library.
     "libObject.so": ["-c", "-DFIXTURE_NO_ENTRY"],
   ]

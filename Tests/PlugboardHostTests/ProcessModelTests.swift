@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+@testable import PlugboardHost
+
+/// plugboard among the processes around it, as shells, `timeout` and
+/// service managers treat it: a request to stop is one request however it
+/// arrives, plugboard ends by the signal that stopped it, and plugin code
+/// that signals its own process is at fault (see SECURITY.md, "The process
+/// model").
+@Suite(.serialized) struct ProcessModelTests {
+  /// LifecycleProbe (three services with hooks) beside a manifest.
+  private func lifecycleDeployment() throws -> (TemporaryDirectory, String) {
+    let folder = try TemporaryDirectory()
+    let manifest = try folder.writeManifest([("LifecycleProbe", BuildProducts.library("LifecycleProbe"))])
+    return (folder, manifest)
+  }
+
+  /// A C fixture (see `CFixtures`) copied beside a manifest, after the
+  /// plugins `before` (built products), optional when `optional`.
+  private func fixtureDeployment(_ fixture: String, optional: Bool = false, before: [String] = []) throws -> (
+    TemporaryDirectory, String, String
+  ) {
+    let folder = try TemporaryDirectory()
+    let file = folder.path + "/lib\(fixture).so"
+    try FileManager.default.copyItem(
+      atPath: try CFixtures.directory.get() + "/lib\(fixture).so", toPath: file)
+    let listed = before.map { #"{ "name": "\#($0)", "path": "\#(BuildProducts.library($0))" }"# }
+    let entry = #"{ "name": "\#(fixture)", "path": "lib\#(fixture).so", "optional": \#(optional) }"#
+    let manifest = try folder.write(
+      "plugins.json",
+      #"{ "formatVersion": 1, \#(BuildProducts.rootsMember) "plugins": [ "#
+        + (listed + [entry]).joined(separator: ", ") + " ] }")
+    return (folder, manifest, file)
+  }
+
+  static let stoppedInOrder: [Substring] = [
+    "start Pool", "start Sessions", "start Cache", "application running", "ready",
+    "application cancelled", "stop Cache", "stop Sessions", "stop Pool",
+  ]
+
+  /// SIGTERM to the whole process group (systemd's `KillMode=control-group`,
+  /// `timeout`, `kill -TERM -PGID`) reaches the child directly and through
+  /// the parent: one request, so every stop hook runs, and plugboard ends by
+  /// SIGTERM, as a service manager expects. Racy, so tried 20 times.
+  @Test func aSignalToTheWholeGroupIsOneRequest() throws {
+    let (folder, manifest) = try lifecycleDeployment()
+    defer { withExtendedLifetime(folder) {} }
+    for attempt in 1...20 {
+      let process = try GroupedProcess(["run", "--manifest", manifest, "--", "wait"])
+      #expect(try process.waitForLine("ready"))
+      process.signalGroup(SIGTERM)
+      let ending = try process.finish()
+      #expect(ending == .killed(SIGTERM), "attempt \(attempt)")
+      #expect(process.stdoutLines == Self.stoppedInOrder, "attempt \(attempt)")
+      #expect(process.stderrText == "", "attempt \(attempt)")
+      #expect(process.groupIsGone, "attempt \(attempt)")
+    }
+  }
+
+  /// SIGINT to the group while a start hook hangs: the hook is interrupted,
+  /// what started is stopped, and plugboard ends by SIGINT.
+  @Test func aGroupInterruptDuringAStartHookIsOneRequest() throws {
+    let (folder, manifest) = try lifecycleDeployment()
+    defer { withExtendedLifetime(folder) {} }
+    for attempt in 1...20 {
+      let process = try GroupedProcess(
+        ["run", "--manifest", manifest], environment: ["LIFECYCLE_PROBE": "hang-cache"])
+      #expect(try process.waitForLine("Cache waits"))
+      process.signalGroup(SIGINT)
+      let ending = try process.finish()
+      #expect(ending == .killed(SIGINT), "attempt \(attempt)")
+      #expect(
+        process.stdoutLines == ["start Pool", "start Sessions", "Cache waits", "stop Sessions", "stop Pool"],
+        "attempt \(attempt)")
+      #expect(
+        process.stderrText
+          == "plugboard: run: plugin 'LifecycleProbe': the start hook of Cache "
+          + "(LifecycleProbe/LifecycleProbePlugin.swift:24) was interrupted by the request to stop\n"
+          + "plugboard: run: stopped the 2 services already started; the application was not run\n",
+        "attempt \(attempt)")
+      #expect(process.groupIsGone, "attempt \(attempt)")
+    }
+  }
+
+  /// A second request is a second signal, not the second copy of one: a
+  /// second SIGTERM to the group while a stop hook hangs ends plugboard at
+  /// once, by SIGTERM.
+  @Test func aSecondGroupSignalEndsTheShutDownAtOnce() throws {
+    let (folder, manifest) = try lifecycleDeployment()
+    defer { withExtendedLifetime(folder) {} }
+    let process = try GroupedProcess(
+      ["run", "--manifest", manifest, "--", "wait"], environment: ["LIFECYCLE_PROBE": "hang-stop-cache"])
+    #expect(try process.waitForLine("ready"))
+    process.signalGroup(SIGTERM)
+    #expect(try process.waitForLine("Cache stopping"))
+    process.signalGroup(SIGTERM)
+    #expect(try process.finish() == .killed(SIGTERM))
+    #expect(process.stdoutLines.suffix(2) == ["application cancelled", "Cache stopping"])
+    #expect(process.groupIsGone)
+  }
+
+  /// A request while an optional plugin that ignores it hangs in bring-up
+  /// stops the command: the plugin is not set aside as missing, and the
+  /// application never runs.
+  @Test func aRequestDuringBringUpStopsTheCommand() throws {
+    let (folder, manifest, file) = try fixtureDeployment("DeafHang", optional: true, before: ["Healthy"])
+    defer { withExtendedLifetime(folder) {} }
+    let process = try GroupedProcess(["run", "--manifest", manifest])
+    // Its constructor has run once the open stage is announced; the
+    // parent knows of the request at once, whatever the child does.
+    #expect(try process.waitForLine("deaf", onStderr: true))
+    process.signal(SIGTERM)
+    #expect(try process.finish() == .killed(SIGTERM))
+    #expect(process.stdoutText == "")
+    #expect(
+      process.stderrText.split(separator: "\n").filter { $0.hasPrefix("plugboard: ") } == [
+        "plugboard: open: plugin 'DeafHang' (\(file)) ignored the request to stop (SIGTERM) while being "
+          + "opened (in its library initialisers) and was killed"
+      ])
+    #expect(process.groupIsGone)
+  }
+
+  /// A constructor that sends its own process SIGTERM is a plugin's fault,
+  /// not an operator's request: the plugin is named, set aside, and
+  /// `list --json` still prints its document.
+  @Test func aPluginSignallingItsOwnProcessIsAtFault() throws {
+    let (folder, manifest, file) = try fixtureDeployment("SelfTerm", before: ["Healthy"])
+    defer { withExtendedLifetime(folder) {} }
+    let result = try Subprocess.plugboard(["list", "--json", "--manifest", manifest])
+    #expect(result.exited && result.status == 1)
+    let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    #expect(json != nil)
+    #expect(
+      result.stderrLines.first
+        == "plugboard: open: plugin 'SelfTerm' (\(file)) sent its own process SIGTERM (terminated) while being "
+        + "opened (in its library initialisers); a plugin must never end the host's process — "
+        + CrashReport.disableHint)
+  }
+}
