@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void signal_default(int signal) {
@@ -34,7 +36,75 @@ static void install(
   sigaction(signal, &action, previous);
 }
 
-pid_t plugboard_fork(void) { return fork(); }
+pid_t plugboard_fork(void) {
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid != 0) return pid;
+  // The child must not outlive the parent (a `kill -9` of plugboard, an
+  // OOM kill): it would run on under init, the application unsupervised,
+  // a plugin still loading with no stage limit. A parent that died before
+  // this took effect left this process to another already.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) raise(SIGKILL);
+  return 0;
+}
+
+int plugboard_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1); }
+
+// The pids of this process's children now, from /proc/self/task/*/children
+// (the parent has one thread); at most `capacity`. -1 when it cannot be read.
+static int read_children(pid_t *children, int capacity) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buffer[4096];
+  int count = 0;
+  long value = -1;
+  ssize_t length;
+  while ((length = read(fd, buffer, sizeof buffer)) > 0 && count < capacity) {
+    for (ssize_t index = 0; index < length && count < capacity; index++) {
+      char c = buffer[index];
+      if (c >= '0' && c <= '9') {
+        value = (value < 0 ? 0 : value * 10) + (c - '0');
+      } else if (value >= 0) {
+        children[count++] = (pid_t)value;
+        value = -1;
+      }
+    }
+  }
+  if (value >= 0 && count < capacity) children[count++] = (pid_t)value;
+  close(fd);
+  return count;
+}
+
+int plugboard_end_descendants(void) {
+  int ended = 0;
+  for (;;) {
+    pid_t children[256];
+    int count = read_children(children, 256);
+    for (int index = 0; index < count; index++) kill(children[index], SIGKILL);
+    // Each one reaped lets its own children come to this subreaper; the
+    // next round finds them.
+    int status;
+    pid_t reaped = waitpid(-1, &status, count > 0 ? 0 : WNOHANG);
+    if (reaped < 0 && errno == EINTR) continue;
+    if (reaped <= 0) return ended;
+    ended++;
+  }
+}
+
+void plugboard_reap_strays(pid_t child) {
+  for (;;) {
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid == 0) return;
+    // The supervised child is the follower's to reap, with its status.
+    if (info.si_pid == child) return;
+    int status;
+    waitpid(info.si_pid, &status, WNOHANG);
+  }
+}
 
 int plugboard_pidfd_open(pid_t pid) {
 #ifdef SYS_pidfd_open
@@ -53,6 +123,23 @@ static volatile sig_atomic_t forward_target = 0;
 static volatile sig_atomic_t stop_request = 0;
 static int request_pipe[2] = {-1, -1};
 
+static void wake(void) {
+  unsigned char byte = 0;
+  ssize_t written = write(request_pipe[1], &byte, 1);
+  (void)written;
+}
+
+// A process plugin code left behind ended (this parent is a subreaper):
+// wake the follower, which reaps it.
+static void on_child(int signal, siginfo_t *info, void *context) {
+  (void)signal;
+  (void)info;
+  (void)context;
+  int saved = errno;
+  wake();
+  errno = saved;
+}
+
 static int is_stop_signal(int signal) { return signal == SIGINT || signal == SIGTERM || signal == SIGHUP; }
 
 static void forward(int signal, siginfo_t *info, void *context) {
@@ -65,9 +152,7 @@ static void forward(int signal, siginfo_t *info, void *context) {
   }
   if (is_stop_signal(signal)) {
     if (stop_request == 0) stop_request = signal;
-    unsigned char byte = (unsigned char)signal;
-    ssize_t written = write(request_pipe[1], &byte, 1);
-    (void)written;
+    wake();
   }
   // SI_USER, SI_QUEUE, SI_TKILL: sent by a process. Anything else (the
   // terminal's SI_KERNEL) was delivered to the whole process group already.
@@ -104,6 +189,7 @@ int plugboard_forward_signals(pid_t child) {
   for (size_t index = 0; index < sizeof forwarded / sizeof forwarded[0]; index++) {
     install(forwarded[index], forward, SA_RESTART, NULL);
   }
+  install(SIGCHLD, on_child, SA_RESTART | SA_NOCLDSTOP, NULL);
   return request_pipe[0];
 }
 
@@ -112,6 +198,7 @@ int plugboard_stop_request(void) { return (int)stop_request; }
 void plugboard_stop_forwarding(void) {
   forward_target = 0;
   for (size_t index = 0; index < sizeof forwarded / sizeof forwarded[0]; index++) signal_default(forwarded[index]);
+  signal_default(SIGCHLD);
   if (request_pipe[0] >= 0) close(request_pipe[0]);
   if (request_pipe[1] >= 0) close(request_pipe[1]);
   request_pipe[0] = request_pipe[1] = -1;

@@ -138,3 +138,53 @@ import Testing
         + CrashReport.disableHint)
   }
 }
+
+/// No process outlives plugboard: the child dies with the parent, and what
+/// plugin code started is ended with the child that started it.
+@Suite(.serialized) struct DescendantsTests {
+  /// A constructor forks a process that sleeps 60 s, holding standard
+  /// output, then the entry point crashes: the plugin is set aside, and
+  /// `list --json | consumer` gets its whole document and the end of it
+  /// at once, not 60 s later.
+  @Test func whatACrashedChildLeftBehindIsEnded() throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.path + "/libStrayChild.so"
+    try FileManager.default.copyItem(
+      atPath: try CFixtures.directory.get() + "/libStrayChild.so", toPath: file)
+    let manifest = try folder.writeManifest([
+      ("Healthy", BuildProducts.library("Healthy")), ("StrayChild", file),
+    ])
+    let process = try GroupedProcess(["list", "--json", "--manifest", manifest])
+    #expect(try process.finish() == .exited(1))
+    let json = try JSONSerialization.jsonObject(with: Data(process.stdout)) as? [String: Any]
+    #expect(json != nil)
+    #expect(
+      process.stderrText.split(separator: "\n").first.map(String.init)
+        == "plugboard: find entry: plugin 'StrayChild' (\(file)) crashed with SIGSEGV (segmentation fault: a bad "
+        + "memory access) in its entry point plugboard_entry_v1 — \(CrashReport.disableHint)")
+    #expect(process.groupIsGone)
+  }
+
+  /// `kill -9` of the parent, while the application runs or while a plugin
+  /// still loads (no stage limit can end it then: the parent kept it):
+  /// the child does not run on.
+  @Test(arguments: [
+    (["run"], "Healthy is running", false), (["list"], "deaf", true),
+  ])
+  func killingTheParentEndsTheChild(command: [String], line: String, onStderr: Bool) throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.path + "/libDeafHang.so"
+    try FileManager.default.copyItem(atPath: try CFixtures.directory.get() + "/libDeafHang.so", toPath: file)
+    let plugins = onStderr ? [("DeafHang", file)] : [("Healthy", BuildProducts.library("Healthy"))]
+    let manifest = try folder.writeManifest(plugins)
+    let process = try GroupedProcess(command + ["--manifest", manifest] + (onStderr ? [] : ["--", "wait"]))
+    #expect(try process.waitForLine(line, onStderr: onStderr))
+    let children = process.children
+    #expect(children.count == 1)
+    process.signal(SIGKILL)
+    // The pipes end only once every process holding them did.
+    #expect(try process.finish() == .killed(SIGKILL))
+    // Ended, not merely done with the pipes; init reaps it in its time.
+    for child in children { #expect(try GroupedProcess.hasEnded(child)) }
+  }
+}

@@ -15,8 +15,9 @@ import PlugboardSupervision
 struct ChildFollower {
   let pid: pid_t
   let progress: Int32
-  /// Readable when the parent received a stop request (see
-  /// `plugboard_forward_signals`); -1 when there is none.
+  /// Readable when the parent received a stop request or a process plugin
+  /// code left behind ended (see `plugboard_forward_signals`); -1 when
+  /// there is none.
   let requests: Int32
   let record: StageRecord
   let timeout: Duration?
@@ -100,7 +101,10 @@ struct ChildFollower {
       if ready <= 0 { continue }
       if pipeOpen, watched[0].revents != 0 { consume(&watch) }
       // The request itself is kept by the handler; the bytes only wake.
-      if requests >= 0, watched.contains(where: { $0.fd == requests && $0.revents != 0 }) { drainRequests() }
+      if requests >= 0, watched.contains(where: { $0.fd == requests && $0.revents != 0 }) {
+        drainRequests()
+        plugboard_reap_strays(pid)
+      }
       let childEnded = pidfd >= 0 && watched[watched.count - 1].revents != 0
       if childEnded, let status = reap(blocking: false) { return ended(status, &watch) }
     }

@@ -84,6 +84,9 @@ struct Supervisor {
 
   func supervise() -> Int32? {
     var quarantine: [String: DeploymentProblem] = [:]
+    // Processes plugin code starts stay plugboard's descendants, to be
+    // ended with the child that started them.
+    _ = plugboard_become_subreaper()
     while true {
       // Not deferred: the child returns from here too, and keeps it.
       guard let record = StageRecord.create() else { return nil }
@@ -117,6 +120,9 @@ struct Supervisor {
       let (ending, watch) = ChildFollower(
         pid: pid, progress: ends[0], requests: requests, record: record, timeout: timeout
       ).follow()
+      // Whatever the child left behind (a process a constructor forked,
+      // holding standard output) ends with it.
+      _ = plugboard_end_descendants()
       close(ends[0])
       record.destroy()
       switch decide(ending, watch) {

@@ -7,8 +7,27 @@
 /// directly (`fork` is unavailable in Swift, `syscall` is variadic), and the
 /// signal handlers, which must be async-signal-safe C.
 
-/// fork(2). Called only while the process has a single thread.
+/// fork(2). Called only while the process has a single thread. The child
+/// asks for SIGKILL when the parent dies (`PR_SET_PDEATHSIG`), and ends at
+/// once if the parent died before that took effect.
 pid_t plugboard_fork(void);
+
+/// Makes this process the subreaper of its descendants
+/// (`PR_SET_CHILD_SUBREAPER`): what plugin code in a child starts, and the
+/// child leaves behind, becomes this process's child, not init's. 0 on
+/// success.
+int plugboard_become_subreaper(void);
+
+/// Kills (SIGKILL) and reaps every child of this process, and those that
+/// come to it as their parents die, until it has none: for after the
+/// supervised child was reaped, when what is left was started by plugin
+/// code. Returns how many it reaped.
+int plugboard_end_descendants(void);
+
+/// Reaps the children that ended, except `child` (left for its own
+/// `waitpid`): processes plugin code left behind, which came to this
+/// subreaper, must not stay zombies while the child runs.
+void plugboard_reap_strays(pid_t child);
 
 /// pidfd_open(2): a descriptor that polls readable when `pid` exits, or -1.
 int plugboard_pidfd_open(pid_t pid);
@@ -20,9 +39,10 @@ int plugboard_pidfd_open(pid_t pid);
 /// process group. Signals the terminal sends reach the child directly, as
 /// it shares the parent's process group, so they are not passed on twice.
 /// The first SIGINT, SIGTERM or SIGHUP from anyone but the child is kept
-/// as the stop request (``plugboard_stop_request``), and each writes a byte
-/// to a pipe whose read end (non-blocking, close-on-exec; the same for
-/// every child) this returns, or -1 when it could not be made.
+/// as the stop request (``plugboard_stop_request``). Each of those, and each
+/// SIGCHLD, writes a byte to a wake-up pipe whose read end (non-blocking,
+/// close-on-exec; the same for every child) this returns, or -1 when it
+/// could not be made.
 int plugboard_forward_signals(pid_t child);
 
 /// The first stop request (SIGINT, SIGTERM or SIGHUP) the parent received,
@@ -30,8 +50,8 @@ int plugboard_forward_signals(pid_t child);
 int plugboard_stop_request(void);
 
 /// In a new child, which inherits them from a parent that already
-/// supervised one: gives the forwarded signals back their default action
-/// and closes the stop requests' pipe.
+/// supervised one: gives the forwarded signals and SIGCHLD back their
+/// default action and closes the wake-up pipe.
 void plugboard_stop_forwarding(void);
 
 /// Makes ``plugboard_exit`` end the process by `signal` when it is given

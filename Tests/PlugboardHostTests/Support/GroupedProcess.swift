@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardSupervision
 
 #if canImport(Glibc)
   import Glibc
@@ -163,6 +164,23 @@ final class GroupedProcess {
   /// True when no process of plugboard's group is left (call after
   /// ``finish()``).
   var groupIsGone: Bool { kill(-pid, 0) != 0 && errno == ESRCH }
+
+  /// Whether process `pid` (not a child of this one) has ended, waiting
+  /// for its end up to ``limit``.
+  static func hasEnded(_ pid: pid_t) throws -> Bool {
+    let descriptor = plugboard_pidfd_open(pid)
+    guard descriptor >= 0 else {
+      if errno == ESRCH { return true }
+      throw Failure(description: "pidfd_open(\(pid)): \(String(cString: strerror(errno)))")
+    }
+    defer { close(descriptor) }
+    var watched = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+    while true {
+      let ready = poll(&watched, 1, Int32(limit.components.seconds * 1000))
+      if ready < 0 && errno == EINTR { continue }
+      return ready > 0
+    }
+  }
 
   /// The processes whose parent is plugboard, now.
   var children: [pid_t] {
