@@ -22,7 +22,20 @@
 //   FIXTURE_STRAY_CHILD  forks a process that sleeps 60 s, holding standard
 //                        output, in a constructor; plugboard_entry_v1 then
 //                        dies of SIGSEGV
+//   FIXTURE_FORGE_TIMEOUT writes a stage-timeout event of an hour on every
+//                        pipe it may write to (plugboard's progress pipe
+//                        among them) in a constructor, then never returns
+//   FIXTURE_CLOSE_FDS    closes descriptors 3–1023 in a constructor, opens
+//                        12 files, and carries on; plugboard_entry_v1
+//                        returns NULL
+//   FIXTURE_CHATTY_THREAD starts a thread in a constructor that prints a
+//                        line on standard output every millisecond;
+//                        plugboard_entry_v1 returns NULL
 #include "plugboard_abi.h"
+#include <pthread.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -123,6 +136,48 @@ const void *plugboard_entry_v1(void) {
   *(volatile int *)0 = 1;
   return NULL;
 }
+
+#elif defined(FIXTURE_FORGE_TIMEOUT)
+__attribute__((constructor)) static void fixture_forge_timeout(void) {
+  for (int fd = 3; fd < 1024; fd++) {
+    struct stat status;
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || (flags & O_ACCMODE) != O_WRONLY || fstat(fd, &status) != 0 || !S_ISFIFO(status.st_mode)) {
+      continue;
+    }
+    ssize_t written = write(fd, "T3600\n", 6);
+    (void)written;
+  }
+  for (;;) pause();
+}
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_CLOSE_FDS)
+__attribute__((constructor)) static void fixture_close_fds(void) {
+  for (int fd = 3; fd < 1024; fd++) close(fd);
+  // Its log files take the lowest numbers, those plugboard's were at.
+  for (int index = 0; index < 12; index++) {
+    int fd = open("/dev/null", O_WRONLY);
+    (void)fd;
+  }
+}
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_CHATTY_THREAD)
+static void *chatter(void *argument) {
+  (void)argument;
+  for (;;) {
+    printf("chatter\n");
+    fflush(stdout);
+    usleep(1000);
+  }
+  return NULL;
+}
+__attribute__((constructor)) static void fixture_chatty_thread(void) {
+  pthread_t thread;
+  pthread_create(&thread, NULL, chatter, NULL);
+}
+const void *plugboard_entry_v1(void) { return NULL; }
 
 #else
 #error "choose a fixture with -DFIXTURE_..."

@@ -108,6 +108,40 @@ import Testing
     #expect(fromFlag.stderrLines.first?.hasPrefix("plugboard: \(stopped) 0.25 s while being opened") == true)
   }
 
+  /// A constructor that writes `T3600` on the progress pipe it inherited
+  /// does not buy itself an hour: the stage timeout the child sent first,
+  /// before any plugin code ran, stands.
+  @Test func aForgedStageTimeoutIsIgnored() throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.path + "/libForgeTimeout.so"
+    try FileManager.default.copyItem(
+      atPath: try CFixtures.directory.get() + "/libForgeTimeout.so", toPath: file)
+    let manifest = try folder.write(
+      "plugins.json",
+      #"{ "formatVersion": 1, "stageTimeout": 0.5, "plugins": [ { "name": "ForgeTimeout", "path": "libForgeTimeout.so" } ] }"#
+    )
+    // Bounded: a switched-off watchdog fails the test instead of hanging it.
+    let process = try GroupedProcess(["list", "--manifest", manifest])
+    #expect(try process.finish() == .exited(1))
+    #expect(
+      process.stderrText.split(separator: "\n").first.map(String.init)
+        == "plugboard: open: plugin 'ForgeTimeout' (\(file)) was stopped after 0.5 s while being opened (in its "
+        + "library initialisers): it never returned — \(CrashReport.slowHint)")
+  }
+
+  /// Lines on the progress pipe are parsed strictly: a field with an
+  /// escape the writer never makes, a signal out of range, or a stray
+  /// field is no event.
+  @Test func malformedProgressLinesAreNoEvents() {
+    #expect(
+      ProgressEvent(line: Substring("C11\t" + #"boom\\ \t\n"#)) == .crash(signal: 11, message: "boom\\ \t"))
+    for line in [
+      "C11\tbad \\x escape", "C11\ttrailing \\", "C99\tx", "C0\tx", "T5\textra", "K15\t", "K0", "Mtype",
+    ] {
+      #expect(ProgressEvent(line: Substring(line)) == nil, "\(line)")
+    }
+  }
+
   @Test func aBadStageTimeoutIsMisuse() throws {
     let result = try Subprocess.plugboard(["list", "--stage-timeout", "0"])
     #expect(result.exited)

@@ -46,7 +46,7 @@ struct ChildFollower {
           break
         }
         for line in lines.append(chunk) {
-          guard let event = ProgressEvent(line: line) else { continue }
+          guard let event = ProgressEvent(line: line), event.travelsOnThePipe else { continue }
           if case .making = event, watch.making.count >= Self.maximumChainLinks { continue }
           watch.apply(event)
         }

@@ -22,6 +22,9 @@ enum Progress {
   /// Bring-up until the first `.reporting` or `.running`, then the last
   /// of those: a stage recorded after them keeps it.
   nonisolated(unsafe) private static var phase = StageWatch.Phase.bringingUp
+  /// Whether the stage timeout went to the parent (once, before any plugin
+  /// code runs; the manifest's, else the default).
+  nonisolated(unsafe) private static var timeoutSent = false
 
   /// Plugins the parent took out of this run after they brought an
   /// earlier child down, by name, with the problem to report for each.
@@ -49,12 +52,21 @@ enum Progress {
     guard let parent else { return }
     switch event {
     case .stage(let stage, let plugin, let file):
+      // The parent believes the first stage timeout it reads: it must be
+      // plugboard's, sent before any plugin code can write to the pipe.
+      if !timeoutSent, plugin != nil || stage == .resolveApplication {
+        report(.stageTimeout(Supervisor.defaultStageTimeout))
+      }
       parent.record.publish(stage, plugin: plugin, file: file, phase: phase)
     case .reporting, .running:
       if phase == .bringingUp { plugboard_release_request_signals() }
       phase = event == .running ? .running : .reporting
       parent.record.enter(phase)
-    case .stageTimeout, .crash, .making, .selfSignal:
+    case .stageTimeout:
+      guard !timeoutSent else { return }
+      timeoutSent = true
+      DescriptorLine.write(event.line, to: parent.descriptor)
+    case .crash, .making, .selfSignal:
       DescriptorLine.write(event.line, to: parent.descriptor)
     }
   }

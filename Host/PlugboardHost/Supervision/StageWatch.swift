@@ -19,6 +19,8 @@ struct StageWatch: Sendable {
   var timeout: Duration
   /// Whether the flag set ``timeout`` (then the manifest's is ignored).
   let timeoutFromFlag: Bool
+  /// Whether the child's stage timeout came: later ones are forged.
+  var timeoutReceived = false
   var crash: (signal: Int32, message: String?)?
   /// A stop signal the child sent itself during bring-up.
   var selfSignal: Int32?
@@ -76,6 +78,11 @@ struct StageWatch: Sendable {
     case .stage(let stage, let plugin, let file):
       (self.stage, self.plugin, self.file) = (stage, plugin, file)
     case .stageTimeout(let duration):
+      // Only the first: the child sends it before any plugin code runs
+      // (see `Progress`), so a later one was written by plugin code, on
+      // the pipe it inherited, to switch its own watchdog off.
+      guard !timeoutReceived else { return }
+      timeoutReceived = true
       if !timeoutFromFlag { timeout = duration }
     case .crash(let signal, let message):
       if crash == nil { crash = (signal, message) }

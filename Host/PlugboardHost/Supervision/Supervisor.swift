@@ -139,7 +139,7 @@ struct Supervisor {
         guard quarantine[plugin] == nil else {
           // Quarantined, yet it came down again: something other than the
           // plugin's own code is failing. Say so rather than loop.
-          StandardError.write("plugboard: \(problem)")
+          StandardError.write(Terminal.sanitize("plugboard: \(problem)"))
           StandardError.write(
             "plugboard: \(command): the plugin was already set aside and the process still failed; "
               + "run with --unsupervised to see the failure directly")

@@ -35,6 +35,11 @@ enum CFixtures {
     "libDeafHang.so": ["-shared", "-DFIXTURE_DEAF_HANG"],
     "libSelfTerm.so": ["-shared", "-DFIXTURE_SELF_TERM"],
     "libStrayChild.so": ["-shared", "-DFIXTURE_STRAY_CHILD"],
+    // A constructor that forges a progress event to switch its watchdog off.
+    "libForgeTimeout.so": ["-shared", "-DFIXTURE_FORGE_TIMEOUT"],
+    // Constructors that take plugboard's descriptors, or its standard output.
+    "libCloseDescriptors.so": ["-shared", "-DFIXTURE_CLOSE_FDS"],
+    "libChattyThread.so": ["-shared", "-DFIXTURE_CHATTY_THREAD", "-pthread"],
     // A relocatable object: ELF, but not a shared library.
     "libObject.so": ["-c", "-DFIXTURE_NO_ENTRY"],
   ]
