@@ -13,6 +13,8 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -225,6 +227,36 @@ void plugboard_exit(int status) {
   exit(status);
 }
 
+// MARK: Descriptors of plugboard's own (child)
+
+int plugboard_move_high(int fd) {
+  int floor = 10;
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur > 64) {
+    floor = (int)limit.rlim_cur - 32;
+  }
+  int moved = fcntl(fd, F_DUPFD_CLOEXEC, floor);
+  if (moved < 0) {
+    if (fd >= 0) fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return fd;
+  }
+  close(fd);
+  return moved;
+}
+
+int plugboard_identity(int fd, plugboard_file_identity *identity) {
+  struct stat status;
+  if (fstat(fd, &status) != 0) return -1;
+  identity->device = (unsigned long long)status.st_dev;
+  identity->inode = (unsigned long long)status.st_ino;
+  return 0;
+}
+
+int plugboard_is_same_file(int fd, plugboard_file_identity identity) {
+  plugboard_file_identity now;
+  return plugboard_identity(fd, &now) == 0 && now.device == identity.device && now.inode == identity.inode;
+}
+
 // MARK: Crash reporting (child)
 
 // The Swift runtime keeps the message of the last fatal error here (on
@@ -235,11 +267,18 @@ static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SI
 #define CRASH_SIGNAL_COUNT (sizeof crash_signals / sizeof crash_signals[0])
 static struct sigaction previous_actions[CRASH_SIGNAL_COUNT];
 static int crash_fd = -1;
+// What crash_fd was when installed: plugin code may close it, and a file it
+// opens then may take its number.
+static plugboard_file_identity crash_fd_identity;
 static void (*crash_describe)(int fd);
 static volatile sig_atomic_t crashing = 0;
 static int chain_previous = 0;
 
+int plugboard_progress_is_intact(void) { return crash_fd >= 0 && plugboard_is_same_file(crash_fd, crash_fd_identity); }
+
 static void write_all(int fd, const char *bytes, size_t count) {
+  // Never into a file of plugin code's that took the progress pipe's number.
+  if (fd == crash_fd && !plugboard_progress_is_intact()) return;
   while (count > 0) {
     ssize_t written = write(fd, bytes, count);
     if (written <= 0) return;
@@ -343,6 +382,7 @@ void plugboard_release_request_signals(void) {
 
 void plugboard_install_crash_reporter(int fd, void (*describe)(int fd)) {
   crash_fd = fd;
+  if (plugboard_identity(fd, &crash_fd_identity) != 0) crash_fd = -1;
   crash_describe = describe;
   // The Swift runtime's backtracer writes pages of registers and threads
   // for a crash the supervisor already reports in one line; keep it only

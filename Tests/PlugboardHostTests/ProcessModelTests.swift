@@ -188,3 +188,61 @@ import Testing
     for child in children { #expect(try GroupedProcess.hasEnded(child)) }
   }
 }
+
+/// plugboard's descriptors are its own: `list --json` prints one JSON
+/// document on standard output whatever plugin code does to descriptors or
+/// prints from its threads.
+@Suite(.serialized) struct OwnDescriptorsTests {
+  private func deployment(_ fixture: String) throws -> (TemporaryDirectory, String, String) {
+    let folder = try TemporaryDirectory()
+    let file = folder.path + "/lib\(fixture).so"
+    try FileManager.default.copyItem(
+      atPath: try CFixtures.directory.get() + "/lib\(fixture).so", toPath: file)
+    let manifest = try folder.writeManifest([("Healthy", BuildProducts.library("Healthy")), (fixture, file)])
+    return (folder, manifest, file)
+  }
+
+  /// A constructor closes descriptors 3–1023 (plugboard's saved standard
+  /// output and its progress pipe among them, when the limit on
+  /// descriptors is 1024 and they sit just below it) and opens 12 files,
+  /// which take the low numbers.
+  @Test(arguments: [nil, 1024])
+  func aPluginThatClosesDescriptorsDoesNotTakeStandardOutput(limit: Int?) throws {
+    let (folder, manifest, file) = try deployment("CloseDescriptors")
+    defer { withExtendedLifetime(folder) {} }
+    let arguments = ["list", "--json", "--manifest", manifest]
+    for attempt in 1...20 {
+      let result =
+        try limit.map {
+          try Subprocess.run(
+            "/bin/sh", ["-c", "ulimit -n \($0) && exec \"$0\" \"$@\"", BuildProducts.plugboard] + arguments)
+        } ?? Subprocess.plugboard(arguments)
+      #expect(result.exited && result.status == 1, "attempt \(attempt)")
+      let json = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+      #expect(json != nil, "attempt \(attempt): \(result.stdout.prefix(200))")
+      #expect(
+        result.stderrLines.contains {
+          $0.hasPrefix("plugboard: find entry: plugin 'CloseDescriptors' (\(file)) returned NULL")
+        }, "attempt \(attempt): \(result.stderr)")
+      guard limit != nil else { continue }
+      #expect(
+        result.stderrLines.first
+          == "plugboard: warning: plugin code closed or replaced plugboard's descriptor of standard output while "
+          + "the plugins loaded; plugboard took standard output back from its supervising process")
+    }
+  }
+
+  /// A plugin thread prints a line every millisecond, from bring-up to
+  /// the end: what it prints goes to standard error, never into the JSON.
+  @Test func aPluginThreadPrintingCannotBreakTheJSON() throws {
+    let (folder, manifest, _) = try deployment("ChattyThread")
+    defer { withExtendedLifetime(folder) {} }
+    for attempt in 1...20 {
+      let result = try Subprocess.plugboard(["list", "--json", "--manifest", manifest])
+      #expect(result.exited && result.status == 1, "attempt \(attempt)")
+      let json = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+      #expect(json != nil, "attempt \(attempt): \(result.stdout.prefix(300))")
+      #expect(!result.stdout.contains("chatter"), "attempt \(attempt)")
+    }
+  }
+}

@@ -110,8 +110,9 @@ struct Supervisor {
         plugboard_stop_forwarding()
         plugboard_unblock_forwarded_signals()
         close(ends[0])
-        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        Progress.start(descriptor: ends[1], record: record, quarantine: quarantine)
+        // Out of the way of the low numbers plugin code takes; checked
+        // before each use (plugin code may close it all the same).
+        Progress.start(descriptor: plugboard_move_high(ends[1]), record: record, quarantine: quarantine)
         return nil
       }
       close(ends[1])

@@ -78,6 +78,28 @@ void plugboard_block_forwarded_signals(void);
 /// them on must be able to receive them, and the child to act on them.
 void plugboard_unblock_forwarded_signals(void);
 
+/// A file's identity, to know a descriptor still refers to it.
+typedef struct {
+  unsigned long long device;
+  unsigned long long inode;
+} plugboard_file_identity;
+
+/// `fd` moved to a high number (32 below the soft limit on descriptors),
+/// close-on-exec, out of the way of the low numbers plugin code takes; `fd`
+/// itself when it cannot be moved.
+int plugboard_move_high(int fd);
+
+/// The identity of what `fd` refers to; -1 when it is not open.
+int plugboard_identity(int fd, plugboard_file_identity *identity);
+
+/// Whether `fd` still refers to `identity`: plugin code may have closed
+/// it, and a file it opened may have taken the number.
+int plugboard_is_same_file(int fd, plugboard_file_identity identity);
+
+/// Whether the progress pipe given to ``plugboard_install_crash_reporter``
+/// is still open as itself. Nothing is written to it otherwise.
+int plugboard_progress_is_intact(void);
+
 /// In the supervised child: on SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE or
 /// SIGABRT, writes a crash line to `fd` (`C<signal>\t<Swift fatal error
 /// message, if any>\n`), then calls `describe(fd)` (which may write more
