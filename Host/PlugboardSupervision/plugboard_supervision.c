@@ -209,6 +209,7 @@ void plugboard_stop_forwarding(void) {
 // MARK: Ending by a signal
 
 static volatile sig_atomic_t ending_signal = 0;
+static void announce_exit(int status);
 
 void plugboard_end_by_signal_at_exit(int signal) { ending_signal = signal; }
 
@@ -224,6 +225,11 @@ void plugboard_exit(int status) {
     sigprocmask(SIG_UNBLOCK, &set, NULL);
     raise(signal);
   }
+  // What follows in exit() is plugin code (library destructors, atexit
+  // handlers), and runs before stdio's last flush: flush first, then tell
+  // the supervising parent, which bounds it.
+  fflush(NULL);
+  announce_exit(status);
   exit(status);
 }
 
@@ -285,6 +291,29 @@ static void write_all(int fd, const char *bytes, size_t count) {
     bytes += written;
     count -= (size_t)written;
   }
+}
+
+static volatile sig_atomic_t application_ran = 0;
+
+void plugboard_note_application_running(void) { application_ran = 1; }
+
+// `E<status>`, and a field `a` once the application ran: the child is
+// exiting with `status`; exit-time code begins.
+static void announce_exit(int status) {
+  if (crash_fd < 0 || !plugboard_progress_is_intact()) return;
+  char line[8];
+  size_t used = 0;
+  line[used++] = 'E';
+  unsigned value = (unsigned)status & 0xff;
+  if (value >= 100) line[used++] = (char)('0' + value / 100);
+  if (value >= 10) line[used++] = (char)('0' + value / 10 % 10);
+  line[used++] = (char)('0' + value % 10);
+  if (application_ran) {
+    line[used++] = '\t';
+    line[used++] = 'a';
+  }
+  line[used++] = '\n';
+  write_all(crash_fd, line, used);
 }
 
 // The message with tabs and newlines escaped, so it stays one field of one line.

@@ -31,6 +31,10 @@
 //   FIXTURE_CHATTY_THREAD starts a thread in a constructor that prints a
 //                        line on standard output every millisecond;
 //                        plugboard_entry_v1 returns NULL
+//   FIXTURE_DTOR_HANG    never returns from a destructor (it runs in exit(),
+//                        after the report); plugboard_entry_v1 returns NULL
+//   FIXTURE_DTOR_CRASH   dies of SIGSEGV in a destructor;
+//                        plugboard_entry_v1 returns NULL
 #include "plugboard_abi.h"
 #include <pthread.h>
 #include <stdio.h>
@@ -177,6 +181,16 @@ __attribute__((constructor)) static void fixture_chatty_thread(void) {
   pthread_t thread;
   pthread_create(&thread, NULL, chatter, NULL);
 }
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_DTOR_HANG)
+__attribute__((destructor)) static void fixture_dtor_hang(void) {
+  for (;;) pause();
+}
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_DTOR_CRASH)
+__attribute__((destructor)) static void fixture_dtor_crash(void) { *(volatile int *)0 = 1; }
 const void *plugboard_entry_v1(void) { return NULL; }
 
 #else

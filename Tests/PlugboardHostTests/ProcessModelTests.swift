@@ -16,24 +16,6 @@ import Testing
     return (folder, manifest)
   }
 
-  /// A C fixture (see `CFixtures`) copied beside a manifest, after the
-  /// plugins `before` (built products), optional when `optional`.
-  private func fixtureDeployment(_ fixture: String, optional: Bool = false, before: [String] = []) throws -> (
-    TemporaryDirectory, String, String
-  ) {
-    let folder = try TemporaryDirectory()
-    let file = folder.path + "/lib\(fixture).so"
-    try FileManager.default.copyItem(
-      atPath: try CFixtures.directory.get() + "/lib\(fixture).so", toPath: file)
-    let listed = before.map { #"{ "name": "\#($0)", "path": "\#(BuildProducts.library($0))" }"# }
-    let entry = #"{ "name": "\#(fixture)", "path": "lib\#(fixture).so", "optional": \#(optional) }"#
-    let manifest = try folder.write(
-      "plugins.json",
-      #"{ "formatVersion": 1, \#(BuildProducts.rootsMember) "plugins": [ "#
-        + (listed + [entry]).joined(separator: ", ") + " ] }")
-    return (folder, manifest, file)
-  }
-
   static let stoppedInOrder: [Substring] = [
     "start Pool", "start Sessions", "start Cache", "application running", "ready",
     "application cancelled", "stop Cache", "stop Sessions", "stop Pool",
@@ -104,7 +86,7 @@ import Testing
   /// stops the command: the plugin is not set aside as missing, and the
   /// application never runs.
   @Test func aRequestDuringBringUpStopsTheCommand() throws {
-    let (folder, manifest, file) = try fixtureDeployment("DeafHang", optional: true, before: ["Healthy"])
+    let (folder, manifest, file) = try CFixtures.deployment("DeafHang", optional: true, before: ["Healthy"])
     defer { withExtendedLifetime(folder) {} }
     let process = try GroupedProcess(["run", "--manifest", manifest])
     // Its constructor has run once the open stage is announced; the
@@ -125,7 +107,7 @@ import Testing
   /// not an operator's request: the plugin is named, set aside, and
   /// `list --json` still prints its document.
   @Test func aPluginSignallingItsOwnProcessIsAtFault() throws {
-    let (folder, manifest, file) = try fixtureDeployment("SelfTerm", before: ["Healthy"])
+    let (folder, manifest, file) = try CFixtures.deployment("SelfTerm", before: ["Healthy"])
     defer { withExtendedLifetime(folder) {} }
     let result = try Subprocess.plugboard(["list", "--json", "--manifest", manifest])
     #expect(result.exited && result.status == 1)
@@ -147,13 +129,8 @@ import Testing
   /// `list --json | consumer` gets its whole document and the end of it
   /// at once, not 60 s later.
   @Test func whatACrashedChildLeftBehindIsEnded() throws {
-    let folder = try TemporaryDirectory()
-    let file = folder.path + "/libStrayChild.so"
-    try FileManager.default.copyItem(
-      atPath: try CFixtures.directory.get() + "/libStrayChild.so", toPath: file)
-    let manifest = try folder.writeManifest([
-      ("Healthy", BuildProducts.library("Healthy")), ("StrayChild", file),
-    ])
+    let (folder, manifest, file) = try CFixtures.deployment("StrayChild", before: ["Healthy"])
+    defer { withExtendedLifetime(folder) {} }
     let process = try GroupedProcess(["list", "--json", "--manifest", manifest])
     #expect(try process.finish() == .exited(1))
     let json = try JSONSerialization.jsonObject(with: Data(process.stdout)) as? [String: Any]
@@ -172,11 +149,12 @@ import Testing
     (["run"], "Healthy is running", false), (["list"], "deaf", true),
   ])
   func killingTheParentEndsTheChild(command: [String], line: String, onStderr: Bool) throws {
-    let folder = try TemporaryDirectory()
-    let file = folder.path + "/libDeafHang.so"
-    try FileManager.default.copyItem(atPath: try CFixtures.directory.get() + "/libDeafHang.so", toPath: file)
-    let plugins = onStderr ? [("DeafHang", file)] : [("Healthy", BuildProducts.library("Healthy"))]
-    let manifest = try folder.writeManifest(plugins)
+    // The deaf plugin alone, or the application's alone.
+    let deaf = try CFixtures.deployment("DeafHang")
+    defer { withExtendedLifetime(deaf) {} }
+    let manifest =
+      try onStderr
+      ? deaf.manifest : deaf.folder.writeManifest([("Healthy", BuildProducts.library("Healthy"))])
     let process = try GroupedProcess(command + ["--manifest", manifest] + (onStderr ? [] : ["--", "wait"]))
     #expect(try process.waitForLine(line, onStderr: onStderr))
     let children = process.children
@@ -194,12 +172,7 @@ import Testing
 /// prints from its threads.
 @Suite(.serialized) struct OwnDescriptorsTests {
   private func deployment(_ fixture: String) throws -> (TemporaryDirectory, String, String) {
-    let folder = try TemporaryDirectory()
-    let file = folder.path + "/lib\(fixture).so"
-    try FileManager.default.copyItem(
-      atPath: try CFixtures.directory.get() + "/lib\(fixture).so", toPath: file)
-    let manifest = try folder.writeManifest([("Healthy", BuildProducts.library("Healthy")), (fixture, file)])
-    return (folder, manifest, file)
+    try CFixtures.deployment(fixture, before: ["Healthy"])
   }
 
   /// A constructor closes descriptors 3–1023 (plugboard's saved standard
@@ -244,5 +217,46 @@ import Testing
       #expect(json != nil, "attempt \(attempt): \(result.stdout.prefix(300))")
       #expect(!result.stdout.contains("chatter"), "attempt \(attempt)")
     }
+  }
+}
+
+/// Exit-time code (library destructors, `atexit` handlers) is plugin code:
+/// bounded by the stage timeout, and a hang or a crash there is named as
+/// such, keeping the status the command earned.
+@Suite(.serialized) struct ExitTimeCodeTests {
+  private func deployment(_ fixture: String) throws -> (TemporaryDirectory, String) {
+    let (folder, manifest, _) = try CFixtures.deployment(
+      fixture, optional: true, before: ["Healthy"], extras: #""stageTimeout": 0.5,"#)
+    return (folder, manifest)
+  }
+
+  /// A destructor that never returns: `list --json` prints its whole
+  /// document, then ends, with the status it earned.
+  @Test func aDestructorThatHangsIsStoppedAfterTheReport() throws {
+    let (folder, manifest) = try deployment("DtorHang")
+    defer { withExtendedLifetime(folder) {} }
+    let process = try GroupedProcess(["list", "--json", "--manifest", manifest])
+    #expect(try process.finish() == .exited(0))
+    #expect((try? JSONSerialization.jsonObject(with: Data(process.stdout))) != nil)
+    #expect(
+      process.stderrText.split(separator: "\n").last.map(String.init)
+        == "plugboard: list: plugin code run at exit (a library destructor or an atexit handler) did not finish "
+        + "within 0.5 s after the report was written; it was stopped")
+    #expect(process.groupIsGone)
+  }
+
+  /// A destructor that crashes after the application returned 0: named as
+  /// exit-time plugin code, not as a bug in plugboard, and the
+  /// application's status stands.
+  @Test func aDestructorThatCrashesAfterTheApplicationKeepsItsStatus() throws {
+    let (folder, manifest) = try deployment("DtorCrash")
+    defer { withExtendedLifetime(folder) {} }
+    let result = try Subprocess.plugboard(["run", "--manifest", manifest])
+    #expect(result.exited && result.status == 0)
+    #expect(result.stdout == "Healthy is running\n")
+    #expect(
+      result.stderrLines.last
+        == "plugboard: run: plugin code run at exit (a library destructor or an atexit handler) crashed with "
+        + "SIGSEGV (segmentation fault: a bad memory access) after the application ended")
   }
 }

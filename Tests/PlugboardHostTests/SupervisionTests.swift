@@ -112,14 +112,8 @@ import Testing
   /// does not buy itself an hour: the stage timeout the child sent first,
   /// before any plugin code ran, stands.
   @Test func aForgedStageTimeoutIsIgnored() throws {
-    let folder = try TemporaryDirectory()
-    let file = folder.path + "/libForgeTimeout.so"
-    try FileManager.default.copyItem(
-      atPath: try CFixtures.directory.get() + "/libForgeTimeout.so", toPath: file)
-    let manifest = try folder.write(
-      "plugins.json",
-      #"{ "formatVersion": 1, "stageTimeout": 0.5, "plugins": [ { "name": "ForgeTimeout", "path": "libForgeTimeout.so" } ] }"#
-    )
+    let (folder, manifest, file) = try CFixtures.deployment("ForgeTimeout", extras: #""stageTimeout": 0.5,"#)
+    defer { withExtendedLifetime(folder) {} }
     // Bounded: a switched-off watchdog fails the test instead of hanging it.
     let process = try GroupedProcess(["list", "--manifest", manifest])
     #expect(try process.finish() == .exited(1))

@@ -38,6 +38,9 @@ struct ChildFollower {
     // Set once a stop request came during bring-up: the child then ends by
     // it, or is killed at this time.
     var stopDeadline: Int64?
+    // Set once the child announced its exit: its exit-time code (plugin
+    // code) gets one stage timeout.
+    var exitDeadline: Int64?
 
     func consume(_ watch: inout StageWatch) {
       while let chunk = readChunk() {
@@ -69,6 +72,10 @@ struct ChildFollower {
         stopDeadline = now + StageWatch.nanoseconds(Supervisor.stopGrace)
       }
       var wake = watch.wake(now: now)
+      if watch.exiting != nil, exitDeadline == nil, watch.crash == nil {
+        exitDeadline = now + StageWatch.nanoseconds(watch.timeout)
+      }
+      if let exitDeadline, crashDeadline == nil { wake = exitDeadline <= now ? .hung : .at(exitDeadline) }
       if let crashDeadline { wake = crashDeadline <= now ? .hung : .at(crashDeadline) }
       if let stopDeadline, watch.phase == .bringingUp {
         switch wake {

@@ -96,6 +96,24 @@ struct CrashReport {
     return [Terminal.sanitize(line)]
   }
 
+  /// Exit-time plugin code (a library destructor, an `atexit` handler)
+  /// crashed or hung after the report was written or the application
+  /// ended.
+  func exitLines(command: String) -> [String] {
+    let outcome: String
+    switch ending {
+    case .hung(let limit): outcome = "did not finish within \(ProgressEvent.seconds(limit)) s"
+    default: outcome = "crashed with \(how)"
+    }
+    let after = watch.exiting?.afterApplication == true ? "the application ended" : "the report was written"
+    let stopped = if case .hung = ending { "; it was stopped" } else { "" }
+    return [
+      Terminal.sanitize(
+        "plugboard: \(command): plugin code run at exit (a library destructor or an atexit handler) \(outcome) "
+          + "after \(after)\(stopped)")
+    ]
+  }
+
   /// plugboard's own process came down after bring-up, writing its report.
   func internalLines(command: String) -> [String] {
     let outcome: String

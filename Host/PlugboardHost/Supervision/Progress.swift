@@ -61,13 +61,14 @@ enum Progress {
       parent.record.publish(stage, plugin: plugin, file: file, phase: phase)
     case .reporting, .running:
       if phase == .bringingUp { plugboard_release_request_signals() }
+      if event == .running { plugboard_note_application_running() }
       phase = event == .running ? .running : .reporting
       parent.record.enter(phase)
     case .stageTimeout:
       guard !timeoutSent else { return }
       timeoutSent = true
       writeLine(event, to: parent.descriptor)
-    case .crash, .making, .selfSignal:
+    case .crash, .making, .selfSignal, .exiting:
       writeLine(event, to: parent.descriptor)
     }
   }

@@ -7,7 +7,8 @@
 ///
 /// Wire format, one event per line, fields separated by tabs, with `\`,
 /// tab and newline escaped as `\\`, `\t` and `\n`: `T<seconds>`,
-/// `C<signal>\t<message>`, `M<type>\t<site>`, `K<signal>`; and, should a stage ever
+/// `C<signal>\t<message>`, `M<type>\t<site>`, `K<signal>`, `E<status>[\ta]`;
+/// and, should a stage ever
 /// be sent as a line, `S<stage>\t<plugin>\t<file>`, `D` (reporting) and
 /// `A` (running), which the parent applies as it would the record.
 enum ProgressEvent: Equatable, Sendable {
@@ -24,6 +25,10 @@ enum ProgressEvent: Equatable, Sendable {
   /// During bring-up, the process sent itself this stop signal (plugin
   /// code calling `kill(getpid(), …)` or `raise`): a fault, not a request.
   case selfSignal(Int32)
+  /// The child is exiting with this status: its exit-time code (library
+  /// destructors, `atexit` handlers), plugin code, begins. Written by
+  /// `plugboard_exit`.
+  case exiting(status: Int32, afterApplication: Bool)
   /// Bring-up is over and the command is writing its report: no plugin
   /// code runs any more, so no stage deadline applies.
   case reporting
@@ -38,6 +43,7 @@ enum ProgressEvent: Equatable, Sendable {
     case .crash(let signal, let message): "C\(signal)\t\(Self.escape(message ?? ""))"
     case .making(let type, let site): "M\(Self.escape(type))\t\(Self.escape(site))"
     case .selfSignal(let signal): "K\(signal)"
+    case .exiting(let status, let afterApplication): "E\(status)" + (afterApplication ? "\ta" : "")
     case .reporting: "D"
     case .running: "A"
     }
@@ -74,6 +80,12 @@ enum ProgressEvent: Equatable, Sendable {
     case ("K", 1):
       guard let signal = signal(fields[0]) else { return nil }
       self = .selfSignal(signal)
+    case ("E", 1), ("E", 2):
+      guard let status = Int32(fields[0]), (0...255).contains(status), fields.count == 1 || fields[1] == "a"
+      else {
+        return nil
+      }
+      self = .exiting(status: status, afterApplication: fields.count == 2)
     case ("D", 1) where fields[0].isEmpty: self = .reporting
     case ("A", 1) where fields[0].isEmpty: self = .running
     default: return nil
@@ -85,7 +97,7 @@ enum ProgressEvent: Equatable, Sendable {
   /// plugboard, and is ignored.
   var travelsOnThePipe: Bool {
     switch self {
-    case .stageTimeout, .crash, .making, .selfSignal: true
+    case .stageTimeout, .crash, .making, .selfSignal, .exiting: true
     case .stage, .reporting, .running: false
     }
   }

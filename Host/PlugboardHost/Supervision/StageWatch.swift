@@ -24,6 +24,9 @@ struct StageWatch: Sendable {
   var crash: (signal: Int32, message: String?)?
   /// A stop signal the child sent itself during bring-up.
   var selfSignal: Int32?
+  /// The status the child was exiting with when its exit-time code began,
+  /// and whether the application had run.
+  var exiting: (status: Int32, afterApplication: Bool)?
   /// The resolution chain at the crash, outermost first.
   var making: [(type: String, site: String)] = []
 
@@ -90,6 +93,8 @@ struct StageWatch: Sendable {
       making.append((type, site))
     case .selfSignal(let signal):
       if selfSignal == nil { selfSignal = signal }
+    case .exiting(let status, let afterApplication):
+      if exiting == nil { exiting = (status, afterApplication) }
     case .reporting:
       phase = .reporting
     case .running:

@@ -153,6 +153,16 @@ struct Supervisor {
 
   private func decide(_ ending: ChildEnding, _ watch: StageWatch) -> Decision {
     let report = CrashReport(ending: ending, watch: watch)
+    if let earned = watch.exiting?.status {
+      // The report was written, or the application ended: what failed is
+      // exit-time plugin code, and the status earned before it stands.
+      switch ending {
+      case .exited(let status): return .exit(status)
+      case .signaled(let signal) where SignalName.isRequest(signal) && watch.crash == nil:
+        return .stop(signal: signal, [])
+      case .signaled, .hung: return .report(report.exitLines(command: command), status: earned)
+      }
+    }
     switch watch.phase {
     case .running:
       guard case .signaled(let signal) = ending else {

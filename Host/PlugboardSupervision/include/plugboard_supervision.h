@@ -45,6 +45,10 @@ int plugboard_pidfd_open(pid_t pid);
 /// could not be made.
 int plugboard_forward_signals(pid_t child);
 
+/// In the supervised child: the application is running (its status is the
+/// one exit announces).
+void plugboard_note_application_running(void);
+
 /// The first stop request (SIGINT, SIGTERM or SIGHUP) the parent received,
 /// or 0.
 int plugboard_stop_request(void);
@@ -63,7 +67,11 @@ void plugboard_end_by_signal_at_exit(int signal);
 /// exit(3), except after ``plugboard_end_by_signal_at_exit`` with the
 /// matching status: then stdio is flushed, the signal's default action
 /// restored and the signal raised (exit(3) only if that did not end the
-/// process).
+/// process). Before exit(3), stdio is flushed and, in a supervised child,
+/// `E<status>` is written on the progress pipe (with a field `a` after
+/// ``plugboard_note_application_running``): the exit-time code that
+/// follows (library destructors, atexit handlers) is plugin code, which
+/// the parent bounds.
 void plugboard_exit(int status) __attribute__((noreturn));
 
 /// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread, from

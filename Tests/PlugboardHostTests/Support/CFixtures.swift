@@ -40,6 +40,9 @@ enum CFixtures {
     // Constructors that take plugboard's descriptors, or its standard output.
     "libCloseDescriptors.so": ["-shared", "-DFIXTURE_CLOSE_FDS"],
     "libChattyThread.so": ["-shared", "-DFIXTURE_CHATTY_THREAD", "-pthread"],
+    // Exit-time plugin code: a destructor that hangs, one that crashes.
+    "libDtorHang.so": ["-shared", "-DFIXTURE_DTOR_HANG"],
+    "libDtorCrash.so": ["-shared", "-DFIXTURE_DTOR_CRASH"],
     // A relocatable object: ELF, but not a shared library.
     "libObject.so": ["-c", "-DFIXTURE_NO_ENTRY"],
   ]
@@ -79,5 +82,27 @@ enum CFixtures {
     kit: String = PlugboardBuild.loadedKitVersion
   ) -> [String] {
     [#"-DFIXTURE_NAME="\#(name)""#, #"-DFIXTURE_SWIFT="\#(swift)""#, #"-DFIXTURE_KIT="\#(kit)""#]
+  }
+}
+
+extension CFixtures {
+  /// A deployment in a fresh folder: the built plugins `before`, then the
+  /// variant `lib<fixture>.so` copied beside the manifest (`optional` when
+  /// asked), with the manifest members `extras` (each followed by a comma).
+  /// Returns the folder (removed when released), the manifest and the
+  /// fixture's file.
+  static func deployment(
+    _ fixture: String, optional: Bool = false, before: [String] = [], extras: String = ""
+  ) throws -> (folder: TemporaryDirectory, manifest: String, file: String) {
+    let folder = try TemporaryDirectory()
+    let file = folder.path + "/lib\(fixture).so"
+    try FileManager.default.copyItem(atPath: try directory.get() + "/lib\(fixture).so", toPath: file)
+    let listed = before.map { #"{ "name": "\#($0)", "path": "\#(BuildProducts.library($0))" }"# }
+    let entry = #"{ "name": "\#(fixture)", "path": "lib\#(fixture).so", "optional": \#(optional) }"#
+    let manifest = try folder.write(
+      "plugins.json",
+      #"{ "formatVersion": 1, \#(BuildProducts.rootsMember) \#(extras) "plugins": [ "#
+        + (listed + [entry]).joined(separator: ", ") + " ] }")
+    return (folder, manifest, file)
   }
 }
