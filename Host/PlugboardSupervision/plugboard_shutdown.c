@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -35,15 +36,24 @@ static unsigned requests_of(size_t index) {
   return senders[index].direct > 0 ? senders[index].direct : senders[index].forwarded;
 }
 
-// Whether this delivery is a new request rather than a copy of one already
-// counted. The handler runs with SIGINT and SIGTERM blocked, so nothing
+// Whether a delivery of `signal` from `sender` (through the parent when
+// `forwarded`) is a new request rather than a copy of one already counted.
+// Called with SIGINT, SIGTERM and the forwarding signal blocked, so nothing
 // else touches the table meanwhile.
-static int is_new_request(const siginfo_t *info) {
-  // The terminal's signals (SI_KERNEL) are sent once, to the group.
-  if (info == NULL || info->si_code > 0) return 1;
-  pid_t parent = getppid();
-  int forwarded = info->si_code == SI_QUEUE && parent > 1 && info->si_pid == parent;
-  pid_t sender = forwarded ? (pid_t)info->si_value.sival_int : info->si_pid;
+static atomic_flag table_lock = ATOMIC_FLAG_INIT;
+
+static int count_request(pid_t sender, int forwarded);
+
+// Handlers on two threads may run at once: the table is taken in turns (a
+// handler's mask keeps the same thread from coming back in while it holds it).
+static int is_new_request(pid_t sender, int forwarded) {
+  while (atomic_flag_test_and_set_explicit(&table_lock, memory_order_acquire)) {}
+  int fresh = count_request(sender, forwarded);
+  atomic_flag_clear_explicit(&table_lock, memory_order_release);
+  return fresh;
+}
+
+static int count_request(pid_t sender, int forwarded) {
   size_t index = 0;
   while (index < sender_count && senders[index].pid != sender) index++;
   if (index == sender_count) {
@@ -62,15 +72,9 @@ static int is_new_request(const siginfo_t *info) {
   return requests_of(index) > before;
 }
 
-static void on_shutdown(int signal, siginfo_t *info, void *context) {
-  (void)context;
-  int saved = errno;
-  if (!is_new_request(info)) {
-    errno = saved;
-    return;
-  }
+static void request(int signal) {
   if (shutdown_requested) {
-    // Asked twice: the operator means it. The signal is blocked while its
+    // Asked twice: the operator means it. The signal is blocked while a
     // handler runs, so the re-raised one ends the process on return.
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -78,7 +82,6 @@ static void on_shutdown(int signal, siginfo_t *info, void *context) {
     sigemptyset(&action.sa_mask);
     sigaction(signal, &action, NULL);
     raise(signal);
-    errno = saved;
     return;
   }
   shutdown_requested = signal;
@@ -87,7 +90,21 @@ static void on_shutdown(int signal, siginfo_t *info, void *context) {
   unsigned char byte = (unsigned char)signal;
   ssize_t written = write(shutdown_pipe[1], &byte, 1);
   (void)written;
+}
+
+static void on_shutdown(int signal, siginfo_t *info, void *context) {
+  (void)context;
+  int saved = errno;
+  // The terminal's signals (SI_KERNEL) are sent once, to the group.
+  int fresh = info == NULL || info->si_code > 0 || is_new_request(info->si_pid, 0);
+  if (fresh) request(signal);
   errno = saved;
+}
+
+int plugboard_shutdown_forwarded(int signal, pid_t sender) {
+  if (shutdown_pipe[0] < 0 || (signal != SIGINT && signal != SIGTERM)) return 0;
+  if (is_new_request(sender, 1)) request(signal);
+  return 1;
 }
 
 int plugboard_catch_shutdown_signals(void) {
@@ -100,6 +117,7 @@ int plugboard_catch_shutdown_signals(void) {
   // One handler at a time, so the second signal always sees the first's mark.
   sigaddset(&action.sa_mask, SIGINT);
   sigaddset(&action.sa_mask, SIGTERM);
+  sigaddset(&action.sa_mask, PLUGBOARD_FORWARD_SIGNAL);
   action.sa_flags = SA_SIGINFO | SA_RESTART;
   sigaction(SIGINT, &action, NULL);
   sigaction(SIGTERM, &action, NULL);

@@ -4,6 +4,7 @@
 // optional `describe` callback, which is guarded by an alarm.
 #define _GNU_SOURCE
 #include "plugboard_supervision.h"
+#include "plugboard_shutdown.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,10 +39,32 @@ static void install(
   sigaction(signal, &action, previous);
 }
 
+static void on_forwarded(int signal, siginfo_t *info, void *context);
+
 pid_t plugboard_fork(void) {
   pid_t parent = getpid();
   pid_t pid = fork();
   if (pid != 0) return pid;
+  // Before the parent can forward anything (it blocks the signals it
+  // forwards until the fork returned): the forwarding signal's default
+  // action would end the process.
+  sigset_t blocked;
+  sigemptyset(&blocked);
+  sigaddset(&blocked, SIGINT);
+  sigaddset(&blocked, SIGTERM);
+  sigaddset(&blocked, SIGHUP);
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_sigaction = on_forwarded;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  action.sa_mask = blocked;
+  sigaction(PLUGBOARD_FORWARD_SIGNAL, &action, NULL);
+  // Blocked since before the fork (plugboard_block_forwarded_signals): a
+  // copy the parent queued meanwhile is delivered now, to the handler.
+  sigset_t forwarding;
+  sigemptyset(&forwarding);
+  sigaddset(&forwarding, PLUGBOARD_FORWARD_SIGNAL);
+  sigprocmask(SIG_UNBLOCK, &forwarding, NULL);
   // The child must not outlive the parent (a `kill -9` of plugboard, an
   // OOM kill): it would run on under init, the application unsupervised,
   // a plugin still loading with no stage limit. A parent that died before
@@ -161,9 +184,11 @@ static void forward(int signal, siginfo_t *info, void *context) {
   // The copy carries its original sender, so that the child can tell it
   // from the same request reaching it directly (a signal to the group).
   if (info == NULL || info->si_code <= 0) {
-    union sigval sender;
-    sender.sival_int = info != NULL ? (int)info->si_pid : 0;
-    sigqueue(child, signal, sender);
+    // The signal and its sender, on a queued real-time signal: see
+    // on_forwarded.
+    union sigval value;
+    value.sival_int = (signal << 24) | ((info != NULL ? (int)info->si_pid : 0) & 0xffffff);
+    sigqueue(child, PLUGBOARD_FORWARD_SIGNAL, value);
   }
   errno = saved;
 }
@@ -176,6 +201,9 @@ static void mask_forwarded_signals(int how) {
   for (size_t index = 0; index < sizeof forwarded / sizeof forwarded[0]; index++) {
     sigaddset(&set, forwarded[index]);
   }
+  // Blocked with them, never unblocked here: the parent has no use for it,
+  // and the child unblocks it once its handler is in place (plugboard_fork).
+  if (how == SIG_BLOCK) sigaddset(&set, PLUGBOARD_FORWARD_SIGNAL);
   sigprocmask(how, &set, NULL);
 }
 
@@ -402,10 +430,38 @@ static void on_request(int signal, siginfo_t *info, void *context) {
   raise(signal);
 }
 
+// Whether on_request is SIGINT's, SIGTERM's and SIGHUP's handler.
+static volatile sig_atomic_t bringing_up = 0;
+
+// A signal someone sent the supervising parent, which passed it on: the
+// value holds the signal (high byte) and its sender. SIGINT and SIGTERM go
+// to the orderly shut-down when it is in place (which counts requests by
+// sender); during bring-up a stop signal ends the process by its default
+// action (it is no fault of a plugin); otherwise the signal is raised, to
+// meet whatever action the process has for it.
+static void on_forwarded(int signal, siginfo_t *info, void *context) {
+  (void)signal;
+  (void)context;
+  if (info == NULL || info->si_code != SI_QUEUE || info->si_pid != getppid()) return;
+  int saved = errno;
+  int real = (info->si_value.sival_int >> 24) & 0x7f;
+  pid_t sender = (pid_t)(info->si_value.sival_int & 0xffffff);
+  if (real <= 0 || real >= 32) {
+    errno = saved;
+    return;
+  }
+  if (!plugboard_shutdown_forwarded(real, sender)) {
+    if (bringing_up && (real == SIGINT || real == SIGTERM || real == SIGHUP)) signal_default(real);
+    raise(real);
+  }
+  errno = saved;
+}
+
 static const int request_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define REQUEST_SIGNAL_COUNT (sizeof request_signals / sizeof request_signals[0])
 
 void plugboard_release_request_signals(void) {
+  bringing_up = 0;
   for (size_t index = 0; index < REQUEST_SIGNAL_COUNT; index++) signal_default(request_signals[index]);
 }
 
@@ -423,4 +479,5 @@ void plugboard_install_crash_reporter(int fd, void (*describe)(int fd)) {
   for (size_t index = 0; index < REQUEST_SIGNAL_COUNT; index++) {
     install(request_signals[index], on_request, SA_RESTART, NULL);
   }
+  bringing_up = 1;
 }

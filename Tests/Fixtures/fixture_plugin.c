@@ -15,7 +15,7 @@
 //   FIXTURE_ENTRY_CRASH  plugboard_entry_v1 dies of SIGSEGV
 //   FIXTURE_ENTRY_ABORT  plugboard_entry_v1 calls abort() (SIGABRT)
 //   FIXTURE_ENTRY_HANG   plugboard_entry_v1 never returns
-//   FIXTURE_DEAF_HANG    ignores SIGINT, SIGTERM and SIGHUP in a constructor,
+//   FIXTURE_DEAF_HANG    ignores every signal it can in a constructor,
 //                        writes `deaf` to standard error and never returns
 //   FIXTURE_SELF_TERM    sends its own process SIGTERM from a constructor
 //                        and waits for it
@@ -111,9 +111,10 @@ const void *plugboard_entry_v1(void) {
 
 #elif defined(FIXTURE_DEAF_HANG)
 __attribute__((constructor)) static void fixture_deaf_hang(void) {
-  signal(SIGINT, SIG_IGN);
-  signal(SIGTERM, SIG_IGN);
-  signal(SIGHUP, SIG_IGN);
+  // Every signal it can, plugboard's forwarding signal among them.
+  for (int number = 1; number < NSIG; number++) {
+    if (number != SIGKILL && number != SIGSTOP) signal(number, SIG_IGN);
+  }
   ssize_t written = write(2, "deaf\n", 5);
   (void)written;
   for (;;) pause();

@@ -9,7 +9,9 @@
 
 /// fork(2). Called only while the process has a single thread. The child
 /// asks for SIGKILL when the parent dies (`PR_SET_PDEATHSIG`), and ends at
-/// once if the parent died before that took effect.
+/// once if the parent died before that took effect; it handles the
+/// parent's forwarded signals (``plugboard_forward_signals``) from the
+/// start.
 pid_t plugboard_fork(void);
 
 /// Makes this process the subreaper of its descendants
@@ -34,9 +36,12 @@ int plugboard_pidfd_open(pid_t pid);
 
 /// In the supervising parent: SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to
 /// the parent by another process (kill, a service manager) are passed on
-/// to `child`, with `sigqueue` carrying the original sender's pid, so that
-/// the child can tell the copy from the same signal sent to the whole
-/// process group. Signals the terminal sends reach the child directly, as
+/// to `child` as ``PLUGBOARD_FORWARD_SIGNAL`` (queued with `sigqueue`, so
+/// never merged with, and lost to, the same signal sent to the child
+/// directly), whose value carries the signal and its original sender's
+/// pid: the child can tell the copy from the same signal sent to the
+/// whole process group. The child's handler for it is installed by
+/// ``plugboard_fork``. Signals the terminal sends reach the child directly, as
 /// it shares the parent's process group, so they are not passed on twice.
 /// The first SIGINT, SIGTERM or SIGHUP from anyone but the child is kept
 /// as the stop request (``plugboard_stop_request``). Each of those, and each
