@@ -4,16 +4,132 @@
 // optional `describe` callback, which is guarded by an alarm.
 #define _GNU_SOURCE
 #include "plugboard_supervision.h"
+#include "plugboard_shutdown.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-pid_t plugboard_fork(void) { return fork(); }
+static void signal_default(int signal) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = SIG_DFL;
+  sigemptyset(&action.sa_mask);
+  sigaction(signal, &action, NULL);
+}
+
+// `handler` for `signal`, with its siginfo, nothing else blocked.
+static void install(
+    int signal, void (*handler)(int, siginfo_t *, void *), int flags, struct sigaction *previous) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_sigaction = handler;
+  action.sa_flags = SA_SIGINFO | flags;
+  sigemptyset(&action.sa_mask);
+  sigaction(signal, &action, previous);
+}
+
+static void on_forwarded(int signal, siginfo_t *info, void *context);
+
+pid_t plugboard_fork(void) {
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid != 0) return pid;
+  // Before the parent can forward anything (it blocks the signals it
+  // forwards until the fork returned): the forwarding signal's default
+  // action would end the process.
+  sigset_t blocked;
+  sigemptyset(&blocked);
+  sigaddset(&blocked, SIGINT);
+  sigaddset(&blocked, SIGTERM);
+  sigaddset(&blocked, SIGHUP);
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_sigaction = on_forwarded;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  action.sa_mask = blocked;
+  sigaction(PLUGBOARD_FORWARD_SIGNAL, &action, NULL);
+  // Blocked since before the fork (plugboard_block_forwarded_signals): a
+  // copy the parent queued meanwhile is delivered now, to the handler.
+  sigset_t forwarding;
+  sigemptyset(&forwarding);
+  sigaddset(&forwarding, PLUGBOARD_FORWARD_SIGNAL);
+  sigprocmask(SIG_UNBLOCK, &forwarding, NULL);
+  // The child must not outlive the parent (a `kill -9` of plugboard, an
+  // OOM kill): it would run on under init, the application unsupervised,
+  // a plugin still loading with no stage limit. A parent that died before
+  // this took effect left this process to another already.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) raise(SIGKILL);
+  return 0;
+}
+
+int plugboard_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1); }
+
+// The pids of this process's children now, from /proc/self/task/*/children
+// (the parent has one thread); at most `capacity`. -1 when it cannot be read.
+static int read_children(pid_t *children, int capacity) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buffer[4096];
+  int count = 0;
+  long value = -1;
+  ssize_t length;
+  while ((length = read(fd, buffer, sizeof buffer)) > 0 && count < capacity) {
+    for (ssize_t index = 0; index < length && count < capacity; index++) {
+      char c = buffer[index];
+      if (c >= '0' && c <= '9') {
+        value = (value < 0 ? 0 : value * 10) + (c - '0');
+      } else if (value >= 0) {
+        children[count++] = (pid_t)value;
+        value = -1;
+      }
+    }
+  }
+  if (value >= 0 && count < capacity) children[count++] = (pid_t)value;
+  close(fd);
+  return count;
+}
+
+int plugboard_end_descendants(void) {
+  int ended = 0;
+  for (;;) {
+    pid_t children[256];
+    int count = read_children(children, 256);
+    for (int index = 0; index < count; index++) kill(children[index], SIGKILL);
+    // Each one reaped lets its own children come to this subreaper; the
+    // next round finds them.
+    int status;
+    pid_t reaped = waitpid(-1, &status, count > 0 ? 0 : WNOHANG);
+    if (reaped < 0 && errno == EINTR) continue;
+    if (reaped <= 0) return ended;
+    ended++;
+  }
+}
+
+void plugboard_reap_strays(pid_t child) {
+  for (;;) {
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid == 0) return;
+    // The supervised child is the follower's to reap, with its status.
+    if (info.si_pid == child) return;
+    int status;
+    waitpid(info.si_pid, &status, WNOHANG);
+  }
+}
 
 int plugboard_pidfd_open(pid_t pid) {
 #ifdef SYS_pidfd_open
@@ -27,16 +143,54 @@ int plugboard_pidfd_open(pid_t pid) {
 // MARK: Forwarding (parent)
 
 static volatile sig_atomic_t forward_target = 0;
+// The first stop request (SIGINT, SIGTERM or SIGHUP) the parent received,
+// from anyone but its child, and the pipe that wakes the parent's poll.
+static volatile sig_atomic_t stop_request = 0;
+static int request_pipe[2] = {-1, -1};
+
+static void wake(void) {
+  unsigned char byte = 0;
+  ssize_t written = write(request_pipe[1], &byte, 1);
+  (void)written;
+}
+
+// A process plugin code left behind ended (this parent is a subreaper):
+// wake the follower, which reaps it.
+static void on_child(int signal, siginfo_t *info, void *context) {
+  (void)signal;
+  (void)info;
+  (void)context;
+  int saved = errno;
+  wake();
+  errno = saved;
+}
+
+static int is_stop_signal(int signal) { return signal == SIGINT || signal == SIGTERM || signal == SIGHUP; }
 
 static void forward(int signal, siginfo_t *info, void *context) {
   (void)context;
+  int saved = errno;
   pid_t child = (pid_t)forward_target;
-  if (child <= 0) return;
+  if (child <= 0 || (info != NULL && info->si_pid == child && info->si_code <= 0)) {
+    errno = saved;
+    return;
+  }
+  if (is_stop_signal(signal)) {
+    if (stop_request == 0) stop_request = signal;
+    wake();
+  }
   // SI_USER, SI_QUEUE, SI_TKILL: sent by a process. Anything else (the
   // terminal's SI_KERNEL) was delivered to the whole process group already.
-  if (info != NULL && info->si_code > 0) return;
-  if (info != NULL && info->si_pid == child) return;
-  kill(child, signal);
+  // The copy carries its original sender, so that the child can tell it
+  // from the same request reaching it directly (a signal to the group).
+  if (info == NULL || info->si_code <= 0) {
+    // The signal and its sender, on a queued real-time signal: see
+    // on_forwarded.
+    union sigval value;
+    value.sival_int = (signal << 24) | ((info != NULL ? (int)info->si_pid : 0) & 0xffffff);
+    sigqueue(child, PLUGBOARD_FORWARD_SIGNAL, value);
+  }
+  errno = saved;
 }
 
 static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
@@ -47,6 +201,9 @@ static void mask_forwarded_signals(int how) {
   for (size_t index = 0; index < sizeof forwarded / sizeof forwarded[0]; index++) {
     sigaddset(&set, forwarded[index]);
   }
+  // Blocked with them, never unblocked here: the parent has no use for it,
+  // and the child unblocks it once its handler is in place (plugboard_fork).
+  if (how == SIG_BLOCK) sigaddset(&set, PLUGBOARD_FORWARD_SIGNAL);
   sigprocmask(how, &set, NULL);
 }
 
@@ -54,16 +211,84 @@ void plugboard_block_forwarded_signals(void) { mask_forwarded_signals(SIG_BLOCK)
 
 void plugboard_unblock_forwarded_signals(void) { mask_forwarded_signals(SIG_UNBLOCK); }
 
-void plugboard_forward_signals(pid_t child) {
+int plugboard_forward_signals(pid_t child) {
+  if (request_pipe[0] < 0 && pipe2(request_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+    request_pipe[0] = request_pipe[1] = -1;
+  }
   forward_target = child;
   for (size_t index = 0; index < sizeof forwarded / sizeof forwarded[0]; index++) {
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_sigaction = forward;
-    action.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&action.sa_mask);
-    sigaction(forwarded[index], &action, NULL);
+    install(forwarded[index], forward, SA_RESTART, NULL);
   }
+  install(SIGCHLD, on_child, SA_RESTART | SA_NOCLDSTOP, NULL);
+  return request_pipe[0];
+}
+
+int plugboard_stop_request(void) { return (int)stop_request; }
+
+void plugboard_stop_forwarding(void) {
+  forward_target = 0;
+  for (size_t index = 0; index < sizeof forwarded / sizeof forwarded[0]; index++) signal_default(forwarded[index]);
+  signal_default(SIGCHLD);
+  if (request_pipe[0] >= 0) close(request_pipe[0]);
+  if (request_pipe[1] >= 0) close(request_pipe[1]);
+  request_pipe[0] = request_pipe[1] = -1;
+}
+
+// MARK: Ending by a signal
+
+static volatile sig_atomic_t ending_signal = 0;
+static void announce_exit(int status);
+
+void plugboard_end_by_signal_at_exit(int signal) { ending_signal = signal; }
+
+void plugboard_exit(int status) {
+  int signal = (int)ending_signal;
+  if (signal > 0 && status == 128 + signal) {
+    // Nothing of stdio is written after this: flush what is there.
+    fflush(NULL);
+    signal_default(signal);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signal);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(signal);
+  }
+  // What follows in exit() is plugin code (library destructors, atexit
+  // handlers), and runs before stdio's last flush: flush first, then tell
+  // the supervising parent, which bounds it.
+  fflush(NULL);
+  announce_exit(status);
+  exit(status);
+}
+
+// MARK: Descriptors of plugboard's own (child)
+
+int plugboard_move_high(int fd) {
+  int floor = 10;
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur > 64) {
+    floor = (int)limit.rlim_cur - 32;
+  }
+  int moved = fcntl(fd, F_DUPFD_CLOEXEC, floor);
+  if (moved < 0) {
+    if (fd >= 0) fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return fd;
+  }
+  close(fd);
+  return moved;
+}
+
+int plugboard_identity(int fd, plugboard_file_identity *identity) {
+  struct stat status;
+  if (fstat(fd, &status) != 0) return -1;
+  identity->device = (unsigned long long)status.st_dev;
+  identity->inode = (unsigned long long)status.st_ino;
+  return 0;
+}
+
+int plugboard_is_same_file(int fd, plugboard_file_identity identity) {
+  plugboard_file_identity now;
+  return plugboard_identity(fd, &now) == 0 && now.device == identity.device && now.inode == identity.inode;
 }
 
 // MARK: Crash reporting (child)
@@ -76,17 +301,47 @@ static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SI
 #define CRASH_SIGNAL_COUNT (sizeof crash_signals / sizeof crash_signals[0])
 static struct sigaction previous_actions[CRASH_SIGNAL_COUNT];
 static int crash_fd = -1;
+// What crash_fd was when installed: plugin code may close it, and a file it
+// opens then may take its number.
+static plugboard_file_identity crash_fd_identity;
 static void (*crash_describe)(int fd);
 static volatile sig_atomic_t crashing = 0;
 static int chain_previous = 0;
 
+int plugboard_progress_is_intact(void) { return crash_fd >= 0 && plugboard_is_same_file(crash_fd, crash_fd_identity); }
+
 static void write_all(int fd, const char *bytes, size_t count) {
+  // Never into a file of plugin code's that took the progress pipe's number.
+  if (fd == crash_fd && !plugboard_progress_is_intact()) return;
   while (count > 0) {
     ssize_t written = write(fd, bytes, count);
     if (written <= 0) return;
     bytes += written;
     count -= (size_t)written;
   }
+}
+
+static volatile sig_atomic_t application_ran = 0;
+
+void plugboard_note_application_running(void) { application_ran = 1; }
+
+// `E<status>`, and a field `a` once the application ran: the child is
+// exiting with `status`; exit-time code begins.
+static void announce_exit(int status) {
+  if (crash_fd < 0 || !plugboard_progress_is_intact()) return;
+  char line[8];
+  size_t used = 0;
+  line[used++] = 'E';
+  unsigned value = (unsigned)status & 0xff;
+  if (value >= 100) line[used++] = (char)('0' + value / 100);
+  if (value >= 10) line[used++] = (char)('0' + value / 10 % 10);
+  line[used++] = (char)('0' + value % 10);
+  if (application_ran) {
+    line[used++] = '\t';
+    line[used++] = 'a';
+  }
+  line[used++] = '\n';
+  write_all(crash_fd, line, used);
 }
 
 // The message with tabs and newlines escaped, so it stays one field of one line.
@@ -117,25 +372,22 @@ static void restore_previous(int signal) {
   }
 }
 
-static void signal_default(int signal) {
-  struct sigaction action;
-  memset(&action, 0, sizeof action);
-  action.sa_handler = SIG_DFL;
-  sigemptyset(&action.sa_mask);
-  sigaction(signal, &action, NULL);
+// `<tag><signal><end>`, the start of a progress line (or the whole of one).
+static void write_signal_tag(char tag, int signal, char end) {
+  char line[8];
+  size_t used = 0;
+  line[used++] = tag;
+  if (signal >= 10) line[used++] = (char)('0' + signal / 10 % 10);
+  line[used++] = (char)('0' + signal % 10);
+  line[used++] = end;
+  write_all(crash_fd, line, used);
 }
 
 static void on_crash(int signal, siginfo_t *info, void *context) {
   (void)context;
   if (!crashing) {
     crashing = 1;
-    char line[16];
-    size_t used = 0;
-    line[used++] = 'C';
-    if (signal >= 10) line[used++] = (char)('0' + signal / 10);
-    line[used++] = (char)('0' + signal % 10);
-    line[used++] = '\t';
-    write_all(crash_fd, line, used);
+    write_signal_tag('C', signal, '\t');
     if (swift_getFatalErrorMessageBuffer != NULL) {
       const char *message = atomic_load(swift_getFatalErrorMessageBuffer());
       if (message != NULL) write_escaped(crash_fd, message, 4096);
@@ -165,19 +417,67 @@ static void on_crash(int signal, siginfo_t *info, void *context) {
   if (info == NULL || info->si_code <= 0) raise(signal);
 }
 
+// A stop request during bring-up ends the child, as the default action
+// would; one the process sent itself (a plugin calling kill(getpid(), …) or
+// raise) is first written down as `K<signal>`, so that the parent blames the
+// plugin in its stage instead of taking it for the operator's request.
+static void on_request(int signal, siginfo_t *info, void *context) {
+  (void)context;
+  if (info != NULL && info->si_code <= 0 && info->si_pid == getpid()) write_signal_tag('K', signal, '\n');
+  // Blocked while this handler runs: delivered again, to the default
+  // action, as it returns.
+  signal_default(signal);
+  raise(signal);
+}
+
+// Whether on_request is SIGINT's, SIGTERM's and SIGHUP's handler.
+static volatile sig_atomic_t bringing_up = 0;
+
+// A signal someone sent the supervising parent, which passed it on: the
+// value holds the signal (high byte) and its sender. SIGINT and SIGTERM go
+// to the orderly shut-down when it is in place (which counts requests by
+// sender); during bring-up a stop signal ends the process by its default
+// action (it is no fault of a plugin); otherwise the signal is raised, to
+// meet whatever action the process has for it.
+static void on_forwarded(int signal, siginfo_t *info, void *context) {
+  (void)signal;
+  (void)context;
+  if (info == NULL || info->si_code != SI_QUEUE || info->si_pid != getppid()) return;
+  int saved = errno;
+  int real = (info->si_value.sival_int >> 24) & 0x7f;
+  pid_t sender = (pid_t)(info->si_value.sival_int & 0xffffff);
+  if (real <= 0 || real >= 32) {
+    errno = saved;
+    return;
+  }
+  if (!plugboard_shutdown_forwarded(real, sender)) {
+    if (bringing_up && (real == SIGINT || real == SIGTERM || real == SIGHUP)) signal_default(real);
+    raise(real);
+  }
+  errno = saved;
+}
+
+static const int request_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define REQUEST_SIGNAL_COUNT (sizeof request_signals / sizeof request_signals[0])
+
+void plugboard_release_request_signals(void) {
+  bringing_up = 0;
+  for (size_t index = 0; index < REQUEST_SIGNAL_COUNT; index++) signal_default(request_signals[index]);
+}
+
 void plugboard_install_crash_reporter(int fd, void (*describe)(int fd)) {
   crash_fd = fd;
+  if (plugboard_identity(fd, &crash_fd_identity) != 0) crash_fd = -1;
   crash_describe = describe;
   // The Swift runtime's backtracer writes pages of registers and threads
   // for a crash the supervisor already reports in one line; keep it only
   // when the user asked for it.
   chain_previous = getenv("SWIFT_BACKTRACE") != NULL;
   for (size_t index = 0; index < CRASH_SIGNAL_COUNT; index++) {
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_sigaction = on_crash;
-    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigemptyset(&action.sa_mask);
-    sigaction(crash_signals[index], &action, &previous_actions[index]);
+    install(crash_signals[index], on_crash, SA_ONSTACK, &previous_actions[index]);
   }
+  for (size_t index = 0; index < REQUEST_SIGNAL_COUNT; index++) {
+    install(request_signals[index], on_request, SA_RESTART, NULL);
+  }
+  bringing_up = 1;
 }

@@ -13,5 +13,7 @@ StandardStreams.secure()
 let arguments = Array(CommandLine.arguments.dropFirst())
 // Before anything else, while this process has a single thread: a command
 // that loads plugins forks here, and the parent only supervises.
-if let status = Plugboard.superviseIfNeeded(arguments) { exit(status) }
-exit(await Plugboard.main(arguments))
+// Plugboard.exit ends the process by the signal that asked it to stop, if
+// one did.
+if let status = Plugboard.superviseIfNeeded(arguments) { Plugboard.exit(status) }
+Plugboard.exit(await Plugboard.main(arguments))

@@ -15,6 +15,26 @@
 //   FIXTURE_ENTRY_CRASH  plugboard_entry_v1 dies of SIGSEGV
 //   FIXTURE_ENTRY_ABORT  plugboard_entry_v1 calls abort() (SIGABRT)
 //   FIXTURE_ENTRY_HANG   plugboard_entry_v1 never returns
+//   FIXTURE_DEAF_HANG    ignores every signal it can in a constructor,
+//                        writes `deaf` to standard error and never returns
+//   FIXTURE_SELF_TERM    sends its own process SIGTERM from a constructor
+//                        and waits for it
+//   FIXTURE_STRAY_CHILD  forks a process that sleeps 60 s, holding standard
+//                        output, in a constructor; plugboard_entry_v1 then
+//                        dies of SIGSEGV
+//   FIXTURE_FORGE_TIMEOUT writes a stage-timeout event of an hour on every
+//                        pipe it may write to (plugboard's progress pipe
+//                        among them) in a constructor, then never returns
+//   FIXTURE_CLOSE_FDS    closes descriptors 3–1023 in a constructor, opens
+//                        12 files, and carries on; plugboard_entry_v1
+//                        returns NULL
+//   FIXTURE_CHATTY_THREAD starts a thread in a constructor that prints a
+//                        line on standard output every millisecond;
+//                        plugboard_entry_v1 returns NULL
+//   FIXTURE_DTOR_HANG    never returns from a destructor (it runs in exit(),
+//                        after the report); plugboard_entry_v1 returns NULL
+//   FIXTURE_DTOR_CRASH   dies of SIGSEGV in a destructor;
+//                        plugboard_entry_v1 returns NULL
 //
 // And, with any of them:
 //   FIXTURE_CONSTRUCTOR_CRASH  dies of SIGSEGV in a constructor (a library
@@ -22,6 +42,11 @@
 //   FIXTURE_WRITABLE_CODE  adds a section that is writable and executable,
 //                        which the linker puts in a W+X loadable segment
 #include "plugboard_abi.h"
+#include <pthread.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -97,6 +122,91 @@ const void *plugboard_entry_v1(void) { abort(); }
 const void *plugboard_entry_v1(void) {
   for (;;) pause();
 }
+
+#elif defined(FIXTURE_DEAF_HANG)
+__attribute__((constructor)) static void fixture_deaf_hang(void) {
+  // Every signal it can, plugboard's forwarding signal among them.
+  for (int number = 1; number < NSIG; number++) {
+    if (number != SIGKILL && number != SIGSTOP) signal(number, SIG_IGN);
+  }
+  ssize_t written = write(2, "deaf\n", 5);
+  (void)written;
+  for (;;) pause();
+}
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_SELF_TERM)
+// The signal is the process's, and may be handled by another thread while
+// this one goes on: it waits for it, so that it is handled in this stage.
+__attribute__((constructor)) static void fixture_self_term(void) {
+  kill(getpid(), SIGTERM);
+  for (;;) pause();
+}
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_STRAY_CHILD)
+__attribute__((constructor)) static void fixture_stray_child(void) {
+  if (fork() == 0) {
+    sleep(60);
+    _exit(0);
+  }
+}
+const void *plugboard_entry_v1(void) {
+  *(volatile int *)0 = 1;
+  return NULL;
+}
+
+#elif defined(FIXTURE_FORGE_TIMEOUT)
+__attribute__((constructor)) static void fixture_forge_timeout(void) {
+  for (int fd = 3; fd < 1024; fd++) {
+    struct stat status;
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || (flags & O_ACCMODE) != O_WRONLY || fstat(fd, &status) != 0 || !S_ISFIFO(status.st_mode)) {
+      continue;
+    }
+    ssize_t written = write(fd, "T3600\n", 6);
+    (void)written;
+  }
+  for (;;) pause();
+}
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_CLOSE_FDS)
+__attribute__((constructor)) static void fixture_close_fds(void) {
+  for (int fd = 3; fd < 1024; fd++) close(fd);
+  // Its log files take the lowest numbers, those plugboard's were at.
+  for (int index = 0; index < 12; index++) {
+    int fd = open("/dev/null", O_WRONLY);
+    (void)fd;
+  }
+}
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_CHATTY_THREAD)
+static void *chatter(void *argument) {
+  (void)argument;
+  for (;;) {
+    printf("chatter\n");
+    fflush(stdout);
+    usleep(1000);
+  }
+  return NULL;
+}
+__attribute__((constructor)) static void fixture_chatty_thread(void) {
+  pthread_t thread;
+  pthread_create(&thread, NULL, chatter, NULL);
+}
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_DTOR_HANG)
+__attribute__((destructor)) static void fixture_dtor_hang(void) {
+  for (;;) pause();
+}
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_DTOR_CRASH)
+__attribute__((destructor)) static void fixture_dtor_crash(void) { *(volatile int *)0 = 1; }
+const void *plugboard_entry_v1(void) { return NULL; }
 
 #else
 #error "choose a fixture with -DFIXTURE_..."

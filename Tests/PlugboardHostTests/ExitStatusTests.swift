@@ -71,7 +71,7 @@ import Testing
     #expect(run.stdout.hasSuffix(HelpText.runStatuses + "\n"))
     #expect(run.stdout.contains("78 the deployment is"))
     #expect(run.stdout.contains("69 a service's start hook failed or timed out"))
-    #expect(run.stdout.contains("Stopped by SIGINT/SIGTERM: 128+N"))
+    #expect(run.stdout.contains("Stopped by SIGINT/SIGTERM: ends by\nthat signal"))
     let graph = try Subprocess.plugboard(["graph", "--help"])
     #expect(graph.stdout.hasSuffix(HelpText.reportingStatuses + "\n"))
     #expect(!graph.stdout.contains("'run'"))

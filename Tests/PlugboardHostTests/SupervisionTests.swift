@@ -66,7 +66,7 @@ import Testing
   }
 
   /// SIGTERM sent to `plugboard` (as a service manager sends it) reaches
-  /// the application, and the exit status says so, as a shell's would.
+  /// the application, and plugboard ends by it, as the application did.
   @Test func aSignalSentToPlugboardReachesTheApplication() throws {
     let (folder, manifest) = try deployment("Healthy")
     defer { withExtendedLifetime(folder) {} }
@@ -87,8 +87,8 @@ import Testing
     #expect(String(decoding: seen, as: UTF8.self) == "Healthy is running\n")
     process.terminate()
     process.waitUntilExit()
-    #expect(process.terminationReason == .exit)
-    #expect(process.terminationStatus == 128 + SIGTERM)
+    #expect(process.terminationReason == .uncaughtSignal)
+    #expect(process.terminationStatus == SIGTERM)
   }
 
   @Test func theManifestsStageTimeoutAndTheFlagBoundAHang() throws {
@@ -106,6 +106,34 @@ import Testing
       fromManifest.stderrLines.first?.hasPrefix("plugboard: \(stopped) 0.5 s while being opened") == true)
     let fromFlag = try Subprocess.plugboard(["list", "--manifest", manifest, "--stage-timeout", "0.25"])
     #expect(fromFlag.stderrLines.first?.hasPrefix("plugboard: \(stopped) 0.25 s while being opened") == true)
+  }
+
+  /// A constructor that writes `T3600` on the progress pipe it inherited
+  /// does not buy itself an hour: the stage timeout the child sent first,
+  /// before any plugin code ran, stands.
+  @Test func aForgedStageTimeoutIsIgnored() throws {
+    let (folder, manifest, file) = try CFixtures.deployment("ForgeTimeout", extras: #""stageTimeout": 0.5,"#)
+    defer { withExtendedLifetime(folder) {} }
+    // Bounded: a switched-off watchdog fails the test instead of hanging it.
+    let process = try GroupedProcess(["list", "--manifest", manifest])
+    #expect(try process.finish() == .exited(1))
+    #expect(
+      process.stderrText.split(separator: "\n").first.map(String.init)
+        == "plugboard: open: plugin 'ForgeTimeout' (\(file)) was stopped after 0.5 s while being opened (in its "
+        + "library initialisers): it never returned — \(CrashReport.slowHint)")
+  }
+
+  /// Lines on the progress pipe are parsed strictly: a field with an
+  /// escape the writer never makes, a signal out of range, or a stray
+  /// field is no event.
+  @Test func malformedProgressLinesAreNoEvents() {
+    #expect(
+      ProgressEvent(line: Substring("C11\t" + #"boom\\ \t\n"#)) == .crash(signal: 11, message: "boom\\ \t"))
+    for line in [
+      "C11\tbad \\x escape", "C11\ttrailing \\", "C99\tx", "C0\tx", "T5\textra", "K15\t", "K0", "Mtype",
+    ] {
+      #expect(ProgressEvent(line: Substring(line)) == nil, "\(line)")
+    }
   }
 
   @Test func aBadStageTimeoutIsMisuse() throws {

@@ -45,4 +45,42 @@ import Testing
     #expect(result.stdout.contains("error: plugin 'Gone' failed to load\n"))
     #expect(!result.stdout.contains("\u{1B}") && !result.stderr.contains("\u{1B}"))
   }
+
+  /// File names come from the file system: a drop-in library whose name
+  /// holds line breaks cannot forge a line of plugboard's output, and a
+  /// right-to-left override (Trojan Source) is shown escaped, never acted
+  /// on. Such a file is not opened.
+  @Test func aFileNameCannotForgeALineOrReorderOne() throws {
+    let folder = try TemporaryDirectory()
+    let dropIns = folder.path + "/plugins.d"
+    try FileManager.default.createDirectory(atPath: dropIns, withIntermediateDirectories: false)
+    let fixtures = try CFixtures.directory.get()
+    let forged = "lib\u{2026}\nplugboard: check: all good\n.so"
+    try FileManager.default.copyItem(atPath: fixtures + "/libCrash.so", toPath: dropIns + "/" + forged)
+    try FileManager.default.copyItem(
+      atPath: fixtures + "/libCrash.so", toPath: dropIns + "/libRLO\u{202E}evil.so")
+    let manifest = try folder.write(
+      "plugins.json",
+      #"{ "formatVersion": 1, "pluginFolders": ["plugins.d"], "plugins": [] }"#)
+    let result = try Subprocess.plugboard(["check", "--manifest", manifest])
+    #expect(result.exited && result.status == 1)
+    let lines = (result.stdout + result.stderr).split(separator: "\n")
+    #expect(!lines.contains { $0.hasPrefix("plugboard: check: all good") })
+    #expect(!(result.stdout + result.stderr).unicodeScalars.contains { (0x202A...0x202E).contains($0.value) })
+    let shown = "\(dropIns)/lib\u{2026}\\u{A}plugboard: check: all good\\u{A}.so"
+    #expect(
+      lines.contains {
+        $0.trimmingCharacters(in: .whitespaces)
+          == "locate: plugin '\u{2026}\\u{A}plugboard: check: all good\\u{A}' (\(shown)) has a control character "
+          + "or a bidirectional control in its file name; plugboard does not open it — rename the file"
+      }, "\(result.stdout)")
+    #expect(
+      result.stdout.contains("plugin 'RLO\\u{202E}evil' (\(dropIns)/libRLO\\u{202E}evil.so) has a control"))
+  }
+
+  @Test func bidirectionalControlsAreEscaped() {
+    #expect(Terminal.sanitize("a\u{202E}b\u{2066}c\u{2069}d") == "a\\u{202E}b\\u{2066}c\\u{2069}d")
+    #expect(Terminal.sanitize("x\u{2028}y", keepingLineBreaks: true) == "x\\u{2028}y")
+    #expect(Terminal.sanitize("ok \u{2026} \u{05D0}") == "ok \u{2026} \u{05D0}")
+  }
 }

@@ -16,13 +16,21 @@ import Testing
     #expect(TextBytes.holdsControl("\u{9B}31m", exceptLineBreaks: true))
     #expect(TextBytes.holdsControl("no\u{A0}break, café, ÿ, 日本", exceptLineBreaks: true) == false)
     #expect(TextBytes.holdsControl("\r\n", exceptLineBreaks: true))
+    // Bidirectional controls and the Unicode line separators are three
+    // bytes, 0xE2 0x80 0xA8–0xAE and 0xE2 0x81 0xA6–0xA9.
+    #expect(TextBytes.holdsControl("evil\u{202E}txt", exceptLineBreaks: true))
+    #expect(TextBytes.holdsControl("\u{2066}isolate", exceptLineBreaks: true))
+    #expect(TextBytes.holdsControl("line\u{2028}separator", exceptLineBreaks: true))
+    #expect(
+      TextBytes.holdsControl("dash \u{2014}, ellipsis \u{2026}, \u{2065}", exceptLineBreaks: true) == false)
   }
 
   @Test func theByteScanAgreesWithTheScalarRuleOnManyStrings() {
     // Scalars near every boundary the scan draws, and ordinary ones.
     let alphabet: [Unicode.Scalar] = [
       "a", "\n", "\r", "\t", "\u{1B}", "\u{1F}", " ", "~", "\u{7F}", "\u{80}", "\u{85}", "\u{9F}",
-      "\u{A0}", "\u{C2}", "\u{FF}", "\u{100}", "\u{2028}", "\u{FEFF}", "\u{1F600}",
+      "\u{A0}", "\u{C2}", "\u{FF}", "\u{100}", "\u{2027}", "\u{2028}", "\u{2029}", "\u{202A}", "\u{202E}",
+      "\u{202F}", "\u{2065}", "\u{2066}", "\u{2069}", "\u{206A}", "\u{FEFF}", "\u{1F600}",
     ]
     var generator = SeededGenerator(seed: 15)
     for length in [0, 1, 2, 3, 8, 15, 16, 40, 300] {
@@ -33,7 +41,7 @@ import Testing
         }
         for keeping in [false, true] {
           let expected = text.unicodeScalars.contains {
-            Terminal.isControl($0) && !(keeping && $0 == "\n")
+            Terminal.isUnprintable($0) && !(keeping && $0 == "\n")
           }
           #expect(TextBytes.holdsControl(text, exceptLineBreaks: keeping) == expected, "\(Array(text.utf8))")
         }

@@ -59,7 +59,7 @@ enum HelpText {
     Exit status of 'run': the application's own once it started (1 if it throws,
     128+N if signal N ended it); before that, plugboard's own: 78 the deployment is
     broken, 64 command-line misuse, 70 plugin code crashed where it could not be set aside,
-    69 a service's start hook failed or timed out. Stopped by SIGINT/SIGTERM: 128+N,
-    after the stop hooks ran.
+    69 a service's start hook failed or timed out. Stopped by SIGINT/SIGTERM: ends by
+    that signal (a shell shows 128+N), after the stop hooks ran.
     """
 }

@@ -1,3 +1,5 @@
+import PlugboardSupervision
+
 /// The `plugboard` command line: parses the arguments, runs the command,
 /// and returns the exit status. The executable only calls ``main(_:console:)``
 /// and exits with its result, so every path ends by exiting.
@@ -10,6 +12,15 @@ package enum Plugboard {
   /// any `await`.
   package static func superviseIfNeeded(_ arguments: [String]) -> Int32? {
     Supervisor.superviseIfNeeded(arguments)
+  }
+
+  /// Ends the process with `status`: by exiting, except after a request
+  /// to stop (SIGINT, SIGTERM, SIGHUP) that ended the command, when
+  /// `status` is 128 + that signal: then the process ends by that signal,
+  /// as shells, `timeout` and service managers expect of a process they
+  /// asked to stop.
+  package static func exit(_ status: Int32) -> Never {
+    plugboard_exit(status)
   }
 
   /// Runs the command `arguments` (without the program name) describe.

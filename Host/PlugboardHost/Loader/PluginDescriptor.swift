@@ -57,7 +57,7 @@ struct PluginDescriptor {
       swiftVersion: text(fields.swift_version, "swift_version"), raw: typed)
     if missing.isEmpty,
       let (label, value) = descriptor.strings.first(where: {
-        $0.1.unicodeScalars.contains(where: Terminal.isControl)
+        $0.1.unicodeScalars.contains(where: Terminal.isUnprintable)
       })
     {
       // Printed as it is, such a name could recolour the terminal or

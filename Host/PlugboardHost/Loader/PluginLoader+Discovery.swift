@@ -77,6 +77,21 @@ extension PluginLoader {
     _ file: String, folder: String, manifest: Manifest, profile: String?, vetting: PluginVetting,
     claimed: inout [String: String], named: inout [String: String]
   ) -> PluginOutcome {
+    let fileName = file.split(separator: "/").last.map(String.init) ?? file
+    guard !Terminal.holdsUnprintable(fileName) else {
+      // A name the file system gave, written into plugboard's messages, could
+      // begin a line of its own or reorder one: it is shown escaped, and
+      // nothing of the file runs.
+      let name = Terminal.sanitize(PluginDiscovery.provisionalName(of: file))
+      var entry = PluginEntry(index: -1, name: name, path: Terminal.sanitize(file))
+      entry.discoveredIn = folder
+      return .failed(
+        entry,
+        .plugin(
+          name, file: entry.path, stage: .locate,
+          "has a control character or a bidirectional control in its file name; plugboard does not open it "
+            + "— rename the file"))
+    }
     var entry = PluginEntry(index: -1, name: PluginDiscovery.provisionalName(of: file), path: file)
     entry.discoveredIn = folder
     if let problem = Progress.quarantine[entry.name] { return .failed(entry, problem) }

@@ -22,13 +22,14 @@ enum JSONText {
   /// Outside strings JSON text holds no such character, so each one found
   /// is inside a string, where `\u007F` means the same.
   private static func escapingControls(_ json: String) -> String {
-    guard json.unicodeScalars.contains(where: { Terminal.isControl($0) && $0.value >= 0x7F }) else {
+    guard json.unicodeScalars.contains(where: { Terminal.isUnprintable($0) && $0.value >= 0x7F }) else {
       return json
     }
     var result = String.UnicodeScalarView()
     for scalar in json.unicodeScalars {
-      if Terminal.isControl(scalar), scalar.value >= 0x7F {
-        result.append(contentsOf: "\\u00\(String(scalar.value, radix: 16, uppercase: true))".unicodeScalars)
+      if Terminal.isUnprintable(scalar), scalar.value >= 0x7F {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
       } else {
         result.append(scalar)
       }

@@ -15,6 +15,10 @@ import PlugboardSupervision
 struct ChildFollower {
   let pid: pid_t
   let progress: Int32
+  /// Readable when the parent received a stop request or a process plugin
+  /// code left behind ended (see `plugboard_forward_signals`); -1 when
+  /// there is none.
+  let requests: Int32
   let record: StageRecord
   let timeout: Duration?
 
@@ -31,6 +35,12 @@ struct ChildFollower {
     _ = fcntl(progress, F_SETFL, fcntl(progress, F_GETFL) | O_NONBLOCK)
     var pipeOpen = true
     var crashDeadline: Int64?
+    // Set once a stop request came during bring-up: the child then ends by
+    // it, or is killed at this time.
+    var stopDeadline: Int64?
+    // Set once the child announced its exit: its exit-time code (plugin
+    // code) gets one stage timeout.
+    var exitDeadline: Int64?
 
     func consume(_ watch: inout StageWatch) {
       while let chunk = readChunk() {
@@ -39,7 +49,7 @@ struct ChildFollower {
           break
         }
         for line in lines.append(chunk) {
-          guard let event = ProgressEvent(line: line) else { continue }
+          guard let event = ProgressEvent(line: line), event.travelsOnThePipe else { continue }
           if case .making = event, watch.making.count >= Self.maximumChainLinks { continue }
           watch.apply(event)
         }
@@ -58,8 +68,22 @@ struct ChildFollower {
       if watch.crash != nil, crashDeadline == nil {
         crashDeadline = now + StageWatch.nanoseconds(Supervisor.crashReportTimeout)
       }
+      if stopDeadline == nil, watch.phase == .bringingUp, plugboard_stop_request() != 0 {
+        stopDeadline = now + StageWatch.nanoseconds(Supervisor.stopGrace)
+      }
       var wake = watch.wake(now: now)
+      if watch.exiting != nil, exitDeadline == nil, watch.crash == nil {
+        exitDeadline = now + StageWatch.nanoseconds(watch.timeout)
+      }
+      if let exitDeadline, crashDeadline == nil { wake = exitDeadline <= now ? .hung : .at(exitDeadline) }
       if let crashDeadline { wake = crashDeadline <= now ? .hung : .at(crashDeadline) }
+      if let stopDeadline, watch.phase == .bringingUp {
+        switch wake {
+        case .hung: break
+        case .at(let deadline) where deadline <= stopDeadline: break
+        default: wake = stopDeadline <= now ? .hung : .at(stopDeadline)
+        }
+      }
       var wait: Int32 = -1
       switch wake {
       case .hung:
@@ -72,6 +96,7 @@ struct ChildFollower {
       }
       var watched: [pollfd] = []
       if pipeOpen { watched.append(pollfd(fd: progress, events: Int16(POLLIN), revents: 0)) }
+      if requests >= 0 { watched.append(pollfd(fd: requests, events: Int16(POLLIN), revents: 0)) }
       if pidfd >= 0 { watched.append(pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)) }
       guard !watched.isEmpty else {
         // No pidfd (an old kernel) and the pipe is closed: the child is
@@ -82,9 +107,19 @@ struct ChildFollower {
       if ready < 0 && errno != EINTR { return ended(reap(blocking: true) ?? 0, &watch) }
       if ready <= 0 { continue }
       if pipeOpen, watched[0].revents != 0 { consume(&watch) }
+      // The request itself is kept by the handler; the bytes only wake.
+      if requests >= 0, watched.contains(where: { $0.fd == requests && $0.revents != 0 }) {
+        drainRequests()
+        plugboard_reap_strays(pid)
+      }
       let childEnded = pidfd >= 0 && watched[watched.count - 1].revents != 0
       if childEnded, let status = reap(blocking: false) { return ended(status, &watch) }
     }
+  }
+
+  private func drainRequests() {
+    var bytes = [UInt8](repeating: 0, count: 64)
+    while bytes.withUnsafeMutableBytes({ read(requests, $0.baseAddress, $0.count) }) > 0 {}
   }
 
   /// The next bytes of the pipe; empty at its end; nil when none are

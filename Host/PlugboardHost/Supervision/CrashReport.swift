@@ -16,6 +16,10 @@ struct CrashReport {
     let file = watch.file ?? "?"
     let detail: String
     switch ending {
+    case .signaled(let signal) where watch.selfSignal == signal:
+      detail =
+        "sent its own process \(SignalName.describe(signal)) \(clause); a plugin must never end the host's "
+        + "process — \(Self.disableHint)"
     case .signaled:
       detail = "crashed with \(how) \(clause) — \(Self.disableHint)"
     case .exited(let status):
@@ -27,6 +31,19 @@ struct CrashReport {
         "was stopped after \(ProgressEvent.seconds(limit)) s \(clause): it never returned — \(Self.slowHint)"
     }
     return .plugin(plugin, file: file, stage: stage, Terminal.sanitize(detail))
+  }
+
+  /// A stop request (`signal`) came during bring-up and the child did not
+  /// end by it: it was killed. Names the plugin whose code it was in.
+  func ignoredRequestLines(_ signal: Int32) -> [String] {
+    guard case .hung = ending, let stage = watch.stage, let plugin = watch.plugin,
+      let clause = Self.clause(for: stage)
+    else { return [] }
+    return [
+      Terminal.sanitize(
+        "plugboard: \(stage.rawValue): plugin '\(plugin)' (\(watch.file ?? "?")) ignored the request to stop "
+          + "(\(SignalName.name(signal))) \(clause) and was killed")
+    ]
   }
 
   /// The child came down in `stage`, which is not a plugin's own: while
@@ -77,6 +94,24 @@ struct CrashReport {
       line += " while making \(innermost.type) (registered at \(innermost.site))"
     }
     return [Terminal.sanitize(line)]
+  }
+
+  /// Exit-time plugin code (a library destructor, an `atexit` handler)
+  /// crashed or hung after the report was written or the application
+  /// ended.
+  func exitLines(command: String) -> [String] {
+    let outcome: String
+    switch ending {
+    case .hung(let limit): outcome = "did not finish within \(ProgressEvent.seconds(limit)) s"
+    default: outcome = "crashed with \(how)"
+    }
+    let after = watch.exiting?.afterApplication == true ? "the application ended" : "the report was written"
+    let stopped = if case .hung = ending { "; it was stopped" } else { "" }
+    return [
+      Terminal.sanitize(
+        "plugboard: \(command): plugin code run at exit (a library destructor or an atexit handler) \(outcome) "
+          + "after \(after)\(stopped)")
+    ]
   }
 
   /// plugboard's own process came down after bring-up, writing its report.

@@ -22,6 +22,9 @@ enum Progress {
   /// Bring-up until the first `.reporting` or `.running`, then the last
   /// of those: a stage recorded after them keeps it.
   nonisolated(unsafe) private static var phase = StageWatch.Phase.bringingUp
+  /// Whether the stage timeout went to the parent (once, before any plugin
+  /// code runs; the manifest's, else the default).
+  nonisolated(unsafe) private static var timeoutSent = false
 
   /// Plugins the parent took out of this run after they brought an
   /// earlier child down, by name, with the problem to report for each.
@@ -34,6 +37,7 @@ enum Progress {
     self.parent = (descriptor, record)
     self.quarantine = quarantine
     plugboard_install_crash_reporter(descriptor) { fd in
+      guard plugboard_progress_is_intact() != 0 else { return }
       for link in ResolutionTrace.activeChain() {
         let site = link.site.map(\.description) ?? ""
         DescriptorLine.write(ProgressEvent.making(type: link.key.description, site: site).line, to: fd)
@@ -44,18 +48,35 @@ enum Progress {
   static var isSupervised: Bool { parent != nil }
 
   static func report(_ event: ProgressEvent) {
-    if event == .reporting || event == .running { restorePluginOutput() }
+    if event == .reporting || event == .running { restorePluginOutput(for: event) }
     StageFeedback.current?.observe(event)
     guard let parent else { return }
     switch event {
     case .stage(let stage, let plugin, let file):
+      // The parent believes the first stage timeout it reads: it must be
+      // plugboard's, sent before any plugin code can write to the pipe.
+      if !timeoutSent, plugin != nil || stage == .resolveApplication {
+        report(.stageTimeout(Supervisor.defaultStageTimeout))
+      }
       parent.record.publish(stage, plugin: plugin, file: file, phase: phase)
     case .reporting, .running:
+      if phase == .bringingUp { plugboard_release_request_signals() }
+      if event == .running { plugboard_note_application_running() }
       phase = event == .running ? .running : .reporting
       parent.record.enter(phase)
-    case .stageTimeout, .crash, .making:
-      DescriptorLine.write(event.line, to: parent.descriptor)
+    case .stageTimeout:
+      guard !timeoutSent else { return }
+      timeoutSent = true
+      writeLine(event, to: parent.descriptor)
+    case .crash, .making, .selfSignal, .exiting:
+      writeLine(event, to: parent.descriptor)
     }
+  }
+
+  /// Never into a file of plugin code's that took the pipe's number.
+  private static func writeLine(_ event: ProgressEvent, to descriptor: Int32) {
+    guard plugboard_progress_is_intact() != 0 else { return }
+    DescriptorLine.write(event.line, to: descriptor)
   }
 
   /// A stage of `entry`'s plugin begins.
@@ -65,31 +86,69 @@ enum Progress {
 
   // MARK: What plugins print
 
-  /// Standard output as it was, while it is diverted; -1 when it is not.
-  nonisolated(unsafe) private static var savedOutput: Int32 = -1
+  /// Standard output as it was, while it is diverted: plugboard's own
+  /// descriptor of it (at a high number, close-on-exec) and what it
+  /// refers to, since plugin code may close it or take its number.
+  nonisolated(unsafe) private static var savedOutput: (descriptor: Int32, identity: plugboard_file_identity)?
 
   /// Sends what plugin code prints to standard error until the report or
   /// the application starts (``report(_:)`` with `.reporting` or
   /// `.running`): a plugin that prints while it registers must not put its
   /// line in front of `list --json`'s JSON. Supervised or not.
   static func divertPluginOutput() {
-    guard savedOutput < 0 else { return }
+    guard savedOutput == nil else { return }
     _ = plugboard_stdout_flush()
-    let saved = dup(STDOUT_FILENO)
-    guard saved >= 0 else { return }
-    _ = fcntl(saved, F_SETFD, FD_CLOEXEC)
+    let saved = plugboard_move_high(dup(STDOUT_FILENO))
+    var identity = plugboard_file_identity()
+    guard saved >= 0, plugboard_identity(saved, &identity) == 0 else {
+      if saved >= 0 { close(saved) }
+      return
+    }
     guard dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 else {
       close(saved)
       return
     }
-    savedOutput = saved
+    savedOutput = (saved, identity)
   }
 
-  private static func restorePluginOutput() {
-    guard savedOutput >= 0 else { return }
+  /// The application gets standard output back (`.running`). A report
+  /// (`.reporting`) is written through plugboard's own descriptor instead,
+  /// and descriptor 1 stays standard error: what plugin threads still
+  /// print cannot get into `--json` output.
+  private static func restorePluginOutput(for event: ProgressEvent) {
+    guard let saved = savedOutput else { return }
     _ = plugboard_stdout_flush()
-    dup2(savedOutput, STDOUT_FILENO)
-    close(savedOutput)
-    savedOutput = -1
+    savedOutput = nil
+    let descriptor = ownOutput(saved)
+    guard descriptor >= 0 else { return }
+    if event == .running {
+      dup2(descriptor, STDOUT_FILENO)
+      close(descriptor)
+    } else if plugboard_stdout_use_descriptor(descriptor) != 0 {
+      close(descriptor)
+    }
+  }
+
+  /// `saved`, if it still refers to standard output; else, when plugin
+  /// code closed or replaced it, standard output again, from the parent's
+  /// (which no plugin touches), with a warning; -1 when neither can be had
+  /// (the report then goes to standard error, the last resort).
+  private static func ownOutput(_ saved: (descriptor: Int32, identity: plugboard_file_identity)) -> Int32 {
+    if plugboard_is_same_file(saved.descriptor, saved.identity) != 0 { return saved.descriptor }
+    var reopened: Int32 = -1
+    if isSupervised {
+      reopened = open("/proc/\(getppid())/fd/\(STDOUT_FILENO)", O_WRONLY | O_CLOEXEC)
+      if reopened >= 0, plugboard_is_same_file(reopened, saved.identity) == 0 {
+        close(reopened)
+        reopened = -1
+      }
+    }
+    StandardError.write(
+      "plugboard: warning: plugin code closed or replaced plugboard's descriptor of standard output while "
+        + "the plugins loaded; "
+        + (reopened >= 0
+          ? "plugboard took standard output back from its supervising process"
+          : "what plugboard writes to standard output goes to standard error"))
+    return reopened
   }
 }

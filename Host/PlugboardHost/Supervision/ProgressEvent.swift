@@ -7,7 +7,8 @@
 ///
 /// Wire format, one event per line, fields separated by tabs, with `\`,
 /// tab and newline escaped as `\\`, `\t` and `\n`: `T<seconds>`,
-/// `C<signal>\t<message>`, `M<type>\t<site>`; and, should a stage ever
+/// `C<signal>\t<message>`, `M<type>\t<site>`, `K<signal>`, `E<status>[\ta]`;
+/// and, should a stage ever
 /// be sent as a line, `S<stage>\t<plugin>\t<file>`, `D` (reporting) and
 /// `A` (running), which the parent applies as it would the record.
 enum ProgressEvent: Equatable, Sendable {
@@ -21,6 +22,13 @@ enum ProgressEvent: Equatable, Sendable {
   /// One link of the resolution chain running when the child crashed,
   /// outermost first.
   case making(type: String, site: String)
+  /// During bring-up, the process sent itself this stop signal (plugin
+  /// code calling `kill(getpid(), …)` or `raise`): a fault, not a request.
+  case selfSignal(Int32)
+  /// The child is exiting with this status: its exit-time code (library
+  /// destructors, `atexit` handlers), plugin code, begins. Written by
+  /// `plugboard_exit`.
+  case exiting(status: Int32, afterApplication: Bool)
   /// Bring-up is over and the command is writing its report: no plugin
   /// code runs any more, so no stage deadline applies.
   case reporting
@@ -34,33 +42,63 @@ enum ProgressEvent: Equatable, Sendable {
     case .stageTimeout(let duration): "T\(Self.seconds(duration))"
     case .crash(let signal, let message): "C\(signal)\t\(Self.escape(message ?? ""))"
     case .making(let type, let site): "M\(Self.escape(type))\t\(Self.escape(site))"
+    case .selfSignal(let signal): "K\(signal)"
+    case .exiting(let status, let afterApplication): "E\(status)" + (afterApplication ? "\ta" : "")
     case .reporting: "D"
     case .running: "A"
     }
   }
 
-  /// The event a line encodes, or nil for a line that is not one.
+  /// The event a line encodes, or nil for a line that is not one: the
+  /// parent reads lines that plugin code may have written, so a line is an
+  /// event only if it is exactly what ``line`` makes of one (its fields
+  /// counted, `\` followed only by `\`, `t` or `n`, signals 1–64).
   init?(line: Substring) {
     guard let tag = line.first else { return nil }
-    let fields = line.dropFirst().split(separator: "\t", omittingEmptySubsequences: false).map(Self.unescape)
-    switch tag {
-    case "S":
-      guard fields.count == 3, let stage = LoadStage(rawValue: fields[0]) else { return nil }
+    var fields: [String] = []
+    for field in line.dropFirst().split(separator: "\t", omittingEmptySubsequences: false) {
+      guard let text = Self.unescape(field) else { return nil }
+      fields.append(text)
+    }
+    func signal(_ text: String) -> Int32? {
+      guard let number = Int32(text), (1...64).contains(number) else { return nil }
+      return number
+    }
+    switch (tag, fields.count) {
+    case ("S", 3):
+      guard let stage = LoadStage(rawValue: fields[0]) else { return nil }
       self = .stage(
         stage, plugin: fields[1].isEmpty ? nil : fields[1], file: fields[2].isEmpty ? nil : fields[2])
-    case "T":
+    case ("T", 1):
       guard let duration = StageTimeout.parse(fields[0]) else { return nil }
       self = .stageTimeout(duration)
-    case "C":
-      guard fields.count == 2, let signal = Int32(fields[0]) else { return nil }
+    case ("C", 2):
+      guard let signal = signal(fields[0]) else { return nil }
       let message = fields[1].trimmingSuffix(while: \.isNewline)
       self = .crash(signal: signal, message: message.isEmpty ? nil : message)
-    case "M":
-      guard fields.count == 2 else { return nil }
-      self = .making(type: fields[0], site: fields[1])
-    case "D": self = .reporting
-    case "A": self = .running
+    case ("M", 2): self = .making(type: fields[0], site: fields[1])
+    case ("K", 1):
+      guard let signal = signal(fields[0]) else { return nil }
+      self = .selfSignal(signal)
+    case ("E", 1), ("E", 2):
+      guard let status = Int32(fields[0]), (0...255).contains(status), fields.count == 1 || fields[1] == "a"
+      else {
+        return nil
+      }
+      self = .exiting(status: status, afterApplication: fields.count == 2)
+    case ("D", 1) where fields[0].isEmpty: self = .reporting
+    case ("A", 1) where fields[0].isEmpty: self = .running
     default: return nil
+    }
+  }
+
+  /// Whether the child sends this event on the pipe. Stages and phases go
+  /// through the ``StageRecord``; a line claiming one was not written by
+  /// plugboard, and is ignored.
+  var travelsOnThePipe: Bool {
+    switch self {
+    case .stageTimeout, .crash, .making, .selfSignal, .exiting: true
+    case .stage, .reporting, .running: false
     }
   }
 
@@ -78,13 +116,20 @@ enum ProgressEvent: Equatable, Sendable {
     return result
   }
 
-  static func unescape(_ field: Substring) -> String {
+  /// The text of an escaped field; nil when it holds an escape ``escape(_:)``
+  /// never writes (or ends in the middle of one).
+  static func unescape(_ field: Substring) -> String? {
     guard field.contains("\\") else { return String(field) }
     var result = ""
     var escaping = false
     for character in field.unicodeScalars {
       if escaping {
-        result += character == "t" ? "\t" : character == "n" ? "\n" : String(character)
+        switch character {
+        case "t": result += "\t"
+        case "n": result += "\n"
+        case "\\": result += "\\"
+        default: return nil
+        }
         escaping = false
       } else if character == "\\" {
         escaping = true
@@ -92,7 +137,7 @@ enum ProgressEvent: Equatable, Sendable {
         result.unicodeScalars.append(character)
       }
     }
-    return result
+    return escaping ? nil : result
   }
 
   /// `10`, or `0.5`: a duration in seconds as people write it.

@@ -19,7 +19,14 @@ struct StageWatch: Sendable {
   var timeout: Duration
   /// Whether the flag set ``timeout`` (then the manifest's is ignored).
   let timeoutFromFlag: Bool
+  /// Whether the child's stage timeout came: later ones are forged.
+  var timeoutReceived = false
   var crash: (signal: Int32, message: String?)?
+  /// A stop signal the child sent itself during bring-up.
+  var selfSignal: Int32?
+  /// The status the child was exiting with when its exit-time code began,
+  /// and whether the application had run.
+  var exiting: (status: Int32, afterApplication: Bool)?
   /// The resolution chain at the crash, outermost first.
   var making: [(type: String, site: String)] = []
 
@@ -74,11 +81,20 @@ struct StageWatch: Sendable {
     case .stage(let stage, let plugin, let file):
       (self.stage, self.plugin, self.file) = (stage, plugin, file)
     case .stageTimeout(let duration):
+      // Only the first: the child sends it before any plugin code runs
+      // (see `Progress`), so a later one was written by plugin code, on
+      // the pipe it inherited, to switch its own watchdog off.
+      guard !timeoutReceived else { return }
+      timeoutReceived = true
       if !timeoutFromFlag { timeout = duration }
     case .crash(let signal, let message):
       if crash == nil { crash = (signal, message) }
     case .making(let type, let site):
       making.append((type, site))
+    case .selfSignal(let signal):
+      if selfSignal == nil { selfSignal = signal }
+    case .exiting(let status, let afterApplication):
+      if exiting == nil { exiting = (status, afterApplication) }
     case .reporting:
       phase = .reporting
     case .running:

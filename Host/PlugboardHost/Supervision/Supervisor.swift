@@ -27,7 +27,14 @@ import PlugboardSupervision
 ///   signal, and the exit status is 128 + the signal's number, as shells
 ///   report it. A crash plugboard cannot set aside ends `run` with
 ///   ``ExitStatus/runCrashed`` (70) and the other commands with 1.
-/// - SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the parent are passed on.
+/// - SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the parent are passed on,
+///   in a way that lets the child tell one request sent to the whole group
+///   from two. A request during bring-up stops the command (a child that
+///   does not end by it within ``stopGrace`` is killed); no plugin is set
+///   aside for it. When a request ended the child, the parent ends by the
+///   same signal (see `plugboard_exit`), as shells and service managers
+///   expect; ``superviseIfNeeded(_:)``'s caller exits through
+///   `Plugboard.exit`.
 ///
 /// Forking rather than starting the executable again saves the second
 /// start of the Swift runtime and Foundation (see BENCHMARKS.md); it is
@@ -40,6 +47,10 @@ struct Supervisor {
   /// How long a crashing child may take to write its crash report (the
   /// Swift runtime's backtrace) before it is killed.
   static let crashReportTimeout = Duration.seconds(30)
+  /// How long a child asked to stop during bring-up may take to end before
+  /// it is killed: its own stop needs no time (nothing has started), so
+  /// this only bounds plugin code that ignores or blocks the signal.
+  static let stopGrace = Duration.seconds(1)
 
   let command: String
   /// `--stage-timeout`, when given.
@@ -67,10 +78,15 @@ struct Supervisor {
     case exit(Int32)
     case quarantine(plugin: String, DeploymentProblem)
     case report([String], status: Int32)
+    /// Stopped by `signal`, a request: the parent ends by it too.
+    case stop(signal: Int32, [String])
   }
 
   func supervise() -> Int32? {
     var quarantine: [String: DeploymentProblem] = [:]
+    // Processes plugin code starts stay plugboard's descendants, to be
+    // ended with the child that started them.
+    _ = plugboard_become_subreaper()
     while true {
       // Not deferred: the child returns from here too, and keeps it.
       guard let record = StageRecord.create() else { return nil }
@@ -91,17 +107,23 @@ struct Supervisor {
         return nil
       }
       if pid == 0 {
+        plugboard_stop_forwarding()
         plugboard_unblock_forwarded_signals()
         close(ends[0])
-        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        Progress.start(descriptor: ends[1], record: record, quarantine: quarantine)
+        // Out of the way of the low numbers plugin code takes; checked
+        // before each use (plugin code may close it all the same).
+        Progress.start(descriptor: plugboard_move_high(ends[1]), record: record, quarantine: quarantine)
         return nil
       }
       close(ends[1])
-      plugboard_forward_signals(pid)
+      let requests = plugboard_forward_signals(pid)
       plugboard_unblock_forwarded_signals()
-      let (ending, watch) = ChildFollower(pid: pid, progress: ends[0], record: record, timeout: timeout)
-        .follow()
+      let (ending, watch) = ChildFollower(
+        pid: pid, progress: ends[0], requests: requests, record: record, timeout: timeout
+      ).follow()
+      // Whatever the child left behind (a process a constructor forked,
+      // holding standard output) ends with it.
+      _ = plugboard_end_descendants()
       close(ends[0])
       record.destroy()
       switch decide(ending, watch) {
@@ -110,11 +132,15 @@ struct Supervisor {
       case .report(let lines, let status):
         for line in lines { StandardError.write(line) }
         return status
+      case .stop(let signal, let lines):
+        for line in lines { StandardError.write(line) }
+        plugboard_end_by_signal_at_exit(signal)
+        return 128 + signal
       case .quarantine(let plugin, let problem):
         guard quarantine[plugin] == nil else {
           // Quarantined, yet it came down again: something other than the
           // plugin's own code is failing. Say so rather than loop.
-          StandardError.write("plugboard: \(problem)")
+          StandardError.write(Terminal.sanitize("plugboard: \(problem)"))
           StandardError.write(
             "plugboard: \(command): the plugin was already set aside and the process still failed; "
               + "run with --unsupervised to see the failure directly")
@@ -127,23 +153,39 @@ struct Supervisor {
 
   private func decide(_ ending: ChildEnding, _ watch: StageWatch) -> Decision {
     let report = CrashReport(ending: ending, watch: watch)
+    if let earned = watch.exiting?.status {
+      // The report was written, or the application ended: what failed is
+      // exit-time plugin code, and the status earned before it stands.
+      switch ending {
+      case .exited(let status): return .exit(status)
+      case .signaled(let signal) where SignalName.isRequest(signal) && watch.crash == nil:
+        return .stop(signal: signal, [])
+      case .signaled, .hung: return .report(report.exitLines(command: command), status: earned)
+      }
+    }
     switch watch.phase {
     case .running:
       guard case .signaled(let signal) = ending else {
         if case .exited(let status) = ending { return .exit(status) }
         return .exit(ExitStatus.crashed(command: command))
       }
-      if SignalName.isRequest(signal) { return .exit(128 + signal) }
+      if SignalName.isRequest(signal) { return .stop(signal: signal, []) }
       return .report(report.applicationLines(command: command), status: 128 + signal)
     case .reporting:
       switch ending {
       case .exited(let status): return .exit(status)
-      case .signaled(let signal) where SignalName.isRequest(signal): return .exit(128 + signal)
+      case .signaled(let signal) where SignalName.isRequest(signal): return .stop(signal: signal, [])
       default:
         return .report(report.internalLines(command: command), status: ExitStatus.crashed(command: command))
       }
     case .bringingUp:
-      if case .signaled(let signal) = ending, SignalName.isRequest(signal) { return .exit(128 + signal) }
+      // A request to stop stops the command, whatever the child did
+      // meanwhile: no plugin is set aside for it.
+      let request = plugboard_stop_request()
+      if request != 0 { return .stop(signal: request, report.ignoredRequestLines(request)) }
+      if case .signaled(let signal) = ending, SignalName.isRequest(signal), watch.selfSignal != signal {
+        return .stop(signal: signal, [])
+      }
       guard let stage = watch.stage else {
         if case .exited(let status) = ending { return .exit(status) }
         return .report(report.internalLines(command: command), status: ExitStatus.crashed(command: command))

@@ -7,18 +7,23 @@
 /// that `plugboard list` prints for 200 plugins (issue 15); over the
 /// string's own bytes, a small fraction of that.
 enum TextBytes {
-  /// Whether `text` holds a control character that
-  /// ``Terminal/isControl(_:)`` names: a byte below 0x20 (but a line
-  /// break, with `exceptLineBreaks`), DEL, or the two bytes of a C1
-  /// control (0xC2 then 0x80–0x9F; in UTF-8, 0xC2 only ever leads a
-  /// two-byte scalar, so the pair is exactly U+0080–U+009F).
+  /// Whether `text` holds a character that ``Terminal/isUnprintable(_:)``
+  /// names: a byte below 0x20 (but a line break, with `exceptLineBreaks`),
+  /// DEL, the two bytes of a C1 control (0xC2 then 0x80–0x9F; in UTF-8,
+  /// 0xC2 only ever leads a two-byte scalar, so the pair is exactly
+  /// U+0080–U+009F), or the three of U+2028–U+202E (0xE2 0x80 0xA8–0xAE)
+  /// or U+2066–U+2069 (0xE2 0x81 0xA6–0xA9).
   static func holdsControl(_ text: String, exceptLineBreaks: Bool) -> Bool {
     withBytes(of: text) { bytes in
-      var previous: UInt8 = 0
+      var (previous, beforeThat): (UInt8, UInt8) = (0, 0)
       for byte in bytes {
         if byte < 0x20 && !(exceptLineBreaks && byte == UInt8(ascii: "\n")) { return true }
         if byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) { return true }
-        previous = byte
+        if beforeThat == 0xE2 {
+          if previous == 0x80 && (0xA8...0xAE).contains(byte) { return true }
+          if previous == 0x81 && (0xA6...0xA9).contains(byte) { return true }
+        }
+        (previous, beforeThat) = (byte, previous)
       }
       return false
     }

@@ -7,17 +7,77 @@
 /// directly (`fork` is unavailable in Swift, `syscall` is variadic), and the
 /// signal handlers, which must be async-signal-safe C.
 
-/// fork(2). Called only while the process has a single thread.
+/// fork(2). Called only while the process has a single thread. The child
+/// asks for SIGKILL when the parent dies (`PR_SET_PDEATHSIG`), and ends at
+/// once if the parent died before that took effect; it handles the
+/// parent's forwarded signals (``plugboard_forward_signals``) from the
+/// start.
 pid_t plugboard_fork(void);
+
+/// Makes this process the subreaper of its descendants
+/// (`PR_SET_CHILD_SUBREAPER`): what plugin code in a child starts, and the
+/// child leaves behind, becomes this process's child, not init's. 0 on
+/// success.
+int plugboard_become_subreaper(void);
+
+/// Kills (SIGKILL) and reaps every child of this process, and those that
+/// come to it as their parents die, until it has none: for after the
+/// supervised child was reaped, when what is left was started by plugin
+/// code. Returns how many it reaped.
+int plugboard_end_descendants(void);
+
+/// Reaps the children that ended, except `child` (left for its own
+/// `waitpid`): processes plugin code left behind, which came to this
+/// subreaper, must not stay zombies while the child runs.
+void plugboard_reap_strays(pid_t child);
 
 /// pidfd_open(2): a descriptor that polls readable when `pid` exits, or -1.
 int plugboard_pidfd_open(pid_t pid);
 
 /// In the supervising parent: SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to
 /// the parent by another process (kill, a service manager) are passed on
-/// to `child`. Signals the terminal sends reach the child directly, as it
-/// shares the parent's process group, so they are not passed on twice.
-void plugboard_forward_signals(pid_t child);
+/// to `child` as ``PLUGBOARD_FORWARD_SIGNAL`` (queued with `sigqueue`, so
+/// never merged with, and lost to, the same signal sent to the child
+/// directly), whose value carries the signal and its original sender's
+/// pid: the child can tell the copy from the same signal sent to the
+/// whole process group. The child's handler for it is installed by
+/// ``plugboard_fork``. Signals the terminal sends reach the child directly, as
+/// it shares the parent's process group, so they are not passed on twice.
+/// The first SIGINT, SIGTERM or SIGHUP from anyone but the child is kept
+/// as the stop request (``plugboard_stop_request``). Each of those, and each
+/// SIGCHLD, writes a byte to a wake-up pipe whose read end (non-blocking,
+/// close-on-exec; the same for every child) this returns, or -1 when it
+/// could not be made.
+int plugboard_forward_signals(pid_t child);
+
+/// In the supervised child: the application is running (its status is the
+/// one exit announces).
+void plugboard_note_application_running(void);
+
+/// The first stop request (SIGINT, SIGTERM or SIGHUP) the parent received,
+/// or 0.
+int plugboard_stop_request(void);
+
+/// In a new child, which inherits them from a parent that already
+/// supervised one: gives the forwarded signals and SIGCHLD back their
+/// default action and closes the wake-up pipe.
+void plugboard_stop_forwarding(void);
+
+/// Makes ``plugboard_exit`` end the process by `signal` when it is given
+/// 128 + `signal`: after an orderly stop, plugboard ends as the request
+/// asked, and a shell, `timeout` or a service manager sees a death by that
+/// signal, not an exit status.
+void plugboard_end_by_signal_at_exit(int signal);
+
+/// exit(3), except after ``plugboard_end_by_signal_at_exit`` with the
+/// matching status: then stdio is flushed, the signal's default action
+/// restored and the signal raised (exit(3) only if that did not end the
+/// process). Before exit(3), stdio is flushed and, in a supervised child,
+/// `E<status>` is written on the progress pipe (with a field `a` after
+/// ``plugboard_note_application_running``): the exit-time code that
+/// follows (library destructors, atexit handlers) is plugin code, which
+/// the parent bounds.
+void plugboard_exit(int status) __attribute__((noreturn));
 
 /// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread, from
 /// just before the fork until the parent forwards them: one sent to the
@@ -31,6 +91,28 @@ void plugboard_block_forwarded_signals(void);
 /// them on must be able to receive them, and the child to act on them.
 void plugboard_unblock_forwarded_signals(void);
 
+/// A file's identity, to know a descriptor still refers to it.
+typedef struct {
+  unsigned long long device;
+  unsigned long long inode;
+} plugboard_file_identity;
+
+/// `fd` moved to a high number (32 below the soft limit on descriptors),
+/// close-on-exec, out of the way of the low numbers plugin code takes; `fd`
+/// itself when it cannot be moved.
+int plugboard_move_high(int fd);
+
+/// The identity of what `fd` refers to; -1 when it is not open.
+int plugboard_identity(int fd, plugboard_file_identity *identity);
+
+/// Whether `fd` still refers to `identity`: plugin code may have closed
+/// it, and a file it opened may have taken the number.
+int plugboard_is_same_file(int fd, plugboard_file_identity identity);
+
+/// Whether the progress pipe given to ``plugboard_install_crash_reporter``
+/// is still open as itself. Nothing is written to it otherwise.
+int plugboard_progress_is_intact(void);
+
 /// In the supervised child: on SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE or
 /// SIGABRT, writes a crash line to `fd` (`C<signal>\t<Swift fatal error
 /// message, if any>\n`), then calls `describe(fd)` (which may write more
@@ -40,6 +122,15 @@ void plugboard_unblock_forwarded_signals(void);
 /// (the Swift runtime's backtracer, which the user asked for).
 /// `describe` runs inside a signal handler: a two-second alarm ends the
 /// process if it does not return.
+///
+/// Also catches SIGINT, SIGTERM and SIGHUP during bring-up: each ends the
+/// process by its default action, but one the process sent itself (plugin
+/// code calling `kill(getpid(), …)` or `raise`) first writes `K<signal>` to
+/// `fd`, for the parent to blame the plugin.
 void plugboard_install_crash_reporter(int fd, void (*describe)(int fd));
+
+/// Gives SIGINT, SIGTERM and SIGHUP back their default action, once
+/// bring-up is over (the application, or `run`'s orderly stop, owns them).
+void plugboard_release_request_signals(void);
 
 #endif

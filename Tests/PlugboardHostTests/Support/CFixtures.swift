@@ -29,6 +29,20 @@ enum CFixtures {
     "libEntryCrash.so": ["-shared", "-DFIXTURE_ENTRY_CRASH"],
     "libEntryAbort.so": ["-shared", "-DFIXTURE_ENTRY_ABORT"],
     "libEntryHang.so": ["-shared", "-DFIXTURE_ENTRY_HANG"],
+    // For the process model: a constructor deaf to stop requests that
+    // never returns, one that signals its own process, one that leaves a
+    // process behind before its entry point crashes.
+    "libDeafHang.so": ["-shared", "-DFIXTURE_DEAF_HANG"],
+    "libSelfTerm.so": ["-shared", "-DFIXTURE_SELF_TERM"],
+    "libStrayChild.so": ["-shared", "-DFIXTURE_STRAY_CHILD"],
+    // A constructor that forges a progress event to switch its watchdog off.
+    "libForgeTimeout.so": ["-shared", "-DFIXTURE_FORGE_TIMEOUT"],
+    // Constructors that take plugboard's descriptors, or its standard output.
+    "libCloseDescriptors.so": ["-shared", "-DFIXTURE_CLOSE_FDS"],
+    "libChattyThread.so": ["-shared", "-DFIXTURE_CHATTY_THREAD", "-pthread"],
+    // Exit-time plugin code: a destructor that hangs, one that crashes.
+    "libDtorHang.so": ["-shared", "-DFIXTURE_DTOR_HANG"],
+    "libDtorCrash.so": ["-shared", "-DFIXTURE_DTOR_CRASH"],
     // What must never run, refused before dlopen (issue 23): a library
     // without an entry point whose constructor crashes, an executable
     // stack, a writable and executable segment, a library marked not to be
@@ -87,5 +101,27 @@ enum CFixtures {
     kit: String = PlugboardBuild.loadedKitVersion
   ) -> [String] {
     [#"-DFIXTURE_NAME="\#(name)""#, #"-DFIXTURE_SWIFT="\#(swift)""#, #"-DFIXTURE_KIT="\#(kit)""#]
+  }
+}
+
+extension CFixtures {
+  /// A deployment in a fresh folder: the built plugins `before`, then the
+  /// variant `lib<fixture>.so` copied beside the manifest (`optional` when
+  /// asked), with the manifest members `extras` (each followed by a comma).
+  /// Returns the folder (removed when released), the manifest and the
+  /// fixture's file.
+  static func deployment(
+    _ fixture: String, optional: Bool = false, before: [String] = [], extras: String = ""
+  ) throws -> (folder: TemporaryDirectory, manifest: String, file: String) {
+    let folder = try TemporaryDirectory()
+    let file = folder.path + "/lib\(fixture).so"
+    try FileManager.default.copyItem(atPath: try directory.get() + "/lib\(fixture).so", toPath: file)
+    let listed = before.map { #"{ "name": "\#($0)", "path": "\#(BuildProducts.library($0))" }"# }
+    let entry = #"{ "name": "\#(fixture)", "path": "lib\#(fixture).so", "optional": \#(optional) }"#
+    let manifest = try folder.write(
+      "plugins.json",
+      #"{ "formatVersion": 1, \#(BuildProducts.rootsMember) \#(extras) "plugins": [ "#
+        + (listed + [entry]).joined(separator: ", ") + " ] }")
+    return (folder, manifest, file)
   }
 }

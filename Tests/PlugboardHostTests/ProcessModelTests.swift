@@ -1,0 +1,265 @@
+import Foundation
+import Testing
+
+@testable import PlugboardHost
+
+/// plugboard among the processes around it, as shells, `timeout` and
+/// service managers treat it: a request to stop is one request however it
+/// arrives, plugboard ends by the signal that stopped it, and plugin code
+/// that signals its own process is at fault (see SECURITY.md, "The process
+/// model").
+@Suite(.serialized) struct ProcessModelTests {
+  /// LifecycleProbe (three services with hooks) beside a manifest.
+  private func lifecycleDeployment() throws -> (TemporaryDirectory, String) {
+    let folder = try TemporaryDirectory()
+    let manifest = try folder.writeManifest([("LifecycleProbe", BuildProducts.library("LifecycleProbe"))])
+    return (folder, manifest)
+  }
+
+  static let stoppedInOrder: [Substring] = [
+    "start Pool", "start Sessions", "start Cache", "application running", "ready",
+    "application cancelled", "stop Cache", "stop Sessions", "stop Pool",
+  ]
+
+  /// SIGTERM to the whole process group (systemd's `KillMode=control-group`,
+  /// `timeout`, `kill -TERM -PGID`) reaches the child directly and through
+  /// the parent: one request, so every stop hook runs, and plugboard ends by
+  /// SIGTERM, as a service manager expects. Racy, so tried 20 times.
+  @Test func aSignalToTheWholeGroupIsOneRequest() throws {
+    let (folder, manifest) = try lifecycleDeployment()
+    defer { withExtendedLifetime(folder) {} }
+    for attempt in 1...20 {
+      let process = try GroupedProcess(["run", "--manifest", manifest, "--", "wait"])
+      #expect(try process.waitForLine("ready"))
+      process.signalGroup(SIGTERM)
+      let ending = try process.finish()
+      #expect(ending == .killed(SIGTERM), "attempt \(attempt)")
+      #expect(process.stdoutLines == Self.stoppedInOrder, "attempt \(attempt)")
+      #expect(process.stderrText == "", "attempt \(attempt)")
+      #expect(process.groupIsGone, "attempt \(attempt)")
+    }
+  }
+
+  /// SIGINT to the group while a start hook hangs: the hook is interrupted,
+  /// what started is stopped, and plugboard ends by SIGINT.
+  @Test func aGroupInterruptDuringAStartHookIsOneRequest() throws {
+    let (folder, manifest) = try lifecycleDeployment()
+    defer { withExtendedLifetime(folder) {} }
+    for attempt in 1...20 {
+      let process = try GroupedProcess(
+        ["run", "--manifest", manifest], environment: ["LIFECYCLE_PROBE": "hang-cache"])
+      #expect(try process.waitForLine("Cache waits"))
+      process.signalGroup(SIGINT)
+      let ending = try process.finish()
+      #expect(ending == .killed(SIGINT), "attempt \(attempt)")
+      #expect(
+        process.stdoutLines == ["start Pool", "start Sessions", "Cache waits", "stop Sessions", "stop Pool"],
+        "attempt \(attempt)")
+      #expect(
+        process.stderrText
+          == "plugboard: run: plugin 'LifecycleProbe': the start hook of Cache "
+          + "(LifecycleProbe/LifecycleProbePlugin.swift:24) was interrupted by the request to stop\n"
+          + "plugboard: run: stopped the 2 services already started; the application was not run\n",
+        "attempt \(attempt)")
+      #expect(process.groupIsGone, "attempt \(attempt)")
+    }
+  }
+
+  /// A second request is a second signal, not the second copy of one: a
+  /// second SIGTERM to the group while a stop hook hangs ends plugboard at
+  /// once, by SIGTERM.
+  @Test func aSecondGroupSignalEndsTheShutDownAtOnce() throws {
+    let (folder, manifest) = try lifecycleDeployment()
+    defer { withExtendedLifetime(folder) {} }
+    for attempt in 1...20 {
+      let process = try GroupedProcess(
+        ["run", "--manifest", manifest, "--", "wait"], environment: ["LIFECYCLE_PROBE": "hang-stop-cache"])
+      #expect(try process.waitForLine("ready"))
+      process.signalGroup(SIGTERM)
+      #expect(try process.waitForLine("Cache stopping"))
+      process.signalGroup(SIGTERM)
+      #expect(try process.finish() == .killed(SIGTERM), "attempt \(attempt)")
+      #expect(
+        process.stdoutLines.suffix(2) == ["application cancelled", "Cache stopping"], "attempt \(attempt)")
+      #expect(process.groupIsGone, "attempt \(attempt)")
+    }
+  }
+
+  /// A request while an optional plugin that ignores it hangs in bring-up
+  /// stops the command: the plugin is not set aside as missing, and the
+  /// application never runs.
+  @Test func aRequestDuringBringUpStopsTheCommand() throws {
+    let (folder, manifest, file) = try CFixtures.deployment("DeafHang", optional: true, before: ["Healthy"])
+    defer { withExtendedLifetime(folder) {} }
+    let process = try GroupedProcess(["run", "--manifest", manifest])
+    // Its constructor has run once the open stage is announced; the
+    // parent knows of the request at once, whatever the child does.
+    #expect(try process.waitForLine("deaf", onStderr: true))
+    process.signal(SIGTERM)
+    #expect(try process.finish() == .killed(SIGTERM))
+    #expect(process.stdoutText == "")
+    #expect(
+      process.stderrText.split(separator: "\n").filter { $0.hasPrefix("plugboard: ") } == [
+        "plugboard: open: plugin 'DeafHang' (\(file)) ignored the request to stop (SIGTERM) while being "
+          + "opened (in its library initialisers) and was killed"
+      ])
+    #expect(process.groupIsGone)
+  }
+
+  /// A constructor that sends its own process SIGTERM is a plugin's fault,
+  /// not an operator's request: the plugin is named, set aside, and
+  /// `list --json` still prints its document.
+  @Test func aPluginSignallingItsOwnProcessIsAtFault() throws {
+    let (folder, manifest, file) = try CFixtures.deployment("SelfTerm", before: ["Healthy"])
+    defer { withExtendedLifetime(folder) {} }
+    let result = try Subprocess.plugboard(["list", "--json", "--manifest", manifest])
+    #expect(result.exited && result.status == 1)
+    let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    #expect(json != nil)
+    #expect(
+      result.stderrLines.first
+        == "plugboard: open: plugin 'SelfTerm' (\(file)) sent its own process SIGTERM (terminated) while being "
+        + "opened (in its library initialisers); a plugin must never end the host's process — "
+        + CrashReport.disableHint)
+  }
+}
+
+/// No process outlives plugboard: the child dies with the parent, and what
+/// plugin code started is ended with the child that started it.
+@Suite(.serialized) struct DescendantsTests {
+  /// A constructor forks a process that sleeps 60 s, holding standard
+  /// output, then the entry point crashes: the plugin is set aside, and
+  /// `list --json | consumer` gets its whole document and the end of it
+  /// at once, not 60 s later.
+  @Test func whatACrashedChildLeftBehindIsEnded() throws {
+    let (folder, manifest, file) = try CFixtures.deployment("StrayChild", before: ["Healthy"])
+    defer { withExtendedLifetime(folder) {} }
+    let process = try GroupedProcess(["list", "--json", "--manifest", manifest])
+    #expect(try process.finish() == .exited(1))
+    let json = try JSONSerialization.jsonObject(with: Data(process.stdout)) as? [String: Any]
+    #expect(json != nil)
+    #expect(
+      process.stderrText.split(separator: "\n").first.map(String.init)
+        == "plugboard: find entry: plugin 'StrayChild' (\(file)) crashed with SIGSEGV (segmentation fault: a bad "
+        + "memory access) in its entry point plugboard_entry_v1 — \(CrashReport.disableHint)")
+    #expect(process.groupIsGone)
+  }
+
+  /// `kill -9` of the parent, while the application runs or while a plugin
+  /// still loads (no stage limit can end it then: the parent kept it):
+  /// the child does not run on.
+  @Test(arguments: [
+    (["run"], "Healthy is running", false), (["list"], "deaf", true),
+  ])
+  func killingTheParentEndsTheChild(command: [String], line: String, onStderr: Bool) throws {
+    // The deaf plugin alone, or the application's alone.
+    let deaf = try CFixtures.deployment("DeafHang")
+    defer { withExtendedLifetime(deaf) {} }
+    let manifest =
+      try onStderr
+      ? deaf.manifest : deaf.folder.writeManifest([("Healthy", BuildProducts.library("Healthy"))])
+    let process = try GroupedProcess(command + ["--manifest", manifest] + (onStderr ? [] : ["--", "wait"]))
+    #expect(try process.waitForLine(line, onStderr: onStderr))
+    let children = process.children
+    #expect(children.count == 1)
+    process.signal(SIGKILL)
+    // The pipes end only once every process holding them did.
+    #expect(try process.finish() == .killed(SIGKILL))
+    // Ended, not merely done with the pipes; init reaps it in its time.
+    for child in children { #expect(try GroupedProcess.hasEnded(child)) }
+  }
+}
+
+/// plugboard's descriptors are its own: `list --json` prints one JSON
+/// document on standard output whatever plugin code does to descriptors or
+/// prints from its threads.
+@Suite(.serialized) struct OwnDescriptorsTests {
+  private func deployment(_ fixture: String) throws -> (TemporaryDirectory, String, String) {
+    try CFixtures.deployment(fixture, before: ["Healthy"])
+  }
+
+  /// A constructor closes descriptors 3–1023 (plugboard's saved standard
+  /// output and its progress pipe among them, when the limit on
+  /// descriptors is 1024 and they sit just below it) and opens 12 files,
+  /// which take the low numbers.
+  @Test(arguments: [nil, 1024])
+  func aPluginThatClosesDescriptorsDoesNotTakeStandardOutput(limit: Int?) throws {
+    let (folder, manifest, file) = try deployment("CloseDescriptors")
+    defer { withExtendedLifetime(folder) {} }
+    let arguments = ["list", "--json", "--manifest", manifest]
+    for attempt in 1...20 {
+      let result =
+        try limit.map {
+          try Subprocess.run(
+            "/bin/sh", ["-c", "ulimit -n \($0) && exec \"$0\" \"$@\"", BuildProducts.plugboard] + arguments)
+        } ?? Subprocess.plugboard(arguments)
+      #expect(result.exited && result.status == 1, "attempt \(attempt)")
+      let json = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+      #expect(json != nil, "attempt \(attempt): \(result.stdout.prefix(200))")
+      #expect(
+        result.stderrLines.contains {
+          $0.hasPrefix("plugboard: find entry: plugin 'CloseDescriptors' (\(file)) returned NULL")
+        }, "attempt \(attempt): \(result.stderr)")
+      guard limit != nil else { continue }
+      #expect(
+        result.stderrLines.first
+          == "plugboard: warning: plugin code closed or replaced plugboard's descriptor of standard output while "
+          + "the plugins loaded; plugboard took standard output back from its supervising process")
+    }
+  }
+
+  /// A plugin thread prints a line every millisecond, from bring-up to
+  /// the end: what it prints goes to standard error, never into the JSON.
+  @Test func aPluginThreadPrintingCannotBreakTheJSON() throws {
+    let (folder, manifest, _) = try deployment("ChattyThread")
+    defer { withExtendedLifetime(folder) {} }
+    for attempt in 1...20 {
+      let result = try Subprocess.plugboard(["list", "--json", "--manifest", manifest])
+      #expect(result.exited && result.status == 1, "attempt \(attempt)")
+      let json = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+      #expect(json != nil, "attempt \(attempt): \(result.stdout.prefix(300))")
+      #expect(!result.stdout.contains("chatter"), "attempt \(attempt)")
+    }
+  }
+}
+
+/// Exit-time code (library destructors, `atexit` handlers) is plugin code:
+/// bounded by the stage timeout, and a hang or a crash there is named as
+/// such, keeping the status the command earned.
+@Suite(.serialized) struct ExitTimeCodeTests {
+  private func deployment(_ fixture: String) throws -> (TemporaryDirectory, String) {
+    let (folder, manifest, _) = try CFixtures.deployment(
+      fixture, optional: true, before: ["Healthy"], extras: #""stageTimeout": 0.5,"#)
+    return (folder, manifest)
+  }
+
+  /// A destructor that never returns: `list --json` prints its whole
+  /// document, then ends, with the status it earned.
+  @Test func aDestructorThatHangsIsStoppedAfterTheReport() throws {
+    let (folder, manifest) = try deployment("DtorHang")
+    defer { withExtendedLifetime(folder) {} }
+    let process = try GroupedProcess(["list", "--json", "--manifest", manifest])
+    #expect(try process.finish() == .exited(0))
+    #expect((try? JSONSerialization.jsonObject(with: Data(process.stdout))) != nil)
+    #expect(
+      process.stderrText.split(separator: "\n").last.map(String.init)
+        == "plugboard: list: plugin code run at exit (a library destructor or an atexit handler) did not finish "
+        + "within 0.5 s after the report was written; it was stopped")
+    #expect(process.groupIsGone)
+  }
+
+  /// A destructor that crashes after the application returned 0: named as
+  /// exit-time plugin code, not as a bug in plugboard, and the
+  /// application's status stands.
+  @Test func aDestructorThatCrashesAfterTheApplicationKeepsItsStatus() throws {
+    let (folder, manifest) = try deployment("DtorCrash")
+    defer { withExtendedLifetime(folder) {} }
+    let result = try Subprocess.plugboard(["run", "--manifest", manifest])
+    #expect(result.exited && result.status == 0)
+    #expect(result.stdout == "Healthy is running\n")
+    #expect(
+      result.stderrLines.last
+        == "plugboard: run: plugin code run at exit (a library destructor or an atexit handler) crashed with "
+        + "SIGSEGV (segmentation fault: a bad memory access) after the application ended")
+  }
+}
