@@ -113,6 +113,13 @@ import Testing
       }
     ),
     (
+      "LongRunPath", "libLongRunPath.so",
+      { file, _ in
+        "vet: plugin 'LongRunPath' (\(file)) has a dynamic section plugboard cannot read, so what the dynamic "
+          + "loader would map for it cannot be vetted — rebuild it (check with: readelf -d \(file))"
+      }
+    ),
+    (
       "NullEntry", "libNullEntry.so",
       { file, _ in
         "find entry: plugin 'NullEntry' (\(file)) returned NULL from plugboard_entry_v1; expected a pointer to "

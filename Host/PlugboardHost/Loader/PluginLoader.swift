@@ -128,12 +128,21 @@ package struct PluginLoader {
     // Opened once by locate for every check before dlopen.
     try vet(elf, failure: failure)
     if let problem = elf.layoutProblem() { throw failure(.vet, problem, dlerror: nil) }
-    if let info = elf.dynamicInfo() {
-      if let problem = UnsafeLibrary.problem(info, path: Terminal.sanitize(file)) {
-        throw failure(.vet, problem, dlerror: nil)
-      }
-      try checkEntry(exported: info.entryVersions, file: file, failure: failure)
+    // What the loader would map is vetted from the dynamic section: one
+    // that cannot be read, or holds more than is surveyed, would pass
+    // unvetted what glibc still follows.
+    guard let info = elf.dynamicInfo() else {
+      throw failure(
+        .vet,
+        "has a dynamic section plugboard cannot read, so what the dynamic loader would map for it cannot be "
+          + "vetted — rebuild it (check with: readelf -d \(Terminal.sanitize(file)))", dlerror: nil)
     }
+    if let problem = UnsafeLibrary.problem(info, path: Terminal.sanitize(file))
+      ?? PluginNeeds.beyondSurvey(info)
+    {
+      throw failure(.vet, problem, dlerror: nil)
+    }
+    try checkEntry(exported: info.entryVersions, file: file, failure: failure)
     var needs = PluginNeeds.survey(elf)
     if let folder = needs?.folder, entry.discoveredIn != nil {
       needs?.inDropInFolder = FilePath.canonical(FilePath.directory(of: entry.path)) == folder

@@ -49,6 +49,21 @@ struct PluginNeeds {
   /// Larger files are taken as different rather than hashed.
   private static let maximumComparedSize = 256 << 20
 
+  /// Why `info` holds more than a survey reads (so nothing of it could be
+  /// vetted), or nil.
+  static func beyondSurvey(_ info: ELFDynamicInfo) -> String? {
+    if info.needed.count > maximumNeeds {
+      return
+        "needs \(info.needed.count) libraries; plugboard vets at most \(maximumNeeds), and a real library "
+        + "needs a few dozen — rebuild it"
+    }
+    if info.runPath.count > maximumRunPathEntries {
+      return "has \(info.runPath.count) run path entries; plugboard vets at most \(maximumRunPathEntries) — "
+        + "rebuild it"
+    }
+    return nil
+  }
+
   /// The needs of the library `elf` (opened at its canonical path); nil
   /// when its dynamic section cannot be read (the layout check and `dlopen`
   /// report that) or is beyond the bounds above.

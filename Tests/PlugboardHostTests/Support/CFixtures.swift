@@ -62,6 +62,11 @@ enum CFixtures {
       + descriptor(name: "RelativeRunPath"),
     "libBuildRunPath.so": ["-shared", "-DFIXTURE_DESCRIPTOR", "-Wl,-rpath,/tmp/plugboard-gone-build/lib"]
       + descriptor(name: "BuildRunPath"),
+    // A run path longer than plugboard reads, which glibc still follows.
+    "libLongRunPath.so": [
+      "-shared", "-DFIXTURE_DESCRIPTOR", "-Wl,-rpath,/" + String(repeating: "a", count: 5000),
+    ]
+      + descriptor(name: "LongRunPath"),
     // A relocatable object: ELF, but not a shared library.
     "libObject.so": ["-c", "-DFIXTURE_NO_ENTRY"],
   ]
