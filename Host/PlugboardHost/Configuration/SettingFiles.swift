@@ -66,18 +66,8 @@ package struct SettingFiles: Sendable {
 
   /// The names of the credentials folder that name a setting's variable.
   private static func credentials(in folder: String) -> [String] {
-    guard let stream = opendir(folder) else { return [] }
-    defer { closedir(stream) }
-    var names: [String] = []
-    var count = 0
-    while let entry = readdir(stream), count < credentialLimit {
-      count += 1
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name.hasPrefix(ConfigurationVariable.prefix) { names.append(name) }
-    }
-    return names.sorted()
+    guard case .success(let names) = FilePath.names(in: folder, limit: credentialLimit) else { return [] }
+    return names.filter { $0.hasPrefix(ConfigurationVariable.prefix) }.sorted()
   }
 
   /// Why a file cannot give a setting, continuing "the file … which ".

@@ -36,27 +36,20 @@ enum PluginDiscovery {
       DeploymentProblem(stage: .locate, plugin: nil, file: folder, message: "\(name) \(detail)")
     }
     if let unsafe = trustProblem(of: folder) { return .failure(problem(unsafe)) }
-    guard let stream = opendir(folder) else {
-      let reason = String(cString: strerror(errno))
-      return .failure(problem("cannot be read: \(reason) — create it, or correct pluginFolders[\(index)]"))
+    let entries: [String]
+    switch FilePath.names(in: folder, limit: entryLimit) {
+    case .success(let found): entries = found
+    case .failure(let error):
+      return .failure(
+        problem("cannot be read: \(error.reason) — create it, or correct pluginFolders[\(index)]"))
     }
-    defer { closedir(stream) }
-    var names: [String] = []
-    var count = 0
-    while let entry = readdir(stream) {
-      let fileName = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if fileName == "." || fileName == ".." { continue }
-      count += 1
-      guard count <= entryLimit else {
-        return .failure(
-          problem(
-            "holds more than \(entryLimit) entries; plugboard reads at most \(entryLimit) — keep only plugin "
-              + "libraries there"))
-      }
-      if isCandidate(fileName) { names.append(fileName) }
+    guard entries.count <= entryLimit else {
+      return .failure(
+        problem(
+          "holds more than \(entryLimit) entries; plugboard reads at most \(entryLimit) — keep only plugin "
+            + "libraries there"))
     }
+    let names = entries.filter(isCandidate)
     let files = names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
       .map { folder + "/" + $0 }
       .filter { FileKind.of($0) != .directory }

@@ -79,17 +79,10 @@ extension PluginNeeds {
   /// subfolder others can write there overrides every library of it.
   private static func hwcapsProblem(in folder: String, vetting: PluginVetting) -> String? {
     let hwcaps = folder + "/glibc-hwcaps"
-    guard FileKind.of(hwcaps) == .directory, let stream = opendir(hwcaps) else { return nil }
-    defer { closedir(stream) }
-    var subfolders = [hwcaps]
-    var count = 0
-    while let entry = readdir(stream), count < 64 {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      count += 1
-      if name != ".", name != ".." { subfolders.append(hwcaps + "/" + name) }
-    }
+    guard FileKind.of(hwcaps) == .directory,
+      case .success(let names) = FilePath.names(in: hwcaps, limit: 64)
+    else { return nil }
+    let subfolders = [hwcaps] + names.map { hwcaps + "/" + $0 }
     for subfolder in subfolders {
       if let problem = FileTrust.folderProblem(
         subfolder, user: geteuid(), thing: "the libraries the plugin loads", stake: "run code in plugboard")

@@ -68,4 +68,22 @@ enum FilePath {
     free(resolved)
     return false
   }
+
+  /// The names in `folder` (without `.` and `..`), in the order the file
+  /// system returns them, at most `limit + 1` of them: a caller that gets
+  /// more than `limit` knows the folder holds too many without it being
+  /// read to the end (a folder is hostile input). The `errno` of a folder
+  /// that cannot be opened, otherwise.
+  static func names(in folder: String, limit: Int) -> Result<[String], SystemCallError> {
+    guard let stream = opendir(folder) else { return .failure(SystemCallError("open \(folder)")) }
+    defer { closedir(stream) }
+    var names: [String] = []
+    while names.count <= limit, let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != ".", name != ".." { names.append(name) }
+    }
+    return .success(names)
+  }
 }
