@@ -14,6 +14,21 @@ import Testing
         ]))
   }
 
+  /// The parser's word that no string holds a control character lets the
+  /// manifest skip looking at every string: it must never miss one, raw
+  /// (U+007F–U+009F are legal unescaped JSON) or escaped, in a key or a
+  /// value, and must not see one in neighbouring characters.
+  @Test(arguments: [
+    (#"{"a\u0000": 1}"#, true), (#"["x\n"]"#, true), (#"["\u001F"]"#, true), (#"["\u007f"]"#, true),
+    (#"["\u009F"]"#, true), ("[\"a\u{7F}\"]", true), ("{\"\u{85}\": 1}", true), ("[\"\u{9F}z\"]", true),
+    (#"["\u00a0", "\u0020", "\"", "\\", "\/"]"#, false), ("[\"é\u{A0}\u{100}😀\u{7E}\"]", false),
+    (#"{"a": [1, true, null, {"b": "c"}]}"#, false),
+  ])
+  func notesControlCharacters(text: String, contains: Bool) throws {
+    #expect(
+      try JSONParser.parseNotingControlCharacters(Array(text.utf8)).containsControlCharacter == contains)
+  }
+
   @Test func readsSurrogatePairs() throws {
     #expect(try JSONParser.parse(#""\ud83d\ude00""#) == .string("\u{1F600}"))
     #expect(try JSONParser.parse(#""a\uD83D\uDE00b\u00e9""#) == .string("a\u{1F600}bé"))

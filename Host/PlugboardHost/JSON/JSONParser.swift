@@ -10,6 +10,12 @@
 package struct JSONParser {
   private let bytes: [UInt8]
   private var index = 0
+  /// Whether some string, key or value, holds a control character
+  /// (U+0000–U+001F, U+007F–U+009F), written raw or as an escape. The
+  /// manifest refuses them; knowing that none was read spares it a walk
+  /// over every string of the document, which cost more than parsing it
+  /// on a manifest of a quarter of a million small members.
+  private var sawControlCharacter = false
   /// Nesting limit, so hostile input cannot exhaust the stack.
   private let maximumDepth = 512
 
@@ -20,12 +26,22 @@ package struct JSONParser {
   /// Parses one JSON text.
   /// - Throws: ``JSONSyntaxError`` at the first problem.
   package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    try parseNotingControlCharacters(bytes).value
+  }
+
+  /// Parses one JSON text, and says whether any of its strings holds a
+  /// control character (see ``Terminal/isControl(_:)``), so that a reader
+  /// refusing them looks for one only when there is one to find.
+  /// - Throws: ``JSONSyntaxError`` at the first problem.
+  package static func parseNotingControlCharacters(_ bytes: [UInt8]) throws(JSONSyntaxError)
+    -> (value: JSONValue, containsControlCharacter: Bool)
+  {
     var parser = JSONParser(bytes: bytes)
     parser.skipByteOrderMark()
     let value = try parser.value(depth: 0)
     parser.skipWhitespace()
     guard parser.index == bytes.count else { throw parser.failure("unexpected text after the JSON value") }
-    return value
+    return (value, parser.sawControlCharacter)
   }
 
   /// Parses one JSON text given as a string.
@@ -147,6 +163,7 @@ package struct JSONParser {
       let stop = bytes.withUnsafeBufferPointer { Self.plainText(in: $0, from: index) }
       index = stop.end
       if stop.invalidUTF8 { throw invalidUTF8() }
+      if stop.control { sawControlCharacter = true }
       guard let byte = peek() else { throw failure("unterminated string") }
       if byte == UInt8(ascii: "\"") {
         defer { index += 1 }
@@ -173,14 +190,18 @@ package struct JSONParser {
   /// replacing such bytes silently would make a name nobody wrote.
   /// Works on the buffer so that even a debug build reads a string of
   /// megabytes in well under a second.
+  /// `control` says whether the text holds U+007F–U+009F, which JSON
+  /// allows unescaped (those below U+0020 stop the text instead).
   private static func plainText(in bytes: UnsafeBufferPointer<UInt8>, from start: Int)
-    -> (end: Int, invalidUTF8: Bool)
+    -> (end: Int, invalidUTF8: Bool, control: Bool)
   {
     var position = start
+    var control = false
     while position < bytes.count {
       let lead = bytes[position]
       if lead < 0x80 {
-        if lead == 0x22 || lead == 0x5C || lead < 0x20 { return (position, false) }
+        if lead == 0x22 || lead == 0x5C || lead < 0x20 { return (position, false, control) }
+        if lead == 0x7F { control = true }
         position += 1
         continue
       }
@@ -194,15 +215,19 @@ package struct JSONParser {
       case 0xF0: (length, second.low) = (4, 0x90)
       case 0xF1...0xF3: length = 4
       case 0xF4: (length, second.high) = (4, 0x8F)
-      default: return (position, true)
+      default: return (position, true, control)
       }
-      guard position + length <= bytes.count else { return (position, true) }
+      guard position + length <= bytes.count else { return (position, true, control) }
       let next = bytes[position + 1]
-      guard next >= second.low, next <= second.high else { return (position, true) }
-      for offset in 2..<length where bytes[position + offset] & 0xC0 != 0x80 { return (position, true) }
+      guard next >= second.low, next <= second.high else { return (position, true, control) }
+      for offset in 2..<length where bytes[position + offset] & 0xC0 != 0x80 {
+        return (position, true, control)
+      }
+      // U+0080–U+009F: C2 80 to C2 9F.
+      if lead == 0xC2, next <= 0x9F { control = true }
       position += length
     }
-    return (position, false)
+    return (position, false, control)
   }
 
   private func invalidUTF8() -> JSONSyntaxError {
@@ -232,6 +257,7 @@ package struct JSONParser {
       index -= 1
       throw failure("invalid escape \\\(String(decoding: [byte], as: UTF8.self))")
     }
+    if Terminal.isControl(scalar) { sawControlCharacter = true }
     UTF8.encode(scalar) { text.append($0) }
   }
 

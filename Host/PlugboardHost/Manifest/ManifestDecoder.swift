@@ -40,9 +40,15 @@ struct ManifestDecoder {
   var configuredPlugins: [String: [String]] = [:]
   var hookTimeout: Duration?
 
-  /// The manifest, or every problem found in it.
-  static func decode(_ document: JSONValue, path: String) -> Result<Manifest, ManifestError> {
+  /// The manifest, or every problem found in it. `containsControlCharacter`
+  /// is the parser's word on whether any string holds one (see
+  /// ``JSONParser/parseNotingControlCharacters(_:)``); without it, every
+  /// string is looked at.
+  static func decode(_ document: JSONValue, path: String, containsControlCharacter: Bool = true)
+    -> Result<Manifest, ManifestError>
+  {
     var decoder = ManifestDecoder()
+    if containsControlCharacter { decoder.rejectControlCharacters(in: document, at: .root) }
     let plugins = decoder.document(document)
     guard decoder.problems.isEmpty, let plugins else {
       var problems = decoder.problems.listed
@@ -64,7 +70,6 @@ struct ManifestDecoder {
 
   private mutating func document(_ value: JSONValue) -> [PluginEntry]? {
     let root = ManifestPath.root
-    rejectControlCharacters(in: value, at: root)
     guard
       let members = object(
         value, at: root, allowed: Self.topLevelKeys, reserved: Self.reservedTopLevelKeys)

@@ -61,12 +61,13 @@ package enum ManifestReader {
   /// - Returns: the manifest, ``ManifestError/syntax(path:_:)`` for text that
   ///   is not JSON, or ``ManifestError/invalid(path:_:)`` with every problem.
   package static func decode(_ contents: [UInt8], path: String) -> Result<Manifest, ManifestError> {
-    let document: JSONValue
+    let parsed: (value: JSONValue, containsControlCharacter: Bool)
     do {
-      document = try JSONParser.parse(contents)
+      parsed = try JSONParser.parseNotingControlCharacters(contents)
     } catch {
       return .failure(.syntax(path: path, error))
     }
-    return ManifestDecoder.decode(document, path: path)
+    return ManifestDecoder.decode(
+      parsed.value, path: path, containsControlCharacter: parsed.containsControlCharacter)
   }
 }

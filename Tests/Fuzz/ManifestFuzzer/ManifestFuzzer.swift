@@ -18,15 +18,19 @@ public func manifestFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: In
   let bytes = ManifestRecipe(input)?.magnified().text ?? input
   let path = "/fuzz/plugins.json"
   let document: JSONValue
+  let containsControlCharacter: Bool
   do {
-    document = try JSONParser.parse(bytes)
+    (document, containsControlCharacter) = try JSONParser.parseNotingControlCharacters(bytes)
   } catch {
     checkSyntaxError(error, in: bytes)
     checkRendering(.syntax(path: path, error), path: path)
     return 0
   }
   checkRoundTrip(document)
-  switch ManifestDecoder.decode(document, path: path) {
+  require(
+    containsControlCharacter == holdsControlCharacter(document),
+    "the parser said containsControlCharacter: \(containsControlCharacter), the strings say otherwise")
+  switch ManifestDecoder.decode(document, path: path, containsControlCharacter: containsControlCharacter) {
   case .success(let manifest):
     checkManifest(manifest)
     checkProfileChoices(manifest, input: input)
@@ -47,6 +51,20 @@ private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
   let line = Array("manifest fuzzer: invariant broken: \(message())\n".utf8)
   _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
   abort()
+}
+
+/// Whether any key or string of `value` holds a control character, found
+/// the slow way: the parser's flag, which spares the decoder this walk,
+/// must agree with it.
+private func holdsControlCharacter(_ value: JSONValue) -> Bool {
+  let control = { (text: String) in text.unicodeScalars.contains(where: Terminal.isControl) }
+  switch value {
+  case .object(let members):
+    return members.contains { control($0.key) || holdsControlCharacter($0.value) }
+  case .array(let elements): return elements.contains(where: holdsControlCharacter)
+  case .string(let text): return control(text)
+  case .number, .bool, .null: return false
+  }
 }
 
 /// The position points into the text: a line that exists, a column from 1.
