@@ -7,8 +7,9 @@ import PlugboardHost
 // A closed pipe (`plugboard list | head -1`) must not kill the process with
 // SIGPIPE: plugboard ends by exiting, with a documented status, always.
 signal(SIGPIPE, SIG_IGN)
-// Before any file is opened: a closed descriptor 0, 1 or 2 must not be
-// reused for one.
+// Before any file is opened: what plugboard inherited above 2 is not for
+// plugin code, and a closed descriptor 0, 1 or 2 must not be reused for one.
+StandardStreams.closeInheritedDescriptors()
 StandardStreams.secure()
 let arguments = Array(CommandLine.arguments.dropFirst())
 // Before anything else, while this process has a single thread: a command

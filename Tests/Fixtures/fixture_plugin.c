@@ -35,6 +35,11 @@
 //                        after the report); plugboard_entry_v1 returns NULL
 //   FIXTURE_DTOR_CRASH   dies of SIGSEGV in a destructor;
 //                        plugboard_entry_v1 returns NULL
+//   FIXTURE_REPORT_FDS   writes `inherited: <target>` to standard error for
+//                        each open descriptor whose target's path holds
+//                        `plugboard-inherited`, and `listen pid: own` or
+//                        `listen pid: other` when LISTEN_PID is set, from a
+//                        constructor; plugboard_entry_v1 returns NULL
 //
 // And, with any of them:
 //   FIXTURE_CONSTRUCTOR_CRASH  dies of SIGSEGV in a constructor (a library
@@ -50,6 +55,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <string.h>
 
 #if defined(FIXTURE_CONSTRUCTOR_CRASH)
 __attribute__((constructor)) static void fixture_constructor_crash(void) { *(volatile int *)0 = 1; }
@@ -114,6 +121,24 @@ const void *plugboard_entry_v1(void) {
   *(volatile int *)0 = 1;
   return NULL;
 }
+
+#elif defined(FIXTURE_REPORT_FDS)
+__attribute__((constructor)) static void fixture_report_fds(void) {
+  DIR *folder = opendir("/proc/self/fd");
+  struct dirent *entry;
+  while (folder != NULL && (entry = readdir(folder)) != NULL) {
+    char link[64], target[512];
+    snprintf(link, sizeof link, "/proc/self/fd/%s", entry->d_name);
+    ssize_t length = readlink(link, target, sizeof target - 1);
+    if (length <= 0) continue;
+    target[length] = '\0';
+    if (strstr(target, "plugboard-inherited") != NULL) fprintf(stderr, "inherited: %s\n", target);
+  }
+  if (folder != NULL) closedir(folder);
+  const char *owner = getenv("LISTEN_PID");
+  if (owner != NULL) fprintf(stderr, "listen pid: %s\n", atol(owner) == (long)getpid() ? "own" : "other");
+}
+const void *plugboard_entry_v1(void) { return NULL; }
 
 #elif defined(FIXTURE_ENTRY_ABORT)
 const void *plugboard_entry_v1(void) { abort(); }

@@ -90,6 +90,20 @@ package struct StandardConsole: Console {
 
 /// Standard input, output and error as the process found them.
 package enum StandardStreams {
+  /// Closes every descriptor above 2 that plugboard inherited, except the
+  /// sockets systemd's socket activation passes (`LISTEN_FDS`), as sudo
+  /// does: a file or pipe left open by whatever started plugboard would
+  /// otherwise be plugin code's to read or write, and every process it
+  /// starts would inherit it. Call it first thing, before any file is
+  /// opened. A failure is reported on standard error, and plugboard goes on.
+  package static func closeInheritedDescriptors() {
+    guard plugboard_close_inherited_descriptors() < 0 else { return }
+    let line = Array(
+      "plugboard: warning: could not close the descriptors it inherited: \(String(cString: strerror(errno)))\n"
+        .utf8)
+    _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+  }
+
   /// Whether standard output was closed when plugboard started (`>&-`).
   nonisolated(unsafe) package private(set) static var outputWasClosed = false
 

@@ -107,6 +107,9 @@ struct Supervisor {
         return nil
       }
       if pid == 0 {
+        // Sockets passed by systemd's socket activation are the
+        // application's, which runs here.
+        plugboard_hand_over_listen_fds(getppid())
         plugboard_stop_forwarding()
         plugboard_unblock_forwarded_signals()
         close(ends[0])

@@ -67,6 +67,8 @@ enum CFixtures {
       "-shared", "-DFIXTURE_DESCRIPTOR", "-Wl,-rpath,/" + String(repeating: "a", count: 5000),
     ]
       + descriptor(name: "LongRunPath"),
+    // Reports the descriptors it finds open that plugboard inherited.
+    "libReportDescriptors.so": ["-shared", "-DFIXTURE_REPORT_FDS"],
     // A relocatable object: ELF, but not a shared library.
     "libObject.so": ["-c", "-DFIXTURE_NO_ENTRY"],
   ]

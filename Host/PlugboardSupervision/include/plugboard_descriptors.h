@@ -1,0 +1,20 @@
+#ifndef PLUGBOARD_DESCRIPTORS_H
+#define PLUGBOARD_DESCRIPTORS_H
+
+#include <sys/types.h>
+
+/// Closes every descriptor above 2 that plugboard inherited (sudo's
+/// `closefrom`), keeping those systemd's socket activation passes
+/// (`LISTEN_FDS` descriptors from 3, when `LISTEN_PID` names this process).
+/// Call it first thing in `main`, before plugboard or the runtime opens a
+/// descriptor of its own. Returns the number of descriptors kept above 2,
+/// or -1 with `errno` set when they could not be closed.
+int plugboard_close_inherited_descriptors(void);
+
+/// In a child forked from `parent`: descriptors passed by socket
+/// activation are the child's to use now, so `LISTEN_PID` is made to name
+/// it (what `sd_listen_fds` checks). Nothing changes when `LISTEN_PID`
+/// does not name `parent`.
+void plugboard_hand_over_listen_fds(pid_t parent);
+
+#endif
