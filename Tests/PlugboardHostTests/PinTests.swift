@@ -273,6 +273,50 @@ import Testing
     #expect(PrivateOrigin.temporaryBase(tmpdir: folder.path + "/") == folder.path)
   }
 
+  /// A pinned plugin whose constructor crashes dies inside `dlopen`, before
+  /// its private folder is removed: the supervising parent removes it.
+  /// Each such crash used to leave one behind.
+  @Test(arguments: [["list"], ["check"], ["run"]])
+  func aCrashInsideDlopenLeavesNoPrivateFolder(command: [String]) throws {
+    let folder = try TemporaryDirectory()
+    let library = folder.path + "/libCrash.so"
+    try FileManager.default.copyItem(atPath: try CFixtures.directory.get() + "/libCrash.so", toPath: library)
+    let digest = try SHA256.hash(file: library).get().hex
+    let manifest = try folder.write(
+      "plugins.json",
+      #"{ "formatVersion": 1, \#(BuildProducts.rootsMember) "plugins": [ { "name": "Crash", "path": "libCrash.so", "sha256": "\#(digest)" } ] }"#
+    )
+    let temporary = try TemporaryDirectory()
+    let result = try Subprocess.plugboard(
+      command + ["--manifest", manifest], environment: ["TMPDIR": temporary.path])
+    #expect((result.stdout + result.stderr).contains("crashed with SIGSEGV"), "\(result.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+  }
+
+  /// The parent removes only what a private folder looks like: the name
+  /// comes over a pipe plugin code can write to.
+  @Test func onlyAPrivateFolderIsRemovedAsALeftover() throws {
+    let base = PrivateOrigin.temporaryBase + "/" + PrivateOrigin.prefix
+    let fixtures = try CFixtures.directory.get()
+    let origin = try PrivateOrigin.make(
+      library: "libA.so", target: fixtures + "/libOldSwift.so", neighbours: []
+    )
+    .get()
+    // A file among the links: not a private folder as plugboard makes them.
+    let stray = origin.folder + "/notes"
+    #expect(FileManager.default.createFile(atPath: stray, contents: Data("x".utf8)))
+    PrivateOrigin.removeLeftover(origin.folder)
+    #expect(FileManager.default.fileExists(atPath: origin.folder + "/libA.so"))
+    #expect(unlink(stray) == 0)
+    // Named otherwise, or through `..`: left alone.
+    for forged in [origin.folder + "/..", base + "ABC", origin.folder + "x", "/tmp/" + PrivateOrigin.prefix] {
+      PrivateOrigin.removeLeftover(forged)
+    }
+    #expect(FileManager.default.fileExists(atPath: origin.folder + "/libA.so"))
+    PrivateOrigin.removeLeftover(origin.folder)
+    #expect(!FileManager.default.fileExists(atPath: origin.folder))
+  }
+
   /// `check` says so when plugins are pinned and `TMPDIR` is not safe.
   @Test func checkWarnsOfATemporaryFolderOthersCanWrite() throws {
     let folder = try TemporaryDirectory()

@@ -167,6 +167,7 @@ import Testing
       .stageTimeout(.milliseconds(2500)), .crash(signal: 11, message: "boom\n"),
       .crash(signal: 6, message: nil),
       .making(type: "M.T named \"x\"", site: "M/F.swift:3 in plugin P"), .reporting, .running,
+      .privateFolder("/tmp/plugboard-pin-AbC123"), .privateFolder(nil),
     ]
     let decoded = events.map { ProgressEvent(line: Substring($0.line)) }
     #expect(decoded[0] == events[0])

@@ -55,7 +55,13 @@ enum PinnedLibrary {
     switch PrivateOrigin.make(library: name, target: copy.procPath, neighbours: neighbours) {
     case .failure(let failure): return .failure(.privateFolder(failure))
     case .success(let origin):
-      defer { origin.remove() }
+      // Told to the supervising parent, which removes the folder if this
+      // process dies inside `dlopen` (a crashing constructor).
+      Progress.report(.privateFolder(origin.folder))
+      defer {
+        origin.remove()
+        Progress.report(.privateFolder(nil))
+      }
       // The loader's messages name the private link; say the real file.
       return DynamicLibrary.open(origin.libraryPath).mapError {
         .dlopen($0.text.replacingOccurrences(of: origin.libraryPath, with: file))

@@ -78,6 +78,40 @@ struct PrivateOrigin {
     rmdir(folder)
   }
 
+  /// Removes `folder`, a private folder a child announced and did not
+  /// remove (it died inside `dlopen`), when it is one: named as
+  /// ``make(library:target:neighbours:)`` names them in ``temporaryBase``,
+  /// a real folder of this user with mode 0700, holding nothing but links.
+  /// Anything else is left alone: the name came over a pipe that plugin
+  /// code can write to.
+  static func removeLeftover(_ folder: String) {
+    let base = temporaryBase + "/" + prefix
+    guard folder.hasPrefix(base) else { return }
+    let suffix = folder.utf8.dropFirst(base.utf8.count)
+    guard suffix.count == 6,
+      suffix.allSatisfy({
+        (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+      })
+    else { return }
+    let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_uid == geteuid(), status.st_mode & 0o777 == 0o700 else {
+      return
+    }
+    // Listed through the descriptor: the folder checked is the one read.
+    guard case .success(let names) = FilePath.names(in: "/proc/self/fd/\(descriptor)", limit: 4096),
+      names.count <= 4096,
+      names.allSatisfy({ name in
+        var link = stat()
+        return fstatat(descriptor, name, &link, AT_SYMLINK_NOFOLLOW) == 0 && link.st_mode & S_IFMT == S_IFLNK
+      })
+    else { return }
+    for name in names { unlinkat(descriptor, name, 0) }
+    rmdir(folder)
+  }
+
   /// `$TMPDIR` when it is an absolute path that passes the folder check,
   /// else `/tmp`.
   static var temporaryBase: String {

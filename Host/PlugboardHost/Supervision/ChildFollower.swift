@@ -27,7 +27,16 @@ struct ChildFollower {
   /// At most this many links of a crash's resolution chain are kept.
   static let maximumChainLinks = 64
 
+  /// Follows the child to its end, then removes what it left behind that
+  /// plugboard knows of: a pinned plugin's private folder, when the child
+  /// died inside `dlopen` (see ``PrivateOrigin/removeLeftover(_:)``).
   func follow() -> (ChildEnding, StageWatch) {
+    let (ending, watch) = followToTheEnd()
+    if let folder = watch.privateFolder { PrivateOrigin.removeLeftover(folder) }
+    return (ending, watch)
+  }
+
+  private func followToTheEnd() -> (ChildEnding, StageWatch) {
     var watch = StageWatch(timeout: timeout)
     var lines = LineBuffer()
     let pidfd = plugboard_pidfd_open(pid)

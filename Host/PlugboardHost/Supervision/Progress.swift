@@ -68,7 +68,7 @@ enum Progress {
       guard !timeoutSent else { return }
       timeoutSent = true
       writeLine(event, to: parent.descriptor)
-    case .crash, .making, .selfSignal, .exiting:
+    case .crash, .making, .selfSignal, .exiting, .privateFolder:
       writeLine(event, to: parent.descriptor)
     }
   }

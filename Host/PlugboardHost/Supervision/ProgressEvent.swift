@@ -7,7 +7,8 @@
 ///
 /// Wire format, one event per line, fields separated by tabs, with `\`,
 /// tab and newline escaped as `\\`, `\t` and `\n`: `T<seconds>`,
-/// `C<signal>\t<message>`, `M<type>\t<site>`, `K<signal>`, `E<status>[\ta]`;
+/// `C<signal>\t<message>`, `M<type>\t<site>`, `K<signal>`, `E<status>[\ta]`,
+/// `P<folder>` (empty once removed);
 /// and, should a stage ever
 /// be sent as a line, `S<stage>\t<plugin>\t<file>`, `D` (reporting) and
 /// `A` (running), which the parent applies as it would the record.
@@ -29,6 +30,10 @@ enum ProgressEvent: Equatable, Sendable {
   /// destructors, `atexit` handlers), plugin code, begins. Written by
   /// `plugboard_exit`.
   case exiting(status: Int32, afterApplication: Bool)
+  /// A pinned plugin's private folder (``PrivateOrigin``) was made, or,
+  /// with nil, removed. A crash inside `dlopen` leaves it behind, so the
+  /// parent removes it once the child has ended.
+  case privateFolder(String?)
   /// Bring-up is over and the command is writing its report: no plugin
   /// code runs any more, so no stage deadline applies.
   case reporting
@@ -44,6 +49,7 @@ enum ProgressEvent: Equatable, Sendable {
     case .making(let type, let site): "M\(Self.escape(type))\t\(Self.escape(site))"
     case .selfSignal(let signal): "K\(signal)"
     case .exiting(let status, let afterApplication): "E\(status)" + (afterApplication ? "\ta" : "")
+    case .privateFolder(let folder): "P" + Self.escape(folder ?? "")
     case .reporting: "D"
     case .running: "A"
     }
@@ -86,6 +92,7 @@ enum ProgressEvent: Equatable, Sendable {
         return nil
       }
       self = .exiting(status: status, afterApplication: fields.count == 2)
+    case ("P", 1): self = .privateFolder(fields[0].isEmpty ? nil : fields[0])
     case ("D", 1) where fields[0].isEmpty: self = .reporting
     case ("A", 1) where fields[0].isEmpty: self = .running
     default: return nil
@@ -97,7 +104,7 @@ enum ProgressEvent: Equatable, Sendable {
   /// plugboard, and is ignored.
   var travelsOnThePipe: Bool {
     switch self {
-    case .stageTimeout, .crash, .making, .selfSignal, .exiting: true
+    case .stageTimeout, .crash, .making, .selfSignal, .exiting, .privateFolder: true
     case .stage, .reporting, .running: false
     }
   }

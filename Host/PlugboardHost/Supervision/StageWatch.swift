@@ -27,6 +27,9 @@ struct StageWatch: Sendable {
   /// The status the child was exiting with when its exit-time code began,
   /// and whether the application had run.
   var exiting: (status: Int32, afterApplication: Bool)?
+  /// A pinned plugin's private folder the child made and has not removed
+  /// yet: left behind if the child dies inside `dlopen`.
+  var privateFolder: String?
   /// The resolution chain at the crash, outermost first.
   var making: [(type: String, site: String)] = []
 
@@ -95,6 +98,8 @@ struct StageWatch: Sendable {
       if selfSignal == nil { selfSignal = signal }
     case .exiting(let status, let afterApplication):
       if exiting == nil { exiting = (status, afterApplication) }
+    case .privateFolder(let folder):
+      privateFolder = folder
     case .reporting:
       phase = .reporting
     case .running:
