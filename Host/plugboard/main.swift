@@ -11,6 +11,9 @@ signal(SIGPIPE, SIG_IGN)
 // plugin code, and a closed descriptor 0, 1 or 2 must not be reused for one.
 StandardStreams.closeInheritedDescriptors()
 StandardStreams.secure()
+// A process given a secret setting leaves no core file and admits no
+// debugger of the same user.
+DeploymentConfigurator.hidesProcessHoldingSecrets = true
 let arguments = Array(CommandLine.arguments.dropFirst())
 // Before anything else, while this process has a single thread: a command
 // that loads plugins forks here, and the parent only supervises.

@@ -1,4 +1,5 @@
 import PlugboardKit
+import PlugboardSupervision
 
 #if canImport(Glibc)
   import Glibc
@@ -9,7 +10,16 @@ import PlugboardKit
 /// from it. A plugin whose configuration has problems (a required setting
 /// with no value, a value of the wrong type, a setting it does not
 /// declare) fails at this stage, before any of its assemblies run.
-enum DeploymentConfigurator {
+package enum DeploymentConfigurator {
+  /// Whether a process that was given a secret setting's value is made
+  /// non-dumpable (`PR_SET_DUMPABLE`): no core file holds the secret, and
+  /// no other process of the same user can attach to it or read its
+  /// memory. The `plugboard` command sets it; a program embedding the host
+  /// decides for its own process. Crash reports keep the crash line but,
+  /// unless plugboard runs as root, lose the Swift runtime's backtrace,
+  /// which reads the crashed process's memory.
+  nonisolated(unsafe) package static var hidesProcessHoldingSecrets = false
+
   static func configure(
     _ outcomes: [PluginOutcome], profile: ProfileDeclaration?, resolver: ConfigurationResolver
   ) -> (outcomes: [PluginOutcome], configurations: [ResolvedConfiguration]) {
@@ -24,6 +34,7 @@ enum DeploymentConfigurator {
       resolved.fileProblems = resolver.fileProblems(of: plugin.entry, declarations: plugin.bundle.settings)
       configurations.append(resolved)
       forgetSecrets(of: plugin, resolved)
+      if hidesProcessHoldingSecrets, holdsSecret(resolved) { hideProcess() }
       if let problem = problem(of: plugin, resolved) { result[index] = .failed(plugin.entry, problem) }
     }
     return (result, configurations)
@@ -52,6 +63,25 @@ enum DeploymentConfigurator {
     }
     return nil
   }
+
+  private static func holdsSecret(_ resolved: ResolvedConfiguration) -> Bool {
+    resolved.configuration.declarations.contains {
+      $0.secret && resolved.configuration.values[$0.name] != nil
+    }
+  }
+
+  /// Once, for the first secret: the process stays non-dumpable to its end.
+  private static func hideProcess() {
+    guard !processHidden else { return }
+    processHidden = true
+    if plugboard_make_undumpable() != 0 {
+      StandardError.write(
+        "plugboard: warning: could not make the process that holds secret settings non-dumpable: "
+          + String(cString: strerror(errno)))
+    }
+  }
+
+  nonisolated(unsafe) private static var processHidden = false
 
   /// Once a secret setting's value is read, its variable leaves the
   /// process's environment, so that no process plugin code starts

@@ -1,7 +1,11 @@
-#ifndef PLUGBOARD_DESCRIPTORS_H
-#define PLUGBOARD_DESCRIPTORS_H
+#ifndef PLUGBOARD_HARDENING_H
+#define PLUGBOARD_HARDENING_H
 
 #include <sys/types.h>
+
+// What plugboard does to its own process so that plugin code, and whoever
+// else shares the machine, gets no more than it must: descriptors it
+// inherited, and a process that holds secrets.
 
 /// Closes every descriptor above 2 that plugboard inherited (sudo's
 /// `closefrom`), keeping those systemd's socket activation passes
@@ -16,5 +20,11 @@ int plugboard_close_inherited_descriptors(void);
 /// it (what `sd_listen_fds` checks). Nothing changes when `LISTEN_PID`
 /// does not name `parent`.
 void plugboard_hand_over_listen_fds(pid_t parent);
+
+/// Makes this process non-dumpable (`PR_SET_DUMPABLE` 0): no core file,
+/// and no other process of the same user may attach to it or read its
+/// memory, environment or maps under /proc. For a process holding secrets.
+/// 0, or -1 with `errno` set.
+int plugboard_make_undumpable(void);
 
 #endif

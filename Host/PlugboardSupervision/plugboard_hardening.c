@@ -1,3 +1,5 @@
+// Hardening of plugboard's own process.
+//
 // Descriptors plugboard did not open are not plugin code's to use.
 //
 // Whatever started plugboard may have left descriptors open by mistake (a
@@ -7,13 +9,14 @@
 // starts; sudo closes them for the same reason. The only descriptors a
 // service is meant to receive are socket activation's, which are kept.
 #define _GNU_SOURCE
-#include "plugboard_descriptors.h"
+#include "plugboard_hardening.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -86,3 +89,5 @@ void plugboard_hand_over_listen_fds(pid_t parent) {
   snprintf(pid, sizeof pid, "%ld", (long)getpid());
   setenv("LISTEN_PID", pid, 1);
 }
+
+int plugboard_make_undumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@testable import PlugboardHost
+
+/// A process given a secret setting's value is non-dumpable (issue 23): no
+/// core file holds the secret, and no other process of the same user can
+/// attach to it or read its memory. Seen from outside, the kernel then
+/// makes root the owner of the files of its `/proc/<pid>` folder, which needs plugboard
+/// to run as a user other than root (`nobody`, through `setpriv`): so the
+/// test needs root, as CI has.
+@Suite(.serialized) struct SecretProcessTests {
+  private static let nobody: uid_t = 65_534
+
+  /// The owner of the supervised child's `/proc/<pid>/environ` while the
+  /// application runs, with the plugin `Configured` and its settings, the
+  /// secret `password` among them, when `secret`.
+  private func childOwner(secret: Bool) throws -> uid_t {
+    let folder = try TemporaryDirectory()
+    #expect(chmod(folder.path, 0o755) == 0)
+    let configured = [("Configured", BuildProducts.library("Configured"))]
+    let manifest = try folder.writeManifest(
+      (secret ? configured : []) + [("Healthy", BuildProducts.library("Healthy"))])
+    #expect(chmod(manifest, 0o644) == 0)
+    let environment =
+      secret
+      ? ["PLUGBOARD_CONFIG_CONFIGURED_REGION": "north", "PLUGBOARD_CONFIG_CONFIGURED_PASSWORD": "hunter2"]
+      : [:]
+    let process = try GroupedProcess(
+      ["run", "--manifest", manifest, "--", "wait"], environment: environment,
+      launcher: ["/usr/bin/setpriv", "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups"])
+    #expect(try process.waitForLine("Healthy is running"), "\(process.stderrText)")
+    let children = process.children
+    #expect(children.count == 1)
+    var status = stat()
+    let owner = try #require(
+      children.first.flatMap { stat("/proc/\($0)/environ", &status) == 0 ? status.st_uid : nil })
+    process.signal(SIGTERM)
+    _ = try process.finish()
+    return owner
+  }
+
+  @Test(
+    .enabled(if: geteuid() == 0, "needs root to run plugboard as another user (nobody)"),
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "setpriv is not installed")
+  )
+  func aProcessHoldingASecretIsNotDumpable() throws {
+    #expect(try childOwner(secret: false) == Self.nobody)
+    #expect(try childOwner(secret: true) == 0)
+  }
+}
