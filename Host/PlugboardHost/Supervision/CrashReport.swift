@@ -123,7 +123,7 @@ struct CrashReport {
 
   /// The application came down by a signal after it started.
   func applicationLines(command: String) -> [String] {
-    var line = "plugboard: \(LoadStage.running.rawValue): the application crashed with \(how)"
+    var line = "plugboard: \(LoadStage.running.rawValue): the application crashed with \(how)\(inPlugin)"
     if let innermost = watch.making.last {
       line += " while making \(innermost.type) (registered at \(innermost.site))"
     }
@@ -137,7 +137,7 @@ struct CrashReport {
     let outcome: String
     switch ending {
     case .hung(let limit): outcome = "did not finish within \(ProgressEvent.seconds(limit)) s"
-    default: outcome = "crashed with \(how)"
+    default: outcome = "crashed with \(how)\(inPlugin)"
     }
     let after = watch.exiting?.afterApplication == true ? "the application ended" : "the report was written"
     let stopped = if case .hung = ending { "; it was stopped" } else { "" }
@@ -181,6 +181,14 @@ struct CrashReport {
       return "\(SignalName.name(signal)) (stack overflow)"
     }
     return SignalName.describe(signal)
+  }
+
+  /// ` in plugin 'Foo' (libFoo.so+0x1234)`: whose code crashed, for the
+  /// crashes that set no plugin aside (the running application, exit-time
+  /// code); empty when no plugin's library holds the crashing code.
+  private var inPlugin: String {
+    guard let site = blamedSite, let plugin = site.plugin else { return "" }
+    return " in plugin '\(plugin)'" + (site.location.map { " (\($0))" } ?? "")
   }
 
   /// ` in libFoo.so+0x1234`, where `site` is; empty when no object owns it.
