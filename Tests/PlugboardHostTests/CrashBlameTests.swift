@@ -108,6 +108,13 @@ extension ProcessModelTests {
               + "libEntryOverflow.so+0x… in its entry point plugboard_entry_v1 — \(CrashReport.disableHint)"
           ], "attempt \(attempt)")
     }
+    // `run` refuses the deployment with the status any plugin crash gets.
+    let run = try Subprocess.plugboard(["run", "--manifest", manifest])
+    #expect(run.exited && run.status == 78)
+    #expect(
+      run.stderrLines.first.map(CrashLocation.masked)
+        == "plugboard: find entry: plugin 'EntryOverflow' (\(file)) crashed with SIGSEGV (stack overflow) in "
+        + "libEntryOverflow.so+0x… in its entry point plugboard_entry_v1 — \(CrashReport.disableHint)")
   }
 
   /// The `W` lines of a crash record: what the handler writes, parsed
