@@ -1,9 +1,12 @@
 // The parts of plugboard's supervision that run in signal handlers or need
 // calls Swift cannot make. Everything a handler does here is
-// async-signal-safe (write, kill, sigaction, alarm, raise), except the
-// optional `describe` callback, which is guarded by an alarm.
+// async-signal-safe (write, kill, sigaction, alarm, raise, nanosleep, and
+// the system calls of plugboard_crash_site.c), except the optional
+// `describe` callback, which runs last, after the whole crash record is
+// written, and is guarded by an alarm.
 #define _GNU_SOURCE
 #include "plugboard_supervision.h"
+#include "plugboard_crash_site.h"
 #include "plugboard_shutdown.h"
 
 #include <errno.h>
@@ -18,6 +21,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void signal_default(int signal) {
@@ -305,7 +309,11 @@ static int crash_fd = -1;
 // opens then may take its number.
 static plugboard_file_identity crash_fd_identity;
 static void (*crash_describe)(int fd);
-static volatile sig_atomic_t crashing = 0;
+// Which thread writes the crash record: the first to crash. Set once.
+static atomic_int crashing = 0;
+// Set when the record is written: a thread that crashed meanwhile waits
+// for it, rather than end the process with the record half written.
+static volatile sig_atomic_t crash_written = 0;
 static int chain_previous = 0;
 
 int plugboard_progress_is_intact(void) { return crash_fd >= 0 && plugboard_is_same_file(crash_fd, crash_fd_identity); }
@@ -383,28 +391,56 @@ static void write_signal_tag(char tag, int signal, char end) {
   write_all(crash_fd, line, used);
 }
 
+static void write_crash_line(const char *line, unsigned long length) { write_all(crash_fd, line, length); }
+
+// What the application printed before the crash and stdio still holds
+// (standard output is a file or a pipe), written straight from stdio's
+// buffer: fflush would take stdio's lock, which the crashed code may hold.
+// The pointers are read as they are; a thread that was filling the buffer
+// at the crash may leave its last line cut.
+static void write_standard_output_buffer(void) {
+#ifdef __GLIBC__
+  FILE *stream = stdout;
+  if (stream == NULL) return;
+  const char *start = stream->_IO_write_base;
+  const char *end = stream->_IO_write_ptr;
+  if (start == NULL || end == NULL || end <= start || end - start > (1 << 20)) return;
+  int fd = stream->_fileno;
+  if (fd < 0) return;
+  write_all(fd, start, (size_t)(end - start));
+  // Written: the default action's end writes nothing more, but a chained
+  // handler (the Swift backtracer) might flush.
+  stream->_IO_write_ptr = stream->_IO_write_base;
+#endif
+}
+
 static void on_crash(int signal, siginfo_t *info, void *context) {
-  (void)context;
-  if (!crashing) {
-    crashing = 1;
+  int expected = 0;
+  if (atomic_compare_exchange_strong(&crashing, &expected, 1)) {
     write_signal_tag('C', signal, '\t');
     if (swift_getFatalErrorMessageBuffer != NULL) {
       const char *message = atomic_load(swift_getFatalErrorMessageBuffer());
       if (message != NULL) write_escaped(crash_fd, message, 4096);
     }
     write_all(crash_fd, "\n", 1);
+    // Where it happened: the faulting address and the frames, each with
+    // its library, for the parent to blame the plugin by address.
+    if (plugboard_progress_is_intact()) plugboard_crash_site_write(signal, info, context, write_crash_line);
+    write_standard_output_buffer();
+    // The resolution chain, from Swift values: written last, so that a
+    // describer that allocates and finds the allocator's lock taken costs
+    // only the chain (the alarm ends the wait), never the record above.
     if (crash_describe != NULL) {
       alarm(2);
       crash_describe(crash_fd);
       alarm(0);
     }
-    // What the application printed before the crash is still in stdio's
-    // buffer when standard output is a file or a pipe. Flushing takes
-    // stdio's lock, which the crashed code may hold: the alarm ends a wait
-    // for it, and the crash line above is already written.
-    alarm(2);
-    fflush(stdout);
-    alarm(0);
+    crash_written = 1;
+  } else {
+    // Another thread is writing the record: up to three seconds for it to
+    // finish before this fault ends the process.
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    for (int round = 0; round < 300 && !crash_written; round++) nanosleep(&pause, NULL);
   }
   if (chain_previous) {
     restore_previous(signal);
@@ -466,6 +502,9 @@ void plugboard_release_request_signals(void) {
 }
 
 void plugboard_install_crash_reporter(int fd, void (*describe)(int fd)) {
+  // Before the handler can run: the maps file open and this thread's
+  // alternate stack, so that a stack overflow still reaches the handler.
+  plugboard_crash_site_prepare();
   crash_fd = fd;
   if (plugboard_identity(fd, &crash_fd_identity) != 0) crash_fd = -1;
   crash_describe = describe;

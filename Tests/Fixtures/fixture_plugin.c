@@ -40,6 +40,11 @@
 //                        `plugboard-inherited`, and `listen pid: own` or
 //                        `listen pid: other` when LISTEN_PID is set, from a
 //                        constructor; plugboard_entry_v1 returns NULL
+//   FIXTURE_BLAME_OWNER  leaves a function that crashes for another
+//                        plugin's constructor to call (FIXTURE_BLAME_CALLER);
+//   FIXTURE_BLAME_THREAD the same, through a thread its constructor starts;
+//                        both: plugboard_entry_v1 returns NULL
+//   FIXTURE_ENTRY_OVERFLOW plugboard_entry_v1 recurses without end
 //
 // And, with any of them:
 //   FIXTURE_CONSTRUCTOR_CRASH  dies of SIGSEGV in a constructor (a library
@@ -232,6 +237,69 @@ const void *plugboard_entry_v1(void) { return NULL; }
 #elif defined(FIXTURE_DTOR_CRASH)
 __attribute__((destructor)) static void fixture_dtor_crash(void) { *(volatile int *)0 = 1; }
 const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_BLAME_OWNER) || defined(FIXTURE_BLAME_THREAD)
+// Plugin code that crashes in another plugin's stage: the constructor
+// leaves, in the environment, the address of a function another plugin's
+// constructor calls (FIXTURE_BLAME_CALLER). FIXTURE_BLAME_OWNER's function
+// crashes on the caller's thread; FIXTURE_BLAME_THREAD's wakes a thread
+// the constructor started, which crashes.
+#include <inttypes.h>
+__attribute__((noinline)) void fixture_blamed_crash(void) { *(volatile int *)0 = 1; }
+#if defined(FIXTURE_BLAME_THREAD)
+static int wake[2];
+static void *fixture_blamed_thread(void *argument) {
+  (void)argument;
+  char byte;
+  while (read(wake[0], &byte, 1) != 1) {}
+  fixture_blamed_crash();
+  return NULL;
+}
+static void fixture_blame_trigger(void) {
+  char byte = 1;
+  (void)!write(wake[1], &byte, 1);
+}
+#endif
+__attribute__((constructor)) static void fixture_blame_owner(void) {
+  char text[32];
+#if defined(FIXTURE_BLAME_THREAD)
+  if (pipe(wake) != 0) return;
+  pthread_t thread;
+  pthread_create(&thread, NULL, fixture_blamed_thread, NULL);
+  snprintf(text, sizeof text, "%" PRIxPTR, (uintptr_t)fixture_blame_trigger);
+#else
+  snprintf(text, sizeof text, "%" PRIxPTR, (uintptr_t)fixture_blamed_crash);
+#endif
+  setenv("PLUGBOARD_FIXTURE_BLAME", text, 1);
+}
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_BLAME_CALLER)
+// Calls the function another plugin left (see FIXTURE_BLAME_OWNER), then
+// waits for the crash it causes: the crash comes while this plugin is
+// being opened, in the other plugin's code. Without that plugin, nothing.
+__attribute__((constructor)) static void fixture_blame_caller(void) {
+  const char *text = getenv("PLUGBOARD_FIXTURE_BLAME");
+  if (text == NULL) return;
+  void (*function)(void) = (void (*)(void))(uintptr_t)strtoull(text, NULL, 16);
+  function();
+  for (;;) pause();
+}
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_ENTRY_OVERFLOW)
+// Unbounded recursion, each call with a frame the compiler cannot drop.
+static volatile int fixture_bottom = -1;
+__attribute__((noinline)) static int fixture_recurse(int depth) {
+  if (depth == fixture_bottom) return 0;
+  volatile char frame[256];
+  frame[depth % 256] = (char)depth;
+  return fixture_recurse(depth + 1) + frame[(depth + 1) % 256];
+}
+const void *plugboard_entry_v1(void) {
+  fixture_recurse(0);
+  return NULL;
+}
 
 #else
 #error "choose a fixture with -DFIXTURE_..."

@@ -110,11 +110,12 @@ import Testing
     ])
     let supervised = try embeddedHost(["--manifest", manifest, "--supervised"])
     #expect(
-      supervised.stderrLines.filter { $0.hasPrefix("[embedded-host] ") } == [
+      supervised.stderrLines.filter { $0.hasPrefix("[embedded-host] ") }.map(CrashLocation.masked) == [
         "[embedded-host] profile '-': Healthy",
         "[embedded-host] assemble: plugin 'TrappingAssembly' (\(trapping)) crashed with SIGILL (a Swift runtime "
           + #"trap: "TrappingAssembly/TrappingAssemblyPlugin.swift:14: Fatal error: TrappingAssembly cannot "#
-          + #"assemble: configuration missing") while assembling — fix the plugin, or set "enabled": false in "#
+          + #"assemble: configuration missing") in libTrappingAssembly.so+0x… while assembling — fix the "#
+          + #"plugin, or set "enabled": false in "#
           + "the manifest to deploy without it",
       ])
     #expect(supervised.exited && supervised.status == 78)

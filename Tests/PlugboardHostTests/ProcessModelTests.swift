@@ -139,9 +139,10 @@ import Testing
     let json = try JSONSerialization.jsonObject(with: Data(process.stdout)) as? [String: Any]
     #expect(json != nil)
     #expect(
-      process.stderrText.split(separator: "\n").first.map(String.init)
+      process.stderrText.split(separator: "\n").first.map { CrashLocation.masked(String($0)) }
         == "plugboard: find entry: plugin 'StrayChild' (\(file)) crashed with SIGSEGV (segmentation fault: a bad "
-        + "memory access) in its entry point plugboard_entry_v1 — \(CrashReport.disableHint)")
+        + "memory access) in libStrayChild.so+0x… in its entry point plugboard_entry_v1 — \(CrashReport.disableHint)"
+    )
     #expect(process.groupIsGone)
   }
 
@@ -258,8 +259,9 @@ import Testing
     #expect(result.exited && result.status == 0)
     #expect(result.stdout == "Healthy is running\n")
     #expect(
-      result.stderrLines.last
+      result.stderrLines.last.map(CrashLocation.masked)
         == "plugboard: run: plugin code run at exit (a library destructor or an atexit handler) crashed with "
-        + "SIGSEGV (segmentation fault: a bad memory access) after the application ended")
+        + "SIGSEGV (segmentation fault: a bad memory access) in plugin 'DtorCrash' (libDtorCrash.so+0x…) after "
+        + "the application ended")
   }
 }

@@ -51,9 +51,10 @@ import Testing
     #expect(result.status == 128 + SIGILL)
     #expect(result.stdout == "Healthy is running\n")
     #expect(
-      result.stderrLines.last
+      result.stderrLines.last.map(CrashLocation.masked)
         == #"plugboard: application running: the application crashed with SIGILL (a Swift runtime trap: "#
-        + #""Healthy/HealthyPlugin.swift:30: Fatal error: the application gave up")"#)
+        + #""Healthy/HealthyPlugin.swift:30: Fatal error: the application gave up") in plugin 'Healthy' "#
+        + "(libHealthy.so+0x…)")
   }
 
   @Test func theApplicationsExitStatusPassesThrough() throws {

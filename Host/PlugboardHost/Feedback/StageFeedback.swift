@@ -39,7 +39,7 @@ final class StageFeedback {
     case .reporting:
       indicator?.stop()
       lines = timeline.finish(at: clock.now)
-    case .stageTimeout, .crash, .making, .selfSignal, .exiting, .privateFolder:
+    case .stageTimeout, .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder:
       return
     }
     guard verbose else { return }

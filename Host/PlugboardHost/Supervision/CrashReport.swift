@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// What the supervisor says about a child that came down: as a failed
 /// plugin (for the next child to report in the ordinary way), or in lines
 /// of its own when no plugin was in a stage of its own.
@@ -8,6 +12,35 @@ struct CrashReport {
   static let disableHint = #"fix the plugin, or set "enabled": false in the manifest to deploy without it"#
   static let slowHint =
     #"fix the plugin; if it is only slow, raise "stageTimeout" in the manifest or pass --stage-timeout"#
+
+  /// The frame (or faulting address) the crash is blamed on, when the
+  /// child's crash record has one in a plugin's library.
+  var blamedSite: CrashSite? {
+    guard watch.crash != nil, case .signaled = ending else { return nil }
+    return CrashSite.blamed(in: watch.sites)
+  }
+
+  /// The plugin to set aside for a child that came down during bring-up
+  /// in `stage` (of plugin `stagePlugin`, if it is one of a plugin's own),
+  /// and the problem to report for it: the plugin whose library holds the
+  /// crashing code (see ``CrashSite/blamed(in:)``), whichever stage it
+  /// crashed in; else the plugin in its own stage. Nil when no plugin can
+  /// be blamed (plugboard's own stages, or resolving the `Application`,
+  /// whose crash names the registration being made instead).
+  func blame(stage: LoadStage, stagePlugin: String?) -> (plugin: String, problem: DeploymentProblem)? {
+    if let site = blamedSite, let plugin = site.plugin, plugin != stagePlugin, stage != .resolveApplication {
+      let during: String
+      if let stagePlugin, let clause = Self.otherClause(for: stage, plugin: stagePlugin) {
+        during = clause
+      } else {
+        during = "during plugboard's own stage '\(stage.rawValue)'"
+      }
+      let detail = "crashed with \(how)\(Self.at(site)) \(during) — \(Self.disableHint)"
+      return (plugin, .plugin(plugin, file: site.object ?? "?", stage: stage, Terminal.sanitize(detail)))
+    }
+    guard let stagePlugin, let problem = pluginProblem(stage: stage, plugin: stagePlugin) else { return nil }
+    return (stagePlugin, problem)
+  }
 
   /// The problem to report for `plugin`, which was in `stage` when the
   /// child ended; nil when `stage` is not one of a plugin's own.
@@ -21,7 +54,8 @@ struct CrashReport {
         "sent its own process \(SignalName.describe(signal)) \(clause); a plugin must never end the host's "
         + "process — \(Self.disableHint)"
     case .signaled:
-      detail = "crashed with \(how) \(clause) — \(Self.disableHint)"
+      let site = blamedSite.flatMap { $0.plugin == plugin ? Self.at($0) : nil } ?? ""
+      detail = "crashed with \(how)\(site) \(clause) — \(Self.disableHint)"
     case .exited(let status):
       detail =
         "ended the process with exit status \(status) \(clause); a plugin must never end the host's "
@@ -89,7 +123,7 @@ struct CrashReport {
 
   /// The application came down by a signal after it started.
   func applicationLines(command: String) -> [String] {
-    var line = "plugboard: \(LoadStage.running.rawValue): the application crashed with \(how)"
+    var line = "plugboard: \(LoadStage.running.rawValue): the application crashed with \(how)\(inPlugin)"
     if let innermost = watch.making.last {
       line += " while making \(innermost.type) (registered at \(innermost.site))"
     }
@@ -103,7 +137,7 @@ struct CrashReport {
     let outcome: String
     switch ending {
     case .hung(let limit): outcome = "did not finish within \(ProgressEvent.seconds(limit)) s"
-    default: outcome = "crashed with \(how)"
+    default: outcome = "crashed with \(how)\(inPlugin)"
     }
     let after = watch.exiting?.afterApplication == true ? "the application ended" : "the report was written"
     let stopped = if case .hung = ending { "; it was stopped" } else { "" }
@@ -143,7 +177,41 @@ struct CrashReport {
     if let message = watch.crash?.message {
       return "\(SignalName.name(signal)) (a Swift runtime trap: \"\(message)\")"
     }
+    if signal == SIGSEGV, CrashSite.isStackOverflow(watch.sites) {
+      return "\(SignalName.name(signal)) (stack overflow)"
+    }
     return SignalName.describe(signal)
+  }
+
+  /// ` in plugin 'Foo' (libFoo.so+0x1234)`: whose code crashed, for the
+  /// crashes that set no plugin aside (the running application, exit-time
+  /// code); empty when no plugin's library holds the crashing code.
+  private var inPlugin: String {
+    guard let site = blamedSite, let plugin = site.plugin else { return "" }
+    return " in plugin '\(plugin)'" + (site.location.map { " (\($0))" } ?? "")
+  }
+
+  /// ` in libFoo.so+0x1234`, where `site` is; empty when no object owns it.
+  private static func at(_ site: CrashSite) -> String {
+    site.location.map { " in \($0)" } ?? ""
+  }
+
+  /// Where another plugin's bring-up was, as a clause, for a crash blamed
+  /// by address on a plugin that was not in its own stage; nil for the
+  /// stages that run no plugin code of one plugin.
+  static func otherClause(for stage: LoadStage, plugin: String) -> String? {
+    let other = "plugin '\(plugin)'"
+    return switch stage {
+    case .locate, .vet: "while \(other) was being vetted"
+    case .open: "while \(other) was being opened (in its library initialisers)"
+    case .findEntry: "while the entry point plugboard_entry_v1 of \(other) ran"
+    case .checkVersions: "while the descriptor of \(other) was being read"
+    case .makeAssemblies: "while \(other) was making its assemblies"
+    case .configure: "while \(other) was making its assemblies from its configuration"
+    case .assemble: "while \(other) was assembling"
+    case .loadedHook: "in the loaded(resolver:) hook of \(other)"
+    default: nil
+    }
   }
 
   /// Where in its plugin's bring-up a stage is, as a clause; nil for the

@@ -58,6 +58,11 @@ enum Progress {
       if !timeoutSent, plugin != nil || stage == .resolveApplication {
         report(.stageTimeout(Supervisor.defaultStageTimeout))
       }
+      // Whatever thread runs plugin code gets an alternate signal stack
+      // (a thread-local check after its first stage), so that a stack
+      // overflow there is still reported; and an address in a plugin's
+      // library is blamed on it, whichever stage it crashes in.
+      prepareForCrashes(stage, plugin: plugin, file: file)
       parent.record.publish(stage, plugin: plugin, file: file, phase: phase)
     case .reporting, .running:
       if phase == .bringingUp { plugboard_release_request_signals() }
@@ -68,9 +73,14 @@ enum Progress {
       guard !timeoutSent else { return }
       timeoutSent = true
       writeLine(event, to: parent.descriptor)
-    case .crash, .making, .selfSignal, .exiting, .privateFolder:
+    case .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder:
       writeLine(event, to: parent.descriptor)
     }
+  }
+
+  private static func prepareForCrashes(_ stage: LoadStage, plugin: String?, file: String?) {
+    plugboard_prepare_thread_for_crashes()
+    if stage == .open, let plugin, let file { plugboard_note_plugin_library(plugin, file) }
   }
 
   /// Never into a file of plugin code's that took the pipe's number.

@@ -7,7 +7,8 @@
 ///
 /// Wire format, one event per line, fields separated by tabs, with `\`,
 /// tab and newline escaped as `\\`, `\t` and `\n`: `T<seconds>`,
-/// `C<signal>\t<message>`, `M<type>\t<site>`, `K<signal>`, `E<status>[\ta]`,
+/// `C<signal>\t<message>`, `W<kind>\t<hex offset>\t<object>\t<plugin>`
+/// (see ``CrashSite``), `M<type>\t<site>`, `K<signal>`, `E<status>[\ta]`,
 /// `P<folder>` (empty once removed);
 /// and, should a stage ever
 /// be sent as a line, `S<stage>\t<plugin>\t<file>`, `D` (reporting) and
@@ -20,6 +21,8 @@ enum ProgressEvent: Equatable, Sendable {
   /// The child caught a fatal signal; `message` is the Swift runtime's
   /// fatal error message, when it printed one.
   case crash(signal: Int32, message: String?)
+  /// Where the crash happened: an address of the crash record.
+  case crashSite(CrashSite)
   /// One link of the resolution chain running when the child crashed,
   /// outermost first.
   case making(type: String, site: String)
@@ -46,6 +49,9 @@ enum ProgressEvent: Equatable, Sendable {
       "S" + [stage.rawValue, plugin ?? "", file ?? ""].map(Self.escape).joined(separator: "\t")
     case .stageTimeout(let duration): "T\(Self.seconds(duration))"
     case .crash(let signal, let message): "C\(signal)\t\(Self.escape(message ?? ""))"
+    case .crashSite(let site):
+      "W\(site.kind.rawValue)\t\(String(site.offset, radix: 16))\t\(Self.escape(site.object ?? ""))\t"
+        + Self.escape(site.plugin ?? "")
     case .making(let type, let site): "M\(Self.escape(type))\t\(Self.escape(site))"
     case .selfSignal(let signal): "K\(signal)"
     case .exiting(let status, let afterApplication): "E\(status)" + (afterApplication ? "\ta" : "")
@@ -82,6 +88,14 @@ enum ProgressEvent: Equatable, Sendable {
       guard let signal = signal(fields[0]) else { return nil }
       let message = fields[1].trimmingSuffix(while: \.isNewline)
       self = .crash(signal: signal, message: message.isEmpty ? nil : message)
+    case ("W", 4):
+      guard fields[0].count == 1, let kind = fields[0].first.flatMap(CrashSite.Kind.init(rawValue:)),
+        !fields[1].isEmpty, fields[1].count <= 16, let offset = UInt64(fields[1], radix: 16)
+      else { return nil }
+      self = .crashSite(
+        CrashSite(
+          kind: kind, offset: offset, object: fields[2].isEmpty ? nil : fields[2],
+          plugin: fields[3].isEmpty ? nil : fields[3]))
     case ("M", 2): self = .making(type: fields[0], site: fields[1])
     case ("K", 1):
       guard let signal = signal(fields[0]) else { return nil }
@@ -104,7 +118,7 @@ enum ProgressEvent: Equatable, Sendable {
   /// plugboard, and is ignored.
   var travelsOnThePipe: Bool {
     switch self {
-    case .stageTimeout, .crash, .making, .selfSignal, .exiting, .privateFolder: true
+    case .stageTimeout, .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder: true
     case .stage, .reporting, .running: false
     }
   }

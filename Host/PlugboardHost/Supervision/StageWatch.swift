@@ -1,3 +1,5 @@
+import PlugboardSupervision
+
 /// What the parent knows of its child's bring-up: the stage from the
 /// ``StageRecord``, the rest from the progress events read so far.
 struct StageWatch: Sendable {
@@ -30,8 +32,14 @@ struct StageWatch: Sendable {
   /// A pinned plugin's private folder the child made and has not removed
   /// yet: left behind if the child dies inside `dlopen`.
   var privateFolder: String?
+  /// Where the crash happened (the faulting address, the frames), as the
+  /// child's crash handler wrote it after its crash line.
+  var sites: [CrashSite] = []
   /// The resolution chain at the crash, outermost first.
   var making: [(type: String, site: String)] = []
+
+  /// The faulting address and `PLUGBOARD_CRASH_FRAMES` frames.
+  static let maximumCrashSites = Int(PLUGBOARD_CRASH_FRAMES)
 
   init(timeout: Duration?) {
     self.timeout = timeout ?? Supervisor.defaultStageTimeout
@@ -92,6 +100,11 @@ struct StageWatch: Sendable {
       if !timeoutFromFlag { timeout = duration }
     case .crash(let signal, let message):
       if crash == nil { crash = (signal, message) }
+    case .crashSite(let site):
+      // Only after the crash line, and no more than one record holds:
+      // the pipe is plugin code's too.
+      guard crash != nil, sites.count <= Self.maximumCrashSites else { return }
+      sites.append(site)
     case .making(let type, let site):
       making.append((type, site))
     case .selfSignal(let signal):

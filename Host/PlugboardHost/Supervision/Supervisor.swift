@@ -193,7 +193,9 @@ struct Supervisor {
         if case .exited(let status) = ending { return .exit(status) }
         return .report(report.internalLines(command: command), status: ExitStatus.crashed(command: command))
       }
-      if let plugin = watch.plugin, let problem = report.pluginProblem(stage: stage, plugin: plugin) {
+      // By address when the crash record names a plugin's code, else by
+      // the stage.
+      if let (plugin, problem) = report.blame(stage: stage, stagePlugin: watch.plugin) {
         return .quarantine(plugin: plugin, problem)
       }
       return .report(

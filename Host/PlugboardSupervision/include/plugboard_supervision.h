@@ -115,13 +115,19 @@ int plugboard_progress_is_intact(void);
 
 /// In the supervised child: on SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE or
 /// SIGABRT, writes a crash line to `fd` (`C<signal>\t<Swift fatal error
-/// message, if any>\n`), then calls `describe(fd)` (which may write more
-/// lines naming what was being resolved), flushes C stdio's standard output
-/// (so an application's earlier lines are not lost), then lets the default action end
+/// message, if any>\n`), then where it happened (`W` lines, see
+/// ``plugboard_crash_site_write``), then writes out what C stdio's standard
+/// output still buffers (so an application's earlier lines are not lost;
+/// without stdio's lock), then calls `describe(fd)` (which may write more
+/// lines naming what was being resolved), then lets the default action end
 /// the process; or, when `SWIFT_BACKTRACE` is set, the previous handler
-/// (the Swift runtime's backtracer, which the user asked for).
-/// `describe` runs inside a signal handler: a two-second alarm ends the
-/// process if it does not return.
+/// (the Swift runtime's backtracer, which the user asked for). The handler
+/// runs on an alternate signal stack (the calling thread's, made here; see
+/// ``plugboard_prepare_thread_for_crashes`` for the others), so a stack
+/// overflow is reported too. Only the first thread to crash writes; one
+/// that crashes meanwhile waits up to three seconds for it.
+/// `describe` runs inside a signal handler, last: a two-second alarm ends
+/// the process if it does not return.
 ///
 /// Also catches SIGINT, SIGTERM and SIGHUP during bring-up: each ends the
 /// process by its default action, but one the process sent itself (plugin

@@ -43,6 +43,13 @@ enum CFixtures {
     // Exit-time plugin code: a destructor that hangs, one that crashes.
     "libDtorHang.so": ["-shared", "-DFIXTURE_DTOR_HANG"],
     "libDtorCrash.so": ["-shared", "-DFIXTURE_DTOR_CRASH"],
+    // Blame by address: plugin code that crashes while another plugin is
+    // being opened, on that plugin's thread or on one of its own; and a
+    // stack overflow. Frame pointers kept, as plugboard's frame walk needs.
+    "libBlameOwner.so": ["-shared", "-DFIXTURE_BLAME_OWNER", "-fno-omit-frame-pointer"],
+    "libBlameThread.so": ["-shared", "-DFIXTURE_BLAME_THREAD", "-pthread", "-fno-omit-frame-pointer"],
+    "libBlameCaller.so": ["-shared", "-DFIXTURE_BLAME_CALLER", "-fno-omit-frame-pointer"],
+    "libEntryOverflow.so": ["-shared", "-DFIXTURE_ENTRY_OVERFLOW", "-fno-omit-frame-pointer"],
     // What must never run, refused before dlopen (issue 23): a library
     // without an entry point whose constructor crashes, an executable
     // stack, a writable and executable segment, a library marked not to be
