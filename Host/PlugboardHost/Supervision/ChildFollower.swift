@@ -21,6 +21,8 @@ struct ChildFollower {
   let requests: Int32
   let record: StageRecord
   let timeout: Duration?
+  /// `--exit-timeout`, when given.
+  var exitTimeout: Duration? = nil
 
   /// A line longer than this is not a progress event: it is dropped.
   static let maximumLineLength = 64 * 1024
@@ -28,7 +30,7 @@ struct ChildFollower {
   static let maximumChainLinks = 64
 
   func follow() -> (ChildEnding, StageWatch) {
-    var watch = StageWatch(timeout: timeout)
+    var watch = StageWatch(timeout: timeout, exitTimeout: exitTimeout)
     var lines = LineBuffer()
     let pidfd = plugboard_pidfd_open(pid)
     defer { if pidfd >= 0 { close(pidfd) } }
@@ -39,7 +41,7 @@ struct ChildFollower {
     // it, or is killed at this time.
     var stopDeadline: Int64?
     // Set once the child announced its exit: its exit-time code (plugin
-    // code) gets one stage timeout.
+    // code) gets the exit timeout (by default one stage timeout).
     var exitDeadline: Int64?
 
     func consume(_ watch: inout StageWatch) {
@@ -73,7 +75,7 @@ struct ChildFollower {
       }
       var wake = watch.wake(now: now)
       if watch.exiting != nil, exitDeadline == nil, watch.crash == nil {
-        exitDeadline = now + StageWatch.nanoseconds(watch.timeout)
+        exitDeadline = now + StageWatch.nanoseconds(watch.exitLimit)
       }
       if let exitDeadline, crashDeadline == nil { wake = exitDeadline <= now ? .hung : .at(exitDeadline) }
       if let crashDeadline { wake = crashDeadline <= now ? .hung : .at(crashDeadline) }
@@ -90,7 +92,7 @@ struct ChildFollower {
         kill(pid, SIGKILL)
         let status = reap(blocking: true) ?? 0
         if watch.crash != nil { return ended(status, &watch) }
-        return (.hung(watch.timeout), watch)
+        return (.hung(exitDeadline != nil ? watch.exitLimit : watch.timeout), watch)
       case .at(let deadline): wait = Self.milliseconds(Duration.nanoseconds(deadline - now))
       case .never: break
       }

@@ -47,6 +47,13 @@ enum Progress {
 
   static var isSupervised: Bool { parent != nil }
 
+  /// The manifest's time limits, for the parent to time stages and
+  /// exit-time code with from now on; nothing when it sets neither.
+  static func announceLimits(of manifest: Manifest) {
+    guard manifest.stageTimeout != nil || manifest.exitTimeout != nil else { return }
+    report(.stageTimeout(manifest.stageTimeout ?? Supervisor.defaultStageTimeout, exit: manifest.exitTimeout))
+  }
+
   static func report(_ event: ProgressEvent) {
     if event == .reporting || event == .running { restorePluginOutput(for: event) }
     StageFeedback.current?.observe(event)

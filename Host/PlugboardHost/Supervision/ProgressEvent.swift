@@ -7,15 +7,17 @@
 ///
 /// Wire format, one event per line, fields separated by tabs, with `\`,
 /// tab and newline escaped as `\\`, `\t` and `\n`: `T<seconds>`,
-/// `C<signal>\t<message>`, `M<type>\t<site>`, `K<signal>`, `E<status>[\ta]`;
+/// `T<seconds>\t<exit seconds>`, `C<signal>\t<message>`, `M<type>\t<site>`, `K<signal>`, `E<status>[\ta]`;
 /// and, should a stage ever
 /// be sent as a line, `S<stage>\t<plugin>\t<file>`, `D` (reporting) and
 /// `A` (running), which the parent applies as it would the record.
 enum ProgressEvent: Equatable, Sendable {
   /// A stage begins, for a plugin when `plugin` is set.
   case stage(LoadStage, plugin: String?, file: String?)
-  /// The manifest's `stageTimeout`, once the child has read it.
-  case stageTimeout(Duration)
+  /// The manifest's `stageTimeout`, once the child has read it, and its
+  /// `exitTimeout` when it sets one. One event, so that the rule that
+  /// makes the first one plugboard's (see ``StageWatch``) covers both.
+  case stageTimeout(Duration, exit: Duration? = nil)
   /// The child caught a fatal signal; `message` is the Swift runtime's
   /// fatal error message, when it printed one.
   case crash(signal: Int32, message: String?)
@@ -39,7 +41,8 @@ enum ProgressEvent: Equatable, Sendable {
     switch self {
     case .stage(let stage, let plugin, let file):
       "S" + [stage.rawValue, plugin ?? "", file ?? ""].map(Self.escape).joined(separator: "\t")
-    case .stageTimeout(let duration): "T\(Self.seconds(duration))"
+    case .stageTimeout(let duration, let exit):
+      "T\(Self.seconds(duration))" + (exit.map { "\t\(Self.seconds($0))" } ?? "")
     case .crash(let signal, let message): "C\(signal)\t\(Self.escape(message ?? ""))"
     case .making(let type, let site): "M\(Self.escape(type))\t\(Self.escape(site))"
     case .selfSignal(let signal): "K\(signal)"
@@ -69,9 +72,14 @@ enum ProgressEvent: Equatable, Sendable {
       guard let stage = LoadStage(rawValue: fields[0]) else { return nil }
       self = .stage(
         stage, plugin: fields[1].isEmpty ? nil : fields[1], file: fields[2].isEmpty ? nil : fields[2])
-    case ("T", 1):
+    case ("T", 1), ("T", 2):
       guard let duration = StageTimeout.parse(fields[0]) else { return nil }
-      self = .stageTimeout(duration)
+      guard fields.count == 2 else {
+        self = .stageTimeout(duration)
+        return
+      }
+      guard let exit = StageTimeout.parse(fields[1]) else { return nil }
+      self = .stageTimeout(duration, exit: exit)
     case ("C", 2):
       guard let signal = signal(fields[0]) else { return nil }
       let message = fields[1].trimmingSuffix(while: \.isNewline)

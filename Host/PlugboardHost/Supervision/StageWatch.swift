@@ -19,6 +19,12 @@ struct StageWatch: Sendable {
   var timeout: Duration
   /// Whether the flag set ``timeout`` (then the manifest's is ignored).
   let timeoutFromFlag: Bool
+  /// The time exit-time code (library destructors, `atexit` handlers) may
+  /// take: `--exit-timeout`'s, else the manifest's `exitTimeout`; nil for
+  /// ``timeout``.
+  var exitTimeout: Duration?
+  /// Whether the flag set ``exitTimeout``.
+  let exitTimeoutFromFlag: Bool
   /// Whether the child's stage timeout came: later ones are forged.
   var timeoutReceived = false
   var crash: (signal: Int32, message: String?)?
@@ -30,10 +36,15 @@ struct StageWatch: Sendable {
   /// The resolution chain at the crash, outermost first.
   var making: [(type: String, site: String)] = []
 
-  init(timeout: Duration?) {
+  init(timeout: Duration?, exitTimeout: Duration? = nil) {
     self.timeout = timeout ?? Supervisor.defaultStageTimeout
     timeoutFromFlag = timeout != nil
+    self.exitTimeout = exitTimeout
+    exitTimeoutFromFlag = exitTimeout != nil
   }
+
+  /// The deadline of exit-time code, counted from its announcement.
+  var exitLimit: Duration { exitTimeout ?? timeout }
 
   /// Whether the stage in progress is bounded in time: only stages that
   /// run plugin code are (a plugin's own stages, and resolving the
@@ -80,13 +91,14 @@ struct StageWatch: Sendable {
     switch event {
     case .stage(let stage, let plugin, let file):
       (self.stage, self.plugin, self.file) = (stage, plugin, file)
-    case .stageTimeout(let duration):
+    case .stageTimeout(let duration, let exit):
       // Only the first: the child sends it before any plugin code runs
       // (see `Progress`), so a later one was written by plugin code, on
       // the pipe it inherited, to switch its own watchdog off.
       guard !timeoutReceived else { return }
       timeoutReceived = true
       if !timeoutFromFlag { timeout = duration }
+      if !exitTimeoutFromFlag, let exit { exitTimeout = exit }
     case .crash(let signal, let message):
       if crash == nil { crash = (signal, message) }
     case .making(let type, let site):

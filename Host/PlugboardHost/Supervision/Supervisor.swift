@@ -55,6 +55,8 @@ struct Supervisor {
   let command: String
   /// `--stage-timeout`, when given.
   let timeout: Duration?
+  /// `--exit-timeout`, when given.
+  var exitTimeout: Duration? = nil
 
   /// Supervises the command `arguments` name, if it brings a deployment up
   /// and `--unsupervised` is not given. Returns `nil` in the child, which
@@ -65,13 +67,17 @@ struct Supervisor {
     guard case .command(let name, let options)? = try? ArgumentParser.parse(arguments),
       supervisedCommands.contains(name), !options.flags.contains(OptionSpec.unsupervised.name)
     else { return nil }
-    var timeout: Duration?
-    if let text = options.values[OptionSpec.stageTimeout.name] {
+    var limits: [Duration?] = []
+    for option in [OptionSpec.stageTimeout, OptionSpec.exitTimeout] {
+      guard let text = options.values[option.name] else {
+        limits.append(nil)
+        continue
+      }
       // A bad value is the command's to report, as any other misuse.
       guard let parsed = StageTimeout.parse(text) else { return nil }
-      timeout = parsed
+      limits.append(parsed)
     }
-    return Supervisor(command: name, timeout: timeout).supervise()
+    return Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1]).supervise()
   }
 
   private enum Decision {
@@ -119,7 +125,8 @@ struct Supervisor {
       let requests = plugboard_forward_signals(pid)
       plugboard_unblock_forwarded_signals()
       let (ending, watch) = ChildFollower(
-        pid: pid, progress: ends[0], requests: requests, record: record, timeout: timeout
+        pid: pid, progress: ends[0], requests: requests, record: record, timeout: timeout,
+        exitTimeout: exitTimeout
       ).follow()
       // Whatever the child left behind (a process a constructor forked,
       // holding standard output) ends with it.
