@@ -155,7 +155,8 @@ enum Progress {
         + "the plugins loaded; "
         + (reopened >= 0
           ? "plugboard took standard output back from its supervising process"
-          : "what plugboard writes to standard output goes to standard error"))
+          : "what plugboard writes to standard output goes to standard error"),
+      priority: .warning)
     return reopened
   }
 }

@@ -137,20 +137,20 @@ struct Supervisor {
       case .exit(let status):
         return status
       case .report(let lines, let status):
-        for line in lines { StandardError.write(line) }
+        for line in lines { StandardError.write(line, priority: .error) }
         return status
       case .stop(let signal, let lines):
-        for line in lines { StandardError.write(line) }
+        for line in lines { StandardError.write(line, priority: .error) }
         plugboard_end_by_signal_at_exit(signal)
         return 128 + signal
       case .quarantine(let plugin, let problem):
         guard quarantine[plugin] == nil else {
           // Quarantined, yet it came down again: something other than the
           // plugin's own code is failing. Say so rather than loop.
-          StandardError.write(Terminal.sanitize("plugboard: \(problem)"))
+          StandardError.write(Terminal.sanitize("plugboard: \(problem)"), priority: .error)
           StandardError.write(
             "plugboard: \(command): the plugin was already set aside and the process still failed; "
-              + "run with --unsupervised to see the failure directly")
+              + "run with --unsupervised to see the failure directly", priority: .error)
           return ExitStatus.crashed(command: command)
         }
         quarantine[plugin] = problem
