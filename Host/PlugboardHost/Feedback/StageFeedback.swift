@@ -39,7 +39,7 @@ final class StageFeedback {
     case .reporting:
       indicator?.stop()
       lines = timeline.finish(at: clock.now)
-    case .stageTimeout, .crash, .making, .selfSignal, .exiting:
+    case .stageTimeout, .crash, .making, .selfSignal, .exiting, .ready, .stopping:
       return
     }
     guard verbose else { return }

@@ -23,6 +23,9 @@ struct ChildFollower {
   let timeout: Duration?
   /// `--exit-timeout`, when given.
   var exitTimeout: Duration? = nil
+  /// Tells systemd what the child reports, and pings its watchdog; nil
+  /// when plugboard does not run under systemd's notify protocol.
+  var notifier: SystemdNotifier? = nil
 
   /// A line longer than this is not a progress event: it is dropped.
   static let maximumLineLength = 64 * 1024
@@ -53,20 +56,34 @@ struct ChildFollower {
         for line in lines.append(chunk) {
           guard let event = ProgressEvent(line: line), event.travelsOnThePipe else { continue }
           if case .making = event, watch.making.count >= Self.maximumChainLinks { continue }
+          // Ready is believed only once bring-up is over, as the record
+          // (not a line plugin code could have written) says.
+          if case .ready = event, let snapshot = record.read() { watch.apply(snapshot) }
           watch.apply(event)
         }
       }
     }
 
+    // What the child reported, for systemd; also at its end, since the
+    // child may report and end within one wake.
+    func tellSystemd(_ watch: StageWatch) {
+      guard let notifier else { return }
+      if watch.ready { notifier.ready() }
+      if watch.stopping || plugboard_stop_request() != 0 { notifier.stopping() }
+    }
+
     func ended(_ status: Int32, _ watch: inout StageWatch) -> (ChildEnding, StageWatch) {
       consume(&watch)
       if let snapshot = record.read() { watch.apply(snapshot) }
+      tellSystemd(watch)
       return (ChildEnding(waitStatus: status), watch)
     }
 
     while true {
       if let snapshot = record.read() { watch.apply(snapshot) }
       let now = plugboard_monotonic_now()
+      tellSystemd(watch)
+      let ping = notifier?.pingDeadline(now: now)
       if watch.crash != nil, crashDeadline == nil {
         crashDeadline = now + StageWatch.nanoseconds(Supervisor.crashReportTimeout)
       }
@@ -95,6 +112,10 @@ struct ChildFollower {
         return (.hung(exitDeadline != nil ? watch.exitLimit : watch.timeout), watch)
       case .at(let deadline): wait = Self.milliseconds(Duration.nanoseconds(deadline - now))
       case .never: break
+      }
+      if let ping {
+        let untilPing = Self.milliseconds(Duration.nanoseconds(max(ping - now, 0)))
+        wait = wait < 0 ? untilPing : min(wait, untilPing)
       }
       var watched: [pollfd] = []
       if pipeOpen { watched.append(pollfd(fd: progress, events: Int16(POLLIN), revents: 0)) }

@@ -75,7 +75,7 @@ enum Progress {
       guard !timeoutSent else { return }
       timeoutSent = true
       writeLine(event, to: parent.descriptor)
-    case .crash, .making, .selfSignal, .exiting:
+    case .crash, .making, .selfSignal, .exiting, .ready, .stopping:
       writeLine(event, to: parent.descriptor)
     }
   }

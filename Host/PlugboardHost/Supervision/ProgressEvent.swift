@@ -7,7 +7,7 @@
 ///
 /// Wire format, one event per line, fields separated by tabs, with `\`,
 /// tab and newline escaped as `\\`, `\t` and `\n`: `T<seconds>`,
-/// `T<seconds>\t<exit seconds>`, `C<signal>\t<message>`, `M<type>\t<site>`, `K<signal>`, `E<status>[\ta]`;
+/// `T<seconds>\t<exit seconds>`, `C<signal>\t<message>`, `M<type>\t<site>`, `K<signal>`, `E<status>[\ta]`, `R` (ready), `Q` (stopping);
 /// and, should a stage ever
 /// be sent as a line, `S<stage>\t<plugin>\t<file>`, `D` (reporting) and
 /// `A` (running), which the parent applies as it would the record.
@@ -36,6 +36,12 @@ enum ProgressEvent: Equatable, Sendable {
   case reporting
   /// The application is running: its exit status is the command's.
   case running
+  /// `run`'s start hooks ran and the application starts: the parent tells
+  /// systemd the service is ready (``SystemdNotifier``).
+  case ready
+  /// `run`'s orderly stop begins (the application ended, or was asked
+  /// to): the parent tells systemd it is stopping.
+  case stopping
 
   var line: String {
     switch self {
@@ -49,6 +55,8 @@ enum ProgressEvent: Equatable, Sendable {
     case .exiting(let status, let afterApplication): "E\(status)" + (afterApplication ? "\ta" : "")
     case .reporting: "D"
     case .running: "A"
+    case .ready: "R"
+    case .stopping: "Q"
     }
   }
 
@@ -96,6 +104,8 @@ enum ProgressEvent: Equatable, Sendable {
       self = .exiting(status: status, afterApplication: fields.count == 2)
     case ("D", 1) where fields[0].isEmpty: self = .reporting
     case ("A", 1) where fields[0].isEmpty: self = .running
+    case ("R", 1) where fields[0].isEmpty: self = .ready
+    case ("Q", 1) where fields[0].isEmpty: self = .stopping
     default: return nil
     }
   }
@@ -105,7 +115,7 @@ enum ProgressEvent: Equatable, Sendable {
   /// plugboard, and is ignored.
   var travelsOnThePipe: Bool {
     switch self {
-    case .stageTimeout, .crash, .making, .selfSignal, .exiting: true
+    case .stageTimeout, .crash, .making, .selfSignal, .exiting, .ready, .stopping: true
     case .stage, .reporting, .running: false
     }
   }

@@ -33,6 +33,11 @@ struct StageWatch: Sendable {
   /// The status the child was exiting with when its exit-time code began,
   /// and whether the application had run.
   var exiting: (status: Int32, afterApplication: Bool)?
+  /// Whether the child said `run`'s start hooks ran (believed only when
+  /// the record says bring-up is over: plugin code could write the line
+  /// during bring-up), and whether its orderly stop began.
+  var ready = false
+  var stopping = false
   /// The resolution chain at the crash, outermost first.
   var making: [(type: String, site: String)] = []
 
@@ -111,6 +116,12 @@ struct StageWatch: Sendable {
       phase = .reporting
     case .running:
       phase = .running
+    case .ready:
+      // After the application, the child is writing its report: an
+      // application that ended at once is read here late.
+      if phase != .bringingUp { ready = true }
+    case .stopping:
+      stopping = true
     }
   }
 }

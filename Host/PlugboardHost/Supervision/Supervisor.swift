@@ -90,6 +90,7 @@ struct Supervisor {
 
   func supervise() -> Int32? {
     var quarantine: [String: DeploymentProblem] = [:]
+    let notifier = SystemdNotifier.fromEnvironment(command: command)
     // Processes plugin code starts stay plugboard's descendants, to be
     // ended with the child that started them.
     _ = plugboard_become_subreaper()
@@ -113,6 +114,7 @@ struct Supervisor {
         return nil
       }
       if pid == 0 {
+        SystemdNotifier.hideFromPluginCode()
         plugboard_stop_forwarding()
         plugboard_unblock_forwarded_signals()
         close(ends[0])
@@ -122,11 +124,12 @@ struct Supervisor {
         return nil
       }
       close(ends[1])
+      notifier?.loading(setAside: quarantine.keys.sorted())
       let requests = plugboard_forward_signals(pid)
       plugboard_unblock_forwarded_signals()
       let (ending, watch) = ChildFollower(
         pid: pid, progress: ends[0], requests: requests, record: record, timeout: timeout,
-        exitTimeout: exitTimeout
+        exitTimeout: exitTimeout, notifier: notifier
       ).follow()
       // Whatever the child left behind (a process a constructor forked,
       // holding standard output) ends with it.
