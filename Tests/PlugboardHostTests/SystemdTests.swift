@@ -107,6 +107,21 @@ import Testing
     #expect(after == 3)
   }
 
+  /// Plugin code and the application run without systemd's variables: only
+  /// the parent speaks for the service.
+  @Test func pluginCodeDoesNotSeeTheNotifySocket() throws {
+    let (folder, manifest) = try lifecycleDeployment()
+    defer { withExtendedLifetime(folder) {} }
+    let socket = try NotifySocket()
+    let variables = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]
+    let process = try GroupedProcess(
+      ["run", "--manifest", manifest, "--", "environment"] + variables,
+      environment: ["NOTIFY_SOCKET": socket.address, "WATCHDOG_USEC": "60000000", "WATCHDOG_PID": "1"])
+    #expect(try process.finish() == .exited(0))
+    #expect(process.stdoutLines.filter { $0.contains("=") } == variables.map { "\($0)=(unset)" })
+    #expect(socket.messages(until: { $0 == Self.stopping }) == [Self.loading, Self.ready, Self.stopping])
+  }
+
   /// `WATCHDOG_PID` naming another process: the watchdog is not this
   /// one's, and no ping is sent.
   @Test func aWatchdogForAnotherProcessIsNotPinged() throws {
