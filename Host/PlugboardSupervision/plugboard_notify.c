@@ -18,7 +18,8 @@ int plugboard_notify_send(const char *address, const char *message, size_t lengt
   if ((address[0] != '/' && address[0] != '@') || size < 2 || size >= sizeof to.sun_path) return EINVAL;
   memcpy(to.sun_path, address, size);
   if (address[0] == '@') to.sun_path[0] = '\0';
-  socklen_t to_length = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + size + (address[0] == '/' ? 1 : 0));
+  size_t terminator = address[0] == '/' ? 1 : 0;
+  socklen_t to_length = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + size + terminator);
   // A socket per message, as sd_notify makes one: the parent sends a
   // handful, and a long-lived descriptor would be one more for a forked
   // child to inherit.

@@ -6,7 +6,8 @@ extension EmbeddedDeployment {
   ///
   /// Call it as the first statement of `main`, while the process has one
   /// thread (before any `await`, task or Dispatch queue): the process
-  /// forks (and refuses to, when it has more threads; see below). In the child it returns nil, and the program goes on to
+  /// forks (it refuses to when it has more threads; see below). In the
+  /// child it returns nil, and the program goes on to
   /// ``bringUp(manifest:profile:environment:)`` and the rest. In the
   /// parent, which loads no plugin, it returns once the child is done, with
   /// the status to exit with.

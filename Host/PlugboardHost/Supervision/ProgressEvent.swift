@@ -7,10 +7,11 @@
 ///
 /// Wire format, one event per line, fields separated by tabs, with `\`,
 /// tab and newline escaped as `\\`, `\t` and `\n`: `T<seconds>`,
-/// `T<seconds>\t<exit seconds>`, `C<signal>\t<message>`, `M<type>\t<site>`, `K<signal>`, `E<status>[\ta]`, `R` (ready), `Q` (stopping);
-/// and, should a stage ever
-/// be sent as a line, `S<stage>\t<plugin>\t<file>`, `D` (reporting) and
-/// `A` (running), which the parent applies as it would the record.
+/// `T<seconds>\t<exit seconds>`, `C<signal>\t<message>`, `M<type>\t<site>`,
+/// `K<signal>`, `E<status>[\ta]`, `R` (ready), `Q` (stopping); and, should
+/// a stage ever be sent as a line, `S<stage>\t<plugin>\t<file>`, `D`
+/// (reporting) and `A` (running), which the parent applies as it would
+/// the record.
 enum ProgressEvent: Equatable, Sendable {
   /// A stage begins, for a plugin when `plugin` is set.
   case stage(LoadStage, plugin: String?, file: String?)
