@@ -115,8 +115,15 @@ case .failure(let misuse):
 case .success(let options):
   // guide: supervise
   // First, while the process has one thread: the parent supervises, the
-  // child (nil) goes on.
-  if options.supervised, let status = EmbeddedDeployment.supervise() { exit(status) }
+  // child (nil) goes on. A process that already runs threads is refused.
+  if options.supervised {
+    do throws(EmbeddedDeployment.SupervisionError) {
+      if let status = try EmbeddedDeployment.supervise() { exit(status) }
+    } catch {
+      say(error.line(prefix: prefix))
+      exit(70)
+    }
+  }
   // end guide
   exit(await main(options))
 }

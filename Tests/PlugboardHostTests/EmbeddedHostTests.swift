@@ -126,6 +126,54 @@ import Testing
     #expect(!unsupervised.stderr.contains("[embedded-host]"))
   }
 
+  /// Supervised, SIGTERM to the example while its application runs: the
+  /// stop hooks run, and `supervise` hands back 128 + 15, which the
+  /// example exits with (`plugboard` itself would end by the signal), as
+  /// Docs/embedding.md says.
+  @Test func supervisedAnOrderlyStopBySignalReturns128PlusTheSignal() throws {
+    let folder = try TemporaryDirectory()
+    let manifest = try folder.writeManifest([("LifecycleProbe", BuildProducts.library("LifecycleProbe"))])
+    let process = try GroupedProcess(
+      ["--manifest", manifest, "--supervised", "--", "wait"], environment: ["PLUGBOARD_PROFILE": ""],
+      executable: Self.executable)
+    #expect(try process.waitForLine("ready"))
+    process.signal(SIGTERM)
+    #expect(try process.finish() == .exited(128 + SIGTERM))
+    #expect(process.stdoutLines == ProcessModelTests.stoppedInOrder)
+    #expect(
+      process.stderrText.split(separator: "\n") == [
+        "[embedded-host] profile '-': LifecycleProbe",
+        "[embedded-host] the application ended with status 143",
+      ])
+    #expect(process.groupIsGone)
+  }
+
+  /// This test process runs threads (the test runner's): supervision is
+  /// refused, as a value, before anything forks.
+  @Test func supervisionIsRefusedInAProcessWithThreads() throws {
+    let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count
+    try #require(threads > 1)
+    let me = getpid()
+    do throws(EmbeddedDeployment.SupervisionError) {
+      let status = try EmbeddedDeployment.supervise()
+      // Had it forked, the child must not go on running the tests.
+      if getpid() != me { _exit(0) }
+      Issue.record("supervise was not refused: \(String(describing: status))")
+    } catch {
+      let count =
+        switch error {
+        case .threadsRunning(let count): count
+        }
+      #expect(count > 1)
+      #expect(
+        error.line(prefix: "[program] ")
+          == "[program] cannot supervise the deployment: the process already runs \(count) threads, and a "
+          + "process with threads cannot be forked safely; call EmbeddedDeployment.supervise() first in main, "
+          + "before any await, task, Dispatch queue or thread, or run unsupervised")
+      #expect(error.description == error.line())
+    }
+  }
+
   // MARK: The facade, in this process (plugin code runs here)
 
   @Test func bringsTheSampleUpResolvesAndChecksInProcess() throws {

@@ -35,7 +35,8 @@ import Testing
       problems(#"{"formatVersion": 1, "plugins": [], ""# + key + #"": 1}"#) == [
         expected
           + #": unknown key; expected one of "$schema", "formatVersion", "activeProfile", "profiles", "#
-          + #""requirePins", "pluginRoots", "stageTimeout", "plugins", "logLevel", "pluginFolders", "hookTimeout""#
+          + #""requirePins", "pluginRoots", "stageTimeout", "plugins", "logLevel", "pluginFolders", "hookTimeout", "#
+          + #""exitTimeout""#
       ])
   }
 

@@ -84,7 +84,7 @@ import Testing
     #expect(
       try problems(#"{"formatVersion": "1", "plugins": {}, "x": 1}"#) == [
         #"x: unknown key; expected one of "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "#
-          + #""pluginRoots", "stageTimeout", "plugins", "logLevel", "pluginFolders", "hookTimeout""#,
+          + #""pluginRoots", "stageTimeout", "plugins", "logLevel", "pluginFolders", "hookTimeout", "exitTimeout""#,
         "formatVersion: expected a number, found a string",
         "plugins: expected an array, found an object",
       ])

@@ -249,6 +249,42 @@ import Testing
     #expect(process.groupIsGone)
   }
 
+  /// The exit timeout is its own setting: with stages allowed a minute, a
+  /// manifest's `exitTimeout` of 0.3 s stops the hanging destructor after
+  /// 0.3 s, and `--exit-timeout` overrides the manifest's.
+  @Test(arguments: [([String](), "0.3"), (["--exit-timeout", "0.2"], "0.2")])
+  func theExitTimeoutBoundsExitTimeCodeAlone(flags: [String], limit: String) throws {
+    let (folder, manifest, _) = try CFixtures.deployment(
+      "DtorHang", optional: true, before: ["Healthy"], extras: #""stageTimeout": 60, "exitTimeout": 0.3,"#)
+    defer { withExtendedLifetime(folder) {} }
+    let process = try GroupedProcess(["list", "--json", "--manifest", manifest] + flags)
+    #expect(try process.finish() == .exited(0))
+    #expect((try? JSONSerialization.jsonObject(with: Data(process.stdout))) != nil)
+    #expect(
+      process.stderrText.split(separator: "\n").last.map(String.init)
+        == "plugboard: list: plugin code run at exit (a library destructor or an atexit handler) did not finish "
+        + "within \(limit) s after the report was written; it was stopped")
+    #expect(process.groupIsGone)
+  }
+
+  /// A bad exit timeout is refused like a bad stage timeout: the flag as
+  /// misuse, the manifest's key with its path.
+  @Test func aBadExitTimeoutIsRefused() throws {
+    let (folder, manifest, _) = try CFixtures.deployment("DtorHang", extras: #""exitTimeout": 0,"#)
+    defer { withExtendedLifetime(folder) {} }
+    let flag = try Subprocess.plugboard(["list", "--manifest", manifest, "--exit-timeout", "soon"])
+    #expect(flag.status == 2)
+    #expect(
+      flag.stderrLines.first
+        == "plugboard: --exit-timeout takes a number of seconds greater than 0 and at most 3600, found 'soon'"
+    )
+    let key = try Subprocess.plugboard(["list", "--manifest", manifest])
+    #expect(key.status == 1)
+    #expect(
+      key.stderr.contains(
+        "exitTimeout: expected a number of seconds greater than 0 and at most 3600, found 0"))
+  }
+
   /// A destructor that crashes after the application returned 0: named as
   /// exit-time plugin code, not as a bug in plugboard, and the
   /// application's status stands.

@@ -11,6 +11,10 @@ package protocol Console: Sendable {
   func out(_ line: String)
   /// Writes `line` and a newline to standard error.
   func err(_ line: String)
+  /// Writes `line` and a newline to standard error as a diagnostic of
+  /// `priority` (the journal files it so; see ``JournalStream``). By
+  /// default, ``err(_:)``.
+  func diagnostic(_ line: String, priority: JournalStream.Priority)
   /// Pushes out what is buffered, and says why standard output could not
   /// be written, if it could not: the command must then fail, because
   /// what it reported never arrived.
@@ -19,6 +23,8 @@ package protocol Console: Sendable {
 
 extension Console {
   package func finish() -> String? { nil }
+
+  package func diagnostic(_ line: String, priority: JournalStream.Priority) { err(line) }
 }
 
 extension Console {
@@ -27,14 +33,14 @@ extension Console {
   /// prints goes through here (`plugboard: run: warning: …`).
   package func warn(_ line: String) {
     guard Verbosity.current != .quiet else { return }
-    err(line)
+    diagnostic(line, priority: .warning)
   }
 
   /// Writes an informational line (not a warning, not an error) to
   /// standard error, unless `--quiet` was given.
   package func info(_ line: String) {
     guard Verbosity.current != .quiet else { return }
-    err(line)
+    diagnostic(line, priority: .info)
   }
 }
 
@@ -72,9 +78,13 @@ package struct StandardConsole: Console {
   }
 
   package func err(_ line: String) {
+    diagnostic(line, priority: .error)
+  }
+
+  package func diagnostic(_ line: String, priority: JournalStream.Priority) {
     _ = plugboard_stdout_flush()
     let text = Terminal.sanitize(line, keepingLineBreaks: true)
-    StandardError.write(colourErr ? Highlight.colour(text) : text)
+    StandardError.write(colourErr ? Highlight.colour(text) : text, priority: priority)
   }
 
   package func finish() -> String? {
@@ -98,10 +108,9 @@ package enum StandardStreams {
   /// opened. A failure is reported on standard error, and plugboard goes on.
   package static func closeInheritedDescriptors() {
     guard plugboard_close_inherited_descriptors() < 0 else { return }
-    let line = Array(
-      "plugboard: warning: could not close the descriptors it inherited: \(String(cString: strerror(errno)))\n"
-        .utf8)
-    _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    StandardError.write(
+      "plugboard: warning: could not close the descriptors it inherited: \(String(cString: strerror(errno)))",
+      priority: .warning)
   }
 
   /// Whether standard output was closed when plugboard started (`>&-`).

@@ -21,10 +21,7 @@ struct DeploymentRequest {
 
   func manifest() -> Result<Manifest, Failure> {
     let read = ManifestReader.read(argument: options.manifest).mapError(Failure.manifest)
-    // The supervisor times each stage with the manifest's limit from now on.
-    if case .success(let manifest) = read, let timeout = manifest.stageTimeout {
-      Progress.report(.stageTimeout(timeout))
-    }
+    if case .success(let manifest) = read { Progress.announceLimits(of: manifest) }
     return read
   }
 

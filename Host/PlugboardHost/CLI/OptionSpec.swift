@@ -60,6 +60,15 @@ struct OptionSpec: Sendable {
     name: "--hook-timeout", valueName: "SECONDS",
     help: "give up on a service's start or stop hook that takes longer (default 30; overrides hookTimeout)")
 
+  /// `--exit-timeout SECONDS`: how long the code that runs as the
+  /// supervised process exits (library destructors, `atexit` handlers:
+  /// plugin code) may take (overrides the manifest's `exitTimeout`; the
+  /// default is the stage timeout).
+  static let exitTimeout = OptionSpec(
+    name: "--exit-timeout", valueName: "SECONDS",
+    help: "stop plugin code run at exit that takes longer (default: the stage timeout; overrides exitTimeout)"
+  )
+
   /// The options of every command that brings a deployment up.
-  static let supervision = [unsupervised, stageTimeout, verbose, quiet, logLevel]
+  static let supervision = [unsupervised, stageTimeout, exitTimeout, verbose, quiet, logLevel]
 }

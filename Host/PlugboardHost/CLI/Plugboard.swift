@@ -56,7 +56,7 @@ package enum Plugboard {
       console.out(spec.map(HelpText.command) ?? HelpText.general())
       return ExitStatus.healthy.rawValue
     case .command(let name, let options):
-      for option in [OptionSpec.stageTimeout, OptionSpec.hookTimeout] {
+      for option in [OptionSpec.stageTimeout, OptionSpec.exitTimeout, OptionSpec.hookTimeout] {
         guard let text = options.values[option.name], StageTimeout.parse(text) == nil else { continue }
         let error = UsageError(
           message: "\(option.name) takes a number of seconds greater than 0 and at most "

@@ -77,7 +77,7 @@ package enum DeploymentConfigurator {
     if plugboard_make_undumpable() != 0 {
       StandardError.write(
         "plugboard: warning: could not make the process that holds secret settings non-dumpable: "
-          + String(cString: strerror(errno)))
+          + String(cString: strerror(errno)), priority: .warning)
     }
   }
 

@@ -15,8 +15,11 @@ enum DefaultLogger {
     let level = LogLevelChoice.level(
       override: LogLevelChoice.current, manifest: manifest.logLevel, verbosity: Verbosity.current)
     container.attributing(to: nil) {
-      container.register((any Logger).self) { _ in StandardErrorLogger(minimumLevel: level) }
-        .inObjectScope(.container).dependsOn()
+      container.register((any Logger).self) { _ -> any Logger in
+        JournalStream.isStandardError
+          ? JournalLogger(minimumLevel: level) : StandardErrorLogger(minimumLevel: level)
+      }
+      .inObjectScope(.container).dependsOn()
     }
   }
 

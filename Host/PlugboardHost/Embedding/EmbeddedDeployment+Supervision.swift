@@ -6,7 +6,8 @@ extension EmbeddedDeployment {
   ///
   /// Call it as the first statement of `main`, while the process has one
   /// thread (before any `await`, task or Dispatch queue): the process
-  /// forks. In the child it returns nil, and the program goes on to
+  /// forks (it refuses to when it has more threads; see below). In the
+  /// child it returns nil, and the program goes on to
   /// ``bringUp(manifest:profile:environment:)`` and the rest. In the
   /// parent, which loads no plugin, it returns once the child is done, with
   /// the status to exit with.
@@ -24,9 +25,47 @@ extension EmbeddedDeployment {
   /// - SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the parent are passed
   ///   on to the child; standard input, output and error are shared.
   ///
+  /// - After an orderly stop asked for by signal N (SIGINT, SIGTERM,
+  ///   SIGHUP), the status returned is 128 + N. `plugboard` itself then
+  ///   ends by the signal (systemd, shells and `timeout` expect that); a
+  ///   program that wants the same restores the signal's default action
+  ///   and raises it instead of exiting with the status.
+  /// - `exitTimeout` (else the manifest's `exitTimeout`, else the stage
+  ///   timeout) bounds the plugin code that runs as the child exits
+  ///   (library destructors, `atexit` handlers).
+  ///
   /// Returns nil without forking when the process cannot fork: the
   /// program then runs unsupervised rather than not at all.
-  public static func supervise(stageTimeout: Duration? = nil) -> Int32? {
-    Supervisor(command: CommandSpec.run.name, timeout: stageTimeout).supervise()
+  ///
+  /// - Throws: ``SupervisionError/threadsRunning(_:)``, without forking,
+  ///   when the process already runs more than one thread (counted in
+  ///   `/proc/self/task`; where that cannot be read, nothing is checked):
+  ///   the child of such a fork holds every lock the other threads held,
+  ///   and hangs or corrupts memory at the first one it takes. Call it
+  ///   earlier, or run unsupervised.
+  public static func supervise(
+    stageTimeout: Duration? = nil, exitTimeout: Duration? = nil
+  ) throws(SupervisionError) -> Int32? {
+    if let threads = ThreadCount.current(), threads > 1 { throw .threadsRunning(threads) }
+    return Supervisor(command: CommandSpec.run.name, timeout: stageTimeout, exitTimeout: exitTimeout)
+      .supervise()
+  }
+
+  /// Why ``supervise(stageTimeout:exitTimeout:)`` refused to fork.
+  public enum SupervisionError: Error, Equatable, CustomStringConvertible {
+    /// The process already runs this many threads (more than one).
+    case threadsRunning(Int)
+
+    /// The line to print, beginning with `prefix`.
+    public func line(prefix: String = "plugboard: ") -> String {
+      switch self {
+      case .threadsRunning(let count):
+        "\(prefix)cannot supervise the deployment: the process already runs \(count) threads, and a "
+          + "process with threads cannot be forked safely; call EmbeddedDeployment.supervise() first "
+          + "in main, before any await, task, Dispatch queue or thread, or run unsupervised"
+      }
+    }
+
+    public var description: String { line() }
   }
 }

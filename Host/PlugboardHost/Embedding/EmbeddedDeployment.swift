@@ -56,8 +56,8 @@ public struct EmbeddedDeployment {
     case .success(let manifest): read = manifest
     case .failure(let error): throw .manifest(error)
     }
-    // When supervised, the parent times each stage with the manifest's limit.
-    if let timeout = read.stageTimeout { Progress.report(.stageTimeout(timeout)) }
+    // When supervised, the parent times each stage with the manifest's limits.
+    Progress.announceLimits(of: read)
     switch ProfileChooser.choose(for: read, option: profile, environment: environment) {
     case .success(let chosen):
       let deployment = Deployment.bringUp(read, profile: chosen)

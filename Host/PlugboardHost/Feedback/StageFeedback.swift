@@ -39,12 +39,12 @@ final class StageFeedback {
     case .reporting:
       indicator?.stop()
       lines = timeline.finish(at: clock.now)
-    case .stageTimeout, .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder:
+    case .stageTimeout, .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder, .ready, .stopping:
       return
     }
     guard verbose else { return }
     _ = plugboard_stdout_flush()
-    for line in lines { StandardError.write(Terminal.sanitize(line)) }
+    for line in lines { StandardError.write(Terminal.sanitize(line), priority: .info) }
   }
 
   /// With `--verbose`, says how long a service's start or stop hook took:
@@ -58,6 +58,6 @@ final class StageFeedback {
     StandardError.write(
       Terminal.sanitize(
         "plugboard: \(owner)\(hook.rawValue) hook of \(service.key.shortDescription) took "
-          + ElapsedTime.text(duration)))
+          + ElapsedTime.text(duration)), priority: .info)
   }
 }

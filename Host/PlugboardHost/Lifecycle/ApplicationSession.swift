@@ -64,6 +64,8 @@ struct ApplicationSession {
           gate.settle(.startFailed(error))
           return
         }
+        // Supervised under systemd, the parent now says READY=1.
+        Progress.report(.ready)
         // Set before looking for a request, so that a signal coming now
         // either finds the task cancelled here or arms the time limit.
         state.applicationRunning.store(true, ordering: .sequentiallyConsistent)
@@ -91,6 +93,8 @@ struct ApplicationSession {
           + "of the request to stop; stopping the services anyway")
     case .ended, .threw: break
     }
+    // Supervised under systemd, the parent now says STOPPING=1.
+    Progress.report(.stopping)
     for failure in await lifecycle.stop() { console.err("plugboard: run: warning: \(failure)") }
     if let signal { return 128 + signal }
     switch ending {

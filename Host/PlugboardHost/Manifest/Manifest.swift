@@ -44,6 +44,10 @@ package struct Manifest: Equatable, Sendable {
   /// `"hookTimeout"`: how long one start or stop hook of a service may
   /// take (see `Docs/lifecycle.md`); nil for the default, 30 s.
   package var hookTimeout: Duration? = nil
+  /// `"exitTimeout"`: how long the exit-time code (library destructors,
+  /// `atexit` handlers: plugin code) may take after the report was written
+  /// or the application ended; nil for the default, the stage timeout.
+  package var exitTimeout: Duration? = nil
 
   package init(
     path: String, plugins: [PluginEntry], profiles: [ProfileDeclaration] = [], activeProfile: String? = nil,

@@ -1,6 +1,6 @@
 /// Decoding of the keys that say how far plugins are trusted: each
 /// plugin's `sha256` pin, and the top-level `requirePins`, `pluginRoots`
-/// and `stageTimeout`.
+/// and the time limits `stageTimeout`, `hookTimeout` and `exitTimeout`.
 extension ManifestDecoder {
   private static let digestExpectation =
     "expected 64 hexadecimal digits (a SHA-256 digest, as 'plugboard pin' writes it)"
@@ -22,6 +22,9 @@ extension ManifestDecoder {
     }
     if let value = members["hookTimeout"] {
       hookTimeout = timeout(value, at: root.key("hookTimeout"))
+    }
+    if let value = members["exitTimeout"] {
+      exitTimeout = timeout(value, at: root.key("exitTimeout"))
     }
   }
 

@@ -10,7 +10,7 @@ struct ManifestDecoder {
   static let reservedPluginKeys: [String: String] = [:]
   static let topLevelKeys = [
     "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "pluginRoots", "stageTimeout",
-    "plugins", "logLevel", "pluginFolders", "hookTimeout",
+    "plugins", "logLevel", "pluginFolders", "hookTimeout", "exitTimeout",
   ]
   static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256", "optional", "config"]
 
@@ -39,6 +39,7 @@ struct ManifestDecoder {
   /// profile; see ManifestDecoder+Configuration.
   var configuredPlugins: [String: [String]] = [:]
   var hookTimeout: Duration?
+  var exitTimeout: Duration?
 
   /// The manifest, or every problem found in it. `containsControlCharacter`
   /// is the parser's word on whether any string holds one (see
@@ -63,6 +64,7 @@ struct ManifestDecoder {
       hookTimeout: decoder.hookTimeout
     )
     manifest.logLevel = decoder.logLevel
+    manifest.exitTimeout = decoder.exitTimeout
     manifest.pluginFolders = decoder.pluginFolders
     manifest.discoveredSettings = decoder.discoveredSettings
     return .success(manifest)

@@ -21,6 +21,11 @@ struct ChildFollower {
   let requests: Int32
   let record: StageRecord
   let timeout: Duration?
+  /// `--exit-timeout`, when given.
+  var exitTimeout: Duration? = nil
+  /// Tells systemd what the child reports, and pings its watchdog; nil
+  /// when plugboard does not run under systemd's notify protocol.
+  var notifier: SystemdNotifier? = nil
 
   /// A line longer than this is not a progress event: it is dropped.
   static let maximumLineLength = 64 * 1024
@@ -37,7 +42,7 @@ struct ChildFollower {
   }
 
   private func followToTheEnd() -> (ChildEnding, StageWatch) {
-    var watch = StageWatch(timeout: timeout)
+    var watch = StageWatch(timeout: timeout, exitTimeout: exitTimeout)
     var lines = LineBuffer()
     let pidfd = plugboard_pidfd_open(pid)
     defer { if pidfd >= 0 { close(pidfd) } }
@@ -48,7 +53,7 @@ struct ChildFollower {
     // it, or is killed at this time.
     var stopDeadline: Int64?
     // Set once the child announced its exit: its exit-time code (plugin
-    // code) gets one stage timeout.
+    // code) gets the exit timeout (by default one stage timeout).
     var exitDeadline: Int64?
 
     func consume(_ watch: inout StageWatch) {
@@ -60,20 +65,34 @@ struct ChildFollower {
         for line in lines.append(chunk) {
           guard let event = ProgressEvent(line: line), event.travelsOnThePipe else { continue }
           if case .making = event, watch.making.count >= Self.maximumChainLinks { continue }
+          // Ready is believed only once bring-up is over, as the record
+          // (not a line plugin code could have written) says.
+          if case .ready = event, let snapshot = record.read() { watch.apply(snapshot) }
           watch.apply(event)
         }
       }
     }
 
+    // What the child reported, for systemd; also at its end, since the
+    // child may report and end within one wake.
+    func tellSystemd(_ watch: StageWatch) {
+      guard let notifier else { return }
+      if watch.ready { notifier.ready() }
+      if watch.stopping || plugboard_stop_request() != 0 { notifier.stopping() }
+    }
+
     func ended(_ status: Int32, _ watch: inout StageWatch) -> (ChildEnding, StageWatch) {
       consume(&watch)
       if let snapshot = record.read() { watch.apply(snapshot) }
+      tellSystemd(watch)
       return (ChildEnding(waitStatus: status), watch)
     }
 
     while true {
       if let snapshot = record.read() { watch.apply(snapshot) }
       let now = plugboard_monotonic_now()
+      tellSystemd(watch)
+      let ping = notifier?.pingDeadline(now: now)
       if watch.crash != nil, crashDeadline == nil {
         crashDeadline = now + StageWatch.nanoseconds(Supervisor.crashReportTimeout)
       }
@@ -82,7 +101,7 @@ struct ChildFollower {
       }
       var wake = watch.wake(now: now)
       if watch.exiting != nil, exitDeadline == nil, watch.crash == nil {
-        exitDeadline = now + StageWatch.nanoseconds(watch.timeout)
+        exitDeadline = now + StageWatch.nanoseconds(watch.exitLimit)
       }
       if let exitDeadline, crashDeadline == nil { wake = exitDeadline <= now ? .hung : .at(exitDeadline) }
       if let crashDeadline { wake = crashDeadline <= now ? .hung : .at(crashDeadline) }
@@ -99,9 +118,13 @@ struct ChildFollower {
         kill(pid, SIGKILL)
         let status = reap(blocking: true) ?? 0
         if watch.crash != nil { return ended(status, &watch) }
-        return (.hung(watch.timeout), watch)
+        return (.hung(exitDeadline != nil ? watch.exitLimit : watch.timeout), watch)
       case .at(let deadline): wait = Self.milliseconds(Duration.nanoseconds(deadline - now))
       case .never: break
+      }
+      if let ping {
+        let untilPing = Self.milliseconds(Duration.nanoseconds(max(ping - now, 0)))
+        wait = wait < 0 ? untilPing : min(wait, untilPing)
       }
       var watched: [pollfd] = []
       if pipeOpen { watched.append(pollfd(fd: progress, events: Int16(POLLIN), revents: 0)) }

@@ -47,6 +47,13 @@ enum Progress {
 
   static var isSupervised: Bool { parent != nil }
 
+  /// The manifest's time limits, for the parent to time stages and
+  /// exit-time code with from now on; nothing when it sets neither.
+  static func announceLimits(of manifest: Manifest) {
+    guard manifest.stageTimeout != nil || manifest.exitTimeout != nil else { return }
+    report(.stageTimeout(manifest.stageTimeout ?? Supervisor.defaultStageTimeout, exit: manifest.exitTimeout))
+  }
+
   static func report(_ event: ProgressEvent) {
     if event == .reporting || event == .running { restorePluginOutput(for: event) }
     StageFeedback.current?.observe(event)
@@ -73,7 +80,7 @@ enum Progress {
       guard !timeoutSent else { return }
       timeoutSent = true
       writeLine(event, to: parent.descriptor)
-    case .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder:
+    case .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder, .ready, .stopping:
       writeLine(event, to: parent.descriptor)
     }
   }
@@ -158,7 +165,8 @@ enum Progress {
         + "the plugins loaded; "
         + (reopened >= 0
           ? "plugboard took standard output back from its supervising process"
-          : "what plugboard writes to standard output goes to standard error"))
+          : "what plugboard writes to standard output goes to standard error"),
+      priority: .warning)
     return reopened
   }
 }

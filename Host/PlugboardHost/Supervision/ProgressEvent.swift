@@ -6,18 +6,20 @@
 /// the progress pipe.
 ///
 /// Wire format, one event per line, fields separated by tabs, with `\`,
-/// tab and newline escaped as `\\`, `\t` and `\n`: `T<seconds>`,
-/// `C<signal>\t<message>`, `W<kind>\t<hex offset>\t<object>\t<plugin>`
-/// (see ``CrashSite``), `M<type>\t<site>`, `K<signal>`, `E<status>[\ta]`,
-/// `P<folder>` (empty once removed);
-/// and, should a stage ever
-/// be sent as a line, `S<stage>\t<plugin>\t<file>`, `D` (reporting) and
-/// `A` (running), which the parent applies as it would the record.
+/// tab and newline escaped as `\\`, `\t` and `\n`:
+/// `T<seconds>[\t<exit seconds>]`, `C<signal>\t<message>`,
+/// `W<kind>\t<hex offset>\t<object>\t<plugin>` (see ``CrashSite``),
+/// `M<type>\t<site>`, `K<signal>`, `E<status>[\ta]`, `P<folder>` (empty once
+/// removed), `R` (ready), `Q` (stopping); and, should a stage ever be sent
+/// as a line, `S<stage>\t<plugin>\t<file>`, `D` (reporting) and `A`
+/// (running), which the parent applies as it would the record.
 enum ProgressEvent: Equatable, Sendable {
   /// A stage begins, for a plugin when `plugin` is set.
   case stage(LoadStage, plugin: String?, file: String?)
-  /// The manifest's `stageTimeout`, once the child has read it.
-  case stageTimeout(Duration)
+  /// The manifest's `stageTimeout`, once the child has read it, and its
+  /// `exitTimeout` when it sets one. One event, so that the rule that
+  /// makes the first one plugboard's (see ``StageWatch``) covers both.
+  case stageTimeout(Duration, exit: Duration? = nil)
   /// The child caught a fatal signal; `message` is the Swift runtime's
   /// fatal error message, when it printed one.
   case crash(signal: Int32, message: String?)
@@ -42,12 +44,19 @@ enum ProgressEvent: Equatable, Sendable {
   case reporting
   /// The application is running: its exit status is the command's.
   case running
+  /// `run`'s start hooks ran and the application starts: the parent tells
+  /// systemd the service is ready (``SystemdNotifier``).
+  case ready
+  /// `run`'s orderly stop begins (the application ended, or was asked
+  /// to): the parent tells systemd it is stopping.
+  case stopping
 
   var line: String {
     switch self {
     case .stage(let stage, let plugin, let file):
       "S" + [stage.rawValue, plugin ?? "", file ?? ""].map(Self.escape).joined(separator: "\t")
-    case .stageTimeout(let duration): "T\(Self.seconds(duration))"
+    case .stageTimeout(let duration, let exit):
+      "T\(Self.seconds(duration))" + (exit.map { "\t\(Self.seconds($0))" } ?? "")
     case .crash(let signal, let message): "C\(signal)\t\(Self.escape(message ?? ""))"
     case .crashSite(let site):
       "W\(site.kind.rawValue)\t\(String(site.offset, radix: 16))\t\(Self.escape(site.object ?? ""))\t"
@@ -58,6 +67,8 @@ enum ProgressEvent: Equatable, Sendable {
     case .privateFolder(let folder): "P" + Self.escape(folder ?? "")
     case .reporting: "D"
     case .running: "A"
+    case .ready: "R"
+    case .stopping: "Q"
     }
   }
 
@@ -81,9 +92,14 @@ enum ProgressEvent: Equatable, Sendable {
       guard let stage = LoadStage(rawValue: fields[0]) else { return nil }
       self = .stage(
         stage, plugin: fields[1].isEmpty ? nil : fields[1], file: fields[2].isEmpty ? nil : fields[2])
-    case ("T", 1):
+    case ("T", 1), ("T", 2):
       guard let duration = StageTimeout.parse(fields[0]) else { return nil }
-      self = .stageTimeout(duration)
+      guard fields.count == 2 else {
+        self = .stageTimeout(duration)
+        return
+      }
+      guard let exit = StageTimeout.parse(fields[1]) else { return nil }
+      self = .stageTimeout(duration, exit: exit)
     case ("C", 2):
       guard let signal = signal(fields[0]) else { return nil }
       let message = fields[1].trimmingSuffix(while: \.isNewline)
@@ -109,6 +125,8 @@ enum ProgressEvent: Equatable, Sendable {
     case ("P", 1): self = .privateFolder(fields[0].isEmpty ? nil : fields[0])
     case ("D", 1) where fields[0].isEmpty: self = .reporting
     case ("A", 1) where fields[0].isEmpty: self = .running
+    case ("R", 1) where fields[0].isEmpty: self = .ready
+    case ("Q", 1) where fields[0].isEmpty: self = .stopping
     default: return nil
     }
   }
@@ -118,7 +136,8 @@ enum ProgressEvent: Equatable, Sendable {
   /// plugboard, and is ignored.
   var travelsOnThePipe: Bool {
     switch self {
-    case .stageTimeout, .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder: true
+    case .stageTimeout, .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder, .ready, .stopping:
+      true
     case .stage, .reporting, .running: false
     }
   }

@@ -21,6 +21,12 @@ struct StageWatch: Sendable {
   var timeout: Duration
   /// Whether the flag set ``timeout`` (then the manifest's is ignored).
   let timeoutFromFlag: Bool
+  /// The time exit-time code (library destructors, `atexit` handlers) may
+  /// take: `--exit-timeout`'s, else the manifest's `exitTimeout`; nil for
+  /// ``timeout``.
+  var exitTimeout: Duration?
+  /// Whether the flag set ``exitTimeout``.
+  let exitTimeoutFromFlag: Bool
   /// Whether the child's stage timeout came: later ones are forged.
   var timeoutReceived = false
   var crash: (signal: Int32, message: String?)?
@@ -35,16 +41,26 @@ struct StageWatch: Sendable {
   /// Where the crash happened (the faulting address, the frames), as the
   /// child's crash handler wrote it after its crash line.
   var sites: [CrashSite] = []
+  /// Whether the child said `run`'s start hooks ran (believed only when
+  /// the record says bring-up is over: plugin code could write the line
+  /// during bring-up), and whether its orderly stop began.
+  var ready = false
+  var stopping = false
   /// The resolution chain at the crash, outermost first.
   var making: [(type: String, site: String)] = []
 
   /// The faulting address and `PLUGBOARD_CRASH_FRAMES` frames.
   static let maximumCrashSites = Int(PLUGBOARD_CRASH_FRAMES)
 
-  init(timeout: Duration?) {
+  init(timeout: Duration?, exitTimeout: Duration? = nil) {
     self.timeout = timeout ?? Supervisor.defaultStageTimeout
     timeoutFromFlag = timeout != nil
+    self.exitTimeout = exitTimeout
+    exitTimeoutFromFlag = exitTimeout != nil
   }
+
+  /// The deadline of exit-time code, counted from its announcement.
+  var exitLimit: Duration { exitTimeout ?? timeout }
 
   /// Whether the stage in progress is bounded in time: only stages that
   /// run plugin code are (a plugin's own stages, and resolving the
@@ -91,13 +107,14 @@ struct StageWatch: Sendable {
     switch event {
     case .stage(let stage, let plugin, let file):
       (self.stage, self.plugin, self.file) = (stage, plugin, file)
-    case .stageTimeout(let duration):
+    case .stageTimeout(let duration, let exit):
       // Only the first: the child sends it before any plugin code runs
       // (see `Progress`), so a later one was written by plugin code, on
       // the pipe it inherited, to switch its own watchdog off.
       guard !timeoutReceived else { return }
       timeoutReceived = true
       if !timeoutFromFlag { timeout = duration }
+      if !exitTimeoutFromFlag, let exit { exitTimeout = exit }
     case .crash(let signal, let message):
       if crash == nil { crash = (signal, message) }
     case .crashSite(let site):
@@ -117,6 +134,12 @@ struct StageWatch: Sendable {
       phase = .reporting
     case .running:
       phase = .running
+    case .ready:
+      // After the application, the child is writing its report: an
+      // application that ended at once is read here late.
+      if phase != .bringingUp { ready = true }
+    case .stopping:
+      stopping = true
     }
   }
 }

@@ -5,9 +5,13 @@
 /// Lines to standard error with `write(2)`, for the supervising parent,
 /// which must not trap when standard error is closed or full: it has no
 /// one else to tell, so a failed write is dropped.
+///
+/// Every diagnostic plugboard itself writes passes here, so this is where
+/// each line gets its syslog priority when standard error is the journal
+/// (``JournalStream``).
 enum StandardError {
-  static func write(_ line: String) {
-    DescriptorLine.write(line, to: STDERR_FILENO)
+  static func write(_ line: String, priority: JournalStream.Priority) {
+    DescriptorLine.write(JournalStream.prefixed(line, priority), to: STDERR_FILENO)
   }
 }
 

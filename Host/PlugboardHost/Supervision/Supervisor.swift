@@ -55,6 +55,8 @@ struct Supervisor {
   let command: String
   /// `--stage-timeout`, when given.
   let timeout: Duration?
+  /// `--exit-timeout`, when given.
+  var exitTimeout: Duration? = nil
 
   /// Supervises the command `arguments` name, if it brings a deployment up
   /// and `--unsupervised` is not given. Returns `nil` in the child, which
@@ -65,13 +67,17 @@ struct Supervisor {
     guard case .command(let name, let options)? = try? ArgumentParser.parse(arguments),
       supervisedCommands.contains(name), !options.flags.contains(OptionSpec.unsupervised.name)
     else { return nil }
-    var timeout: Duration?
-    if let text = options.values[OptionSpec.stageTimeout.name] {
+    var limits: [Duration?] = []
+    for option in [OptionSpec.stageTimeout, OptionSpec.exitTimeout] {
+      guard let text = options.values[option.name] else {
+        limits.append(nil)
+        continue
+      }
       // A bad value is the command's to report, as any other misuse.
       guard let parsed = StageTimeout.parse(text) else { return nil }
-      timeout = parsed
+      limits.append(parsed)
     }
-    return Supervisor(command: name, timeout: timeout).supervise()
+    return Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1]).supervise()
   }
 
   private enum Decision {
@@ -84,6 +90,7 @@ struct Supervisor {
 
   func supervise() -> Int32? {
     var quarantine: [String: DeploymentProblem] = [:]
+    let notifier = SystemdNotifier.fromEnvironment(command: command)
     // Processes plugin code starts stay plugboard's descendants, to be
     // ended with the child that started them.
     _ = plugboard_become_subreaper()
@@ -110,6 +117,7 @@ struct Supervisor {
         // Sockets passed by systemd's socket activation are the
         // application's, which runs here.
         plugboard_hand_over_listen_fds(getppid())
+        SystemdNotifier.hideFromPluginCode()
         plugboard_stop_forwarding()
         plugboard_unblock_forwarded_signals()
         close(ends[0])
@@ -119,10 +127,12 @@ struct Supervisor {
         return nil
       }
       close(ends[1])
+      notifier?.loading(setAside: quarantine.keys.sorted())
       let requests = plugboard_forward_signals(pid)
       plugboard_unblock_forwarded_signals()
       let (ending, watch) = ChildFollower(
-        pid: pid, progress: ends[0], requests: requests, record: record, timeout: timeout
+        pid: pid, progress: ends[0], requests: requests, record: record, timeout: timeout,
+        exitTimeout: exitTimeout, notifier: notifier
       ).follow()
       // Whatever the child left behind (a process a constructor forked,
       // holding standard output) ends with it.
@@ -133,20 +143,20 @@ struct Supervisor {
       case .exit(let status):
         return status
       case .report(let lines, let status):
-        for line in lines { StandardError.write(line) }
+        for line in lines { StandardError.write(line, priority: .error) }
         return status
       case .stop(let signal, let lines):
-        for line in lines { StandardError.write(line) }
+        for line in lines { StandardError.write(line, priority: .error) }
         plugboard_end_by_signal_at_exit(signal)
         return 128 + signal
       case .quarantine(let plugin, let problem):
         guard quarantine[plugin] == nil else {
           // Quarantined, yet it came down again: something other than the
           // plugin's own code is failing. Say so rather than loop.
-          StandardError.write(Terminal.sanitize("plugboard: \(problem)"))
+          StandardError.write(Terminal.sanitize("plugboard: \(problem)"), priority: .error)
           StandardError.write(
             "plugboard: \(command): the plugin was already set aside and the process still failed; "
-              + "run with --unsupervised to see the failure directly")
+              + "run with --unsupervised to see the failure directly", priority: .error)
           return ExitStatus.crashed(command: command)
         }
         quarantine[plugin] = problem

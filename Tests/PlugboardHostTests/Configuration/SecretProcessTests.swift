@@ -27,8 +27,9 @@ import Testing
       ? ["PLUGBOARD_CONFIG_CONFIGURED_REGION": "north", "PLUGBOARD_CONFIG_CONFIGURED_PASSWORD": "hunter2"]
       : [:]
     let process = try GroupedProcess(
-      ["run", "--manifest", manifest, "--", "wait"], environment: environment,
-      launcher: ["/usr/bin/setpriv", "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups"])
+      ["--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", BuildProducts.plugboard]
+        + ["run", "--manifest", manifest, "--", "wait"], environment: environment,
+      executable: "/usr/bin/setpriv")
     #expect(try process.waitForLine("Healthy is running"), "\(process.stderrText)")
     let children = process.children
     #expect(children.count == 1)

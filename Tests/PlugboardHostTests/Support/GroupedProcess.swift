@@ -36,10 +36,11 @@ final class GroupedProcess {
     static func killed(_ signal: Int32) -> Ending { Ending(signaled: true, status: signal) }
   }
 
-  /// Starts the built `plugboard` with `arguments`, through `launcher`
-  /// (a command that ends by executing the rest, such as `setpriv`) when
-  /// one is given.
-  init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws {
+  /// Starts `executable` (the built `plugboard` unless told otherwise)
+  /// with `arguments`, `environment` added to this process's.
+  init(
+    _ arguments: [String], environment: [String: String] = [:], executable: String = BuildProducts.plugboard
+  ) throws {
     var outputPipe: [Int32] = [-1, -1]
     var errorPipe: [Int32] = [-1, -1]
     // Socket pairs, for their atomic close-on-exec (Glibc's `pipe2` is
@@ -70,14 +71,13 @@ final class GroupedProcess {
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setflags(
       &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv = (launcher + [BuildProducts.plugboard] + arguments).map { strdup($0) } + [nil]
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
     let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer { for variable in envp { free(variable) } }
     var child: pid_t = 0
-    let result = posix_spawn(
-      &child, launcher.first ?? BuildProducts.plugboard, &actions, &attributes, argv, envp)
+    let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
     close(outputPipe[1])
     close(errorPipe[1])
     guard result == 0 else {

@@ -16,16 +16,25 @@ struct ProcessResult: Sendable {
 enum Subprocess {
   /// Runs `executable` with `arguments` in `directory` to completion. Output
   /// goes to files, so a chatty child cannot fill a pipe and block.
-  /// `environment` is added to this process's environment.
+  /// `environment` is added to this process's environment, and, when
+  /// `stderrIdentity` names a variable, that variable set to the
+  /// `device:inode` of the file standard error goes to (as systemd sets
+  /// `JOURNAL_STREAM`).
   static func run(
     _ executable: String, _ arguments: [String], in directory: String? = nil,
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], stderrIdentity: String? = nil
   ) throws -> ProcessResult {
     let outputs = try TemporaryDirectory()
     let stdoutPath = outputs.path + "/stdout"
     let stderrPath = outputs.path + "/stderr"
     _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
     _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+    var environment = environment
+    if let stderrIdentity {
+      var status = stat()
+      guard stat(stderrPath, &status) == 0 else { throw CocoaError(.fileNoSuchFile) }
+      environment[stderrIdentity] = "\(status.st_dev):\(status.st_ino)"
+    }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -46,8 +55,11 @@ enum Subprocess {
 
   /// Runs `plugboard` with `arguments`.
   static func plugboard(
-    _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]
+    _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:],
+    stderrIdentity: String? = nil
   ) throws -> ProcessResult {
-    try run(BuildProducts.plugboard, arguments, in: directory, environment: environment)
+    try run(
+      BuildProducts.plugboard, arguments, in: directory, environment: environment,
+      stderrIdentity: stderrIdentity)
   }
 }

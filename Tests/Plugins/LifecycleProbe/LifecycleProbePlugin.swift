@@ -94,10 +94,19 @@ enum Probe {
 
 /// Prints `application running`; with the argument `wait`, then prints
 /// `ready` and waits until its task is cancelled (plugboard asked to stop);
-/// with `stubborn`, prints `ready` and waits forever, ignoring cancellation.
+/// with `stubborn`, prints `ready` and waits forever, ignoring cancellation;
+/// with `environment NAME…`, prints `NAME=value` (or `NAME=(unset)`) for
+/// each name and returns.
 struct ProbeApplication: Application {
   func run(arguments: [String]) async throws -> Int32 {
     Probe.say("application running")
+    if arguments.first == "environment" {
+      // What plugin code sees of the variables the arguments name.
+      for name in arguments.dropFirst() {
+        Probe.say("\(name)=\(ProcessInfo.processInfo.environment[name] ?? "(unset)")")
+      }
+      return 0
+    }
     guard arguments.first == "wait" || arguments.first == "stubborn" else { return 0 }
     Probe.say("ready")
     if arguments.first == "stubborn" {
