@@ -42,7 +42,11 @@ import Testing
     #expect(try bashCompletions(["--manifest", "x.json", "li"]) == ["list"])
     #expect(try bashCompletions(["completion", ""]) == ["bash", "zsh", "fish"])
     #expect(try bashCompletions(["new", "Weather", "--"]) == ["--path", "--sdk", "--help"])
-    #expect(try bashCompletions(["graph", "--format", ""]) == [])
+    #expect(try bashCompletions(["graph", "--format", ""]) == ["dot", "mermaid", "json"])
+    #expect(try bashCompletions(["graph", "--format", "m"]) == ["mermaid"])
+    #expect(try bashCompletions(["run", "--log-level", "w"]) == ["warning"])
+    #expect(try bashCompletions(["--log-level", "info", "ch"]) == ["check"])
+    #expect(try bashCompletions(["run", "--stage-timeout", ""]) == [])
   }
 
   /// Runs `shell` with `check` (its no-execute flag) on the script saved as `file`.

@@ -28,7 +28,8 @@ extension CommandSpec {
     options: [
       .manifest, .profile,
       OptionSpec(
-        name: GraphCommand.formatOption, valueName: "FORMAT", help: "dot (default), mermaid or json"),
+        name: GraphCommand.formatOption, valueName: "FORMAT", help: "dot (default), mermaid or json",
+        choices: GraphCommand.formats),
     ] + OptionSpec.supervision,
     passthrough: nil)
 }

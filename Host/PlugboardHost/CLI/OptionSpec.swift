@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// One option a command accepts.
 struct OptionSpec: Sendable {
   /// `--manifest`.
@@ -7,6 +9,9 @@ struct OptionSpec: Sendable {
   let help: String
   /// `-q` for `--quiet`: the same option, for the few typed often.
   var short: String? = nil
+  /// The values the option accepts, when they are a fixed few: shell
+  /// completion offers them.
+  var choices: [String] = []
 
   /// `-q, --quiet`, as the help shows it.
   var label: String {
@@ -52,7 +57,8 @@ struct OptionSpec: Sendable {
   /// `--log-level LEVEL`: the level of plugboard's default logger.
   static let logLevel = OptionSpec(
     name: LogLevelChoice.optionName, valueName: "LEVEL",
-    help: "trace, debug, info, notice, warning or error (overrides PLUGBOARD_LOG_LEVEL and logLevel)")
+    help: "trace, debug, info, notice, warning or error (overrides PLUGBOARD_LOG_LEVEL and logLevel)",
+    choices: LogLevel.allCases.map(\.description))
 
   /// `--hook-timeout SECONDS`: how long one start or stop hook may take
   /// (overrides the manifest's `hookTimeout`; see ``ServiceLifecycle/defaultHookTimeout``).

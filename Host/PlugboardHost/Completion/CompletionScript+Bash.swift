@@ -6,7 +6,11 @@ extension CompletionScript {
     let options = allOptions(commands)
     let valued = options.filter { $0.valueName != nil }.map(\.name)
     let paths = options.filter(takesPath).map(\.name)
-    let otherValues = options.filter { $0.valueName != nil && !takesPath($0) }.map(\.name)
+    let choices = options.filter { !$0.choices.isEmpty }.map { option in
+      "      \(option.name)) COMPREPLY=($(compgen -W \(bashQuoted(option.choices.joined(separator: " "))) -- \"$cur\")); return 0 ;;"
+    }
+    let otherValues = options.filter { $0.valueName != nil && !takesPath($0) && $0.choices.isEmpty }.map(
+      \.name)
     let cases = commands.map { spec in
       let words = spec.options.map(\.name) + ["--help"]
       let positional = positionalValues(spec)
@@ -27,6 +31,7 @@ extension CompletionScript {
         done
         case "$prev" in
           \(paths.joined(separator: "|"))) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
+      \(choices.joined(separator: "\n"))
           \(otherValues.joined(separator: "|"))) COMPREPLY=(); return 0 ;;
         esac
         case "$command" in

@@ -15,7 +15,8 @@ extension CompletionScript {
       let condition = fishQuoted("__fish_seen_subcommand_from \(spec.name)")
       for option in spec.options + [OptionSpec(name: "--help", valueName: nil, help: "show this help")] {
         let long = String(option.name.dropFirst(2))
-        let value = option.valueName == nil ? "" : takesPath(option) ? " -r -F" : " -x"
+        let choices = option.choices.isEmpty ? "" : " -a \(fishQuoted(option.choices.joined(separator: " ")))"
+        let value = option.valueName == nil ? "" : takesPath(option) ? " -r -F" : " -x" + choices
         lines.append(
           "complete -c plugboard -n \(condition) -l \(fishQuoted(long))\(value) -d \(fishQuoted(option.help))"
         )

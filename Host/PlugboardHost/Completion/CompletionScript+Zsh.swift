@@ -7,7 +7,9 @@ extension CompletionScript {
       var specs = spec.options.map { option in
         let help = "[\(escapedForZsh(option.help))]"
         guard let valueName = option.valueName else { return bashQuoted(option.name + help) }
-        let action = takesPath(option) ? "_files" : " "
+        let action =
+          takesPath(option)
+          ? "_files" : option.choices.isEmpty ? " " : "(\(option.choices.joined(separator: " ")))"
         return bashQuoted("\(option.name)=\(help):\(valueName):\(action)")
       }
       specs.append(bashQuoted("--help[show this help]"))
