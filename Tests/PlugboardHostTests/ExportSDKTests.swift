@@ -97,6 +97,59 @@ import Testing
       try Self.git(repository, ["show", "1.0.0:Sources/Contracts/Clock.swift"]) == "public protocol Clock {}")
   }
 
+  /// An export names the commit it came from; a package folder with
+  /// changes not committed is not that commit, and the export says so, in
+  /// a warning and in its commit message.
+  @Test(.enabled(if: ExportSDKTests.hasGit, ExportSDKTests.noGit))
+  func anUncommittedPackageIsExportedWithAWarning() throws {
+    let folder = try TemporaryDirectory()
+    let root = folder.path + "/project"
+    try FileManager.default.createDirectory(atPath: root + "/Scripts", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: root + "/Pkg/Sources/Pkg", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: Self.script, toPath: root + "/Scripts/export-sdk")
+    try "// swift-tools-version:6.0\n".write(
+      toFile: root + "/Pkg/Package.swift", atomically: true, encoding: .utf8)
+    let file = root + "/Pkg/Sources/Pkg/Clock.swift"
+    try "public protocol Clock {}\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let identity = ["-c", "user.name=t", "-c", "user.email=t@t.invalid", "-c", "commit.gpgSign=false"]
+    _ = try Self.git(root, ["init", "-q"])
+    _ = try Self.git(root, ["add", "-A"])
+    _ = try Self.git(root, identity + ["commit", "-qm", "first"])
+    let first = try Self.git(root, ["rev-parse", "--short", "HEAD"])
+    try "public protocol Clock { var now: Double { get } }\n".write(
+      toFile: file, atomically: true, encoding: .utf8)
+
+    let repository = folder.path + "/exported"
+    let dirty = try Subprocess.run(root + "/Scripts/export-sdk", ["--package", "Pkg", repository, "1.0.0"])
+    #expect(dirty.status == 0, "\(dirty.stderr)")
+    // As the script names folders: `pwd -P`, links resolved.
+    let source = URL(fileURLWithPath: root + "/Pkg").resolvingSymlinksInPath().path
+    let project = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
+    #expect(
+      dirty.stderrLines.first
+        == "export-sdk: warning: \(source) has changes not committed in \(project); "
+        + "the export holds them, and its commit says \"exported from \(first) with uncommitted changes\" — "
+        + "commit them first for an export anyone can trace")
+    #expect(
+      try Self.git(repository, ["log", "-1", "--format=%s"])
+        == "Pkg 1.0.0, exported from \(first) with uncommitted changes by Scripts/export-sdk")
+
+    _ = try Self.git(root, ["add", "-A"])
+    _ = try Self.git(root, identity + ["commit", "-qm", "second"])
+    try "public protocol Clock { var now: Int { get } }\n".write(
+      toFile: file, atomically: true, encoding: .utf8)
+    _ = try Self.git(root, ["add", "-A"])
+    _ = try Self.git(root, identity + ["commit", "-qm", "third"])
+    let third = try Self.git(root, ["rev-parse", "--short", "HEAD"])
+    let clean = try Subprocess.run(root + "/Scripts/export-sdk", ["--package", "Pkg", repository, "1.1.0"])
+    #expect(clean.status == 0, "\(clean.stderr)")
+    #expect(!clean.stderr.contains("warning"))
+    #expect(
+      try Self.git(repository, ["log", "-1", "--format=%s"])
+        == "Pkg 1.1.0, exported from \(third) by Scripts/export-sdk")
+  }
+
   @Test func refusesAVersionSwiftPMCannotResolve() throws {
     let folder = try TemporaryDirectory()
     let result = try Subprocess.run(Self.script, [folder.path + "/sdk", "1.0"])
