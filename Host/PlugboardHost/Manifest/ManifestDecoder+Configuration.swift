@@ -85,7 +85,9 @@ extension ManifestDecoder {
     for index in profiles.indices {
       let configured = configuredPlugins[profiles[index].name] ?? []
       var unknown: [ConfiguredPlugin] = []
-      var config = [String: [String: SettingValue]](minimumCapacity: configured.count)
+      // Not reserved for every name: when most are unknown (a quarter of a
+      // million, say) it would stay nearly empty.
+      var config: [String: [String: SettingValue]] = [:]
       for plugin in configured {
         if known.contains(plugin.key, on: tape) {
           config[tape.text(plugin.key)] = plugin.settings
