@@ -2,7 +2,8 @@
   import Glibc
 #endif
 
-/// A small strict JSON parser (RFC 8259) producing ``JSONValue``.
+/// A small strict JSON parser (RFC 8259) producing a ``JSONTape``, or a
+/// ``JSONValue`` made from one.
 ///
 /// Written by hand rather than using `JSONSerialization` because manifest
 /// diagnostics need exact value kinds (Foundation on Linux reports booleans
@@ -10,6 +11,9 @@
 package struct JSONParser {
   private let bytes: [UInt8]
   private var index = 0
+  /// The tape being written, and the decoded text of strings with escapes.
+  private var entries: [JSONTape.Entry] = []
+  private var decoded: [UInt8] = []
   /// Whether some string, key or value, holds a control character
   /// (U+0000–U+001F, U+007F–U+009F), written raw or as an escape. The
   /// manifest refuses them; knowing that none was read spares it a walk
@@ -21,12 +25,18 @@ package struct JSONParser {
 
   private init(bytes: [UInt8]) {
     self.bytes = bytes
+    // A member takes two entries and at least four bytes (`"":0,`): room
+    // for them all up front spares the copies of a growing tape, 22M
+    // instructions of 355M for the hostile_many_ manifests. Pages never
+    // written are never touched.
+    entries.reserveCapacity(bytes.count / 4 + 1)
   }
 
   /// Parses one JSON text.
   /// - Throws: ``JSONSyntaxError`` at the first problem.
   package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
-    try parseNotingControlCharacters(bytes).value
+    let tape = try tape(bytes)
+    return tape.value(at: tape.root)
   }
 
   /// Parses one JSON text, and says whether any of its strings holds a
@@ -36,12 +46,28 @@ package struct JSONParser {
   package static func parseNotingControlCharacters(_ bytes: [UInt8]) throws(JSONSyntaxError)
     -> (value: JSONValue, containsControlCharacter: Bool)
   {
+    let tape = try tape(bytes)
+    return (tape.value(at: tape.root), tape.containsControlCharacter)
+  }
+
+  /// Parses one JSON text into a tape, which also says whether any string
+  /// holds a control character.
+  /// - Throws: ``JSONSyntaxError`` at the first problem, or for a text of
+  ///   4 GiB or more, whose offsets the tape cannot hold (a manifest is
+  ///   read only up to 256 MiB).
+  package static func tape(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONTape {
     var parser = JSONParser(bytes: bytes)
+    guard bytes.count < Int(UInt32.max) else {
+      throw JSONSyntaxError(
+        line: 1, column: 1, message: "the text is 4 GiB or longer; a JSON text read here is shorter")
+    }
     parser.skipByteOrderMark()
-    let value = try parser.value(depth: 0)
+    try parser.value(depth: 0)
     parser.skipWhitespace()
     guard parser.index == bytes.count else { throw parser.failure("unexpected text after the JSON value") }
-    return (value, parser.sawControlCharacter)
+    return JSONTape(
+      bytes: bytes, decoded: parser.decoded, entries: parser.entries,
+      containsControlCharacter: parser.sawControlCharacter)
   }
 
   /// Parses one JSON text given as a string.
@@ -51,78 +77,104 @@ package struct JSONParser {
 
   // MARK: Values
 
-  private mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+  private mutating func value(depth: Int) throws(JSONSyntaxError) {
     guard depth < maximumDepth else { throw failure("nested deeper than \(maximumDepth) levels") }
     skipWhitespace()
     guard let byte = peek() else { throw failure("expected a value, found the end of the file") }
     switch byte {
-    case UInt8(ascii: "{"): return try object(depth: depth)
-    case UInt8(ascii: "["): return try array(depth: depth)
-    case UInt8(ascii: "\""): return .string(try string())
-    case UInt8(ascii: "t"): return try literal("true", .bool(true))
-    case UInt8(ascii: "f"): return try literal("false", .bool(false))
-    case UInt8(ascii: "n"): return try literal("null", .null)
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+    case UInt8(ascii: "{"): try object(depth: depth)
+    case UInt8(ascii: "["): try array(depth: depth)
+    case UInt8(ascii: "\""): try string()
+    case UInt8(ascii: "t"): try literal("true", .true)
+    case UInt8(ascii: "f"): try literal("false", .false)
+    case UInt8(ascii: "n"): try literal("null", .null)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
     default: throw failure("expected a value, found \(describe(byte))")
     }
   }
 
-  private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+  /// Opens a container's entry; ``close(_:count:flags:)`` fills it in.
+  private mutating func open(_ kind: JSONTape.Kind) -> Int {
+    entries.append(JSONTape.Entry(kind: kind, flags: 0, first: 0, second: 0))
+    return entries.count - 1
+  }
+
+  /// Counts and entries are below the input's length, which
+  /// ``tape(_:)`` holds under 4 GiB.
+  private mutating func close(_ slot: Int, count: Int, flags: UInt8 = 0) {
+    entries[slot].first = UInt32(truncatingIfNeeded: count)
+    entries[slot].second = UInt32(truncatingIfNeeded: entries.count)
+    entries[slot].flags = flags
+  }
+
+  private mutating func object(depth: Int) throws(JSONSyntaxError) {
     index += 1
-    var members: [JSONMember] = []
+    let slot = open(.object)
+    var count = 0
+    var flags: UInt8 = 0
     skipWhitespace()
     if peek() == UInt8(ascii: "}") {
       index += 1
-      return .object(members)
+      close(slot, count: count)
+      return
     }
     while true {
       skipWhitespace()
       guard peek() == UInt8(ascii: "\"") else { throw failure("expected a member name in double quotes") }
-      let key = try string()
+      try string()
+      flags |= entries[entries.count - 1].flags & JSONTape.nonASCIIFlag
       skipWhitespace()
       guard peek() == UInt8(ascii: ":") else { throw failure("expected ':' after the member name") }
       index += 1
-      members.append(JSONMember(key: key, value: try value(depth: depth + 1)))
+      try value(depth: depth + 1)
+      count += 1
       skipWhitespace()
       switch peek() {
       case UInt8(ascii: ","): index += 1
       case UInt8(ascii: "}"):
         index += 1
-        return .object(members)
+        close(slot, count: count, flags: flags)
+        return
       default: throw failure("expected ',' or '}' after an object member")
       }
     }
   }
 
-  private mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+  private mutating func array(depth: Int) throws(JSONSyntaxError) {
     index += 1
-    var elements: [JSONValue] = []
+    let slot = open(.array)
+    var count = 0
     skipWhitespace()
     if peek() == UInt8(ascii: "]") {
       index += 1
-      return .array(elements)
+      close(slot, count: count)
+      return
     }
     while true {
-      elements.append(try value(depth: depth + 1))
+      try value(depth: depth + 1)
+      count += 1
       skipWhitespace()
       switch peek() {
       case UInt8(ascii: ","): index += 1
       case UInt8(ascii: "]"):
         index += 1
-        return .array(elements)
+        close(slot, count: count)
+        return
       default: throw failure("expected ',' or ']' after an array element")
       }
     }
   }
 
-  private mutating func literal(_ word: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
-    let expected = Array(word.utf8)
-    guard bytes[index...].starts(with: expected) else { throw failure("expected a value") }
-    index += expected.count
-    return value
+  private mutating func literal(_ word: StaticString, _ kind: JSONTape.Kind) throws(JSONSyntaxError) {
+    let length = word.utf8CodeUnitCount
+    guard index + length <= bytes.count,
+      word.withUTF8Buffer({ $0.elementsEqual(bytes[index..<index + length]) })
+    else { throw failure("expected a value") }
+    index += length
+    entries.append(JSONTape.Entry(kind: kind, flags: 0, first: 0, second: 0))
   }
 
-  private mutating func number() throws(JSONSyntaxError) -> String {
+  private mutating func number() throws(JSONSyntaxError) {
     let start = index
     if peek() == UInt8(ascii: "-") { index += 1 }
     if peek() == UInt8(ascii: "0") {
@@ -139,7 +191,10 @@ package struct JSONParser {
       if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
       guard digits() > 0 else { throw failure("expected a digit in the exponent") }
     }
-    return String(decoding: bytes[start..<index], as: UTF8.self)
+    entries.append(
+      JSONTape.Entry(
+        kind: .number, flags: 0, first: UInt32(truncatingIfNeeded: start),
+        second: UInt32(truncatingIfNeeded: index)))
   }
 
   private mutating func digits() -> Int {
@@ -150,31 +205,44 @@ package struct JSONParser {
 
   // MARK: Strings
 
-  /// A string's text. Collected as UTF-8 bytes and turned into a `String`
-  /// once at the end: appending to a `String` scalar by scalar copies it on
-  /// every escape (`UnicodeScalarView.append(contentsOf:)` rebuilds the
-  /// string), which made a 1.6 MB manifest of escapes take 33 s.
-  private mutating func string() throws(JSONSyntaxError) -> String {
+  /// A string's entry. Text with an escape is collected, decoded, in
+  /// ``decoded`` (appending to a `String` scalar by scalar copies it on
+  /// every escape, which made a 1.6 MB manifest of escapes take 33 s);
+  /// text without one is the bytes as written, and no copy is made.
+  private mutating func string() throws(JSONSyntaxError) {
     index += 1
     let start = index
-    var text: [UInt8] = []
+    var decodedStart: Int?
+    var flags: UInt8 = 0
     var run = index
     while true {
       let stop = bytes.withUnsafeBufferPointer { Self.plainText(in: $0, from: index) }
       index = stop.end
       if stop.invalidUTF8 { throw invalidUTF8() }
       if stop.control { sawControlCharacter = true }
+      if stop.nonASCII { flags |= JSONTape.nonASCIIFlag }
       guard let byte = peek() else { throw failure("unterminated string") }
       if byte == UInt8(ascii: "\"") {
         defer { index += 1 }
-        // Without an escape the text is the bytes as written.
-        if run == start { return String(decoding: bytes[start..<index], as: UTF8.self) }
-        text.append(contentsOf: bytes[run..<index])
-        return String(decoding: text, as: UTF8.self)
+        guard let decodedStart else {
+          entries.append(
+            JSONTape.Entry(
+              kind: .string, flags: flags, first: UInt32(truncatingIfNeeded: start),
+              second: UInt32(truncatingIfNeeded: index)))
+          return
+        }
+        decoded.append(contentsOf: bytes[run..<index])
+        entries.append(
+          JSONTape.Entry(
+            kind: .string, flags: flags | JSONTape.escapedFlag,
+            first: UInt32(truncatingIfNeeded: decodedStart),
+            second: UInt32(truncatingIfNeeded: decoded.count)))
+        return
       }
       if byte == UInt8(ascii: "\\") {
-        text.append(contentsOf: bytes[run..<index])
-        try escape(into: &text)
+        if decodedStart == nil { decodedStart = decoded.count }
+        decoded.append(contentsOf: bytes[run..<index])
+        if try escape() { flags |= JSONTape.nonASCIIFlag }
         run = index
         continue
       }
@@ -191,16 +259,18 @@ package struct JSONParser {
   /// Works on the buffer so that even a debug build reads a string of
   /// megabytes in well under a second.
   /// `control` says whether the text holds U+007F–U+009F, which JSON
-  /// allows unescaped (those below U+0020 stop the text instead).
+  /// allows unescaped (those below U+0020 stop the text instead);
+  /// `nonASCII` whether it holds a byte above 0x7F.
   private static func plainText(in bytes: UnsafeBufferPointer<UInt8>, from start: Int)
-    -> (end: Int, invalidUTF8: Bool, control: Bool)
+    -> (end: Int, invalidUTF8: Bool, control: Bool, nonASCII: Bool)
   {
     var position = start
     var control = false
+    var nonASCII = false
     while position < bytes.count {
       let lead = bytes[position]
       if lead < 0x80 {
-        if lead == 0x22 || lead == 0x5C || lead < 0x20 { return (position, false, control) }
+        if lead == 0x22 || lead == 0x5C || lead < 0x20 { return (position, false, control, nonASCII) }
         if lead == 0x7F { control = true }
         position += 1
         continue
@@ -215,19 +285,20 @@ package struct JSONParser {
       case 0xF0: (length, second.low) = (4, 0x90)
       case 0xF1...0xF3: length = 4
       case 0xF4: (length, second.high) = (4, 0x8F)
-      default: return (position, true, control)
+      default: return (position, true, control, true)
       }
-      guard position + length <= bytes.count else { return (position, true, control) }
+      guard position + length <= bytes.count else { return (position, true, control, true) }
       let next = bytes[position + 1]
-      guard next >= second.low, next <= second.high else { return (position, true, control) }
+      guard next >= second.low, next <= second.high else { return (position, true, control, true) }
       for offset in 2..<length where bytes[position + offset] & 0xC0 != 0x80 {
-        return (position, true, control)
+        return (position, true, control, true)
       }
       // U+0080–U+009F: C2 80 to C2 9F.
       if lead == 0xC2, next <= 0x9F { control = true }
+      nonASCII = true
       position += length
     }
-    return (position, false, control)
+    return (position, false, control, nonASCII)
   }
 
   private func invalidUTF8() -> JSONSyntaxError {
@@ -236,8 +307,9 @@ package struct JSONParser {
         + "JSON text must be UTF-8 (RFC 8259 §8.1): save the manifest as UTF-8")
   }
 
-  /// Reads the escape after a backslash and appends what it means, as UTF-8.
-  private mutating func escape(into text: inout [UInt8]) throws(JSONSyntaxError) {
+  /// Reads the escape after a backslash and appends what it means, as
+  /// UTF-8, to ``decoded``; says whether that is above U+007F.
+  private mutating func escape() throws(JSONSyntaxError) -> Bool {
     let start = index
     index += 1
     guard let byte = peek() else { throw failure("unterminated string") }
@@ -245,8 +317,8 @@ package struct JSONParser {
     let scalar: Unicode.Scalar
     switch byte {
     case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
-      text.append(byte)
-      return
+      decoded.append(byte)
+      return false
     case UInt8(ascii: "b"): scalar = "\u{08}"
     case UInt8(ascii: "f"): scalar = "\u{0C}"
     case UInt8(ascii: "n"): scalar = "\n"
@@ -258,7 +330,8 @@ package struct JSONParser {
       throw failure("invalid escape \\\(String(decoding: [byte], as: UTF8.self))")
     }
     if Terminal.isControl(scalar) { sawControlCharacter = true }
-    UTF8.encode(scalar) { text.append($0) }
+    UTF8.encode(scalar) { decoded.append($0) }
+    return !scalar.isASCII
   }
 
   /// `\uXXXX`, or a surrogate pair `\uD83D\uDE00`, whose backslash is at
@@ -323,6 +396,7 @@ package struct JSONParser {
   /// A `switch` rather than `[…].contains`: unoptimised (the README's
   /// debug build), the array literal is allocated for every byte, which
   /// made a 4 MiB manifest of small members take seconds.
+  @inline(__always)
   private mutating func skipWhitespace() {
     while index < bytes.count {
       switch bytes[index] {

@@ -14,73 +14,109 @@ extension ManifestDecoder {
   /// A `config` object: setting name → string, number or boolean.
   /// The path is built only where there is something to say about it:
   /// a profile's `config` may hold a quarter of a million of these.
-  mutating func settings(_ value: JSONValue, at path: @autoclosure () -> ManifestPath)
+  mutating func settings(_ node: Int, at path: @autoclosure () -> ManifestPath)
     -> [String: SettingValue]
   {
-    if case .object(let members) = value, members.isEmpty { return [:] }
+    // Read in place: a copy of the tape costs three retains, once per
+    // plugin a profile's `config` names.
+    if self.tape.kind(node) == .object, self.tape.count(node) == 0 { return [:] }
+    let tape = self.tape
     let path = path()
-    let members = orderedMembers(value, at: path)
+    let members = orderedMembers(node, at: path)
     if members.count > Self.settingLimit {
       report(path, "gives \(members.count) settings; at most \(Self.settingLimit) are allowed")
       return [:]
     }
     var result: [String: SettingValue] = [:]
-    for (name, member) in members {
+    for (key, member) in members {
+      let name = tape.text(key)
       let place = path.key(name)
       guard !name.isEmpty, name.utf8.count <= Self.settingNameLimit else {
         report(place, "a setting name must be 1 to \(Self.settingNameLimit) bytes long")
         continue
       }
-      switch member {
-      case .string(let text) where text.utf8.count > Self.settingValueLimit:
-        report(
-          place, "the value is \(text.utf8.count) bytes long; at most \(Self.settingValueLimit) are allowed")
-      case .string(let text): result[name] = .string(text)
-      case .number(let text): result[name] = .number(text)
-      case .bool(let flag): result[name] = .bool(flag)
+      switch tape.kind(member) {
+      case .string:
+        let text = tape.text(member)
+        if text.utf8.count > Self.settingValueLimit {
+          report(
+            place, "the value is \(text.utf8.count) bytes long; at most \(Self.settingValueLimit) are allowed"
+          )
+        } else {
+          result[name] = .string(text)
+        }
+      case .number: result[name] = .number(tape.text(member))
+      case .true: result[name] = .bool(true)
+      case .false: result[name] = .bool(false)
       case .null, .array, .object:
-        report(place, "expected a string, number or boolean, found \(member.kindDescription)")
+        report(place, "expected a string, number or boolean, found \(tape.kindDescription(member))")
       }
     }
     return result
   }
 
-  /// A profile's `config`: plugin name → its `config` object. The names
-  /// are kept in written order too, for ``rejectUnknownConfiguredPlugins(_:)``.
-  mutating func profileConfig(_ value: JSONValue, of profile: String, at path: ManifestPath)
-    -> [String: [String: SettingValue]]
-  {
-    let members = orderedMembers(value, at: path)
-    var result = [String: [String: SettingValue]](minimumCapacity: members.count)
-    var names: [String] = []
-    names.reserveCapacity(members.count)
-    for (plugin, body) in members {
-      result[plugin] = settings(body, at: path.key(plugin))
-      names.append(plugin)
+  /// A profile's `config`: plugin name → its `config` object, kept by
+  /// profile in written order for ``rejectUnknownConfiguredPlugins(_:)``,
+  /// which fills in the profile's ``ProfileDeclaration/config`` once the
+  /// plugins are known: a name is made a `String` only for a listed
+  /// plugin or a listed problem.
+  mutating func profileConfig(_ node: Int, of profile: String, at path: ManifestPath) {
+    let tape = self.tape
+    let members = orderedMembers(node, at: path)
+    var configured: [ConfiguredPlugin] = []
+    configured.reserveCapacity(members.count)
+    for (key, body) in members {
+      configured.append(ConfiguredPlugin(key: key, settings: settings(body, at: path.key(tape.text(key)))))
     }
-    configuredPlugins[profile] = names
-    return result
+    configuredPlugins[profile] = configured
   }
 
   /// A profile's `config` may only name plugins the manifest lists. In
   /// written order: sorting a quarter of a million names took longer than
-  /// reading them.
+  /// reading them. Fills in each profile's `config` first (every name when
+  /// all are listed, as a decoded manifest has; otherwise the listed ones
+  /// and, when there are few unknown ones, those too, which a rename's
+  /// did-you-mean reads).
   mutating func rejectUnknownConfiguredPlugins(_ plugins: [PluginEntry]) {
+    let tape = self.tape
     let names = plugins.map(\.name)
-    let known = Set(names)
+    let known = KnownNames(names)
+    var unknownByProfile: [[ConfiguredPlugin]] = []
+    for index in profiles.indices {
+      let configured = configuredPlugins[profiles[index].name] ?? []
+      var unknown: [ConfiguredPlugin] = []
+      // Not reserved for every name: when most are unknown (a quarter of a
+      // million, say) it would stay nearly empty.
+      var config: [String: [String: SettingValue]] = [:]
+      for plugin in configured {
+        if known.contains(plugin.key, on: tape) {
+          config[tape.text(plugin.key)] = plugin.settings
+        } else {
+          unknown.append(plugin)
+        }
+      }
+      if unknown.count <= ListedProblems<String>.limit {
+        for plugin in unknown { config[tape.text(plugin.key)] = plugin.settings }
+      }
+      profiles[index].config = config
+      unknownByProfile.append(unknown)
+    }
     // Gathered once, and only when some name is unknown: the settings each
     // listed plugin is given anywhere, for a rename's did-you-mean.
     var given: [String: Set<String>]?
-    for profile in profiles {
-      let unknown = (configuredPlugins[profile.name] ?? []).filter { !known.contains($0) }
-      guard !unknown.isEmpty else { continue }
+    for (profile, unknown) in zip(profiles, unknownByProfile) where !unknown.isEmpty {
       let settings = given ?? settingsGiven(to: plugins)
       given = settings
+      // Each guess compares every other unknown name: past a report's
+      // worth of them, a guess is not worth a quadratic cost.
+      let unknownNames =
+        unknown.count <= ListedProblems<String>.limit ? unknown.map { tape.text($0.key) } : nil
       for plugin in unknown {
-        report(profile.path.key("config").key(plugin)) { _ in
+        report(profile.path.key("config").key(tape.text(plugin.key))) { _ in
+          let plugin = tape.text(plugin.key)
           let suggestion =
             KeySuggestion.closest(to: plugin, among: names)
-            ?? Self.renamed(plugin, in: profile, given: settings, unknown: unknown)
+            ?? unknownNames.flatMap { Self.renamed(plugin, in: profile, given: settings, unknown: $0) }
           return
             "no plugin is called \"\(plugin)\"\(suggestion.map { "; did you mean \"\($0)\"?" } ?? " in plugins")"
         }
@@ -109,9 +145,6 @@ extension ManifestDecoder {
   private static func renamed(
     _ plugin: String, in profile: ProfileDeclaration, given: [String: Set<String>], unknown: [String]
   ) -> String? {
-    // Each guess compares every other unknown name: past a report's worth
-    // of them, a guess is not worth a quadratic cost.
-    guard unknown.count <= ListedProblems<String>.limit else { return nil }
     guard let settings = profile.config[plugin]?.keys, !settings.isEmpty else { return nil }
     let candidates = given.filter { name, known in
       profile.config[name] == nil && settings.contains(where: known.contains)
@@ -122,4 +155,11 @@ extension ManifestDecoder {
     }
     return typoOfOther ? nil : candidate
   }
+}
+
+/// One plugin a profile's `config` names: its key on the tape, and the
+/// settings its object gives.
+struct ConfiguredPlugin {
+  let key: Int
+  let settings: [String: SettingValue]
 }

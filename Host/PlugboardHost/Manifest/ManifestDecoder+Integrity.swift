@@ -5,7 +5,7 @@ extension ManifestDecoder {
   private static let digestExpectation =
     "expected 64 hexadecimal digits (a SHA-256 digest, as 'plugboard pin' writes it)"
 
-  mutating func integritySettings(_ members: [String: JSONValue]) {
+  mutating func integritySettings(_ members: ManifestMembers) {
     let root = ManifestPath.root
     if let value = members["requirePins"] {
       if case .bool(let flag) = value {

@@ -3,7 +3,7 @@ import PlugboardKit
 /// Decoding of the top-level `logLevel`: the level of plugboard's default
 /// logger, one of `trace`, `debug`, `info`, `notice`, `warning`, `error`.
 extension ManifestDecoder {
-  mutating func loggingSettings(_ members: [String: JSONValue]) {
+  mutating func loggingSettings(_ members: ManifestMembers) {
     guard let value = members["logLevel"] else { return }
     let path = ManifestPath.root.key("logLevel")
     guard case .string(let text) = value else {

@@ -6,13 +6,16 @@ import PlugboardKit
 /// did-you-mean rather than a profile that silently never matches.
 extension ManifestDecoder {
   static let profileKeys = ["description", "services", "config"]
+  static let profile = AllowedKeys(profileKeys)
 
   /// The `profiles` object's members, each a declared profile.
-  mutating func declarations(_ value: JSONValue?) -> [ProfileDeclaration] {
-    guard let value else { return [] }
+  mutating func declarations(_ node: Int?) -> [ProfileDeclaration] {
+    guard let node else { return [] }
+    let tape = self.tape
     let path = ManifestPath.root.key("profiles")
     var declarations: [ProfileDeclaration] = []
-    for (name, body) in orderedMembers(value, at: path) {
+    for (key, body) in orderedMembers(node, at: path) {
+      let name = tape.text(key)
       guard validProfileName(name, at: path.key(name)) else { continue }
       profileNames.append(name)
       declaredProfileNames.insert(name)
@@ -35,10 +38,11 @@ extension ManifestDecoder {
     return true
   }
 
-  private mutating func declaration(_ name: String, _ value: JSONValue, at path: ManifestPath)
+  private mutating func declaration(_ name: String, _ node: Int, at path: ManifestPath)
     -> ProfileDeclaration?
   {
-    guard let members = object(value, at: path, allowed: Self.profileKeys, reserved: [:]) else {
+    let tape = self.tape
+    guard let members = object(node, at: path, allowed: Self.profile, reserved: [:]) else {
       return nil
     }
     var description: String?
@@ -50,16 +54,19 @@ extension ManifestDecoder {
       }
     }
     var services: [ServiceChoice] = []
-    if let value = members["services"] {
+    if let value = members.node("services") {
       let servicesPath = path.key("services")
-      for (type, choice) in orderedMembers(value, at: servicesPath) {
+      for (key, choice) in orderedMembers(value, at: servicesPath) {
+        let type = tape.text(key)
         let place = servicesPath.key(type)
-        guard case .string(let registration) = choice else {
+        guard tape.kind(choice) == .string else {
           report(
             place,
-            "expected a string (the registration name that serves \(type)), found \(choice.kindDescription)")
+            "expected a string (the registration name that serves \(type)), found \(tape.kindDescription(choice))"
+          )
           continue
         }
+        let registration = tape.text(choice)
         guard !type.isEmpty, !registration.isEmpty else {
           report(place, "expected a service type and a registration name, both non-empty")
           continue
@@ -67,11 +74,10 @@ extension ManifestDecoder {
         services.append(ServiceChoice(type: type, name: registration, path: place))
       }
     }
-    var declaration = ProfileDeclaration(name: name, description: description, services: services)
-    if let value = members["config"] {
-      declaration.config = profileConfig(value, of: name, at: path.key("config"))
+    if let value = members.node("config") {
+      profileConfig(value, of: name, at: path.key("config"))
     }
-    return declaration
+    return ProfileDeclaration(name: name, description: description, services: services)
   }
 
   /// `activeProfile`: a declared profile, required as soon as any is
@@ -133,22 +139,38 @@ extension ManifestDecoder {
     return true
   }
 
-  /// An object's members in written order, after reporting a non-object
-  /// and duplicate keys; for objects whose keys are names, not a schema.
-  mutating func orderedMembers(_ value: JSONValue, at path: ManifestPath) -> [(String, JSONValue)] {
-    guard case .object(let members) = value else {
-      report(path, "expected an object, found \(value.kindDescription)")
+  /// An object's members (keys and values on the tape) in written order,
+  /// after reporting a non-object and duplicate keys; for objects whose
+  /// keys are names, not a schema. Keys are compared as `String`s (which
+  /// are equal when canonically equivalent) unless every key is ASCII,
+  /// where bytes tell the same and no `String` is made.
+  mutating func orderedMembers(_ node: Int, at path: ManifestPath) -> [(key: Int, value: Int)] {
+    let tape = self.tape
+    guard tape.kind(node) == .object else {
+      report(path, "expected an object, found \(tape.kindDescription(node))")
       return []
     }
-    var seen = Set<String>(minimumCapacity: members.count)
-    var result: [(String, JSONValue)] = []
-    result.reserveCapacity(members.count)
-    for member in members {
-      guard seen.insert(member.key).inserted else {
-        report(path.key(member.key), "duplicate key; each key may appear once")
+    var result: [(key: Int, value: Int)] = []
+    result.reserveCapacity(tape.count(node))
+    if tape.isASCII(node) {
+      var seen = ByteTextSet(capacity: tape.count(node))
+      for member in tape.members(node) {
+        guard tape.withText(member.key, { seen.insert($0) }) else {
+          report(path.key(tape.text(member.key)), "duplicate key; each key may appear once")
+          continue
+        }
+        result.append(member)
+      }
+      return result
+    }
+    var seen = Set<String>(minimumCapacity: tape.count(node))
+    for member in tape.members(node) {
+      let key = tape.text(member.key)
+      guard seen.insert(key).inserted else {
+        report(path.key(key), "duplicate key; each key may appear once")
         continue
       }
-      result.append((member.key, member.value))
+      result.append(member)
     }
     return result
   }

@@ -13,6 +13,17 @@ struct ManifestDecoder {
     "plugins", "logLevel", "pluginFolders", "hookTimeout", "exitTimeout",
   ]
   static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256", "optional", "config"]
+  static let topLevel = AllowedKeys(topLevelKeys)
+  static let plugin = AllowedKeys(pluginKeys)
+
+  /// The parsed manifest; the decoder reads it in place.
+  let tape: JSONTape
+
+  /// A decoder of `tape`; without one, of `null` (to test what reporting
+  /// costs).
+  init(tape: JSONTape = .null) {
+    self.tape = tape
+  }
 
   /// The first ``reportedProblemLimit`` problems, and how many more.
   var problems = ListedProblems<ManifestProblem>()
@@ -35,22 +46,22 @@ struct ManifestDecoder {
   /// `pluginFolders` and the name-only entries; see ManifestDecoder+Discovery.
   var pluginFolders: [String] = []
   var discoveredSettings: [PluginEntry] = []
-  /// The plugins each profile's `config` names, in written order, by
-  /// profile; see ManifestDecoder+Configuration.
-  var configuredPlugins: [String: [String]] = [:]
+  /// The plugins each profile's `config` names (their keys on the tape),
+  /// in written order, with their settings, by profile; see
+  /// ManifestDecoder+Configuration.
+  var configuredPlugins: [String: [ConfiguredPlugin]] = [:]
   var hookTimeout: Duration?
   var exitTimeout: Duration?
 
-  /// The manifest, or every problem found in it. `containsControlCharacter`
-  /// is the parser's word on whether any string holds one (see
-  /// ``JSONParser/parseNotingControlCharacters(_:)``); without it, every
-  /// string is looked at.
-  static func decode(_ document: JSONValue, path: String, containsControlCharacter: Bool = true)
-    -> Result<Manifest, ManifestError>
-  {
-    var decoder = ManifestDecoder()
-    if containsControlCharacter { decoder.rejectControlCharacters(in: document, at: .root) }
-    let plugins = decoder.document(document)
+  /// The manifest, or every problem found in it. Strings are looked at
+  /// for control characters only when the parser saw one (see
+  /// ``JSONTape/containsControlCharacter``).
+  static func decode(_ tape: JSONTape, path: String) -> Result<Manifest, ManifestError> {
+    var decoder = ManifestDecoder(tape: tape)
+    if tape.containsControlCharacter {
+      decoder.rejectControlCharacters(in: tape.value(at: tape.root), at: .root)
+    }
+    let plugins = decoder.document(tape.root)
     guard decoder.problems.isEmpty, let plugins else {
       var problems = decoder.problems.listed
       if let unlisted = decoder.problems.unlistedSummary {
@@ -70,11 +81,10 @@ struct ManifestDecoder {
     return .success(manifest)
   }
 
-  private mutating func document(_ value: JSONValue) -> [PluginEntry]? {
+  private mutating func document(_ node: Int) -> [PluginEntry]? {
+    let tape = self.tape
     let root = ManifestPath.root
-    guard
-      let members = object(
-        value, at: root, allowed: Self.topLevelKeys, reserved: Self.reservedTopLevelKeys)
+    guard let members = object(node, at: root, allowed: Self.topLevel, reserved: Self.reservedTopLevelKeys)
     else { return nil }
     switch members["$schema"] {
     case .none, .string?: break
@@ -84,21 +94,21 @@ struct ManifestDecoder {
         "expected a string (where editors find the schema), found \(other.kindDescription)")
     }
     formatVersion(members["formatVersion"], at: root.key("formatVersion"))
-    profiles = declarations(members["profiles"])
+    profiles = declarations(members.node("profiles"))
     activeProfile = defaultProfile(members["activeProfile"])
     integritySettings(members)
     loggingSettings(members)
     pluginFolders = folders(members["pluginFolders"])
-    guard let list = members["plugins"] else {
+    guard let list = members.node("plugins") else {
       report(root, "missing required key \"plugins\"")
       return nil
     }
-    guard case .array(let elements) = list else {
-      report(root.key("plugins"), "expected an array, found \(list.kindDescription)")
+    guard tape.kind(list) == .array else {
+      report(root.key("plugins"), "expected an array, found \(tape.kindDescription(list))")
       return nil
     }
     var plugins: [PluginEntry] = []
-    for (index, element) in elements.enumerated() {
+    for (index, element) in tape.elements(list).enumerated() {
       if let entry = plugin(element, index: index) { plugins.append(entry) }
     }
     rejectDuplicateNames(plugins + discoveredSettings)
@@ -123,16 +133,15 @@ struct ManifestDecoder {
     }
   }
 
-  private mutating func plugin(_ value: JSONValue, index: Int) -> PluginEntry? {
+  private mutating func plugin(_ node: Int, index: Int) -> PluginEntry? {
     let path = ManifestPath.root.key("plugins").index(index)
-    guard
-      let members = object(value, at: path, allowed: Self.pluginKeys, reserved: Self.reservedPluginKeys)
+    guard let members = object(node, at: path, allowed: Self.plugin, reserved: Self.reservedPluginKeys)
     else { return nil }
     let name = nonEmptyString(members["name"], key: "name", in: path)
     // With drop-in folders, an entry without a path gives a discovered
     // plugin's settings by name.
     let file =
-      members["path"] == nil && !pluginFolders.isEmpty
+      members.node("path") == nil && !pluginFolders.isEmpty
       ? "" : nonEmptyString(members["path"], key: "path", in: path)
     let optional = flag(members["optional"], at: path.key("optional"))
     var enabled = true
@@ -145,7 +154,7 @@ struct ManifestDecoder {
     }
     let profiles = members["profiles"].flatMap { pluginProfiles($0, at: path.key("profiles")) }
     let pin = members["sha256"].flatMap { digest($0, at: path.key("sha256")) }
-    let config = members["config"].map { settings($0, at: path.key("config")) } ?? [:]
+    let config = members.node("config").map { settings($0, at: path.key("config")) } ?? [:]
     guard let name, let file else { return nil }
     var entry = PluginEntry(
       index: index, name: name, path: file, enabled: enabled, profiles: profiles, sha256: pin)
@@ -173,31 +182,34 @@ struct ManifestDecoder {
 
   // MARK: Shapes
 
-  /// The members of an object, by key, after reporting a non-object,
-  /// duplicate keys, and unknown or reserved keys.
+  /// The allowed members of the object at `node`, after reporting a
+  /// non-object, duplicate keys, and unknown or reserved keys. A key is
+  /// made a `String` only for a message: most unknown keys differ in
+  /// length from every allowed one, and a manifest may hold a quarter of
+  /// a million of them.
   mutating func object(
-    _ value: JSONValue, at path: ManifestPath, allowed: [String], reserved: [String: String]
-  ) -> [String: JSONValue]? {
-    guard case .object(let members) = value else {
-      report(path, "expected an object, found \(value.kindDescription)")
+    _ node: Int, at path: ManifestPath, allowed: AllowedKeys, reserved: [String: String]
+  ) -> ManifestMembers? {
+    let tape = self.tape
+    guard tape.kind(node) == .object else {
+      report(path, "expected an object, found \(tape.kindDescription(node))")
       return nil
     }
-    var result: [String: JSONValue] = [:]
-    for member in members {
-      // Keys compared by length first: most unknown keys differ in length
-      // from every allowed one, and a manifest may hold a quarter of a
-      // million of them.
-      let length = member.key.utf8.count
-      if !reserved.isEmpty, let feature = reserved[member.key] {
+    var result = ManifestMembers(tape: tape, keys: allowed)
+    for member in tape.members(node) {
+      if !reserved.isEmpty, let feature = reserved[tape.text(member.key)] {
         report(
-          path.key(member.key),
+          path.key(tape.text(member.key)),
           "reserved for \(feature), which this version of plugboard does not support yet")
-      } else if !allowed.contains(where: { $0.utf8.count == length && $0 == member.key }) {
-        report(path.key(member.key), Self.unknownKey(member.key, allowed: allowed))
-      } else if result[member.key] != nil {
-        report(path.key(member.key), "duplicate key; each key may appear once")
+      } else if let position = allowed.position(of: member.key, on: tape) {
+        if result.nodes[position] >= 0 {
+          report(path.key(tape.text(member.key)), "duplicate key; each key may appear once")
+        } else {
+          result.nodes[position] = member.value
+        }
       } else {
-        result[member.key] = member.value
+        report(
+          path.key(tape.text(member.key)), Self.unknownKey(tape.text(member.key), allowed: allowed.names))
       }
     }
     return result

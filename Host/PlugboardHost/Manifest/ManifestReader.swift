@@ -61,13 +61,12 @@ package enum ManifestReader {
   /// - Returns: the manifest, ``ManifestError/syntax(path:_:)`` for text that
   ///   is not JSON, or ``ManifestError/invalid(path:_:)`` with every problem.
   package static func decode(_ contents: [UInt8], path: String) -> Result<Manifest, ManifestError> {
-    let parsed: (value: JSONValue, containsControlCharacter: Bool)
+    let tape: JSONTape
     do {
-      parsed = try JSONParser.parseNotingControlCharacters(contents)
+      tape = try JSONParser.tape(contents)
     } catch {
       return .failure(.syntax(path: path, error))
     }
-    return ManifestDecoder.decode(
-      parsed.value, path: path, containsControlCharacter: parsed.containsControlCharacter)
+    return ManifestDecoder.decode(tape, path: path)
   }
 }

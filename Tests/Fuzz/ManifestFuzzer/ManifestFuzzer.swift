@@ -17,20 +17,21 @@ public func manifestFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: In
   let input = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
   let bytes = ManifestRecipe(input)?.magnified().text ?? input
   let path = "/fuzz/plugins.json"
-  let document: JSONValue
-  let containsControlCharacter: Bool
+  let tape: JSONTape
   do {
-    (document, containsControlCharacter) = try JSONParser.parseNotingControlCharacters(bytes)
+    tape = try JSONParser.tape(bytes)
   } catch {
     checkSyntaxError(error, in: bytes)
     checkRendering(.syntax(path: path, error), path: path)
     return 0
   }
+  let document = tape.value(at: tape.root)
+  let containsControlCharacter = tape.containsControlCharacter
   checkRoundTrip(document)
   require(
     containsControlCharacter == holdsControlCharacter(document),
     "the parser said containsControlCharacter: \(containsControlCharacter), the strings say otherwise")
-  switch ManifestDecoder.decode(document, path: path, containsControlCharacter: containsControlCharacter) {
+  switch ManifestDecoder.decode(tape, path: path) {
   case .success(let manifest):
     checkManifest(manifest)
     checkProfileChoices(manifest, input: input)
