@@ -1,3 +1,5 @@
+import PlugboardSupervision
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -43,14 +45,14 @@ enum SharedModuleStamps {
   ///
   /// The record is the plugin's own, not one `dlsym` found in a library
   /// the plugin needs, when the image holding it is the one holding the
-  /// plugin's entry point; images are compared as mappings, not by path, so
-  /// a pinned plugin, opened from a sealed copy, is judged as it would be
-  /// opened by path.
+  /// plugin's entry point; images are compared as loaded objects (their
+  /// base addresses, from `dladdr`), not by path, so a pinned plugin,
+  /// opened from a sealed copy, is judged as it would be opened by path.
   static func verify(_ library: DynamicLibrary, file: String) -> Result<Set<String>, Problem> {
     guard case .success(let address) = library.symbol(recordSymbol),
       case .success(let entryPoint) = library.symbol(entrySymbol),
-      let image = TypeOrigin.mapping(containing: address),
-      image.identity == TypeOrigin.mapping(containing: entryPoint)?.identity
+      let image = plugboard_object_base(address),
+      image == plugboard_object_base(entryPoint)
     else {
       return .success([])
     }
