@@ -43,16 +43,10 @@ enum TypeOrigin {
     }
   }
 
-  /// The file mapped at `address`, from the process's memory map.
+  /// The file mapped at `address`, from the process's memory map. For
+  /// messages only: read and parsed whole on each call, it is no lookup
+  /// for a loading path (which asks `dladdr`: see `SharedModuleStamps`).
   static func image(containing address: UnsafeRawPointer) -> String? {
-    mapping(containing: address).map { FilePath.canonical($0.path) ?? $0.path }
-  }
-
-  /// The mapping holding `address`: the device and inode of what is
-  /// mapped (`identity`), which tell images apart even when their path is
-  /// no file's (a pinned plugin is mapped from a sealed memory file), and
-  /// its path as the memory map writes it.
-  static func mapping(containing address: UnsafeRawPointer) -> (identity: String, path: String)? {
     let target = UInt(bitPattern: address)
     // Read to the end: procfs files report no size, and a one-shot read of
     // them stops at a page.
@@ -68,7 +62,8 @@ enum TypeOrigin {
       guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
         start <= target, target < end
       else { continue }
-      return (identity: "\(fields[3]) \(fields[4])", path: fields[5...].joined(separator: " "))
+      let path = fields[5...].joined(separator: " ")
+      return FilePath.canonical(path) ?? path
     }
     return nil
   }
