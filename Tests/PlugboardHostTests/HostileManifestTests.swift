@@ -155,6 +155,29 @@ import Testing
     #expect(lines.last == Self.notListed(repetitions + 1))
   }
 
+  /// Past a few thousand distinct keys an object's repeats are found by
+  /// partition, not through one table: a repeat before that point and
+  /// repeats after it are each reported once, in written order, and the
+  /// count of problems is what one table finds.
+  @Test func reportsRepeatedKeysBeforeAndAfterManyDistinctOnes() {
+    var members = (0..<6_000).map { #""p\#($0)":{}"# }
+    members.insert(#""p4400":{}"#, at: 5_000)
+    members.insert(#""p2":{}"#, at: 4_500)
+    members.insert(#""p1":{}"#, at: 10)
+    let lines = problems(
+      #"{"formatVersion":1,"activeProfile":"p","profiles":{"p":{"config":{"#
+        + members.joined(separator: ",") + #"}}},"plugins":[{"name":"p0","path":"p.so"}]}"#)
+    #expect(
+      Array(lines.prefix(4)) == [
+        "profiles.p.config.p1: duplicate key; each key may appear once",
+        "profiles.p.config.p2: duplicate key; each key may appear once",
+        "profiles.p.config.p4400: duplicate key; each key may appear once",
+        #"profiles.p.config.p1: no plugin is called "p1"; did you mean "p0"?"#,
+      ])
+    // Three repeats, and 5,999 names no plugin has.
+    #expect(lines.last == Self.notListed(3 + 5_999))
+  }
+
   /// A plugin's `config` block repeating one setting.
   @Test(.timeLimit(.minutes(1))) func countsDuplicateKeysOfAConfigBlockWithoutDescribingThem() {
     let (lines, repetitions) = problems(

@@ -114,3 +114,115 @@ struct ByteTextSet {
     return product.high ^ product.low
   }
 }
+
+extension ByteTextSet {
+  /// Past this many texts, ``repeats(count:text:)`` partitions them
+  /// first; a caller that walks texts through one set switches to it past
+  /// this many distinct ones.
+  static let partitionThreshold = 4_096
+
+  /// For each of `count` texts in order, whether it repeats an earlier
+  /// one (by bytes): the members of a JSON object, say, where the later of
+  /// two equal keys is the duplicate.
+  ///
+  /// Up to ``partitionThreshold`` texts go through one ``ByteTextSet``.
+  /// Past it, one table for all of them misses the cache on nearly every
+  /// insert: 290,000 names in a profile's `config` (issue 21) spent two
+  /// thirds of the set's time waiting for its first slot, and a fifth more
+  /// for the bytes a colliding slot pointed at. So the texts are hashed in
+  /// order, sorted by the hash's top bits into partitions of about a
+  /// thousand (a stable counting sort: each keeps document order), and
+  /// each partition is searched with a small table that stays in the cache
+  /// and holds the hashes, so bytes are compared only when whole hashes
+  /// are equal.
+  static func repeats(count: Int, text: (Int) -> UnsafeBufferPointer<UInt8>) -> [Bool] {
+    guard count > partitionThreshold else {
+      var repeated = [Bool](repeating: false, count: count)
+      var seen = ByteTextSet(capacity: count)
+      for index in 0..<count where !seen.insert(text(index)) { repeated[index] = true }
+      return repeated
+    }
+    var repeated = [Bool](repeating: false, count: count)
+    var bits = 1
+    while count >> bits > 1_024, bits < 16 { bits += 1 }
+    let shift = UInt64(64 - bits)
+    var hashes = [UInt64](repeating: 0, count: count)
+    for index in 0..<count { hashes[index] = hash(text(index)) }
+    // Where each partition starts in `order`, then its texts' numbers.
+    var starts = [Int](repeating: 0, count: (1 << bits) + 1)
+    for hash in hashes { starts[Int(truncatingIfNeeded: hash >> shift) + 1] += 1 }
+    for partition in 0..<(1 << bits) { starts[partition + 1] += starts[partition] }
+    // Each text's number and hash, by partition: the hash is copied, as
+    // reading it back through the number missed the cache every time.
+    var next = starts
+    var order = [UInt32](repeating: 0, count: count)
+    var orderedHashes = [UInt64](repeating: 0, count: count)
+    for index in 0..<count {
+      let hash = hashes[index]
+      let partition = Int(truncatingIfNeeded: hash >> shift)
+      order[next[partition]] = UInt32(truncatingIfNeeded: index)
+      orderedHashes[next[partition]] = hash
+      next[partition] += 1
+    }
+    var table = HashedNumbers()
+    for partition in 0..<(1 << bits) {
+      table.removeAll()
+      for position in starts[partition]..<starts[partition + 1] {
+        let index = Int(order[position])
+        let hash = orderedHashes[position]
+        let equal = table.insert(index, hash: hash) { earlier in
+          text(earlier).elementsEqual(text(index))
+        }
+        if equal { repeated[index] = true }
+      }
+    }
+    return repeated
+  }
+}
+
+/// Numbers by hash, with the hashes in the table: a probe compares a
+/// number's text only when the whole hashes are equal. Grows as numbers
+/// are inserted, so a partition of one text repeated a million times
+/// keeps a table of sixteen slots.
+private struct HashedNumbers {
+  private var hashes = [UInt64](repeating: 0, count: 16)
+  /// The number + 1; 0 for an empty slot. At most half full.
+  private var numbers = [UInt32](repeating: 0, count: 16)
+  private var count = 0
+
+  mutating func removeAll() {
+    guard count > 0 else { return }
+    for slot in numbers.indices { numbers[slot] = 0 }
+    count = 0
+  }
+
+  /// Inserts `number` unless a number of the same hash whose text is
+  /// `equal` is in; true when one is.
+  mutating func insert(_ number: Int, hash: UInt64, equal: (Int) -> Bool) -> Bool {
+    if (count + 1) * 2 > numbers.count { grow() }
+    let mask = numbers.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while numbers[slot] != 0 {
+      if hashes[slot] == hash, equal(Int(numbers[slot]) - 1) { return true }
+      slot = (slot + 1) & mask
+    }
+    hashes[slot] = hash
+    numbers[slot] = UInt32(truncatingIfNeeded: number + 1)
+    count += 1
+    return false
+  }
+
+  private mutating func grow() {
+    let size = numbers.count * 2
+    var largerHashes = [UInt64](repeating: 0, count: size)
+    var largerNumbers = [UInt32](repeating: 0, count: size)
+    for slot in numbers.indices where numbers[slot] != 0 {
+      var target = Int(truncatingIfNeeded: hashes[slot]) & (size - 1)
+      while largerNumbers[target] != 0 { target = (target + 1) & (size - 1) }
+      largerHashes[target] = hashes[slot]
+      largerNumbers[target] = numbers[slot]
+    }
+    hashes = largerHashes
+    numbers = largerNumbers
+  }
+}

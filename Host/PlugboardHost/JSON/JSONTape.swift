@@ -110,8 +110,39 @@ package struct JSONTape: Sendable {
     return decoded.withUnsafeBufferPointer { body(Self.slice($0, entry)) }
   }
 
+  /// Calls `body` with a reader of the texts of strings and numbers by
+  /// index, valid only inside `body`: for a loop over many keys, which
+  /// ``withText(_:_:)`` would enter the tape's buffers for once per key.
+  func withTexts<Result>(_ body: (Texts) -> Result) -> Result {
+    bytes.withUnsafeBufferPointer { bytes in
+      decoded.withUnsafeBufferPointer { decoded in
+        entries.withUnsafeBufferPointer { entries in
+          body(Texts(bytes: bytes, decoded: decoded, entries: entries))
+        }
+      }
+    }
+  }
+
+  /// The texts of a tape, by index; see ``withTexts(_:)``.
+  struct Texts {
+    fileprivate let bytes: UnsafeBufferPointer<UInt8>
+    fileprivate let decoded: UnsafeBufferPointer<UInt8>
+    fileprivate let entries: UnsafeBufferPointer<Entry>
+
+    /// The bytes of the string or number at `index` (decoded, for a string
+    /// with escapes); empty for other kinds and outside the tape.
+    subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
+      guard entries.indices.contains(index) else { return UnsafeBufferPointer(start: nil, count: 0) }
+      let entry = entries[index]
+      guard entry.kind == .string || entry.kind == .number else {
+        return UnsafeBufferPointer(start: nil, count: 0)
+      }
+      return JSONTape.slice(entry.flags & JSONTape.escapedFlag == 0 ? bytes : decoded, entry)
+    }
+  }
+
   /// The entry's bytes in `buffer`, clamped to it.
-  private static func slice(_ buffer: UnsafeBufferPointer<UInt8>, _ entry: Entry) -> UnsafeBufferPointer<
+  fileprivate static func slice(_ buffer: UnsafeBufferPointer<UInt8>, _ entry: Entry) -> UnsafeBufferPointer<
     UInt8
   > {
     let start = min(Int(entry.first), buffer.count)

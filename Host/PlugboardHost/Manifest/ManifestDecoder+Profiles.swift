@@ -153,13 +153,33 @@ extension ManifestDecoder {
     var result: [(key: Int, value: Int)] = []
     result.reserveCapacity(tape.count(node))
     if tape.isASCII(node) {
-      var seen = ByteTextSet(capacity: tape.count(node))
-      for member in tape.members(node) {
+      // Sized for the distinct keys, which a million copies of one key
+      // are not: the set grows with what it holds.
+      var seen = ByteTextSet(capacity: min(tape.count(node), ByteTextSet.partitionThreshold))
+      for (ordinal, member) in tape.members(node).enumerated() {
         guard tape.withText(member.key, { seen.insert($0) }) else {
           report(path.key(tape.text(member.key)), "duplicate key; each key may appear once")
           continue
         }
         result.append(member)
+        if seen.count > ByteTextSet.partitionThreshold {
+          // Thousands of distinct keys: one table for them all would miss
+          // the cache on nearly every insert; the rest are found by
+          // partition (`ByteTextSet.repeats`), which agrees on these.
+          let members = Array(tape.members(node))
+          let repeated = tape.withTexts { texts in
+            ByteTextSet.repeats(count: members.count) { texts[members[$0].key] }
+          }
+          for later in (ordinal + 1)..<members.count {
+            let member = members[later]
+            guard !repeated[later] else {
+              report(path.key(tape.text(member.key)), "duplicate key; each key may appear once")
+              continue
+            }
+            result.append(member)
+          }
+          return result
+        }
       }
       return result
     }
