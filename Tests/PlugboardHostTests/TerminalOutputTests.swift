@@ -46,6 +46,26 @@ import Testing
     #expect(!result.stdout.contains("\u{1B}") && !result.stderr.contains("\u{1B}"))
   }
 
+  /// A profile name is the manifest's: one holding a line break (itself
+  /// a problem) is escaped wherever a message quotes it, so the list of
+  /// declared profiles cannot begin a forged line.
+  @Test func aProfileNameCannotForgeALineOfAManifestProblem() throws {
+    let folder = try TemporaryDirectory()
+    let manifest = try folder.write(
+      "plugins.json",
+      #"{"formatVersion": 1, "plugins": [], "profiles": {"live": {}, "x\nplugboard: all good": {}}}"#)
+    let result = try Subprocess.plugboard(["list", "--manifest", manifest])
+    #expect(result.exited && result.status == 1 && result.stdout.isEmpty)
+    #expect(
+      result.stderr.split(separator: "\n") == [
+        "plugboard: read manifest: \(manifest): profiles.x\\u{A}plugboard: all good: the key contains the control "
+          + "character \\u000A at character 2; strings in a manifest cannot contain control characters",
+        "plugboard: read manifest: \(manifest): (top level): missing required key \"activeProfile\" (the profile "
+          + "used when neither --profile nor PLUGBOARD_PROFILE chooses one; declared: 'live', "
+          + "'x\\u{A}plugboard: all good')",
+      ])
+  }
+
   /// File names come from the file system: a drop-in library whose name
   /// holds line breaks cannot forge a line of plugboard's output, and a
   /// right-to-left override (Trojan Source) is shown escaped, never acted

@@ -24,7 +24,12 @@ public enum ManifestError: Error, Equatable, Sendable {
   }
 
   /// One line per problem, each naming the manifest and the place in it.
-  public var lines: [String] {
+  /// Each is one line, whatever it quotes from the file or the disk (a
+  /// declared profile's name, the manifest's own path): escaped here, once
+  /// for every message.
+  public var lines: [String] { unescapedLines.map(Terminal.sanitize) }
+
+  private var unescapedLines: [String] {
     switch self {
     case .missing(let path, let origin):
       ["no manifest at \(path) (\(origin.explanation))"]
