@@ -21,17 +21,21 @@ import Testing
 
   /// What the script offers for the words typed so far (the last one is
   /// the word being completed).
-  private func bashCompletions(_ words: [String]) throws -> [String] {
+  /// `command` is the first word, as typed: the script asks it for what
+  /// only the manifest knows.
+  private func bashCompletions(_ words: [String], command: String = "plugboard", in directory: String? = nil)
+    throws -> [String]
+  {
     let folder = try TemporaryDirectory()
     let file = try folder.write("plugboard.bash", try script("bash"))
-    let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+    let quoted = ([command] + words).map { "'\($0)'" }.joined(separator: " ")
     let result = try Subprocess.run(
       "/usr/bin/env",
       [
         "bash", "-c",
-        "source \(file); COMP_WORDS=(plugboard \(quoted)); COMP_CWORD=\(words.count); _plugboard; "
+        "source \(file); COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count); _plugboard; "
           + #"printf '%s\n' "${COMPREPLY[@]}""#,
-      ])
+      ], in: directory)
     #expect(result.status == 0, "\(result.stderr)")
     return result.stdout.split(separator: "\n").map(String.init)
   }
@@ -47,6 +51,51 @@ import Testing
     #expect(try bashCompletions(["run", "--log-level", "w"]) == ["warning"])
     #expect(try bashCompletions(["--log-level", "info", "ch"]) == ["check"])
     #expect(try bashCompletions(["run", "--stage-timeout", ""]) == [])
+  }
+
+  /// A manifest declaring `live`, `mock` and two names no shell word can
+  /// hold, which are left out.
+  private func manifestWithProfiles(in folder: TemporaryDirectory) throws -> String {
+    try folder.write(
+      "plugins.json",
+      #"""
+      {"formatVersion": 1, "activeProfile": "live", "plugins": [],
+       "profiles": {"live": {}, "mock": {}, "two words": {}, "it's": {}}}
+      """#)
+  }
+
+  /// `--profile` offers the profiles the manifest declares: the manifest
+  /// `--manifest` names anywhere on the line, or `plugins.json` in the
+  /// current folder, read by the plugboard being completed.
+  @Test func bashCompletesProfileNamesFromTheManifest() throws {
+    let folder = try TemporaryDirectory()
+    let manifest = try manifestWithProfiles(in: folder)
+    let plugboard = BuildProducts.plugboard
+    #expect(
+      try bashCompletions(["--manifest", manifest, "run", "--profile", ""], command: plugboard) == [
+        "live", "mock",
+      ])
+    #expect(
+      try bashCompletions(["check", "--manifest", manifest, "--profile", "m"], command: plugboard) == ["mock"]
+    )
+    #expect(
+      try bashCompletions(["list", "--profile", ""], command: plugboard, in: folder.path) == ["live", "mock"])
+    let empty = try TemporaryDirectory()
+    #expect(try bashCompletions(["list", "--profile", ""], command: plugboard, in: empty.path) == [])
+  }
+
+  /// What the scripts call: one name per line, only names a shell word can
+  /// hold; nothing, and success, when there is no manifest to read, since
+  /// a completion must not print errors into the line being typed.
+  @Test func listsTheManifestsProfileNamesForTheScripts() throws {
+    let folder = try TemporaryDirectory()
+    let manifest = try manifestWithProfiles(in: folder)
+    let listed = try Subprocess.plugboard(["completion", "--profile-names", "--manifest", manifest])
+    #expect(listed.status == 0 && listed.stderr.isEmpty && listed.stdout == "live\nmock\n")
+    let missing = try Subprocess.plugboard([
+      "completion", "--profile-names", "--manifest", folder.path + "/none.json",
+    ])
+    #expect(missing.status == 0 && missing.stderr.isEmpty && missing.stdout.isEmpty)
   }
 
   /// Runs `shell` with `check` (its no-execute flag) on the script saved as `file`.

@@ -146,7 +146,9 @@ enum ArgumentParser {
       }
       parsed.values[name] = value
     }
-    if let positional = spec.positional, parsed.positionals.isEmpty {
+    if let positional = spec.positional, parsed.positionals.isEmpty,
+      !(spec.positionalNotNeededWith.map(parsed.flags.contains) ?? false)
+    {
       throw misuse("missing \(positional): plugboard \(spec.name) \(positional)")
     }
     return parsed

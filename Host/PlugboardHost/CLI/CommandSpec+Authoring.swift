@@ -14,5 +14,12 @@ extension CommandSpec {
   static let completion = CommandSpec(
     name: "completion",
     summary: "print a completion script for SHELL (bash, zsh or fish)",
-    options: [], passthrough: nil, positional: "SHELL", statuses: HelpText.completionStatuses)
+    options: [
+      OptionSpec(
+        name: CompletionCommand.profileNamesOption, valueName: nil,
+        help:
+          "print the profiles the manifest declares, one per line, instead of a script (the scripts call it)"),
+      .manifest,
+    ], passthrough: nil, positional: "SHELL", positionalNotNeededWith: CompletionCommand.profileNamesOption,
+    statuses: HelpText.completionStatuses)
 }

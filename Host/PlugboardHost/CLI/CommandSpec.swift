@@ -9,6 +9,9 @@ struct CommandSpec: Sendable {
   let passthrough: String?
   /// The one positional argument it takes (`TYPE` for `explain`), if any.
   var positional: String? = nil
+  /// A flag that makes the command ask for no positional argument
+  /// (`completion --profile-names`, which prints no script).
+  var positionalNotNeededWith: String? = nil
   /// The last paragraph of its `--help`: the exit statuses it ends with.
   var statuses = HelpText.reportingStatuses
 

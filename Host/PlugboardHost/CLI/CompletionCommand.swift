@@ -4,7 +4,14 @@ struct CompletionCommand {
   let options: ParsedOptions
   let console: any Console
 
+  /// `--profile-names`: what the scripts call to complete `--profile`.
+  static let profileNamesOption = "--profile-names"
+
   func execute() -> ExitStatus.RawValue {
+    if options.flags.contains(Self.profileNamesOption) {
+      for name in Self.profileNames(manifest: options.manifest) { console.out(name) }
+      return ExitStatus.healthy.rawValue
+    }
     let shell = options.positionals.first ?? ""
     guard let script = CompletionScript.script(for: shell) else {
       let error = UsageError(
@@ -16,5 +23,22 @@ struct CompletionCommand {
     }
     console.out(String(script.dropLast()))
     return ExitStatus.healthy.rawValue
+  }
+
+  /// Characters a shell reads as syntax in a word.
+  private static let shellSyntax = #""'\`$*?[]{}()<>|&;#~!=:,"#
+
+  /// The profiles the manifest declares, in written order: only names a
+  /// shell word holds as they are (no space, quote, backslash, glob or
+  /// control character), since they are offered for the line being typed.
+  /// None when the manifest cannot be read: a completion prints no errors.
+  static func profileNames(manifest: String?) -> [String] {
+    guard case .success(let manifest) = ManifestReader.read(argument: manifest) else { return [] }
+    return manifest.profiles.map(\.name).filter { name in
+      name.unicodeScalars.allSatisfy { scalar in
+        !Terminal.isUnprintable(scalar) && !scalar.properties.isWhitespace
+          && !Self.shellSyntax.unicodeScalars.contains(scalar)
+      }
+    }
   }
 }

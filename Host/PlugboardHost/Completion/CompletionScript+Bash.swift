@@ -9,8 +9,9 @@ extension CompletionScript {
     let choices = options.filter { !$0.choices.isEmpty }.map { option in
       "      \(option.name)) COMPREPLY=($(compgen -W \(bashQuoted(option.choices.joined(separator: " "))) -- \"$cur\")); return 0 ;;"
     }
-    let otherValues = options.filter { $0.valueName != nil && !takesPath($0) && $0.choices.isEmpty }.map(
-      \.name)
+    let otherValues = options.filter {
+      $0.valueName != nil && !takesPath($0) && $0.choices.isEmpty && $0.name != OptionSpec.profile.name
+    }.map(\.name)
     let cases = commands.map { spec in
       let words = spec.options.map(\.name) + ["--help"]
       let positional = positionalValues(spec)
@@ -32,6 +33,14 @@ extension CompletionScript {
         case "$prev" in
           \(paths.joined(separator: "|"))) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
       \(choices.joined(separator: "\n"))
+          \(OptionSpec.profile.name))
+            # The profiles of the manifest on the line, from the plugboard being completed.
+            local manifest=() j
+            for ((j = 1; j < COMP_CWORD - 1; j++)); do
+              if [[ "${COMP_WORDS[j]}" == \(OptionSpec.manifest.name) ]]; then manifest=(\(OptionSpec.manifest.name) "${COMP_WORDS[j + 1]}"); fi
+            done
+            COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" completion \(CompletionCommand.profileNamesOption) "${manifest[@]}" 2>/dev/null)" -- "$cur"))
+            return 0 ;;
           \(otherValues.joined(separator: "|"))) COMPREPLY=(); return 0 ;;
         esac
         case "$command" in
