@@ -203,6 +203,60 @@ import Testing
     #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
   }
 
+  /// The closure, not only the plugin's own neighbours: `libDeep.so` needs
+  /// `libMiddle.so` beside it, which needs `libInner.so` beside it, each
+  /// through `$ORIGIN`. `pin` pins both libraries; `libInner.so` replaced
+  /// afterwards is refused before anything is mapped.
+  @Test func aNeighboursNeighbourIsPinnedAndHeldToItsPin() throws {
+    let folder = try TemporaryDirectory()
+    let compiler = try #require(Toolchain.cCompiler)
+    let sources = [
+      ("inner.c", "int inner(void) { return 1; }\n"),
+      ("middle.c", "extern int inner(void);\nint middle(void) { return inner(); }\n"),
+      (
+        "deep.c",
+        "extern int middle(void);\nconst void *plugboard_entry_v1(void) { return middle() ? (const void *)0 : (const void *)0; }\n"
+      ),
+    ]
+    for (name, text) in sources { try folder.write(name, text) }
+    let origin = ["-Wl,-rpath,$ORIGIN", "-Wl,-rpath-link,\(folder.path)", "-L\(folder.path)"]
+    for (output, source, libraries) in [
+      ("libInner.so", "inner.c", [String]()), ("libMiddle.so", "middle.c", ["-lInner"]),
+      ("libDeep.so", "deep.c", ["-lMiddle"]),
+    ] {
+      let compiled = try Subprocess.run(
+        compiler,
+        ["-shared", "-fPIC", "-o", folder.path + "/" + output, folder.path + "/" + source] + origin
+          + libraries)
+      #expect(compiled.exited && compiled.status == 0, "\(compiled.stderr)")
+    }
+    let path = try folder.write(
+      "plugins.json",
+      #"{ "formatVersion": 1, "requirePins": true, "plugins": [ { "name": "Deep", "path": "libDeep.so" } ] }"#
+    )
+    let (middle, inner) = (folder.path + "/libMiddle.so", folder.path + "/libInner.so")
+    let pin = try Subprocess.plugboard(["pin", "--manifest", path])
+    #expect(pin.exited && pin.status == 0, "\(pin.stderr)")
+    let pinnedInner = try digest(inner)
+    #expect(
+      pin.stdout.contains("\n\(try digest(middle))  -  \(middle)  (library of Deep)\n"), "\(pin.stdout)")
+    #expect(pin.stdout.contains("\n\(pinnedInner)  -  \(inner)  (library of Deep)\n"), "\(pin.stdout)")
+    // Opened, both libraries with it: its entry point then returns NULL.
+    let opened = try Subprocess.plugboard(["list", "--manifest", path])
+    #expect(opened.stderr.contains("returned NULL from plugboard_entry_v1"), "\(opened.stderr)")
+
+    try FileManager.default.removeItem(atPath: inner)
+    try FileManager.default.copyItem(atPath: try CFixtures.directory.get() + "/libCrash.so", toPath: inner)
+    let result = try Subprocess.plugboard(["list", "--manifest", path])
+    #expect(result.exited && result.status == 1, "\(result.stderr)")
+    #expect(
+      result.stderrLines == [
+        "plugboard: open: plugin 'Deep' (\(folder.path)/libDeep.so) needs libInner.so, which it loads from "
+          + "\(inner), which does not match its pin: libraryPins[\"libInner.so\"] is \(pinnedInner), the file's "
+          + "SHA-256 is \(try digest(inner)) — if the new file is trusted, run 'plugboard pin' to refresh the pins"
+      ])
+  }
+
   /// The sample, whose Analytics ships its own build of the contracts in
   /// another folder, pinned whole with `requirePins`: it runs as unpinned.
   @Test func thePinnedSampleRunsWithRequirePins() throws {
