@@ -209,27 +209,7 @@ import Testing
   /// afterwards is refused before anything is mapped.
   @Test func aNeighboursNeighbourIsPinnedAndHeldToItsPin() throws {
     let folder = try TemporaryDirectory()
-    let compiler = try #require(Toolchain.cCompiler)
-    let sources = [
-      ("inner.c", "int inner(void) { return 1; }\n"),
-      ("middle.c", "extern int inner(void);\nint middle(void) { return inner(); }\n"),
-      (
-        "deep.c",
-        "extern int middle(void);\nconst void *plugboard_entry_v1(void) { return middle() ? (const void *)0 : (const void *)0; }\n"
-      ),
-    ]
-    for (name, text) in sources { try folder.write(name, text) }
-    let origin = ["-Wl,-rpath,$ORIGIN", "-Wl,-rpath-link,\(folder.path)", "-L\(folder.path)"]
-    for (output, source, libraries) in [
-      ("libInner.so", "inner.c", [String]()), ("libMiddle.so", "middle.c", ["-lInner"]),
-      ("libDeep.so", "deep.c", ["-lMiddle"]),
-    ] {
-      let compiled = try Subprocess.run(
-        compiler,
-        ["-shared", "-fPIC", "-o", folder.path + "/" + output, folder.path + "/" + source] + origin
-          + libraries)
-      #expect(compiled.exited && compiled.status == 0, "\(compiled.stderr)")
-    }
+    try compileChain(in: folder)
     let path = try folder.write(
       "plugins.json",
       #"{ "formatVersion": 1, "requirePins": true, "plugins": [ { "name": "Deep", "path": "libDeep.so" } ] }"#
@@ -255,6 +235,52 @@ import Testing
           + "\(inner), which does not match its pin: libraryPins[\"libInner.so\"] is \(pinnedInner), the file's "
           + "SHA-256 is \(try digest(inner)) — if the new file is trusted, run 'plugboard pin' to refresh the pins"
       ])
+  }
+
+  /// A neighbour whose run path uses `$ORIGIN` inside a longer path would
+  /// resolve it against the private folder: refused, naming the library.
+  @Test func aNeighbourWithOriginInsideARunPathEntryIsRefused() throws {
+    let folder = try TemporaryDirectory()
+    try compileChain(in: folder, middleRunPath: "$ORIGIN/../lib")
+    let deep = folder.path + "/libDeep.so"
+    let path = try folder.write(
+      "plugins.json",
+      #"{ "formatVersion": 1, "plugins": [ { "name": "Deep", "path": "libDeep.so", "sha256": "\#(try digest(deep))" } ] }"#
+    )
+    let result = try Subprocess.plugboard(["list", "--manifest", path])
+    #expect(result.exited && result.status == 1, "\(result.stderr)")
+    #expect(
+      result.stderrLines == [
+        "plugboard: open: plugin 'Deep' (\(deep)) needs libMiddle.so, which it loads from \(folder.path)/libMiddle.so, "
+          + "which has the run path entry '$ORIGIN/../lib'; the libraries of a pinned plugin can use $ORIGIN only "
+          + "as a whole entry — rebuild that library with $ORIGIN as a whole run path entry, or remove "
+          + "plugins[0].sha256"
+      ])
+  }
+
+  /// Compiles into `folder` `libDeep.so` (exporting a `plugboard_entry_v1`
+  /// that returns NULL), which needs `libMiddle.so`, which needs
+  /// `libInner.so`, each found through the run path `$ORIGIN` (the middle
+  /// one's: `middleRunPath`).
+  private func compileChain(in folder: TemporaryDirectory, middleRunPath: String = "$ORIGIN") throws {
+    let compiler = try #require(Toolchain.cCompiler)
+    try folder.write("inner.c", "int inner(void) { return 1; }\n")
+    try folder.write("middle.c", "extern int inner(void);\nint middle(void) { return inner(); }\n")
+    try folder.write(
+      "deep.c",
+      "extern int middle(void);\n"
+        + "const void *plugboard_entry_v1(void) { return middle() ? (const void *)0 : (const void *)0; }\n")
+    let link = ["-Wl,-rpath-link,\(folder.path)", "-L\(folder.path)"]
+    for (output, source, flags) in [
+      ("libInner.so", "inner.c", ["-Wl,-rpath,$ORIGIN"]),
+      ("libMiddle.so", "middle.c", ["-Wl,-rpath,\(middleRunPath)", "-lInner"]),
+      ("libDeep.so", "deep.c", ["-Wl,-rpath,$ORIGIN", "-lMiddle"]),
+    ] {
+      let compiled = try Subprocess.run(
+        compiler,
+        ["-shared", "-fPIC", "-o", folder.path + "/" + output, folder.path + "/" + source] + link + flags)
+      #expect(compiled.exited && compiled.status == 0, "\(compiled.stderr)")
+    }
   }
 
   /// The sample, whose Analytics ships its own build of the contracts in

@@ -97,11 +97,16 @@ enum PinnedLibrary {
     of info: ELFDynamicInfo, folder: String, libraries: LibraryPins, requirePins: Bool,
     into sealed: inout [SealedNeighbour]
   ) -> Result<Void, PinnedLibraryError> {
-    var pending = [info]
-    while let next = pending.popLast() {
+    // Each dynamic section still to follow, with the neighbour it is of
+    // (nil: the plugin's own).
+    var pending: [(info: ELFDynamicInfo, of: SealedNeighbour?)] = [(info, nil)]
+    while let (next, owner) = pending.popLast() {
       let found: [(name: String, path: String)]
       switch Neighbours.find(next, folder: folder) {
       case .success(let neighbours): found = neighbours
+      case .failure(.originInPath(let entry)):
+        guard let owner else { return .failure(.originInPath(entry)) }
+        return .failure(.neighbourOriginInPath(name: owner.name, path: owner.path, entry))
       case .failure(let failure): return .failure(failure)
       }
       for (name, path) in found where !sealed.contains(where: { $0.name == name }) {
@@ -113,14 +118,15 @@ enum PinnedLibrary {
         case .success(let made): copy = made
         case .failure(let failure): return .failure(.neighbourUnreadable(name: name, path: file, failure))
         }
-        sealed.append(SealedNeighbour(name: name, path: file, copy: copy))
+        let neighbour = SealedNeighbour(name: name, path: file, copy: copy)
+        sealed.append(neighbour)
         if let pin, copy.digest.hex != pin.sha256 {
           return .failure(
             .neighbourMismatch(
               name: name, path: file, place: pin.place, expected: pin.sha256, found: copy.digest.hex))
         }
         switch ELFDynamicInfo.read(copy.descriptor) {
-        case .success(let read): pending.append(read)
+        case .success(let read): pending.append((read, neighbour))
         case .failure(let defect): return .failure(.neighbourMalformed(name: name, path: file, defect.found))
         }
       }

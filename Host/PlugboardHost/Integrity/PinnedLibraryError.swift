@@ -15,6 +15,8 @@ enum PinnedLibraryError: Error, Equatable {
   case neighbourMismatch(name: String, path: String, place: String, expected: String, found: String)
   /// `requirePins` is set and a neighbour has no pin.
   case neighbourUnpinned(name: String, path: String)
+  /// A neighbour's run path entry uses `$ORIGIN` inside a longer path.
+  case neighbourOriginInPath(name: String, path: String, String)
   /// A neighbour's dynamic section could not be read.
   case neighbourMalformed(name: String, path: String, String)
   /// The private folder could not be made.
@@ -44,6 +46,10 @@ enum PinnedLibraryError: Error, Equatable {
     case .neighbourUnpinned(let name, let path):
       "\(Self.needs(name, path)), which has no pin and the manifest sets \"requirePins\": true — run "
         + "'plugboard pin' to pin it, or add its SHA-256 to libraryPins"
+    case .neighbourOriginInPath(let name, let path, let entry):
+      "\(Self.needs(name, path)), which has the run path entry '\(Terminal.sanitize(entry))'; the libraries of a "
+        + "pinned plugin can use $ORIGIN only as a whole entry — rebuild that library with $ORIGIN as a whole "
+        + "run path entry, or remove \(pin)"
     case .neighbourMalformed(let name, let path, let found):
       "\(Self.needs(name, path)), which is not a shared library that can be loaded: its dynamic section has "
         + found
