@@ -134,7 +134,9 @@ struct PinCommand {
           vetting.libraryPins.pin(for: file)?.path
           ?? LibraryClosure.key(for: file, directory: manifest.directory)
         pins.append((key, digest.hex))
-        console.out("\(digest.hex)  -  \(file)  (library of \(library.users.joined(separator: ", ")))")
+        console.out(
+          "\(digest.hex)  -  \(Terminal.sanitize(file))  (library of \(library.users.joined(separator: ", ")))"
+        )
       }
     }
     return pins
