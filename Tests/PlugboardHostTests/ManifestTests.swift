@@ -84,7 +84,8 @@ import Testing
     #expect(
       try problems(#"{"formatVersion": "1", "plugins": {}, "x": 1}"#) == [
         #"x: unknown key; expected one of "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "#
-          + #""pluginRoots", "stageTimeout", "plugins", "logLevel", "pluginFolders", "hookTimeout", "exitTimeout""#,
+          + #""pluginRoots", "stageTimeout", "plugins", "logLevel", "pluginFolders", "hookTimeout", "exitTimeout", "#
+          + #""libraryPins""#,
         "formatVersion: expected a number, found a string",
         "plugins: expected an array, found an object",
       ])
@@ -171,6 +172,44 @@ import Testing
     #expect(
       try problems(plugin(#", "sha256": "\#u{FF11}""#)) == [
         #"plugins[0].sha256: \#(Self.expectation), found "\#u{FF11}" at character 1"#
+      ])
+  }
+
+  /// `libraryPins`: digests by library path, in written order, in lower
+  /// case.
+  @Test func readsTheLibraryPins() throws {
+    let manifest = try read(
+      topLevel(
+        #""libraryPins": { "libAppContracts.so": "\#(Self.digest)", "/opt/lib/libX.so": "\#(Self.digest.lowercased())" }"#
+      )
+    ).get()
+    #expect(
+      manifest.libraryPins == [
+        LibraryPin(path: "libAppContracts.so", sha256: Self.digest.lowercased()),
+        LibraryPin(path: "/opt/lib/libX.so", sha256: Self.digest.lowercased()),
+      ])
+    #expect(try read(plugin("")).get().libraryPins.isEmpty)
+  }
+
+  @Test func refusesLibraryPinsThatAreNotDigestsByPath() throws {
+    #expect(
+      try problems(topLevel(#""libraryPins": ["libA.so"]"#)) == [
+        "libraryPins: expected an object, found an array"
+      ])
+    #expect(
+      try problems(
+        topLevel(
+          #""libraryPins": { "libA.so": 1, "libB.so": "00", "": "\#(Self.digest)", "libA.so": "\#(Self.digest)" }"#
+        )
+      ) == [
+        "libraryPins.libA.so: duplicate key; each key may appear once",
+        "libraryPins.libA.so: expected a string, found a number",
+        "libraryPins.libB.so: \(Self.expectation), found 2 digits",
+        #"libraryPins: expected a library's path as each key (as 'plugboard pin' writes it), found """#,
+      ])
+    #expect(
+      try problems(topLevel(#""libraryPin": {}"#)) == [
+        #"libraryPin: unknown key; did you mean "libraryPins"?"#
       ])
   }
 

@@ -84,8 +84,9 @@ import Testing
 
   @Test func requirePinsRefusesAnUnpinnedPlugin() throws {
     let folder = try TemporaryDirectory()
+    let contracts = BuildProducts.library("AppContracts")
     let path = try manifest(
-      folder, #" "requirePins": true,"#,
+      folder, #" "requirePins": true, "libraryPins": { "\#(contracts)": "\#(try digest(contracts))" },"#,
       plugins: [
         entry("Networking", Self.networking, pin: try digest(Self.networking)), entry("Auth", Self.auth),
       ])
@@ -173,17 +174,18 @@ import Testing
   }
 
   /// New pins are added after each object's last member, a stale one is
-  /// replaced in place, and every other byte stays as written; the mode is
-  /// kept and the result loads.
+  /// replaced in place, the library both plugins find beside them is
+  /// pinned once in `libraryPins`, added before `plugins`, and every other
+  /// byte stays as written; the mode is kept and the result loads.
   @Test func pinWritesThePinsAndLeavesTheRestAsWritten() throws {
     let folder = try TemporaryDirectory()
     let stale = String(repeating: "0", count: 64)
-    func text(networking: String, auth: String) -> String {
+    func text(networking: String, auth: String, libraries: String = "") -> String {
       """
       {
         "$schema": "./plugins.schema.json",
         "formatVersion": 1,
-        "pluginRoots": ["\(BuildProducts.directory)"],
+        "pluginRoots": ["\(BuildProducts.directory)"],\(libraries)
         "plugins": [
           {
             "path": "\(Self.networking)",
@@ -200,21 +202,28 @@ import Testing
     let result = try Subprocess.plugboard(["pin", "--manifest", path])
     let networking = try digest(Self.networking)
     let auth = try digest(Self.auth)
+    let contractsFile = try #require(FilePath.canonical(BuildProducts.library("AppContracts")))
+    let contracts = try digest(contractsFile)
     #expect(result.exited && result.status == 0, "\(result.stderr)")
     #expect(
       result.stdout == """
         \(networking)  Networking  \(Self.networking)
         \(auth)  Auth  \(Self.auth)
-        wrote 2 pins to \(path): 1 new, 1 changed, 0 unchanged
+        \(contracts)  -  \(contractsFile)  (library of Networking, Auth)
+        wrote 3 pins to \(path): 2 new, 1 changed, 0 unchanged
 
         """)
     let written = try String(contentsOfFile: path, encoding: .utf8)
-    #expect(written == text(networking: ",\n      \"sha256\": \"\(networking)\"", auth: auth))
+    #expect(
+      written
+        == text(
+          networking: ",\n      \"sha256\": \"\(networking)\"", auth: auth,
+          libraries: "\n  \"libraryPins\": {\n    \"\(contractsFile)\": \"\(contracts)\"\n  },"))
     #expect((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) == 0o640)
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["plugins.json"])
 
     let again = try Subprocess.plugboard(["pin", "--manifest", path])
-    #expect(again.stdout.hasSuffix("the pins in \(path) are up to date (2 unchanged)\n"))
+    #expect(again.stdout.hasSuffix("the pins in \(path) are up to date (3 unchanged)\n"))
     let list = try Subprocess.plugboard(["list", "--manifest", path])
     #expect(list.exited && list.status == 0, "\(list.stderr)")
   }

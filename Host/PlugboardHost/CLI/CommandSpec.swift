@@ -32,7 +32,7 @@ struct CommandSpec: Sendable {
 
   static let pin = CommandSpec(
     name: "pin",
-    summary: "write each plugin's SHA-256 into the manifest as its pin (hashes files; loads nothing)",
+    summary: "write the SHA-256 pins of the plugins and their libraries (hashes files; loads nothing)",
     options: [.manifest], passthrough: nil)
 
   static let all = [run, list, check, explain, graph, pin, new, completion]

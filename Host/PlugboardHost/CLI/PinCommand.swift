@@ -1,5 +1,7 @@
 /// `plugboard pin`: writes or refreshes the `sha256` pin of every plugin
-/// in the manifest (enabled or not), from the files as they are now, and
+/// in the manifest (enabled or not), and the `libraryPins` of every library
+/// a pinned plugin would load beside it (see ``LibraryClosure``), from the
+/// files as they are now, and
 /// lists the drop-in folders' libraries with their digests (their pins are
 /// the operator's to write; see ``reportDiscovered(in:)``). It
 /// only reads and hashes the libraries, never opens them with `dlopen`, so
@@ -30,20 +32,26 @@ struct PinCommand {
     var digests: [Int: String] = [:]
     var problems: [String] = []
     let vetting = PluginVetting(manifest: manifest)
+    var closure = LibraryClosure()
     for entry in manifest.plugins {
       switch digest(of: entry, in: manifest, vetting: vetting) {
       case .success(let (file, digest)):
         digests[entry.index] = digest
         console.out("\(digest)  \(entry.name)  \(file)")
+        closure.add(neighboursOf: file, user: entry.name)
       case .failure(let problem): problems.append(problem.text)
       }
     }
+    for file in discoveredLibraries(in: manifest) {
+      closure.add(neighboursOf: file, user: String(file.split(separator: "/").last ?? ""))
+    }
+    let libraries = libraryDigests(closure, in: manifest, vetting: vetting, problems: &problems)
     guard problems.isEmpty else {
       for problem in problems { console.err("plugboard: pin: \(problem)") }
       console.err("plugboard: pin: no pins written; \(manifest.path) is unchanged")
       return ExitStatus.problems.rawValue
     }
-    let status = write(digests, of: manifest, text: text)
+    let status = write(digests, libraries: libraries, of: manifest, text: text)
     reportDiscovered(in: manifest)
     return status
   }
@@ -90,6 +98,50 @@ struct PinCommand {
     }
   }
 
+  /// The canonical files of the drop-in folders' libraries, whose
+  /// neighbours are pinned as the listed plugins' are.
+  private func discoveredLibraries(in manifest: Manifest) -> [String] {
+    var files: [String] = []
+    for (index, folder) in manifest.pluginFolders.enumerated() {
+      guard case .success(let found) = PluginDiscovery.libraries(in: folder, index: index, manifest: manifest)
+      else { continue }
+      files += found.map { FilePath.canonical($0) ?? $0 }
+    }
+    return files
+  }
+
+  /// Each library of `closure` as `libraryPins` will hold it (its key as
+  /// already written, or as ``LibraryClosure/key(for:directory:)`` writes
+  /// it) with its digest, listed on standard output; a library that fails
+  /// the file check or cannot be read adds a problem instead: a pin of a
+  /// file someone else can write would vouch for whatever they put there.
+  private func libraryDigests(
+    _ closure: LibraryClosure, in manifest: Manifest, vetting: PluginVetting, problems: inout [String]
+  ) -> [(key: String, digest: String)] {
+    var pins: [(key: String, digest: String)] = []
+    for library in closure.libraries {
+      let file = library.file
+      let users = library.users.map { "'\($0)'" }.joined(separator: ", ")
+      let what = "library \(Terminal.sanitize(file)) (needed by \(users))"
+      if let problem = vetting.permissions(of: file) {
+        problems.append("\(what) \(problem); not pinned")
+        continue
+      }
+      switch SHA256.hash(file: file) {
+      case .failure(let failure): problems.append("\(what) cannot be read: \(failure)")
+      case .success(let digest):
+        let key =
+          vetting.libraryPins.pin(for: file)?.path
+          ?? LibraryClosure.key(for: file, directory: manifest.directory)
+        pins.append((key, digest.hex))
+        console.out(
+          "\(digest.hex)  -  \(Terminal.sanitize(file))  (library of \(library.users.joined(separator: ", ")))"
+        )
+      }
+    }
+    return pins
+  }
+
   private struct Problem: Error {
     let text: String
   }
@@ -118,19 +170,35 @@ struct PinCommand {
       .mapError { Problem(text: "plugin '\(entry.name)' (\(file)) cannot be read: \($0)") }
   }
 
-  private func write(_ digests: [Int: String], of manifest: Manifest, text: [UInt8]) -> ExitStatus.RawValue {
-    let changes = manifest.plugins.map { entry -> Change in
-      guard let pin = entry.sha256 else { return .new }
-      return pin == digests[entry.index] ? .unchanged : .changed
-    }
+  private func write(
+    _ digests: [Int: String], libraries: [(key: String, digest: String)], of manifest: Manifest, text: [UInt8]
+  ) -> ExitStatus.RawValue {
+    let written = Dictionary(
+      manifest.libraryPins.map { ($0.path, $0.sha256) }, uniquingKeysWith: { first, _ in first })
+    let changes =
+      manifest.plugins.map { entry -> Change in
+        guard let pin = entry.sha256 else { return .new }
+        return pin == digests[entry.index] ? .unchanged : .changed
+      }
+      + libraries.map { library -> Change in
+        guard let pin = written[library.key] else { return .new }
+        return pin == library.digest ? .unchanged : .changed
+      }
+    let removed = manifest.libraryPins.filter { pin in !libraries.contains { $0.key == pin.path } }.count
     let counts = [Change.new, .changed, .unchanged].map { change in
       "\(changes.filter { $0 == change }.count) \(change.rawValue)"
     }
-    guard changes.contains(where: { $0 != .unchanged }) else {
+    guard changes.contains(where: { $0 != .unchanged }) || removed > 0 else {
       console.out("the pins in \(manifest.path) are up to date (\(changes.count) unchanged)")
       return ExitStatus.healthy.rawValue
     }
-    guard let edited = ManifestPinEditor.apply(digests, to: text) else {
+    let librariesChanged =
+      removed > 0 || libraries.contains { written[$0.key] != $0.digest }
+    guard
+      let edited = ManifestPinEditor.apply(digests, to: text).flatMap({
+        librariesChanged ? ManifestLibraryPinEditor.apply(libraries, to: $0) : $0
+      })
+    else {
       console.err(
         "plugboard: pin: internal error: cannot find the plugins in \(manifest.path); it is unchanged")
       return ExitStatus.problems.rawValue
@@ -140,7 +208,10 @@ struct PinCommand {
       console.err("plugboard: pin: cannot rewrite \(manifest.path): \(failure); it is unchanged\(again)")
       return ExitStatus.problems.rawValue
     }
-    console.out("wrote \(changes.count) pins to \(manifest.path): \(counts.joined(separator: ", "))")
+    let dropped =
+      removed == 0 ? "" : "; removed \(removed) library \(removed == 1 ? "pin" : "pins") no plugin needs"
+    console.out(
+      "wrote \(changes.count) pins to \(manifest.path): \(counts.joined(separator: ", "))\(dropped)")
     return ExitStatus.healthy.rawValue
   }
 }

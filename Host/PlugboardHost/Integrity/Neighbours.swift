@@ -2,8 +2,9 @@
   import Glibc
 #endif
 
-/// The libraries a pinned plugin finds through `$ORIGIN`: what the private
-/// folder must link, and what is opened first by its real path.
+/// The libraries a pinned plugin finds through `$ORIGIN`: what is sealed,
+/// held to its pin, and linked in the private folder; and what `plugboard
+/// pin` pins besides the plugin.
 enum Neighbours {
   /// Each `DT_NEEDED` name (without a `/`) that is not loaded under that
   /// name already and that the run path finds in `folder` through a

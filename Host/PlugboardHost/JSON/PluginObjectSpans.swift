@@ -30,6 +30,12 @@ struct PluginObjectSpans {
     return scanner.document()
   }
 
+  /// The top-level object, or nil when the text is not shaped as expected.
+  static func topLevel(_ bytes: [UInt8]) -> Object? {
+    var scanner = PluginObjectSpans(bytes: bytes)
+    return scanner.object()
+  }
+
   private init(bytes: [UInt8]) {
     self.bytes = bytes
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }

@@ -36,13 +36,19 @@ enum LoadedLibraries {
     /// Names `DT_NEEDED` entries match plugboard's own libraries by, with
     /// their canonical paths: those never unload nor change hands.
     var hostNames: [String: String] = [:]
+    /// The real files of the names a pinned plugin's libraries are about to
+    /// be mapped under (links in a private folder that is gone when they are
+    /// recorded, whose names a later folder may reuse); see
+    /// ``LoadedLibraries/expect(_:file:)``.
+    var expected: [String: String] = [:]
 
     /// Records the libraries loaded now that are not recorded yet;
     /// `opened`, the canonical path the loader was just given, needs no
     /// resolving.
     mutating func record(_ loader: Loader, opened: String? = nil) {
-      for name in names(notIn: &seen) where canonical[name] == nil {
-        guard let path = name == opened ? name : canonicalPath(name) else { continue }
+      defer { expected = [:] }
+      for name in names(notIn: &seen) where canonical[name] == nil || expected[name] != nil {
+        guard let path = expected[name] ?? (name == opened ? name : canonicalPath(name)) else { continue }
         canonical[name] = path
         if loaders[path] == nil { loaders[path] = loader }
       }
@@ -172,6 +178,31 @@ enum LoadedLibraries {
   /// The loaded library whose file is called `fileName` (`libX.so`), if any.
   static func file(named fileName: String) -> String? {
     names().first { $0.hasSuffix("/" + fileName) }.flatMap(FilePath.canonical)
+  }
+
+  /// The recorded file (canonical) of the loaded object holding `address`,
+  /// by the name the loader keeps for it: for a pinned plugin's libraries,
+  /// mapped from sealed copies through links now gone, the real file. Nil
+  /// when no object holds it or its name is not recorded.
+  static func recordedFile(containing address: UnsafeRawPointer) -> String? {
+    typealias Address = @convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "dladdr") else { return nil }
+    // Dl_info: the object's name and base, the symbol's name and address.
+    var info: (UnsafePointer<CChar>?, UnsafeRawPointer?, UnsafePointer<CChar>?, UnsafeRawPointer?) = (
+      nil, nil, nil, nil
+    )
+    let found = withUnsafeMutablePointer(to: &info) {
+      unsafeBitCast(symbol, to: Address.self)(address, UnsafeMutableRawPointer($0))
+    }
+    guard found != 0, let name = info.0 else { return nil }
+    let loaded = String(cString: name)
+    return ledger.withLock { $0.canonical[loaded] }
+  }
+
+  /// Tells the next ``attribute(to:file:)`` that a library the loader maps
+  /// under `name` (a private folder's link) is the canonical `file`.
+  static func expect(_ name: String, file: String) {
+    ledger.withLock { $0.expected[name] = file }
   }
 
   /// Records every library loaded since the last call as brought in by

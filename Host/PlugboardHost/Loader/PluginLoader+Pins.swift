@@ -3,12 +3,13 @@
 extension PluginLoader {
   /// `entry`'s library at `file` (absolute and canonical), opened; the
   /// libraries that brought into the process are recorded as its.
-  /// - Throws: at stage `open`: the pin does not match (both digests shown),
-  ///   `requirePins` is set and the plugin has no pin, or `dlopen` failed
+  /// - Throws: at stage `open`: the pin, or a neighbour's in `libraries`,
+  ///   does not match (both digests shown), `requirePins` is set and the
+  ///   plugin or a neighbour has no pin, or `dlopen` failed
   ///   (explained with `needs`, see ``LoadFailureExplanation``).
-  func open(_ entry: PluginEntry, _ file: String, requirePins: Bool, needs: PluginNeeds?)
-    throws(DeploymentProblem) -> DynamicLibrary
-  {
+  func open(
+    _ entry: PluginEntry, _ file: String, requirePins: Bool, libraries: LibraryPins, needs: PluginNeeds?
+  ) throws(DeploymentProblem) -> DynamicLibrary {
     defer { LoadedLibraries.attribute(to: entry.name, file: file) }
     guard let pin = entry.sha256 else {
       guard !requirePins else {
@@ -27,7 +28,7 @@ extension PluginLoader {
           LoadFailureExplanation.detail(error.text, file: file, needs: needs), systemMessage: error.text)
       }
     }
-    switch PinnedLibrary.open(file, expected: pin) {
+    switch PinnedLibrary.open(file, expected: pin, libraries: libraries, requirePins: requirePins) {
     case .success(let library): return library
     case .failure(.dlopen(let text)):
       throw .plugin(

@@ -150,7 +150,8 @@ package struct PluginLoader {
     if let problem = needs?.trustProblem(vetting: vetting) { throw failure(.vet, problem, dlerror: nil) }
     if let problem = needs?.orderDependence() { throw failure(.open, problem, dlerror: nil) }
     Progress.stage(.open, entry.name, file: file)
-    let library = try open(entry, file, requirePins: requirePins, needs: needs)
+    let library = try open(
+      entry, file, requirePins: requirePins, libraries: vetting.libraryPins, needs: needs)
     Progress.stage(.findEntry, entry.name, file: file)
     let descriptor = try findDescriptor(in: library, file: file, failure: failure)
     Progress.stage(.checkVersions, entry.name, file: file)

@@ -19,6 +19,8 @@ struct PluginVetting {
   /// made once per bring-up, so a folder whose mode changed is judged
   /// afresh by the next one.
   private let folders = FolderVerdicts()
+  /// The manifest's `libraryPins`, by the file each leads to.
+  let libraryPins: LibraryPins
 
   init(manifest: Manifest) {
     let folders =
@@ -29,6 +31,7 @@ struct PluginVetting {
       if let root = FilePath.canonical(folder), !roots.contains(root) { roots.append(root) }
     }
     self.roots = roots
+    libraryPins = LibraryPins(manifest.libraryPins, directory: manifest.directory)
   }
 
   /// `canonical`, the file `absolute` leads to, must lie inside a root.

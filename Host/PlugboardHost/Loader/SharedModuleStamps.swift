@@ -104,9 +104,11 @@ enum SharedModuleStamps {
     return entries
   }
 
-  /// The canonical path of the image holding `address`.
+  /// The canonical path of the image holding `address`: the real file of
+  /// a library mapped from a sealed copy, as recorded when it was loaded.
   static func imageFile(of address: UnsafeMutableRawPointer) -> String? {
-    TypeOrigin.image(containing: UnsafeRawPointer(address))
+    LoadedLibraries.recordedFile(containing: UnsafeRawPointer(address))
+      ?? TypeOrigin.image(containing: UnsafeRawPointer(address))
   }
 
   static func hex(_ value: UInt64) -> String {

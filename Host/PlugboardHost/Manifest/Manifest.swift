@@ -48,6 +48,10 @@ package struct Manifest: Equatable, Sendable {
   /// `atexit` handlers: plugin code) may take after the report was written
   /// or the application ended; nil for the default, the stage timeout.
   package var exitTimeout: Duration? = nil
+  /// `"libraryPins"`: the SHA-256 of each library pinned plugins map
+  /// besides themselves, in written order (see ``LibraryPin``); empty when
+  /// absent.
+  package var libraryPins: [LibraryPin] = []
 
   package init(
     path: String, plugins: [PluginEntry], profiles: [ProfileDeclaration] = [], activeProfile: String? = nil,

@@ -1,6 +1,6 @@
 /// Decoding of the keys that say how far plugins are trusted: each
-/// plugin's `sha256` pin, and the top-level `requirePins`, `pluginRoots`
-/// and the time limits `stageTimeout`, `hookTimeout` and `exitTimeout`.
+/// plugin's `sha256` pin, and the top-level `requirePins`, `libraryPins`,
+/// `pluginRoots` and the time limits `stageTimeout`, `hookTimeout` and `exitTimeout`.
 extension ManifestDecoder {
   private static let digestExpectation =
     "expected 64 hexadecimal digits (a SHA-256 digest, as 'plugboard pin' writes it)"
@@ -13,6 +13,9 @@ extension ManifestDecoder {
       } else {
         report(root.key("requirePins"), "expected a boolean, found \(value.kindDescription)")
       }
+    }
+    if let node = members.node("libraryPins") {
+      libraryPins = libraryPins(node, at: root.key("libraryPins"))
     }
     if let value = members["pluginRoots"] {
       pluginRoots = roots(value, at: root.key("pluginRoots"))
@@ -46,6 +49,23 @@ extension ManifestDecoder {
       return nil
     }
     return text.lowercased()
+  }
+
+  /// `libraryPins`: an object from library paths (non-empty) to digests,
+  /// each path once.
+  private mutating func libraryPins(_ node: Int, at path: ManifestPath) -> [LibraryPin] {
+    var pins: [LibraryPin] = []
+    for member in orderedMembers(node, at: path) {
+      let library = tape.text(member.key)
+      guard !library.isEmpty else {
+        report(path, "expected a library's path as each key (as 'plugboard pin' writes it), found \"\"")
+        continue
+      }
+      if let pin = digest(tape.value(at: member.value), at: path.key(library)) {
+        pins.append(LibraryPin(path: library, sha256: pin))
+      }
+    }
+    return pins
   }
 
   mutating func roots(_ value: JSONValue, at path: ManifestPath) -> [String] {

@@ -10,7 +10,7 @@ struct ManifestDecoder {
   static let reservedPluginKeys: [String: String] = [:]
   static let topLevelKeys = [
     "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "pluginRoots", "stageTimeout",
-    "plugins", "logLevel", "pluginFolders", "hookTimeout", "exitTimeout",
+    "plugins", "logLevel", "pluginFolders", "hookTimeout", "exitTimeout", "libraryPins",
   ]
   static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256", "optional", "config"]
   static let topLevel = AllowedKeys(topLevelKeys)
@@ -41,6 +41,7 @@ struct ManifestDecoder {
   var requirePins = false
   var pluginRoots: [String] = []
   var stageTimeout: Duration?
+  var libraryPins: [LibraryPin] = []
   /// `logLevel`; see ManifestDecoder+Logging.
   var logLevel: LogLevel?
   /// `pluginFolders` and the name-only entries; see ManifestDecoder+Discovery.
@@ -78,6 +79,7 @@ struct ManifestDecoder {
     manifest.exitTimeout = decoder.exitTimeout
     manifest.pluginFolders = decoder.pluginFolders
     manifest.discoveredSettings = decoder.discoveredSettings
+    manifest.libraryPins = decoder.libraryPins
     return .success(manifest)
   }
 

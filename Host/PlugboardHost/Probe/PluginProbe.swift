@@ -42,10 +42,12 @@ extension Manifest {
   /// This manifest with `entry` as its only plugin, enabled in every
   /// profile, and no profiles: what probing it loads.
   func alone(_ entry: PluginEntry) -> Manifest {
-    Manifest(
+    var alone = Manifest(
       path: path,
       plugins: [PluginEntry(index: entry.index, name: entry.name, path: entry.path, sha256: entry.sha256)],
       requirePins: requirePins, pluginRoots: pluginRoots, stageTimeout: stageTimeout)
+    alone.libraryPins = libraryPins
+    return alone
   }
 }
 

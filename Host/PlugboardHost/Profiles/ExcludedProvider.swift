@@ -35,9 +35,10 @@ package struct ExcludedProvider: Sendable, CustomStringConvertible {
     }
     guard !excluded.isEmpty else { return [] }
     let original = deployment.manifest
-    let manifest = Manifest(
+    var manifest = Manifest(
       path: original.path, plugins: excluded, requirePins: original.requirePins,
       pluginRoots: original.pluginRoots, stageTimeout: original.stageTimeout)
+    manifest.libraryPins = original.libraryPins
     var found: [ExcludedProvider] = []
     for outcome in loader.load(manifest) {
       guard case .loaded(let plugin) = outcome,

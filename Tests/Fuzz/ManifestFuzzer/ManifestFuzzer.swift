@@ -219,12 +219,22 @@ private func checkManifest(_ manifest: Manifest) {
   require(Set(declared).count == declared.count, "a profile is declared twice")
   let strings =
     manifest.plugins.flatMap { [$0.name, $0.path] + ($0.profiles?.expressions ?? []) } + declared
-    + manifest.pluginRoots
+    + manifest.pluginRoots + manifest.libraryPins.map(\.path)
     + manifest.profiles.flatMap { [$0.description ?? ""] + $0.services.flatMap { [$0.type, $0.name] } }
   for string in strings {
     require(
       !string.unicodeScalars.contains(where: Terminal.isControl),
       "a control character was kept in \(string.debugDescription)")
+  }
+  // Library pins are what the loader compares digests with: one per
+  // path, each a digest as 'plugboard pin' writes it.
+  let pinned = manifest.libraryPins.map(\.path)
+  require(Set(pinned).count == pinned.count, "a library is pinned twice")
+  for pin in manifest.libraryPins {
+    require(
+      !pin.path.isEmpty && pin.sha256.utf8.count == 64
+        && pin.sha256.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) },
+      "libraryPins[\(pin.path.debugDescription)] is \(pin.sha256.debugDescription)")
   }
   for plugin in manifest.plugins {
     guard let condition = plugin.profiles else { continue }
