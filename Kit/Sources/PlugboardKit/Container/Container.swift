@@ -63,6 +63,8 @@ public final class Container: @unchecked Sendable {
   }
 
   let state = Protected(State())
+  /// The contributions made here, per contract (Container+Contributions).
+  let contributions = ContributionIndex()
   @usableFromInline let published = Atomic<UnsafeRawPointer?>(nil)
 
   /// Creates a container.

@@ -70,7 +70,7 @@ enum DeclaredDependency {
   private static func mayBeWrapper(_ type: any Any.Type) -> Bool {
     let name = _typeName(type, qualified: true)
     return name.hasPrefix("Swift.Optional<") || name.hasPrefix("PlugboardKit.Lazy<")
-      || name.hasPrefix("PlugboardKit.Provider<")
+      || name.hasPrefix("PlugboardKit.Provider<") || name.hasPrefix("PlugboardKit.Contributions<")
   }
 }
 

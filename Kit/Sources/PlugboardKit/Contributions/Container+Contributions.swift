@@ -1,0 +1,122 @@
+extension Container {
+  /// Adds a contribution to the extension point `serviceType`: one of many
+  /// registrations that together serve it, rather than one that replaces
+  /// another.
+  ///
+  /// ```swift
+  /// container.contribute(Command.self, name: "help", order: 10) { r in
+  ///   HelpCommand(registry: try r.resolve())
+  /// }
+  /// .inObjectScope(.container)
+  ///
+  /// let commands = try container.resolveAll(Command.self)  // [Command]
+  /// ```
+  ///
+  /// Contributions are resolved together by ``resolveAll(_:)``,
+  /// ``resolveAllNamed(_:)`` or as a ``Contributions`` dependency, ordered
+  /// by `order` (lower first), then by registration order: the host
+  /// assembles plugins in manifest order, so contributions of equal order
+  /// follow the manifest. The returned entry configures this contribution
+  /// alone (`inObjectScope`, `dependsOn`, `inProfiles`): each contribution
+  /// has its own scope and instances.
+  ///
+  /// A contribution neither replaces nor is replaced by a `register` of the
+  /// same type: `resolve(Command.self)` still finds only the plain
+  /// registration. Two contributions with the same `name` both take part.
+  ///
+  /// A contribution is stored as a registration of `serviceType` under a
+  /// reserved name, `"\u{0}contribution #<n>"` (`"… #<n>: <name>"` when
+  /// named), so registration listings and failure chains show it as such;
+  /// names starting with a NUL character are reserved for this.
+  /// - Parameters:
+  ///   - name: identifies the contribution in ``resolveAllNamed(_:)`` and
+  ///     in diagnostics.
+  ///   - order: where it goes among the contract's contributions.
+  ///   - factory: makes the instance; what it throws reaches the caller of
+  ///     `resolveAll` as a ``ResolutionError`` naming this contribution.
+  @discardableResult
+  public func contribute<Service>(
+    _ serviceType: Service.Type,
+    name: String? = nil,
+    order: Int = 0,
+    file: String = #fileID,
+    line: Int = #line,
+    factory: @escaping @Sendable (Resolver) throws -> Service
+  ) -> ServiceEntry<Service> {
+    let sequence = ContributionIndex.nextSequence()
+    let key = ContributionIndex.reservedName(sequence: sequence, name: name)
+    let entry = register(serviceType, name: key, file: file, line: line, factory: factory)
+    contributions.add(
+      ContributionIndex.Slot(key: key, name: name, order: order, sequence: sequence),
+      for: ObjectIdentifier(serviceType))
+    return entry
+  }
+
+  /// Every contribution to `serviceType`, here and in parents, in their
+  /// documented order (see ``contribute(_:name:order:file:line:factory:)``);
+  /// `[]` when there is none, since an extension point may be empty.
+  ///
+  /// ```swift
+  /// for command in try container.resolveAll(Command.self) { command.install() }
+  /// ```
+  ///
+  /// Contributions whose profiles are not active, or whose plugin was
+  /// withdrawn, are left out. Each is made according to its own scope.
+  /// - Throws: ``ResolutionError`` of the first contribution that fails;
+  ///   its chain starts at that contribution's key, which holds its name,
+  ///   and at its registration site.
+  public func resolveAll<Service>(_ serviceType: Service.Type = Service.self) throws -> [Service] {
+    try resolveContributions(serviceType).map(\.instance)
+  }
+
+  /// The named contributions to `serviceType`, by name:
+  /// `try container.resolveAllNamed(Command.self)["help"]`.
+  ///
+  /// Contributions without a name are left out (``resolveAll(_:)`` has
+  /// them all). When two contributions share a name, the one later in
+  /// order wins, as a later `register` of a key does.
+  /// - Throws: ``ResolutionError`` of the first contribution that fails.
+  public func resolveAllNamed<Service>(_ serviceType: Service.Type = Service.self) throws
+    -> [String: Service]
+  {
+    var named: [String: Service] = [:]
+    for contribution in try resolveContributions(serviceType) {
+      if let name = contribution.name { named[name] = contribution.instance }
+    }
+    return named
+  }
+
+  /// The contributions' names and instances, in order.
+  func resolveContributions<Service>(_ serviceType: Service.Type) throws
+    -> [(name: String?, instance: Service)]
+  {
+    let id = ObjectIdentifier(serviceType)
+    let slots = contributionSlots(for: id)
+    var result: [(name: String?, instance: Service)] = []
+    result.reserveCapacity(slots.count)
+    for slot in slots {
+      // No registration under the reserved name: the contribution is not
+      // in an active profile, or was removed.
+      guard let found = lookup(id, name: slot.key) else { continue }
+      if let instance = found._withUnsafeGuaranteedRef({ $0.sharedInstance }) {
+        result.append((slot.name, instance.assumingMemoryBound(to: Service.self).pointee))
+      } else {
+        result.append((slot.name, try makeInstance(of: Service.self, from: found)))
+      }
+    }
+    return result
+  }
+
+  /// This container's slots for `id` merged with its ancestors', by
+  /// declared order, then registration order.
+  private func contributionSlots(for id: ObjectIdentifier) -> [ContributionIndex.Slot] {
+    var slots = contributions.slots(for: id)
+    guard parent != nil else { return slots }
+    var next = parent
+    while let container = next {
+      slots += container.contributions.slots(for: id)
+      next = container.parent
+    }
+    return slots.sorted { ($0.order, $0.sequence) < ($1.order, $1.sequence) }
+  }
+}

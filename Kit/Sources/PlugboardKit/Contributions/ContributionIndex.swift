@@ -1,0 +1,70 @@
+import Synchronization
+
+/// The contributions made in one container, per contract, in resolution
+/// order.
+///
+/// A contribution is stored as an ordinary registration of its contract
+/// under a reserved name (see ``ContributionIndex/reservedName(sequence:name:)``),
+/// so resolving one reuses the container's lookup, scopes, thread safety
+/// and diagnostics. The index only remembers which reserved names belong to
+/// a contract and in which order; whether a contribution still takes part
+/// (its profiles, `removeAll()`, a withdrawn plugin) is decided by the
+/// container's snapshot, as for any registration.
+final class ContributionIndex: Sendable {
+  /// One contribution: its reserved registration name, the name it was
+  /// given, its declared order and its place among all contributions.
+  struct Slot: Sendable {
+    let key: String
+    let name: String?
+    let order: Int
+    let sequence: Int
+  }
+
+  private let slots = Protected<[ObjectIdentifier: [Slot]]>([:])
+
+  /// Numbers contributions across every container of the process, so that
+  /// reserved names never repeat and registration order is total even
+  /// between a parent and its children.
+  private static let counter = Atomic<Int>(0)
+
+  /// The first character of every reserved name. A user's name would have
+  /// to start with a NUL character to be mistaken for one; names read from
+  /// a manifest cannot hold one.
+  static let reservedPrefix = "\u{0}contribution #"
+
+  /// The registration name a contribution is stored under:
+  /// `"\u{0}contribution #12"`, or `"\u{0}contribution #12: help"` when it
+  /// is named, so that a failure's chain says which contribution failed.
+  static func reservedName(sequence: Int, name: String?) -> String {
+    guard let name else { return reservedPrefix + String(sequence) }
+    return reservedPrefix + String(sequence) + ": " + name
+  }
+
+  /// Whether `name` is a contribution's reserved registration name.
+  static func isReserved(_ name: String?) -> Bool {
+    name?.hasPrefix(reservedPrefix) ?? false
+  }
+
+  /// A new slot's reserved name and sequence number.
+  static func nextSequence() -> Int {
+    counter.add(1, ordering: .relaxed).oldValue
+  }
+
+  /// Adds `slot` for `contract`, keeping the list ordered by declared
+  /// order, then sequence (two threads contributing at once may reach the
+  /// lock in the other order).
+  func add(_ slot: Slot, for contract: ObjectIdentifier) {
+    slots.withLock { slots in
+      var list = slots[contract, default: []]
+      let position =
+        list.firstIndex { ($0.order, $0.sequence) > (slot.order, slot.sequence) } ?? list.endIndex
+      list.insert(slot, at: position)
+      slots[contract] = list
+    }
+  }
+
+  /// The slots of `contract`, ordered by declared order, then by sequence.
+  func slots(for contract: ObjectIdentifier) -> [Slot] {
+    slots.withLock { $0[contract] ?? [] }
+  }
+}
