@@ -71,6 +71,23 @@ final class Keeper {
     // end guide
   }
 
+  @Test func multiBinding() throws {
+    // guide: contributions
+    let container = Container()
+    container.contribute((any Pet).self, name: "hammy", order: 10) { _ in Hamster(name: "Hammy") }
+    container.contribute((any Pet).self, name: "bo") { _ in Hamster(name: "Bo") }
+      .inObjectScope(.container)
+
+    let pets = try container.resolveAll((any Pet).self)  // order 0 first: Bo, then Hammy
+    let byName = try container.resolveAllNamed((any Pet).self)  // ["bo": …, "hammy": …]
+    struct Shelter { let pets: Contributions<any Pet> }  // or as a dependency
+    container.autoregister(Shelter.self, initializer: Shelter.init)
+    // end guide
+    #expect(pets.map(\.name) == ["Bo", "Hammy"])
+    #expect(byName["hammy"]?.name == "Hammy")
+    #expect(try container.resolve(Shelter.self).pets.map(\.name) == ["Bo", "Hammy"])
+  }
+
   @Test func assemblies() throws {
     // guide: assemblies
     struct PetAssembly: Assembly {
