@@ -28,6 +28,7 @@ struct ContainerScenarios {
       ("arguments_2", { [arguments2()] }), ("arguments_4", { [arguments4()] }),
       ("transient_leaf", { [transientLeaf()] }),
       ("singleton", { [singleton()] }), ("named_100", { [named100()] }),
+      ("resolve_all_10", { [resolveAll10()] }),
       ("wide_1000", { [wide1000()] }), ("register_wide_1000", { [registerWide1000()] }),
       ("reregister_resolve", { [reregisterResolve()] }),
       ("missing_optional_12", { [missing(registrations: 12)] }),
@@ -133,6 +134,27 @@ struct ContainerScenarios {
       for _ in 0..<count { consumeResolved { try container.resolve(Named.self, name: name) } }
     }
     return row("named_100", resolved, baseline: byHand, "NamedService()", limit: 2)
+  }
+
+  /// Ten transient contributions resolved as one array, against the same
+  /// ten instances appended to an array by hand (issue 24).
+  func resolveAll10() -> ResultRow {
+    let container = Container(defaultObjectScope: .transient)
+    for index in 0..<10 {
+      container.contribute((any Named).self, order: index % 3) { _ in NamedService() }
+    }
+    let byHand = measure(plan, side: .baseline) { count in
+      for _ in 0..<count {
+        var all: [any Named] = []
+        all.reserveCapacity(10)
+        for _ in 0..<10 { all.append(makeNamed()) }
+        consume(all)
+      }
+    }
+    let resolved = measure(plan) { count in
+      for _ in 0..<count { consumeResolved { try container.resolveAll((any Named).self) } }
+    }
+    return row("resolve_all_10", resolved, baseline: byHand, "10 × NamedService() into an array", limit: 1.5)
   }
 
   func wide1000() -> ResultRow {
