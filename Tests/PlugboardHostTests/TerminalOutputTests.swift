@@ -56,8 +56,6 @@ import Testing
       #"{"formatVersion": 1, "plugins": [], "profiles": {"live": {}, "x\nplugboard: all good": {}}}"#)
     let result = try Subprocess.plugboard(["list", "--manifest", manifest])
     #expect(result.exited && result.status == 1 && result.stdout.isEmpty)
-    // Typed apart from the comparison: inside `#expect`, the literal's
-    // concatenations took the type checker past its limit.
     let expected: [String] = [
       "plugboard: read manifest: \(manifest): profiles.x\\u{A}plugboard: all good: the key contains the control "
         + "character \\u000A at character 2; strings in a manifest cannot contain control characters",

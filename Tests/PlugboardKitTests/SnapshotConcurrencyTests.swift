@@ -74,4 +74,40 @@ import Testing
     #expect(failures.load(ordering: .relaxed) == 0)
     #expect(container.duplicateRegistrations.count == 2_000)
   }
+
+  /// New names and types published into the tables in place, and the
+  /// registries built when the tables run out of room, while other threads
+  /// resolve what was registered before.
+  @Test func resolvingWhileAnotherThreadRegistersNewNames() throws {
+    let container = Container()
+    container.register(Service.self, name: "s0") { _ in Service() }
+    container.register(Service.self) { _ in Service() }
+    let failures = Atomic(0)
+    let registered = Atomic(1)
+    DispatchQueue.concurrentPerform(iterations: 4) { index in
+      if index == 0 {
+        for round in 1..<2_000 {
+          container.register(Service.self, name: "s\(round)") { _ in Service() }
+          if (try? container.resolve(Service.self, name: "s\(round)")) == nil {
+            failures.add(1, ordering: .relaxed)
+          }
+          registered.store(round + 1, ordering: .releasing)
+        }
+      } else {
+        var round = 0
+        while true {
+          let upTo = registered.load(ordering: .acquiring)
+          if (try? container.resolve(Service.self, name: "s\(round % upTo)")) == nil
+            || (try? container.resolve(Service.self)) == nil
+          {
+            failures.add(1, ordering: .relaxed)
+          }
+          if upTo == 2_000 { break }
+          round += 1
+        }
+      }
+    }
+    #expect(failures.load(ordering: .relaxed) == 0)
+    #expect(container.registrations.count == 2_001)
+  }
 }

@@ -8,7 +8,9 @@ enum CacheLine {
   static let size = 64
 
   /// `count` uninitialized elements on whole cache lines of their own.
-  static func allocate<Element>(_: Element.Type, count: Int) -> UnsafeMutablePointer<Element> {
+  static func allocate<Element: ~Copyable>(_: Element.Type, count: Int) -> UnsafeMutablePointer<
+    Element
+  > {
     let bytes = max(count * MemoryLayout<Element>.stride, 1)
     let padded = (bytes + size - 1) / size * size
     return UnsafeMutableRawPointer.allocate(

@@ -8,17 +8,18 @@ import Synchronization
 ///
 /// Registering is safe from any thread, but is meant for assembly time;
 /// resolving is safe from any thread at any time and takes no lock on the
-/// hot path: registrations are published as an immutable snapshot that is
-/// rebuilt only after a change.
+/// hot path: registrations are published into lookup tables that readers
+/// see change atomically, one registration at a time.
 ///
 /// Registering the same key (type, name and argument types) twice replaces
 /// the earlier registration — the later one wins, as in Swinject — and the
 /// pair is recorded in ``duplicateRegistrations``.
 public final class Container: @unchecked Sendable {
   // Mutable state lives behind `state`; `published` is an atomic pointer to
-  // the current snapshot, which `state.current` keeps alive. Replaced
-  // snapshots wait in `state.retired` until `ReaderGate` says no
-  // lock-free reader can still hold one.
+  // the current registry, which `state.current` keeps alive, or nil while
+  // registrations wait to be published into it. Replaced registries wait
+  // in `state.retired` until `ReaderGate` says no lock-free reader can
+  // still hold one.
 
   /// The container whose registrations this one falls back to.
   public let parent: Container?
@@ -34,12 +35,12 @@ public final class Container: @unchecked Sendable {
   let hopThreads: HopThreads
 
   struct State {
-    /// Every registration ever made here, in order, including replaced
-    /// ones and ones whose profiles are not active.
-    var records: [RegistrationRecord] = []
-    /// The published snapshot's owner.
+    /// Every registration made here and not removed, in order, including
+    /// replaced ones and ones whose profiles are not active.
+    var log = RecordLog()
+    /// The published registry's owner.
     var current: Registry?
-    /// Replaced snapshots that a reader may still be looking at.
+    /// Replaced registries that a reader may still be looking at.
     var retired: [Registry] = []
     /// Registrations dropped by `removeAll()`, kept because a resolution
     /// that looked one up before may still be using it, unretained.
@@ -47,14 +48,12 @@ public final class Container: @unchecked Sendable {
     /// Registrations removed by `removeRegistrations(attributedTo:)`, in
     /// order, for diagnostics (`withdrawnRegistrations`).
     var withdrawn: [RegistrationRecord] = []
-    /// Registrations made since `current` was built.
+    /// Registrations made since they were last published into `current`.
     var pending: [RegistrationRecord] = []
-    /// Whether the next snapshot must start over from `records` (a change
-    /// of profiles or selections) rather than from `current`'s survivors.
+    /// Whether the next publication must build a new registry from `log`
+    /// (after a removal, or a change of profiles or selections) rather
+    /// than publish `pending` into `current`.
     var rebuildAll = true
-    /// Replacements settled for good and left out of later snapshots'
-    /// input, with their winners' positions.
-    var settled: [(sequence: Int, duplicate: DuplicateRegistration)] = []
     var plugin: String?
     var activeProfile: String?
     /// Service types whose unnamed requests are served by a named
@@ -156,12 +155,12 @@ public final class Container: @unchecked Sendable {
   func add(_ record: RegistrationRecord, file: String, line: Int) {
     state.withLock { state in
       record.site = RegistrationSite(fileID: file, line: line, plugin: state.plugin)
-      record.sequence = state.records.count
-      state.records.append(record)
+      record.sequence = state.log.count
+      state.log = state.log.appending(record)
       state.pending.append(record)
     }
     // Already withdrawn (the common case while assembling): nothing to do.
-    // A snapshot published after the lock above includes the record; one
+    // A registry published after the lock above includes the record; one
     // published before it is seen here and withdrawn.
     if published.load(ordering: .sequentiallyConsistent) != nil {
       published.store(nil, ordering: .sequentiallyConsistent)
@@ -192,11 +191,10 @@ public final class Container: @unchecked Sendable {
   /// container goes: a resolution on another thread may still be using one.
   public func removeAll() {
     state.withLock { state in
-      state.removed += state.records
-      state.records = []
+      state.removed += state.log.records(upTo: state.log.count)
+      state.log = RecordLog()
       state.withdrawn = []
       state.pending = []
-      state.settled = []
       state.rebuildAll = true
     }
     published.store(nil, ordering: .sequentiallyConsistent)
@@ -214,15 +212,15 @@ public final class Container: @unchecked Sendable {
   /// stay alive until the container goes.
   public func removeRegistrations(attributedTo plugin: String) {
     state.withLock { state in
-      let removed = state.records.filter { $0.site.plugin == plugin }
+      let all = state.log.records(upTo: state.log.count)
+      let removed = all.filter { $0.site.plugin == plugin }
       guard !removed.isEmpty else { return }
       state.removed += removed
       state.withdrawn += removed
-      state.records.removeAll { $0.site.plugin == plugin }
+      // The next registry is built from what is left, so replacements of
+      // the removed registrations are undone.
+      state.log = RecordLog(all.filter { $0.site.plugin != plugin })
       state.pending.removeAll { $0.site.plugin == plugin }
-      // The next snapshot starts over from what is left, so replacements
-      // settled against the removed registrations are undone.
-      state.settled = []
       state.rebuildAll = true
     }
     published.store(nil, ordering: .sequentiallyConsistent)
@@ -243,7 +241,7 @@ public final class Container: @unchecked Sendable {
   /// Only custom scopes can be reset: `.container` instances are read
   /// without locks, so they live as long as their container.
   public func resetObjectScope(_ scope: CustomScope) {
-    let records = state.withLock { $0.records + $0.removed }
+    let records = state.withLock { $0.log.records(upTo: $0.log.count) + $0.removed }
     for record in records where record.isCustomScoped && record.customScope === scope {
       record.resetScopedInstance()
     }
@@ -267,9 +265,7 @@ public final class Container: @unchecked Sendable {
   /// Keys registered twice in this container: which registration won and
   /// which it replaced.
   public var duplicateRegistrations: [DuplicateRegistration] {
-    let current = registry
-    let settled = state.withLock { $0.settled }
-    return (settled + current.duplicates).sorted { $0.sequence < $1.sequence }.map(\.duplicate)
+    registry.duplicates
   }
 
   /// Registrations left out because none of their profiles is active.
@@ -326,63 +322,25 @@ public final class Container: @unchecked Sendable {
 
   // MARK: Snapshots
 
-  /// Drops the published snapshot so the next resolution rebuilds it, after
-  /// a change that affects which registrations take part.
+  /// Makes the next resolution build a new registry, after a change that
+  /// affects which registrations take part.
   func invalidate() {
     state.withLock { $0.rebuildAll = true }
     published.store(nil, ordering: .sequentiallyConsistent)
   }
 
-  /// The current registrations, published on first use after a change.
-  var registry: Registry {
-    let counter = ReaderGate.enter()
-    let current = published.load(ordering: .acquiring).map {
-      Unmanaged<Registry>.fromOpaque($0).takeUnretainedValue()
-    }
-    // Left before publishing: `publish` frees retired snapshots only when
-    // no reader, this one included, is counted in.
-    ReaderGate.leave(counter)
-    return current ?? publish()
-  }
-
-  /// Builds and publishes a snapshot, then frees the replaced ones no
-  /// reader can still hold.
-  ///
-  /// A snapshot is built from the previous one's survivors plus the
-  /// registrations made since, so its cost follows the number of live
-  /// registrations, not of registrations ever made: re-registering a key
-  /// between resolutions stays cheap however often it happens.
-  @inline(never)
-  private func publish() -> Registry {
-    state.withLock { state in
-      if let pointer = published.load(ordering: .sequentiallyConsistent) {
-        return Unmanaged<Registry>.fromOpaque(pointer).takeUnretainedValue()
-      }
-      let profile = state.activeProfile ?? parent?.activeProfile
-      let input: [RegistrationRecord]
-      if state.rebuildAll || state.current?.activeProfile != profile {
-        state.settled = []
-        input = state.records
-      } else {
-        // The previous snapshot's settled replacements are not in this
-        // input, so they are kept here for `duplicateRegistrations`.
-        state.settled += state.current?.settled ?? []
-        input = (state.current?.survivors ?? []) + state.pending
-      }
-      let registry = Registry(records: input, activeProfile: profile, selections: state.selections)
-      if let previous = state.current { state.retired.append(previous) }
-      state.current = registry
-      state.pending = []
-      state.rebuildAll = false
-      published.store(
-        UnsafeRawPointer(Unmanaged.passUnretained(registry).toOpaque()), ordering: .sequentiallyConsistent)
-      if !state.retired.isEmpty && ReaderGate.isQuiet() { state.retired = [] }
-      return registry
+  /// The registrations as they are now, for inspection and diagnostics.
+  var registry: RegistrySnapshot {
+    let inherited = parent?.activeProfile
+    return state.withLock { state in
+      RegistrySnapshot(
+        log: state.log, count: state.log.count, activeProfile: state.activeProfile ?? inherited,
+        selections: state.selections)
     }
   }
 
   /// This container's snapshot followed by its ancestors'.
-  var registries: [Registry] {
+  var registries: [RegistrySnapshot] {
     var result = [registry]
     var next = parent
     while let container = next {
@@ -390,6 +348,68 @@ public final class Container: @unchecked Sendable {
       next = container.parent
     }
     return result
+  }
+
+  /// The current lookup tables, published on first use after a change.
+  var tables: Registry {
+    let counter = ReaderGate.enter()
+    // Retained while the reader is counted in, so a registry replaced
+    // meanwhile is not freed under it.
+    let current = published.load(ordering: .acquiring).map {
+      Unmanaged<Registry>.fromOpaque($0).takeUnretainedValue()
+    }
+    // Left before publishing: `publish` frees retired registries only when
+    // no reader, this one included, is counted in.
+    ReaderGate.leave(counter)
+    return current ?? publish()
+  }
+
+  /// Publishes the registrations made since the last publication, and
+  /// frees the replaced registries no reader can still hold.
+  ///
+  /// The usual change is written into the current registry's tables in
+  /// place (see ``Registry/insert(_:)``), at a cost that does not grow
+  /// with the registrations before it; a registry is built anew only after
+  /// a removal, a change of profile or selections, a change to a type's
+  /// bucket, or when the tables run out of room, and then with room for as
+  /// many registrations again, so that registering after every resolve
+  /// costs amortised constant time.
+  @inline(never)
+  private func publish() -> Registry {
+    state.withLock { state in
+      if let pointer = published.load(ordering: .sequentiallyConsistent) {
+        return Unmanaged<Registry>.fromOpaque(pointer).takeUnretainedValue()
+      }
+      let profile = state.activeProfile ?? parent?.activeProfile
+      var room = (types: 0, names: 0)
+      if let current = state.current, !state.rebuildAll, current.activeProfile == profile {
+        var outcome = Registry.Insertion.placed
+        for record in state.pending {
+          outcome = current.insert(record)
+          if outcome != .placed { break }
+        }
+        if outcome == .placed {
+          state.pending = []
+          published.store(
+            UnsafeRawPointer(Unmanaged.passUnretained(current).toOpaque()),
+            ordering: .sequentiallyConsistent)
+          return current
+        }
+        if outcome == .needsRoom { room = current.used }
+      }
+      let registry = Registry(
+        records: state.log.records(upTo: state.log.count), activeProfile: profile,
+        selections: state.selections, room: room)
+      if let previous = state.current { state.retired.append(previous) }
+      state.current = registry
+      state.pending = []
+      state.rebuildAll = false
+      published.store(
+        UnsafeRawPointer(Unmanaged.passUnretained(registry).toOpaque()),
+        ordering: .sequentiallyConsistent)
+      if !state.retired.isEmpty && ReaderGate.isQuiet() { state.retired = [] }
+      return registry
+    }
   }
 
   /// The registration serving an argument-free request, here or in a
@@ -417,7 +437,9 @@ public final class Container: @unchecked Sendable {
     let counter = ReaderGate.enter()
     let pointer = published.load(ordering: .acquiring)
     var found = pointer.flatMap {
-      Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef { Self.find(id, name: name, in: $0) }
+      Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef {
+        Self.find(id, name: name, in: $0)
+      }
     }
     ReaderGate.leave(counter)
     if pointer == nil { found = Self.find(id, name: name, in: publish()) }
@@ -437,7 +459,9 @@ public final class Container: @unchecked Sendable {
   /// `signature`, here or in a parent, unretained; the caller confirms the
   /// types (see ``ArgumentSignature``).
   @usableFromInline
-  func lookup(_ id: ObjectIdentifier, name: String?, signature: UInt) -> Unmanaged<RegistrationRecord>? {
+  func lookup(_ id: ObjectIdentifier, name: String?, signature: UInt) -> Unmanaged<
+    RegistrationRecord
+  >? {
     let counter = ReaderGate.enter()
     let pointer = published.load(ordering: .acquiring)
     var found = pointer.flatMap {
@@ -446,7 +470,7 @@ public final class Container: @unchecked Sendable {
       }
     }
     ReaderGate.leave(counter)
-    if pointer == nil { found = registry.argumentRecord(for: id, name: name, signature: signature) }
+    if pointer == nil { found = tables.argumentRecord(for: id, name: name, signature: signature) }
     if let found { return found }
     return parent?.lookup(id, name: name, signature: signature)
   }
@@ -454,16 +478,13 @@ public final class Container: @unchecked Sendable {
   func lookup(_ id: ObjectIdentifier, name: String?, arguments: [ObjectIdentifier])
     -> RegistrationRecord?
   {
-    if let record = registry.bucket(for: id)?.record(named: name, arguments: arguments) {
-      return record
-    }
+    if let record = tables.record(for: id, name: name, arguments: arguments) { return record }
     return parent?.lookup(id, name: name, arguments: arguments)
   }
 
   /// Every registration of the type under the name, with any arguments,
   /// here and in parents.
   func argumentVariants(_ id: ObjectIdentifier, name: String?) -> [RegistrationRecord] {
-    (registry.bucket(for: id)?.records(named: name) ?? [])
-      + (parent?.argumentVariants(id, name: name) ?? [])
+    tables.records(for: id, name: name) + (parent?.argumentVariants(id, name: name) ?? [])
   }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The named, argument-free registrations of a snapshot whose names fit
 /// in a `String`'s two words, found by their type and those words: the
 /// lookup `resolve` inlines for `resolve(Service.self, name: "literal")`.
@@ -9,17 +11,24 @@
 /// are always equal strings, so a hit is always right. A miss means only
 /// that the request's name is held another way: the snapshot then makes
 /// the name's inline form (``canonicalWords(of:)``) and asks again, and
-/// looks for longer names in each type's ``NameTable``. Each name is in
-/// exactly one of the two tables, so named registrations take no more
-/// memory than one table did.
+/// looks for longer names, and names that are not ASCII (which other bytes
+/// can equal), in each type's ``NameTable``. Each name is in exactly one
+/// of the two tables, so named registrations take no more memory than one
+/// table did.
+///
+/// The table has spare capacity, and the container publishes a new named
+/// registration by writing it into an empty slot (or over the one of the
+/// same key) while readers look on: a slot's words are written before its
+/// record, and never changed once it has one; the record is read and
+/// written atomically.
 @usableFromInline
 struct QuickNameTable: @unchecked Sendable {
   /// One slot: the name's two words and its registration, whose type is
   /// compared through the record; an empty slot has a `nil` record.
   @usableFromInline
-  struct Slot {
+  struct Slot: ~Copyable {
     @usableFromInline var words: (UInt64, UInt64)
-    @usableFromInline var record: Unmanaged<RegistrationRecord>?
+    @usableFromInline let record: Atomic<Unmanaged<RegistrationRecord>?>
   }
 
   @usableFromInline let mask: Int
@@ -27,31 +36,53 @@ struct QuickNameTable: @unchecked Sendable {
   @usableFromInline let shift: Int
   @usableFromInline let slots: UnsafeMutablePointer<Slot>
 
-  /// A table of `named`, each with its name's inline words.
-  init(_ named: [(record: RegistrationRecord, words: (UInt64, UInt64))]) {
-    // Half full at most while small, for short probes; a large table
-    // (100,000 names) is filled to four fifths, for memory.
-    let wanted = named.count < 4_096 ? named.count * 2 : named.count + named.count / 4
+  /// The size of a table for `count` names: half full at most while
+  /// small, for short probes; a large table (100,000 names) is filled to
+  /// four fifths, for memory.
+  static func capacity(for count: Int) -> Int {
+    let wanted = count < 4_096 ? count * 2 : count + count / 4
     var capacity = 4
     while capacity < wanted { capacity <<= 1 }
-    let shift = 64 - capacity.trailingZeroBitCount
-    let mask = capacity - 1
+    return capacity
+  }
+
+  /// An empty table with room for `count` names.
+  init(roomFor count: Int) {
+    let capacity = Self.capacity(for: count)
     let slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
-    slots.initialize(repeating: Slot(words: (0, 0), record: nil), count: capacity)
-    for (record, words) in named {
-      let type = Registry.bits(of: record.key.service.id)
-      var index = Self.index(of: type, words, shift: shift)
-      while slots[index].record != nil { index = (index &+ 1) & mask }
-      slots[index] = Slot(words: words, record: Unmanaged.passUnretained(record))
+    for index in 0..<capacity {
+      (slots + index).initialize(to: Slot(words: (0, 0), record: Atomic(nil)))
     }
-    self.mask = mask
-    self.shift = shift
+    self.mask = capacity - 1
+    self.shift = 64 - capacity.trailingZeroBitCount
     self.slots = slots
   }
 
   /// Frees the table; called once, by the owning ``Registry``.
   func deallocate() {
     slots.deallocate()
+  }
+
+  /// Serves `record`'s key with it: over the registration of the same key,
+  /// or in an empty slot when the table, with `used` slots taken, has room
+  /// for one more. Returns whether a slot was taken, or `nil` when there
+  /// was no room. Called only by the container, under its lock.
+  func insert(_ record: RegistrationRecord, words: (UInt64, UInt64), used: Int) -> Bool? {
+    let type = Registry.bits(of: record.key.service.id)
+    var index = Self.index(of: type, words, shift: shift)
+    while let candidate = slots[index].record.load(ordering: .relaxed) {
+      if slots[index].words == words
+        && Registry.bits(of: candidate._withUnsafeGuaranteedRef { $0.key.service.id }) == type
+      {
+        slots[index].record.store(Unmanaged.passUnretained(record), ordering: .releasing)
+        return false
+      }
+      index = (index &+ 1) & mask
+    }
+    guard Self.capacity(for: used + 1) <= mask + 1 else { return nil }
+    slots[index].words = words
+    slots[index].record.store(Unmanaged.passUnretained(record), ordering: .releasing)
+    return true
   }
 
   /// The two words of a `String` value, as stored.
@@ -85,7 +116,9 @@ struct QuickNameTable: @unchecked Sendable {
   @inlinable @inline(__always)
   func record(for type: UInt, words: (UInt64, UInt64)) -> Unmanaged<RegistrationRecord>? {
     var index = Self.index(of: type, words, shift: shift)
-    while let candidate = slots[index].record {
+    // Acquiring: the slot's words, and the record itself, were written
+    // before the record was stored.
+    while let candidate = slots[index].record.load(ordering: .acquiring) {
       if slots[index].words == words
         && Registry.bits(of: candidate._withUnsafeGuaranteedRef { $0.key.service.id }) == type
       {

@@ -1,173 +1,144 @@
-/// An immutable snapshot of one container's registrations, built when the
-/// first resolution after a change needs it and then read without locks.
+import Synchronization
+
+/// The lookup tables of one container's registrations, read without locks.
 ///
 /// The common request (a type, no name, no arguments) hashes the metatype's
 /// address into an open-addressing table whose slots hold the registration
 /// directly, unretained: far cheaper than hashing a `ServiceKey` into a
 /// `Dictionary`, and free of reference-count traffic that would make
 /// threads contend on a shared cache line. The records stay alive because
-/// `records` (and the container, which keeps every registration) holds
-/// them. The container frees a replaced snapshot once no lock-free reader
-/// can still hold it (see ``ReaderGate``).
+/// the container keeps every registration.
+///
+/// The tables have spare capacity, and the common changes (a registration
+/// without a name, or with a short ASCII name, of a type no profile
+/// selection concerns) are published by writing into them in place, under
+/// the container's lock, while readers look on: a slot's key is written
+/// once, after its record, and records are read and written atomically, so
+/// a reader finds either the registration before the change or the new
+/// one. Registering after every resolve so costs a few stores, not a
+/// rebuild from every registration (issue 27). Any other change, or a
+/// table out of room, makes the container build a new registry (with
+/// room for as many again, when room was what ran out) and free the
+/// replaced one once no lock-free reader can still hold it (see
+/// ``ReaderGate``).
 @usableFromInline
 final class Registry: @unchecked Sendable {
-  // Never mutated after init. The lookup fields are visible to inlinable
-  // code so that a singleton resolve runs entirely in the caller.
+  // Fixed at init. The lookup fields are visible to inlinable code so that
+  // a singleton resolve runs entirely in the caller.
   @usableFromInline let mask: Int
   /// 64 minus the table's size in bits: the hash is the top bits of the
   /// product (see ``index(of:shift:)``).
   @usableFromInline let shift: Int
-  @usableFromInline let keys: UnsafeMutablePointer<UInt>
-  @usableFromInline let plain: UnsafeMutablePointer<Unmanaged<RegistrationRecord>?>
+  /// Each slot's type (the metatype's address), 0 while empty; written
+  /// once.
+  @usableFromInline let keys: UnsafeMutablePointer<Atomic<UInt>>
+  /// Each slot's registration for unnamed, argument-free requests.
+  @usableFromInline let plain: UnsafeMutablePointer<Atomic<Unmanaged<RegistrationRecord>?>>
+  /// Each slot's type's ``TypeBucket``, if it has one; never changed after
+  /// init (a change to a bucket makes a new registry).
   private let buckets: ContiguousArray<TypeBucket?>
   /// `buckets`, unretained, for named lookups without reference counting.
   private let bucketRefs: UnsafeMutablePointer<Unmanaged<TypeBucket>?>
-  /// The named, argument-free registrations, by type and name, for the
-  /// quick lookup inlined into `resolve` (see ``quickNamedRecord(for:name:)``).
+  /// The named, argument-free registrations whose names are short and
+  /// ASCII, for the quick lookup inlined into `resolve` (see
+  /// ``quickNamedRecord(for:name:)``).
   @usableFromInline let quickNamed: QuickNameTable
-
-  /// The registrations that serve their keys, in registration order.
-  let records: [RegistrationRecord]
-  /// Registrations replaced by a later one with the same key, with the
-  /// winner's position.
-  let duplicates: [(sequence: Int, duplicate: DuplicateRegistration)]
-  /// The replacements in `duplicates` that hold in every profile (neither
-  /// registration is profile-tagged), so the replaced registration is
-  /// left out of the next snapshot's input.
-  let settled: [(sequence: Int, duplicate: DuplicateRegistration)]
-  /// The input minus the registrations `settled` replaced: what the next
-  /// snapshot starts from when only registrations were added.
-  let survivors: [RegistrationRecord]
-  /// Registrations whose profiles are not active.
-  let inactive: [RegistrationRecord]
   let activeProfile: String?
   let selections: [ObjectIdentifier: ServiceSelection]
+  // Written by the container, under its lock, only.
+  /// The slots of `keys` taken.
+  private var typesUsed = 0
+  /// The slots of `quickNamed` taken.
+  private var namesUsed = 0
 
-  /// Picks, for every key, the last registration whose profiles are active.
+  /// What ``insert(_:)`` did with a registration.
+  enum Insertion {
+    /// Readers now find it (or nothing changed for them: its profiles are
+    /// not active).
+    case placed
+    /// A table is out of room: build a new registry with room for more.
+    case needsRoom
+    /// It changes what only a new registry can (a type's bucket, a
+    /// profile's selection).
+    case needsRebuild
+  }
+
+  /// Picks, for every key, the last of `all` whose profiles are active.
   ///
   /// Built in one pass over the registrations with no per-type allocation
-  /// for the common case (one unnamed registration per type): the slot
-  /// table itself detects duplicates, and only types with named or
-  /// argument-taking registrations get a ``TypeBucket``.
+  /// for the common case (one unnamed registration per type): later
+  /// registrations overwrite earlier ones in the slots, and only types
+  /// with long or non-ASCII names, with argument-taking registrations or
+  /// with a selection get a ``TypeBucket``. `room`: how many more types
+  /// and short names the tables take before a new registry is needed,
+  /// beyond what their usual load leaves.
   init(
     records all: [RegistrationRecord], activeProfile: String?,
-    selections: [ObjectIdentifier: ServiceSelection]
+    selections: [ObjectIdentifier: ServiceSelection], room: (types: Int, names: Int) = (0, 0)
   ) {
     self.activeProfile = activeProfile
     self.selections = selections
+    var words = [(UInt64, UInt64)?](repeating: nil, count: all.count)
+    var typed = 0
+    var named = 0
+    for index in 0..<all.count {
+      if let name = all[index].key.name, all[index].key.arguments.isEmpty,
+        let inline = Self.quickWords(of: name)
+      {
+        words[index] = inline
+        named += 1
+      } else {
+        typed += 1
+      }
+    }
     var capacity = 8
-    while capacity < max(all.count, selections.count) * 2 { capacity <<= 1 }
+    // Every typed registration and selection may need a slot of its own.
+    while capacity < (typed + selections.count + room.types) * 2 { capacity <<= 1 }
     let mask = capacity - 1
     let shift = 64 - capacity.trailingZeroBitCount
-    let keys = CacheLine.allocate(UInt.self, count: capacity)
-    keys.initialize(repeating: 0, count: capacity)
-    let plain = CacheLine.allocate(Unmanaged<RegistrationRecord>?.self, count: capacity)
-    plain.initialize(repeating: nil, count: capacity)
+    let keys = CacheLine.allocate(Atomic<UInt>.self, count: capacity)
+    let plain = CacheLine.allocate(Atomic<Unmanaged<RegistrationRecord>?>.self, count: capacity)
+    for index in 0..<capacity {
+      (keys + index).initialize(to: Atomic(0))
+      (plain + index).initialize(to: Atomic(nil))
+    }
+    let quickNamed = QuickNameTable(roomFor: named + room.names)
+    var typesUsed = 0
+    var namesUsed = 0
 
     func slot(for id: ObjectIdentifier) -> Int {
       let bits = Self.bits(of: id)
       var index = Self.index(of: bits, shift: shift)
-      while keys[index] != 0 && keys[index] != bits { index = (index &+ 1) & mask }
-      keys[index] = bits
+      while true {
+        let key = keys[index].load(ordering: .relaxed)
+        if key == bits { return index }
+        if key == 0 { break }
+        index = (index &+ 1) & mask
+      }
+      keys[index].store(bits, ordering: .relaxed)
+      typesUsed += 1
       return index
     }
 
-    var winner = [Bool](repeating: false, count: all.count)
-    var plainOwner = [Int](repeating: -1, count: capacity)
-    var others: [Int: [Int]] = [:]
-    var replaced: [(sequence: Int, duplicate: DuplicateRegistration)] = []
-    var pruned = [Bool](repeating: false, count: all.count)
-    var settled: [(sequence: Int, duplicate: DuplicateRegistration)] = []
-    func replace(_ previous: Int, by index: Int) {
-      winner[previous] = false
-      let pair = (
-        all[index].sequence,
-        DuplicateRegistration(key: all[index].key, winner: all[index].site, replaced: all[previous].site)
-      )
-      replaced.append(pair)
-      if !all[previous].hasProfiles.load(ordering: .relaxed)
-        && !all[index].hasProfiles.load(ordering: .relaxed)
-      {
-        pruned[previous] = true
-        settled.append(pair)
-      }
-    }
-    var inactive: [RegistrationRecord] = []
+    var members: [ObjectIdentifier: [RegistrationRecord]] = [:]
+    for id in selections.keys { members[id] = [] }
     for index in 0..<all.count {
       let record = all[index]
-      guard record.isActive(inProfile: activeProfile) else {
-        inactive.append(record)
-        continue
-      }
-      winner[index] = true
-      let at = slot(for: record.key.service.id)
-      if record.key.name == nil && record.key.arguments.isEmpty {
-        let previous = plainOwner[at]
-        if previous >= 0 { replace(previous, by: index) }
-        plainOwner[at] = index
-        plain[at] = Unmanaged.passUnretained(record)
+      guard record.isActive(inProfile: activeProfile) else { continue }
+      let id = record.key.service.id
+      if let words = words[index] {
+        if quickNamed.insert(record, words: words, used: namesUsed) == true { namesUsed += 1 }
+      } else if record.key.name == nil && record.key.arguments.isEmpty && selections[id] == nil {
+        plain[slot(for: id)].store(Unmanaged.passUnretained(record), ordering: .relaxed)
       } else {
-        others[at, default: []].append(index)
-      }
-    }
-    for indices in others.values {
-      var latest: [ServiceKey: Int] = [:]
-      for index in indices {
-        guard let previous = latest.updateValue(index, forKey: all[index].key) else { continue }
-        replace(previous, by: index)
-      }
-    }
-    // Usually every registration wins and none is pruned: then both lists
-    // are the input itself, with no copy.
-    var records: [RegistrationRecord] = []
-    if replaced.isEmpty && inactive.isEmpty {
-      records = all
-    } else {
-      records.reserveCapacity(all.count)
-      for index in 0..<all.count where winner[index] { records.append(all[index]) }
-    }
-
-    // Named registrations are among `others`, never in the plain slots.
-    // Those whose names fit inline go to the quick table, the others to
-    // their type's name table.
-    var quickNamed: [(record: RegistrationRecord, words: (UInt64, UInt64))] = []
-    var inQuickTable = Set<ObjectIdentifier>()
-    for indices in others.values {
-      for index in indices where winner[index] && all[index].key.arguments.isEmpty {
-        guard let name = all[index].key.name, let words = QuickNameTable.canonicalWords(of: name)
-        else { continue }
-        quickNamed.append((all[index], words))
-        inQuickTable.insert(ObjectIdentifier(all[index]))
+        members[id, default: []].append(record)
       }
     }
     var buckets = ContiguousArray<TypeBucket?>(repeating: nil, count: capacity)
-    var bucketed: [Int: ObjectIdentifier] = [:]
-    for indices in others.values {
-      if let first = indices.first {
-        bucketed[slot(for: all[first].key.service.id)] = all[first].key.service.id
-      }
-    }
-    for id in selections.keys { bucketed[slot(for: id)] = id }
-    for (at, id) in bucketed {
-      let members = ([plainOwner[at]] + (others[at] ?? [])).filter { $0 >= 0 && winner[$0] }.sorted()
-        .map { all[$0] }
-      let bucket = TypeBucket(members, selection: selections[id], inQuickTable: inQuickTable)
-      buckets[at] = bucket
-      plain[at] = bucket.plain.map(Unmanaged.passUnretained)
+    for (id, records) in members {
+      buckets[slot(for: id)] = TypeBucket(records)
     }
 
-    self.records = records
-    self.duplicates = replaced.sorted { $0.sequence < $1.sequence }
-    self.settled = settled
-    if settled.isEmpty {
-      self.survivors = all
-    } else {
-      var survivors: [RegistrationRecord] = []
-      survivors.reserveCapacity(all.count - settled.count)
-      for index in 0..<all.count where !pruned[index] { survivors.append(all[index]) }
-      self.survivors = survivors
-    }
-    self.inactive = inactive
     self.mask = mask
     self.shift = shift
     self.keys = keys
@@ -178,7 +149,15 @@ final class Registry: @unchecked Sendable {
       (bucketRefs + index).initialize(to: buckets[index].map(Unmanaged.passUnretained))
     }
     self.bucketRefs = bucketRefs
-    self.quickNamed = QuickNameTable(quickNamed)
+    self.quickNamed = quickNamed
+    self.typesUsed = typesUsed
+    self.namesUsed = namesUsed
+    // A selected type's unnamed requests are served by its registration
+    // under the selected name, wherever that is held (or by nothing).
+    for (id, selection) in selections {
+      guard let index = self.slot(of: id) else { continue }
+      plain[index].store(namedRecord(for: id, name: selection.name), ordering: .relaxed)
+    }
   }
 
   deinit {
@@ -187,6 +166,54 @@ final class Registry: @unchecked Sendable {
     keys.deallocate()
     plain.deallocate()
   }
+
+  /// The inline words of `name` when it is held in the quick table: ASCII
+  /// (so no other bytes make an equal string) and short enough to be
+  /// held inline.
+  static func quickWords(of name: String) -> (UInt64, UInt64)? {
+    guard !TypeBucket.isNotASCII(name) else { return nil }
+    return QuickNameTable.canonicalWords(of: name)
+  }
+
+  /// Publishes `record` into these tables in place, if it can be; called
+  /// by the container, under its lock, for registrations made after the
+  /// registry was built (with the same profile and selections).
+  func insert(_ record: RegistrationRecord) -> Insertion {
+    guard record.isActive(inProfile: activeProfile) else { return .placed }
+    let id = record.key.service.id
+    guard selections[id] == nil, record.key.arguments.isEmpty else { return .needsRebuild }
+    if let name = record.key.name {
+      guard let words = Self.quickWords(of: name) else { return .needsRebuild }
+      switch quickNamed.insert(record, words: words, used: namesUsed) {
+      case nil: return .needsRoom
+      case true?: namesUsed += 1
+      case false?: break
+      }
+      return .placed
+    }
+    let bits = Self.bits(of: id)
+    var index = Self.index(of: bits, shift: shift)
+    while true {
+      let key = keys[index].load(ordering: .relaxed)
+      if key == bits {
+        plain[index].store(Unmanaged.passUnretained(record), ordering: .releasing)
+        return .placed
+      }
+      if key == 0 { break }
+      index = (index &+ 1) & mask
+    }
+    guard (typesUsed + 1) * 2 <= mask + 1 else { return .needsRoom }
+    // The record before the key: a reader that finds the key finds it.
+    plain[index].store(Unmanaged.passUnretained(record), ordering: .releasing)
+    keys[index].store(bits, ordering: .releasing)
+    typesUsed += 1
+    return .placed
+  }
+
+  /// How many types and short names the tables hold: the room to leave in
+  /// the next registry when this one ran out, so that each new registry
+  /// takes as many again.
+  var used: (types: Int, names: Int) { (typesUsed, namesUsed) }
 
   @inlinable @inline(__always)
   static func bits(of id: ObjectIdentifier) -> UInt {
@@ -207,7 +234,8 @@ final class Registry: @unchecked Sendable {
     let bits = Self.bits(of: id)
     var index = Self.index(of: bits, shift: shift)
     while true {
-      let key = keys[index]
+      // Acquiring: a slot's record is stored before its key.
+      let key = keys[index].load(ordering: .acquiring)
       if key == bits { return index }
       if key == 0 { return nil }
       index = (index &+ 1) & mask
@@ -218,7 +246,7 @@ final class Registry: @unchecked Sendable {
   @inlinable @inline(__always)
   func plainRecord(for id: ObjectIdentifier) -> Unmanaged<RegistrationRecord>? {
     guard let index = slot(of: id) else { return nil }
-    return plain[index]
+    return plain[index].load(ordering: .acquiring)
   }
 
   /// The registration of the type under `name` taking no arguments, when
@@ -234,7 +262,7 @@ final class Registry: @unchecked Sendable {
   /// form, or in the type's name table, or, for a name that is not ASCII,
   /// among the type's names that are canonically equivalent to it.
   func namedRecord(for id: ObjectIdentifier, name: String) -> Unmanaged<RegistrationRecord>? {
-    if let words = QuickNameTable.canonicalWords(of: name),
+    if let words = Self.quickWords(of: name),
       let found = quickNamed.record(for: Self.bits(of: id), words: words)
     {
       return found
@@ -262,22 +290,50 @@ final class Registry: @unchecked Sendable {
     return bucket._withUnsafeGuaranteedRef { $0.record(named: name, signature: signature) }
   }
 
-  /// Every registration of one service type, under any name or arguments.
-  func bucket(for id: ObjectIdentifier) -> TypeBucket? {
+  /// The registration of the type under `name` whose arguments have these
+  /// identities.
+  func record(for id: ObjectIdentifier, name: String?, arguments: [ObjectIdentifier])
+    -> RegistrationRecord?
+  {
     guard let index = slot(of: id) else { return nil }
-    return buckets[index]
+    return buckets[index]?.record(named: name, arguments: arguments)
+  }
+
+  /// The registrations of the type under `name`, with or without
+  /// arguments, in registration order.
+  func records(for id: ObjectIdentifier, name: String?) -> [RegistrationRecord] {
+    let index = slot(of: id)
+    var found = index.flatMap { buckets[$0]?.records(named: name) } ?? []
+    guard !found.contains(where: { $0.key.arguments.isEmpty }) else { return found }
+    // The argument-free one is in the bucket only when the quick tables do
+    // not hold it: a long or non-ASCII name, a selected type's unnamed one.
+    let free: RegistrationRecord?
+    if let name {
+      free = quickNamed(for: id, name: name)
+    } else if let index, selections[id] == nil {
+      free = plain[index].load(ordering: .acquiring)?.takeUnretainedValue()
+    } else {
+      free = nil
+    }
+    guard let free else { return found }
+    found.append(free)
+    found.sort { $0.sequence < $1.sequence }
+    return found
+  }
+
+  private func quickNamed(for id: ObjectIdentifier, name: String) -> RegistrationRecord? {
+    guard let words = Self.quickWords(of: name) else { return nil }
+    return quickNamed.record(for: Self.bits(of: id), words: words)?.takeUnretainedValue()
   }
 }
 
-/// The registrations of one service type.
+/// The registrations of one service type that the quick tables do not
+/// hold: those with arguments, those with names that are long or not
+/// ASCII, and, for a type a profile selection concerns, the unnamed one.
 final class TypeBucket: @unchecked Sendable {
   // Never mutated after init.
-  /// The registration with no name and no arguments, the common case (or
-  /// the named one a profile selected for unnamed requests).
-  let plain: RegistrationRecord?
+  /// The members serving their keys, in registration order.
   let all: [RegistrationRecord]
-  /// The profile's choice of named registration for unnamed requests.
-  let selection: ServiceSelection?
   private let named: NameTable
   /// The argument-free named registrations whose names are not ASCII: the
   /// only ones a name held in other bytes can be canonically equal to.
@@ -285,17 +341,15 @@ final class TypeBucket: @unchecked Sendable {
   /// The registrations taking arguments, with their signatures.
   private let withArguments: ContiguousArray<(signature: UInt, record: Unmanaged<RegistrationRecord>)>
 
-  /// `inQuickTable`: the named registrations the registry's
-  /// ``QuickNameTable`` holds, left out of this type's ``NameTable``.
-  init(_ records: [RegistrationRecord], selection: ServiceSelection?, inQuickTable: Set<ObjectIdentifier>) {
+  /// A bucket of the last of `members` (in registration order) for each
+  /// key.
+  init(_ members: [RegistrationRecord]) {
+    var latest: [ServiceKey: Int] = [:]
+    for (index, record) in members.enumerated() { latest[record.key] = index }
+    let records =
+      latest.count == members.count ? members : latest.values.sorted().map { members[$0] }
     self.all = records
-    self.selection = selection
-    let servesUnnamed = selection?.name
-    self.plain = records.first { $0.key.name == servesUnnamed && $0.key.arguments.isEmpty }
-    self.named = NameTable(
-      records.filter {
-        $0.key.name != nil && $0.key.arguments.isEmpty && !inQuickTable.contains(ObjectIdentifier($0))
-      })
+    self.named = NameTable(records.filter { $0.key.name != nil && $0.key.arguments.isEmpty })
     self.nonASCIINamed = records.filter {
       $0.key.arguments.isEmpty && $0.key.name.map(Self.isNotASCII) == true
     }

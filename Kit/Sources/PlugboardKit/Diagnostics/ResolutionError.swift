@@ -40,14 +40,14 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
   public let chain: [ChainLink]
   /// What the failing container (and its parents) had registered, kept by
   /// reference to the immutable snapshots so that throwing copies nothing.
-  let registries: [Registry]
+  let registries: [RegistrySnapshot]
   /// For a cycle across threads, the other threads in it, in cycle order
   /// (the last one waits for an instance this thread is making); empty for
   /// a cycle within one chain.
   let otherThreads: [ThreadWait]
 
   init(
-    kind: Kind, key: ServiceKey, chain: [ChainLink], registries: [Registry],
+    kind: Kind, key: ServiceKey, chain: [ChainLink], registries: [RegistrySnapshot],
     otherThreads: [ThreadWait] = []
   ) {
     self.kind = kind
@@ -105,7 +105,8 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
       for record in registry.inactive where record.key.service == key.service {
         guard let profiles = record.info.profiles else { continue }
         let name = record.key.name.map { " named \"\($0)\"" } ?? ""
-        let active = registry.activeProfile.map { "the active profile is '\($0)'" } ?? "no profile is active"
+        let active =
+          registry.activeProfile.map { "the active profile is '\($0)'" } ?? "no profile is active"
         notes.append(
           "\(key.service.shortName)\(name) is registered only for profile \(profiles) "
             + "(at \(record.site)); \(active).")

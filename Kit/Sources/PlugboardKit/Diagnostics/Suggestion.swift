@@ -41,7 +41,7 @@ public struct Suggestion: Sendable, Hashable, CustomStringConvertible {
   /// registrations of a few types took 8 s (26.5 s for an unrelated type)
   /// when every record paid for reflecting its type's name and an edit
   /// distance.
-  static func candidates(for key: ServiceKey, in registries: [Registry]) -> [Suggestion] {
+  static func candidates(for key: ServiceKey, in registries: [RegistrySnapshot]) -> [Suggestion] {
     var sameType: [Suggestion] = []
     var otherTypes: [Reason: [Suggestion]] = [:]
     var seen = Set<ServiceKey>()

@@ -1,0 +1,61 @@
+/// A container's registrations as they were at one moment, for what looks
+/// at all of them: the inspection properties, lifecycle hooks, and the
+/// suggestions and notes of a ``ResolutionError`` (which keeps the
+/// snapshot of the moment it failed).
+///
+/// Taking one costs an allocation, whatever the number of registrations:
+/// it is a count into the container's ``RecordLog``. Which registration
+/// serves each key, which replaced which and which are left out by the
+/// profile are worked out when asked, from the registrations in order;
+/// lookups use the container's ``Registry`` instead.
+final class RegistrySnapshot: @unchecked Sendable {
+  // Never mutated after init; the log's records below `count` never change.
+  private let log: RecordLog
+  private let count: Int
+  let activeProfile: String?
+  let selections: [ObjectIdentifier: ServiceSelection]
+
+  init(
+    log: RecordLog, count: Int, activeProfile: String?,
+    selections: [ObjectIdentifier: ServiceSelection]
+  ) {
+    self.log = log
+    self.count = count
+    self.activeProfile = activeProfile
+    self.selections = selections
+  }
+
+  /// Which registrations serve their keys, in registration order, and
+  /// which ones later registrations of the same key replaced (in the
+  /// order of the replacing ones); the profile's inactive ones take no
+  /// part.
+  private var outcome: (records: [RegistrationRecord], duplicates: [DuplicateRegistration]) {
+    var latest: [ServiceKey: Int] = [:]
+    var winner = [Bool](repeating: false, count: count)
+    var duplicates: [DuplicateRegistration] = []
+    for index in 0..<count {
+      let record = log[index]
+      guard record.isActive(inProfile: activeProfile) else { continue }
+      winner[index] = true
+      if let previous = latest.updateValue(index, forKey: record.key) {
+        winner[previous] = false
+        duplicates.append(
+          DuplicateRegistration(key: record.key, winner: record.site, replaced: log[previous].site))
+      }
+    }
+    var records: [RegistrationRecord] = []
+    records.reserveCapacity(latest.count)
+    for index in 0..<count where winner[index] { records.append(log[index]) }
+    return (records, duplicates)
+  }
+
+  /// The registrations that serve their keys, in registration order.
+  var records: [RegistrationRecord] { outcome.records }
+  /// Every replacement of one registration by a later one of the same key
+  /// (both active), in the order of the replacing registrations.
+  var duplicates: [DuplicateRegistration] { outcome.duplicates }
+  /// Registrations whose profiles are not active.
+  var inactive: [RegistrationRecord] {
+    (0..<count).map { log[$0] }.filter { !$0.isActive(inProfile: activeProfile) }
+  }
+}
