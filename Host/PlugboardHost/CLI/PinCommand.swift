@@ -1,13 +1,12 @@
 /// `plugboard pin`: writes or refreshes the `sha256` pin of every plugin
 /// in the manifest (enabled or not), and the `libraryPins` of every library
 /// a pinned plugin would load beside it (see ``LibraryClosure``), from the
-/// files as they are now, and
-/// lists the drop-in folders' libraries with their digests (their pins are
-/// the operator's to write; see ``reportDiscovered(in:)``). It
-/// only reads and hashes the libraries, never opens them with `dlopen`, so
-/// no plugin code runs. The manifest is rewritten atomically with every
-/// other byte as it was; if any library is missing or unreadable nothing
-/// is written and the exit status is 1.
+/// files as they are now, and lists the drop-in folders' libraries with
+/// their digests (their pins are the operator's to write; see
+/// ``reportDiscovered(in:)``). It only reads and hashes the libraries,
+/// never opens them with `dlopen`, so no plugin code runs. The manifest is
+/// rewritten atomically with every other byte as it was; if any library is
+/// missing or unreadable nothing is written and the exit status is 1.
 struct PinCommand {
   let options: ParsedOptions
   let console: any Console
