@@ -9,7 +9,10 @@
 /// diagnostics need exact value kinds (Foundation on Linux reports booleans
 /// as numbers), member order, and line:column positions for syntax errors.
 package struct JSONParser {
-  private let bytes: [UInt8]
+  /// The text, read through a pointer for the length of one parse: read
+  /// through the array, every byte cost a retain and a release in the
+  /// README's debug build, and a copy of the parser per string.
+  private let bytes: UnsafeBufferPointer<UInt8>
   private var index = 0
   /// The tape being written, and the decoded text of strings with escapes.
   private var entries: [JSONTape.Entry] = []
@@ -23,7 +26,7 @@ package struct JSONParser {
   /// Nesting limit, so hostile input cannot exhaust the stack.
   private let maximumDepth = 512
 
-  private init(bytes: [UInt8]) {
+  private init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
     // A member takes two entries and at least four bytes (`"":0,`): room
     // for them all up front spares the copies of a growing tape, 22M
@@ -56,15 +59,18 @@ package struct JSONParser {
   ///   4 GiB or more, whose offsets the tape cannot hold (a manifest is
   ///   read only up to 256 MiB).
   package static func tape(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONTape {
-    var parser = JSONParser(bytes: bytes)
     guard bytes.count < Int(UInt32.max) else {
       throw JSONSyntaxError(
         line: 1, column: 1, message: "the text is 4 GiB or longer; a JSON text read here is shorter")
     }
-    parser.skipByteOrderMark()
-    try parser.value(depth: 0)
-    parser.skipWhitespace()
-    guard parser.index == bytes.count else { throw parser.failure("unexpected text after the JSON value") }
+    let parser = try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+      var parser = JSONParser(bytes: buffer)
+      parser.skipByteOrderMark()
+      try parser.value(depth: 0)
+      parser.skipWhitespace()
+      guard parser.index == buffer.count else { throw parser.failure("unexpected text after the JSON value") }
+      return parser
+    }
     return JSONTape(
       bytes: bytes, decoded: parser.decoded, entries: parser.entries,
       containsControlCharacter: parser.sawControlCharacter)
@@ -216,7 +222,7 @@ package struct JSONParser {
     var flags: UInt8 = 0
     var run = index
     while true {
-      let stop = bytes.withUnsafeBufferPointer { Self.plainText(in: $0, from: index) }
+      let stop = Self.plainText(in: bytes, from: index)
       index = stop.end
       if stop.invalidUTF8 { throw invalidUTF8() }
       if stop.control { sawControlCharacter = true }
@@ -231,7 +237,7 @@ package struct JSONParser {
               second: UInt32(truncatingIfNeeded: index)))
           return
         }
-        decoded.append(contentsOf: bytes[run..<index])
+        decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
         entries.append(
           JSONTape.Entry(
             kind: .string, flags: flags | JSONTape.escapedFlag,
@@ -241,7 +247,7 @@ package struct JSONParser {
       }
       if byte == UInt8(ascii: "\\") {
         if decodedStart == nil { decodedStart = decoded.count }
-        decoded.append(contentsOf: bytes[run..<index])
+        decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
         if try escape() { flags |= JSONTape.nonASCIIFlag }
         run = index
         continue
@@ -427,14 +433,13 @@ package struct JSONParser {
     var line = 1
     var lineStart = 0
     var column = 1
-    bytes.withUnsafeBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return }
+    if let base = bytes.baseAddress {
       while lineStart < end, let newline = memchr(base + lineStart, 0x0A, end - lineStart) {
         line += 1
         lineStart = base.distance(to: newline.assumingMemoryBound(to: UInt8.self)) + 1
       }
-      for position in lineStart..<end where buffer[position] & 0xC0 != 0x80 { column += 1 }
     }
+    for position in lineStart..<end where bytes[position] & 0xC0 != 0x80 { column += 1 }
     return JSONSyntaxError(line: line, column: column, message: message)
   }
 }

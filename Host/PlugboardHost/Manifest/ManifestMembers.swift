@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The keys one kind of manifest object allows, as names for messages and
 /// as bytes to compare keys on the tape with, so that a key is told apart
 /// without making a `String` of it.
@@ -7,11 +11,27 @@ struct AllowedKeys {
   /// Bit n set when some allowed key is n bytes long (for n under 64):
   /// most unknown keys are told apart by it alone, in a few instructions.
   let lengths: UInt64
+  /// Per allowed key, its ``signature(_:)``: an unknown key of an allowed
+  /// length (`lpguVersion`, issue 21's recipe) is told apart by one
+  /// comparison per allowed key, not by comparing bytes.
+  private let signatures: [UInt64]
 
   init(_ names: [String]) {
     self.names = names
     bytes = names.map { Array($0.utf8) }
     lengths = bytes.reduce(0) { $1.count < 64 ? $0 | 1 << UInt64($1.count) : $0 }
+    signatures = bytes.map { $0.withUnsafeBufferPointer(Self.signature) }
+  }
+
+  /// A text's length (its low byte) and first seven bytes in one word.
+  private static func signature(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var word = UInt64(truncatingIfNeeded: text.count) & 0xFF
+    var offset = 0
+    while offset < min(7, text.count) {
+      word |= UInt64(text[offset]) << UInt64(8 * (offset + 1))
+      offset += 1
+    }
+    return word
   }
 
   /// The position of the key at `key` on `tape` among the allowed ones.
@@ -19,14 +39,31 @@ struct AllowedKeys {
   /// equivalent to an ASCII key but not equal to it must hold one of the
   /// few characters that decompose to ASCII (`K`, `;`, `` ` ``), and no
   /// allowed key holds one.
+  ///
+  /// Index loops and `memcmp`, not `enumerated()` and `elementsEqual`:
+  /// unoptimised (the README's debug build), each of those is a generic
+  /// call that looks up type metadata per byte, which made the 4 MiB
+  /// manifest of issue 21 take 2 s to check there.
   func position(of key: Int, on tape: JSONTape) -> Int? {
     tape.withText(key) { text in
-      if text.count < 64, lengths & 1 << UInt64(text.count) == 0 { return nil }
-      for (position, candidate) in bytes.enumerated() where candidate.count == text.count {
-        if candidate.withUnsafeBufferPointer({ $0.elementsEqual(text) }) { return position }
+      let count = text.count
+      if count < 64, lengths & 1 << UInt64(count) == 0 { return nil }
+      let signature = Self.signature(text)
+      return signatures.withUnsafeBufferPointer { signatures in
+        var position = 0
+        while position < signatures.count {
+          if signatures[position] == signature, equal(bytes[position], text) { return position }
+          position += 1
+        }
+        return nil
       }
-      return nil
     }
+  }
+
+  private func equal(_ candidate: [UInt8], _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard candidate.count == text.count else { return false }
+    guard let start = text.baseAddress else { return candidate.isEmpty }
+    return candidate.withUnsafeBytes { $0.baseAddress.map { memcmp($0, start, text.count) == 0 } ?? false }
   }
 }
 
