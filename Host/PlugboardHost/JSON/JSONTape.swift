@@ -166,6 +166,9 @@ package struct JSONTape: Sendable {
     var position: Int
     var remaining: Int
 
+    /// Exact: an array made of the members is allocated once.
+    package var underestimatedCount: Int { remaining }
+
     package mutating func next() -> (key: Int, value: Int)? {
       guard remaining > 0, position + 1 < entries.count else { return nil }
       remaining -= 1
@@ -181,6 +184,9 @@ package struct JSONTape: Sendable {
     let entries: [Entry]
     var position: Int
     var remaining: Int
+
+    /// Exact: an array made of the elements is allocated once.
+    package var underestimatedCount: Int { remaining }
 
     package mutating func next() -> Int? {
       guard remaining > 0, position < entries.count else { return nil }

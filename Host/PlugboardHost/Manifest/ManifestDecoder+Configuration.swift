@@ -62,11 +62,10 @@ extension ManifestDecoder {
   /// plugin or a listed problem.
   mutating func profileConfig(_ node: Int, of profile: String, at path: ManifestPath) {
     let tape = self.tape
-    let members = orderedMembers(node, at: path)
-    var configured: [ConfiguredPlugin] = []
-    configured.reserveCapacity(members.count)
-    for (key, body) in members {
-      configured.append(ConfiguredPlugin(key: key, settings: settings(body, at: path.key(tape.text(key)))))
+    var configured = ConfiguredPlugins(members: orderedMembers(node, at: path))
+    for (position, member) in configured.members.enumerated() {
+      let settings = settings(member.value, at: path.key(tape.text(member.key)))
+      if !settings.isEmpty { configured.settings[position] = settings }
     }
     configuredPlugins[profile] = configured
   }
@@ -77,26 +76,36 @@ extension ManifestDecoder {
   /// all are listed, as a decoded manifest has; otherwise the listed ones
   /// and, when there are few unknown ones, those too, which a rename's
   /// did-you-mean reads).
+  ///
+  /// An unknown name past the listed problems is only counted: nothing is
+  /// kept of it (a quarter of a million names kept cost more than reading
+  /// them did, issue 21).
   mutating func rejectUnknownConfiguredPlugins(_ plugins: [PluginEntry]) {
     let tape = self.tape
     let names = plugins.map(\.name)
     let known = KnownNames(names)
-    var unknownByProfile: [[ConfiguredPlugin]] = []
+    let listable = ListedProblems<String>.limit
+    // Per profile: how many names are unknown, and where the first of
+    // them are (one more than can be listed, to tell "few" from "many").
+    var unknownByProfile: [(count: Int, first: [Int])] = []
     for index in profiles.indices {
-      let configured = configuredPlugins[profiles[index].name] ?? []
-      var unknown: [ConfiguredPlugin] = []
+      let configured = configuredPlugins[profiles[index].name] ?? ConfiguredPlugins(members: [])
+      var unknown = (count: 0, first: [Int]())
       // Not reserved for every name: when most are unknown (a quarter of a
       // million, say) it would stay nearly empty.
       var config: [String: [String: SettingValue]] = [:]
-      for plugin in configured {
-        if known.contains(plugin.key, on: tape) {
-          config[tape.text(plugin.key)] = plugin.settings
+      for (position, member) in configured.members.enumerated() {
+        if known.contains(member.key, on: tape) {
+          config[tape.text(member.key)] = configured.settings[position] ?? [:]
         } else {
-          unknown.append(plugin)
+          unknown.count += 1
+          if unknown.first.count <= listable { unknown.first.append(position) }
         }
       }
-      if unknown.count <= ListedProblems<String>.limit {
-        for plugin in unknown { config[tape.text(plugin.key)] = plugin.settings }
+      if unknown.count <= listable {
+        for position in unknown.first {
+          config[tape.text(configured.members[position].key)] = configured.settings[position] ?? [:]
+        }
       }
       profiles[index].config = config
       unknownByProfile.append(unknown)
@@ -104,23 +113,27 @@ extension ManifestDecoder {
     // Gathered once, and only when some name is unknown: the settings each
     // listed plugin is given anywhere, for a rename's did-you-mean.
     var given: [String: Set<String>]?
-    for (profile, unknown) in zip(profiles, unknownByProfile) where !unknown.isEmpty {
+    for (profile, unknown) in zip(profiles, unknownByProfile) where unknown.count > 0 {
       let settings = given ?? settingsGiven(to: plugins)
       given = settings
+      let members = configuredPlugins[profile.name]?.members ?? []
+      let key = { (position: Int) in tape.text(members[position].key) }
       // Each guess compares every other unknown name: past a report's
       // worth of them, a guess is not worth a quadratic cost.
-      let unknownNames =
-        unknown.count <= ListedProblems<String>.limit ? unknown.map { tape.text($0.key) } : nil
-      for plugin in unknown {
-        report(profile.path.key("config").key(tape.text(plugin.key))) { _ in
-          let plugin = tape.text(plugin.key)
+      let unknownNames = unknown.count <= listable ? unknown.first.map(key) : nil
+      var reported = 0
+      for position in unknown.first where problems.hasRoom {
+        let plugin = key(position)
+        report(profile.path.key("config").key(plugin)) { _ in
           let suggestion =
             KeySuggestion.closest(to: plugin, among: names)
             ?? unknownNames.flatMap { Self.renamed(plugin, in: profile, given: settings, unknown: $0) }
           return
             "no plugin is called \"\(plugin)\"\(suggestion.map { "; did you mean \"\($0)\"?" } ?? " in plugins")"
         }
+        reported += 1
       }
+      problems.countUnlisted(unknown.count - reported)
     }
   }
 
@@ -157,9 +170,11 @@ extension ManifestDecoder {
   }
 }
 
-/// One plugin a profile's `config` names: its key on the tape, and the
-/// settings its object gives.
-struct ConfiguredPlugin {
-  let key: Int
-  let settings: [String: SettingValue]
+/// The plugins one profile's `config` names, as read: their keys and
+/// values on the tape in written order, repeats left out, and the
+/// settings of those that give any, by position. Nothing per name is
+/// allocated: a `config` may name a quarter of a million.
+struct ConfiguredPlugins {
+  var members: [(key: Int, value: Int)]
+  var settings: [Int: [String: SettingValue]] = [:]
 }

@@ -166,19 +166,28 @@ extension ManifestDecoder {
           // Thousands of distinct keys: one table for them all would miss
           // the cache on nearly every insert; the rest are found by
           // partition (`ByteTextSet.repeats`), which agrees on these.
-          let members = Array(tape.members(node))
+          var members = Array(tape.members(node))
           let repeated = tape.withTexts { texts in
             ByteTextSet.repeats(count: members.count) { texts[members[$0].key] }
           }
+          // The kept members are moved down in place, after the ones kept
+          // so far: a second array of them all touched megabytes of fresh
+          // pages (issue 21).
+          var kept = 0
+          for member in result {
+            members[kept] = member
+            kept += 1
+          }
           for later in (ordinal + 1)..<members.count {
-            let member = members[later]
             guard !repeated[later] else {
-              report(path.key(tape.text(member.key)), "duplicate key; each key may appear once")
+              report(path.key(tape.text(members[later].key)), "duplicate key; each key may appear once")
               continue
             }
-            result.append(member)
+            members[kept] = members[later]
+            kept += 1
           }
-          return result
+          members.removeLast(members.count - kept)
+          return members
         }
       }
       return result

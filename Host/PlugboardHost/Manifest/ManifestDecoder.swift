@@ -50,7 +50,7 @@ struct ManifestDecoder {
   /// The plugins each profile's `config` names (their keys on the tape),
   /// in written order, with their settings, by profile; see
   /// ManifestDecoder+Configuration.
-  var configuredPlugins: [String: [ConfiguredPlugin]] = [:]
+  var configuredPlugins: [String: ConfiguredPlugins] = [:]
   var hookTimeout: Duration?
   var exitTimeout: Duration?
 

@@ -48,6 +48,14 @@ struct ListedProblems<Problem> {
     listed.append(problem())
   }
 
+  /// Records `count` problems past the listed ones at once, for a reader
+  /// that listed problems while ``hasRoom`` held and knows how many are
+  /// left: counting them one by one cost a call each, and past the
+  /// listed ones there may be a quarter of a million (issue 21).
+  mutating func countUnlisted(_ count: Int) {
+    unlisted += max(count, 0)
+  }
+
   /// The sentence that stands for the unlisted problems: `"12 more problems
   /// not listed (plugboard lists the first 100)"`, or nil when every
   /// problem is listed.
