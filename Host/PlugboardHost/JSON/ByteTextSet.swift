@@ -148,29 +148,33 @@ extension ByteTextSet {
     let shift = UInt64(64 - bits)
     var hashes = [UInt64](repeating: 0, count: count)
     for index in 0..<count { hashes[index] = hash(text(index)) }
-    // Where each partition starts in `order`, then its texts' numbers.
+    // Where each partition starts in `sorted`, then its texts, each as
+    // one word: the low half of its hash above its number. One stream per
+    // partition, not two (a number and a hash), halved the stores that
+    // missed the cache; the top bits chose the partition, so the low half
+    // is what tells texts of one partition apart.
     var starts = [Int](repeating: 0, count: (1 << bits) + 1)
     for hash in hashes { starts[Int(truncatingIfNeeded: hash >> shift) + 1] += 1 }
     for partition in 0..<(1 << bits) { starts[partition + 1] += starts[partition] }
-    // Each text's number and hash, by partition: the hash is copied, as
-    // reading it back through the number missed the cache every time.
     var next = starts
-    var order = [UInt32](repeating: 0, count: count)
-    var orderedHashes = [UInt64](repeating: 0, count: count)
-    for index in 0..<count {
-      let hash = hashes[index]
-      let partition = Int(truncatingIfNeeded: hash >> shift)
-      order[next[partition]] = UInt32(truncatingIfNeeded: index)
-      orderedHashes[next[partition]] = hash
-      next[partition] += 1
+    var sorted = [UInt64](repeating: 0, count: count)
+    sorted.withUnsafeMutableBufferPointer { sorted in
+      next.withUnsafeMutableBufferPointer { next in
+        for index in 0..<count {
+          let hash = hashes[index]
+          let partition = Int(truncatingIfNeeded: hash >> shift)
+          sorted[next[partition]] = hash << 32 | UInt64(truncatingIfNeeded: index)
+          next[partition] += 1
+        }
+      }
     }
     var table = HashedNumbers()
     for partition in 0..<(1 << bits) {
       table.removeAll()
       for position in starts[partition]..<starts[partition + 1] {
-        let index = Int(order[position])
-        let hash = orderedHashes[position]
-        let equal = table.insert(index, hash: hash) { earlier in
+        let word = sorted[position]
+        let index = Int(truncatingIfNeeded: word & 0xFFFF_FFFF)
+        let equal = table.insert(index, hash: word >> 32) { earlier in
           text(earlier).elementsEqual(text(index))
         }
         if equal { repeated[index] = true }

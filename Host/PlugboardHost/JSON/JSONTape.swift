@@ -97,6 +97,14 @@ package struct JSONTape: Sendable {
 
   /// Calls `body` with the bytes of the string or number at `index`
   /// (decoded, for a string with escapes); empty for other kinds.
+  /// How many bytes ``withText(_:_:)`` reads at `index`, without reading
+  /// them: 0 for a kind that has no text.
+  package func textCount(_ index: Int) -> Int {
+    let entry = entries[index]
+    guard entry.kind == .string || entry.kind == .number else { return 0 }
+    return max(Int(entry.second) - Int(entry.first), 0)
+  }
+
   package func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
     let entry = entries[index]
     guard entry.kind == .string || entry.kind == .number else {

@@ -7,6 +7,10 @@ struct KnownNames {
   /// unwrapping copied the set (three retains and releases) per lookup.
   private let bytes: ByteTextSet
   private let ascii: Bool
+  /// Bit n set when some name is n bytes long, bit 63 when one is longer:
+  /// most unknown names (a quarter of a million in a profile's `config`,
+  /// issue 21) are told apart by it without hashing their bytes.
+  private let lengths: UInt64
 
   init(_ names: [String]) {
     self.names = Set(names)
@@ -19,11 +23,15 @@ struct KnownNames {
       }
     }
     self.bytes = bytes
+    lengths = names.reduce(0) { $0 | 1 << UInt64(min($1.utf8.count, 63)) }
   }
 
   /// Whether the string at `key` on `tape` is one of the names.
   func contains(_ key: Int, on tape: JSONTape) -> Bool {
     guard ascii, tape.isASCII(key) else { return names.contains(tape.text(key)) }
+    // The length first, outside the closure: one that reads two of the
+    // fields copied the whole value, sets and all, per key.
+    guard lengths & 1 << UInt64(min(tape.textCount(key), 63)) != 0 else { return false }
     return tape.withText(key) { bytes.contains($0) }
   }
 }

@@ -62,8 +62,11 @@ extension ManifestDecoder {
   /// plugin or a listed problem.
   mutating func profileConfig(_ node: Int, of profile: String, at path: ManifestPath) {
     let tape = self.tape
-    var configured = ConfiguredPlugins(members: orderedMembers(node, at: path))
-    for (position, member) in configured.members.enumerated() {
+    var configured = ConfiguredPlugins(members: distinctMembers(node, at: path))
+    // An empty object gives nothing to check: skipped here, it does not
+    // cost a call whose path argument retains the path and the tape.
+    for (position, member) in configured.members.enumerated()
+    where tape.kind(member.value) != .object || tape.count(member.value) > 0 {
       let settings = settings(member.value, at: path.key(tape.text(member.key)))
       if !settings.isEmpty { configured.settings[position] = settings }
     }
@@ -85,26 +88,26 @@ extension ManifestDecoder {
     let names = plugins.map(\.name)
     let known = KnownNames(names)
     let listable = ListedProblems<String>.limit
-    // Per profile: how many names are unknown, and where the first of
-    // them are (one more than can be listed, to tell "few" from "many").
-    var unknownByProfile: [(count: Int, first: [Int])] = []
+    // Per profile: how many names are unknown, and the first of them
+    // (one more than can be listed, to tell "few" from "many"): their
+    // keys on the tape and their places in the profile's `config`.
+    var unknownByProfile: [(count: Int, first: [(position: Int, key: Int)])] = []
     for index in profiles.indices {
-      let configured = configuredPlugins[profiles[index].name] ?? ConfiguredPlugins(members: [])
-      var unknown = (count: 0, first: [Int]())
+      var unknown = (count: 0, first: [(position: Int, key: Int)]())
       // Not reserved for every name: when most are unknown (a quarter of a
       // million, say) it would stay nearly empty.
       var config: [String: [String: SettingValue]] = [:]
-      for (position, member) in configured.members.enumerated() {
-        if known.contains(member.key, on: tape) {
-          config[tape.text(member.key)] = configured.settings[position] ?? [:]
-        } else {
-          unknown.count += 1
-          if unknown.first.count <= listable { unknown.first.append(position) }
+      if let configured = configuredPlugins[profiles[index].name] {
+        for (position, member) in configured.members.enumerated() {
+          if known.contains(member.key, on: tape) {
+            config[tape.text(member.key)] = configured.settings[position] ?? [:]
+          } else {
+            unknown.count += 1
+            if unknown.first.count <= listable { unknown.first.append((position, member.key)) }
+          }
         }
-      }
-      if unknown.count <= listable {
-        for position in unknown.first {
-          config[tape.text(configured.members[position].key)] = configured.settings[position] ?? [:]
+        if unknown.count <= listable {
+          for (position, key) in unknown.first { config[tape.text(key)] = configured.settings[position] ?? [:] }
         }
       }
       profiles[index].config = config
@@ -116,14 +119,12 @@ extension ManifestDecoder {
     for (profile, unknown) in zip(profiles, unknownByProfile) where unknown.count > 0 {
       let settings = given ?? settingsGiven(to: plugins)
       given = settings
-      let members = configuredPlugins[profile.name]?.members ?? []
-      let key = { (position: Int) in tape.text(members[position].key) }
       // Each guess compares every other unknown name: past a report's
       // worth of them, a guess is not worth a quadratic cost.
-      let unknownNames = unknown.count <= listable ? unknown.first.map(key) : nil
+      let unknownNames = unknown.count <= listable ? unknown.first.map { tape.text($0.key) } : nil
       var reported = 0
-      for position in unknown.first where problems.hasRoom {
-        let plugin = key(position)
+      for (_, key) in unknown.first where problems.hasRoom {
+        let plugin = tape.text(key)
         report(profile.path.key("config").key(plugin)) { _ in
           let suggestion =
             KeySuggestion.closest(to: plugin, among: names)
@@ -175,6 +176,6 @@ extension ManifestDecoder {
 /// settings of those that give any, by position. Nothing per name is
 /// allocated: a `config` may name a quarter of a million.
 struct ConfiguredPlugins {
-  var members: [(key: Int, value: Int)]
+  var members: DistinctMembers
   var settings: [Int: [String: SettingValue]] = [:]
 }

@@ -141,66 +141,58 @@ extension ManifestDecoder {
 
   /// An object's members (keys and values on the tape) in written order,
   /// after reporting a non-object and duplicate keys; for objects whose
-  /// keys are names, not a schema. Keys are compared as `String`s (which
-  /// are equal when canonically equivalent) unless every key is ASCII,
-  /// where bytes tell the same and no `String` is made.
+  /// keys are names, not a schema. See ``distinctMembers(_:at:)``.
   mutating func orderedMembers(_ node: Int, at path: ManifestPath) -> [(key: Int, value: Int)] {
+    Array(distinctMembers(node, at: path))
+  }
+
+  /// An object's members in written order with the repeated keys left
+  /// out, after reporting a non-object and each repeat; read from the
+  /// tape, not copied: a profile's `config` may hold a quarter of a
+  /// million, and an array of them touched megabytes of fresh pages
+  /// (issue 21). Keys are compared as `String`s (which are equal when
+  /// canonically equivalent) unless every key is ASCII, where bytes tell
+  /// the same and no `String` is made.
+  mutating func distinctMembers(_ node: Int, at path: ManifestPath) -> DistinctMembers {
     let tape = self.tape
     guard tape.kind(node) == .object else {
       report(path, "expected an object, found \(tape.kindDescription(node))")
-      return []
+      return DistinctMembers(members: tape.members(node), repeated: [])
     }
-    var result: [(key: Int, value: Int)] = []
-    result.reserveCapacity(tape.count(node))
-    if tape.isASCII(node) {
-      // Sized for the distinct keys, which a million copies of one key
-      // are not: the set grows with what it holds.
-      var seen = ByteTextSet(capacity: min(tape.count(node), ByteTextSet.partitionThreshold))
-      for (ordinal, member) in tape.members(node).enumerated() {
-        guard tape.withText(member.key, { seen.insert($0) }) else {
-          report(path.key(tape.text(member.key)), "duplicate key; each key may appear once")
-          continue
-        }
-        result.append(member)
-        if seen.count > ByteTextSet.partitionThreshold {
-          // Thousands of distinct keys: one table for them all would miss
-          // the cache on nearly every insert; the rest are found by
-          // partition (`ByteTextSet.repeats`), which agrees on these.
-          var members = Array(tape.members(node))
-          let repeated = tape.withTexts { texts in
-            ByteTextSet.repeats(count: members.count) { texts[members[$0].key] }
-          }
-          // The kept members are moved down in place, after the ones kept
-          // so far: a second array of them all touched megabytes of fresh
-          // pages (issue 21).
-          var kept = 0
-          for member in result {
-            members[kept] = member
-            kept += 1
-          }
-          for later in (ordinal + 1)..<members.count {
-            guard !repeated[later] else {
-              report(path.key(tape.text(members[later].key)), "duplicate key; each key may appear once")
-              continue
-            }
-            members[kept] = members[later]
-            kept += 1
-          }
-          members.removeLast(members.count - kept)
-          return members
-        }
+    let count = tape.count(node)
+    var repeated: [Bool] = []
+    func reportRepeat(_ ordinal: Int, key: Int) {
+      if repeated.isEmpty { repeated = [Bool](repeating: false, count: count) }
+      repeated[ordinal] = true
+      report(path.key(tape.text(key)), "duplicate key; each key may appear once")
+    }
+    guard tape.isASCII(node) else {
+      var seen = Set<String>(minimumCapacity: count)
+      for (ordinal, member) in tape.members(node).enumerated() where !seen.insert(tape.text(member.key)).inserted {
+        reportRepeat(ordinal, key: member.key)
       }
-      return result
+      return DistinctMembers(members: tape.members(node), repeated: repeated)
     }
-    var seen = Set<String>(minimumCapacity: tape.count(node))
-    for member in tape.members(node) {
-      let key = tape.text(member.key)
-      guard seen.insert(key).inserted else {
-        report(path.key(key), "duplicate key; each key may appear once")
+    // Sized for the distinct keys, which a million copies of one key are
+    // not: the set grows with what it holds.
+    var seen = ByteTextSet(capacity: min(count, ByteTextSet.partitionThreshold))
+    for (ordinal, member) in tape.members(node).enumerated() {
+      guard tape.withText(member.key, { seen.insert($0) }) else {
+        reportRepeat(ordinal, key: member.key)
         continue
       }
-      result.append(member)
+      guard seen.count > ByteTextSet.partitionThreshold else { continue }
+      // Thousands of distinct keys: one table for them all would miss the
+      // cache on nearly every insert; the rest are found by partition
+      // (`ByteTextSet.repeats`), which agrees on these. A key's index
+      // is kept in four bytes (its value's is the next).
+      var keys = [UInt32]()
+      keys.reserveCapacity(count)
+      for member in tape.members(node) { keys.append(UInt32(truncatingIfNeeded: member.key)) }
+      let all = tape.withTexts { texts in ByteTextSet.repeats(count: count) { texts[Int(keys[$0])] } }
+      for later in (ordinal + 1)..<count where all[later] { reportRepeat(later, key: Int(keys[later])) }
+      return DistinctMembers(members: tape.members(node), repeated: all)
     }
-    return result
+    return DistinctMembers(members: tape.members(node), repeated: repeated)
   }
 }

@@ -92,3 +92,31 @@ struct ManifestMembers {
     node(key).map { tape.value(at: $0) }
   }
 }
+
+/// An object's members on the tape in written order, with the repeated
+/// keys left out (the later of two equal keys is the repeat); made by
+/// ``ManifestDecoder/distinctMembers(_:at:)``, which has reported them.
+struct DistinctMembers: Sequence {
+  let members: JSONTape.Members
+  /// Per member, whether its key repeats an earlier one; empty when none
+  /// does.
+  let repeated: [Bool]
+
+  func makeIterator() -> Iterator { Iterator(members: members, repeated: repeated) }
+
+  var underestimatedCount: Int { repeated.isEmpty ? members.underestimatedCount : 0 }
+
+  struct Iterator: IteratorProtocol {
+    var members: JSONTape.Members
+    let repeated: [Bool]
+    var ordinal = 0
+
+    mutating func next() -> (key: Int, value: Int)? {
+      while let member = members.next() {
+        ordinal += 1
+        if repeated.isEmpty || !repeated[ordinal - 1] { return member }
+      }
+      return nil
+    }
+  }
+}
