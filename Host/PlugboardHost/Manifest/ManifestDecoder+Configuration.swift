@@ -107,7 +107,9 @@ extension ManifestDecoder {
           }
         }
         if unknown.count <= listable {
-          for (position, key) in unknown.first { config[tape.text(key)] = configured.settings[position] ?? [:] }
+          for (position, key) in unknown.first {
+            config[tape.text(key)] = configured.settings[position] ?? [:]
+          }
         }
       }
       profiles[index].config = config

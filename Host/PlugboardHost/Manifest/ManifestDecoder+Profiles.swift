@@ -168,7 +168,8 @@ extension ManifestDecoder {
     }
     guard tape.isASCII(node) else {
       var seen = Set<String>(minimumCapacity: count)
-      for (ordinal, member) in tape.members(node).enumerated() where !seen.insert(tape.text(member.key)).inserted {
+      for (ordinal, member) in tape.members(node).enumerated()
+      where !seen.insert(tape.text(member.key)).inserted {
         reportRepeat(ordinal, key: member.key)
       }
       return DistinctMembers(members: tape.members(node), repeated: repeated)
