@@ -6,8 +6,10 @@ import Testing
 /// `plugboard completion SHELL`: scripts each shell accepts, made from the
 /// command specs, that complete commands, options and values.
 @Suite struct CompletionTests {
-  private static let hasZsh = Toolchain.find("zsh") != nil
-  private static let hasFish = Toolchain.find("fish") != nil
+  /// zsh and fish are not on a fresh machine: their tests skip without
+  /// them, unless `PLUGBOARD_REQUIRE_TOOLS` names them (`.ci/run` does).
+  private static let hasZsh = ExternalTool.shouldRun("zsh")
+  private static let hasFish = ExternalTool.shouldRun("fish")
 
   private func script(_ shell: String) throws -> String {
     let result = try Subprocess.plugboard(["completion", shell])
@@ -100,6 +102,8 @@ import Testing
 
   /// Runs `shell` with `check` (its no-execute flag) on the script saved as `file`.
   private func syntaxCheck(_ shell: String, file: String, check: String) throws {
+    try #require(
+      Toolchain.find(shell) != nil, "PLUGBOARD_REQUIRE_TOOLS names \(shell), but it is not on PATH")
     let folder = try TemporaryDirectory()
     let path = try folder.write(file, try script(shell))
     let result = try Subprocess.run("/usr/bin/env", [shell, check, path])
@@ -118,6 +122,7 @@ import Testing
 
   @Test(.enabled(if: hasFish, "fish is not installed: the fish script's completions are not tried"))
   func fishCompletesCommandsOptionsAndValues() throws {
+    try #require(Toolchain.find("fish") != nil, "PLUGBOARD_REQUIRE_TOOLS names fish, but it is not on PATH")
     let folder = try TemporaryDirectory()
     let file = try folder.write("plugboard.fish", try script("fish"))
     let result = try Subprocess.run(
@@ -130,6 +135,56 @@ import Testing
     #expect(
       result.stdout.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) ?? "" }
         == ["check", "--json", "bash", "fish", "zsh"])
+  }
+
+  /// fish, as bash: the profiles of the manifest `--manifest` names
+  /// (either spelling), or of `plugins.json` in the current folder.
+  @Test(.enabled(if: hasFish, "fish is not installed: the fish script's profile completion is not tried"))
+  func fishCompletesProfileNamesFromTheManifest() throws {
+    try #require(Toolchain.find("fish") != nil, "PLUGBOARD_REQUIRE_TOOLS names fish, but it is not on PATH")
+    let folder = try TemporaryDirectory()
+    let manifest = try manifestWithProfiles(in: folder)
+    let file = try folder.write("plugboard.fish", try script("fish"))
+    let plugboard = BuildProducts.plugboard
+    let result = try Subprocess.run(
+      "/usr/bin/env",
+      [
+        "fish", "-c",
+        "source \(file); complete -C'\(plugboard) --manifest \(manifest) run --profile '; "
+          + "complete -C'\(plugboard) check --manifest=\(manifest) --profile m'; "
+          + "complete -C'\(plugboard) list --profile '",
+      ], in: folder.path)
+    #expect(result.status == 0, "\(result.stderr)")
+    let offered = result.stdout.split(separator: "\n").map {
+      $0.split(separator: "\t").first.map(String.init) ?? ""
+    }
+    #expect(offered == ["live", "mock", "mock", "live", "mock"])
+  }
+
+  /// zsh's completion widgets need a terminal, so the part that reads the
+  /// line is tried alone: the names the plugboard on the line prints for
+  /// the manifest on the line.
+  @Test(.enabled(if: hasZsh, "zsh is not installed: the zsh script's profile names are not tried"))
+  func zshFindsProfileNamesFromTheManifestOnTheLine() throws {
+    try #require(Toolchain.find("zsh") != nil, "PLUGBOARD_REQUIRE_TOOLS names zsh, but it is not on PATH")
+    let folder = try TemporaryDirectory()
+    let manifest = try manifestWithProfiles(in: folder)
+    let file = try folder.write("_plugboard", try script("zsh"))
+    let plugboard = BuildProducts.plugboard
+    let lines = [
+      "\(plugboard) --manifest \(manifest) run --profile ''",
+      "\(plugboard) check --manifest=\(manifest) --profile ''",
+      "\(plugboard) list --profile ''",
+    ]
+    let result = try Subprocess.run(
+      "/usr/bin/env",
+      [
+        "zsh", "-f", "-c",
+        "autoload -U compinit && compinit -u -D; source \(file); "
+          + lines.map { "plugboard_words=(\($0)); _plugboard_profile_names" }.joined(separator: "; "),
+      ], in: folder.path)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "live\nmock\nlive\nmock\nlive\nmock\n")
   }
 
   @Test func everyCommandAndOptionIsInEveryScript() throws {
