@@ -66,7 +66,9 @@ extension Container {
   ///   its chain starts at that contribution's key, which holds its name,
   ///   and at its registration site.
   public func resolveAll<Service>(_ serviceType: Service.Type = Service.self) throws -> [Service] {
-    try resolveContributions(serviceType).map(\.instance)
+    var all: [Service] = []
+    try forEachContribution(serviceType) { _, instance in all.append(instance) }
+    return all
   }
 
   /// The named contributions to `serviceType`, by name:
@@ -80,31 +82,31 @@ extension Container {
     -> [String: Service]
   {
     var named: [String: Service] = [:]
-    for contribution in try resolveContributions(serviceType) {
-      if let name = contribution.name { named[name] = contribution.instance }
+    try forEachContribution(serviceType) { name, instance in
+      if let name { named[name] = instance }
     }
     return named
   }
 
-  /// The contributions' names and instances, in order.
-  func resolveContributions<Service>(_ serviceType: Service.Type) throws
-    -> [(name: String?, instance: Service)]
-  {
+  /// Makes each contribution to `serviceType` in order and hands it to
+  /// `body`: the callers build their own collection, not a list of
+  /// tuples first (whose copies and destruction went through the runtime's
+  /// generic tuple witnesses).
+  @inline(__always)
+  func forEachContribution<Service>(
+    _ serviceType: Service.Type, _ body: (String?, Service) throws -> Void
+  ) throws {
     let id = ObjectIdentifier(serviceType)
-    let slots = contributionSlots(for: id)
-    var result: [(name: String?, instance: Service)] = []
-    result.reserveCapacity(slots.count)
-    for slot in slots {
+    for slot in contributionSlots(for: id) {
       // No registration under the reserved name: the contribution is not
       // in an active profile, or was removed.
       guard let found = lookup(id, name: slot.key) else { continue }
       if let instance = found._withUnsafeGuaranteedRef({ $0.sharedInstance }) {
-        result.append((slot.name, instance.assumingMemoryBound(to: Service.self).pointee))
+        try body(slot.name, instance.assumingMemoryBound(to: Service.self).pointee)
       } else {
-        result.append((slot.name, try makeInstance(of: Service.self, from: found)))
+        try body(slot.name, try makeInstance(of: Service.self, from: found))
       }
     }
-    return result
   }
 
   /// This container's slots for `id` merged with its ancestors', by

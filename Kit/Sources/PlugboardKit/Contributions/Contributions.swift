@@ -50,8 +50,13 @@ extension Contributions: Sendable where Service: Sendable {}
 extension Contributions: WrapperRequest {
   static func resolveWrapper(in container: Container, name: String?) throws -> Self {
     guard name == nil else { throw container.missing(Self.self, name: name) }
-    let resolved = try container.resolveContributions(Service.self)
-    return Contributions(resolved.map(\.instance), names: resolved.map(\.name))
+    var instances: [Service] = []
+    var names: [String?] = []
+    try container.forEachContribution(Service.self) { name, instance in
+      instances.append(instance)
+      names.append(name)
+    }
+    return Contributions(instances, names: names)
   }
 
   static func resolveWrapper<First, each Rest>(
