@@ -17,7 +17,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scenarios=("$@")
 if [[ ${#scenarios[@]} -eq 0 ]]; then
-  scenarios=(singleton transient_leaf graph10_transient graph10_shared arguments_2 arguments_4 named_100 wide_1000)
+  scenarios=(singleton transient_leaf graph10_transient graph10_shared arguments_2 arguments_4 named_100 wide_1000
+    missing_optional_12 missing_optional_1000)
 fi
 release=$(swift build -c release --show-bin-path)
 work=$(mktemp -d)

@@ -56,6 +56,31 @@ import Testing
     }
   }
 
+  /// A miss is answered from what is registered now, here and in the
+  /// parent, however often the type was asked for before: only that a
+  /// type is not a wrapper is remembered between requests.
+  @Test func repeatedMissesFollowTheRegistrations() throws {
+    let parent = Container()
+    let container = Container(parent: parent)
+    for _ in 0..<3 {
+      #expect(try container.resolveIfRegistered(Dog.self) == nil)
+      #expect(try container.resolveIfRegistered(Dog?.self) == nil)
+    }
+    parent.register(Dog.self, name: "pet") { _, name in Dog(name: name) }
+    #expect(try container.resolveIfRegistered(Dog.self) == nil)
+    #expect(try container.resolveIfRegistered(Dog.self, name: "pet", argument: "Hachi")?.name == "Hachi")
+    let error = try #require(throws: ResolutionError.self) {
+      try container.resolveIfRegistered(Dog.self, name: "pet")
+    }
+    guard case .argumentsMismatch = error.kind else {
+      Issue.record("expected argumentsMismatch, got \(error.kind)")
+      return
+    }
+    container.register(Dog.self) { _ in Dog(name: "Rex") }
+    #expect(try container.resolveIfRegistered(Dog.self)?.name == "Rex")
+    #expect(try container.resolveIfRegistered(Dog?.self)??.name == "Rex")
+  }
+
   @Test func autoregisterWithOptionalParameters() throws {
     final class Walker {
       let dog: Dog?

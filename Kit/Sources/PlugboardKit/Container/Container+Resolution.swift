@@ -177,10 +177,7 @@ extension Container {
   public func resolveIfRegistered<Service>(
     _ serviceType: Service.Type = Service.self, name: String? = nil
   ) throws -> Service? {
-    guard
-      lookup(ObjectIdentifier(serviceType), name: name) != nil
-        || hasVariantsOrWrapped(serviceType, name: name)
-    else { return nil }
+    guard isServed(serviceType, name: name) else { return nil }
     return try resolve(serviceType, name: name)
   }
 
@@ -460,10 +457,12 @@ extension Container {
       registries: registries)
   }
 
-  /// Whether the type is registered under the name with runtime arguments.
+  /// Whether the type has any registration under the name, taking runtime
+  /// arguments or not: a request that then matches none of them reports
+  /// the mismatch rather than `nil`.
   @usableFromInline
   func hasVariants(_ serviceType: any Any.Type, name: String?) -> Bool {
-    !argumentVariants(ObjectIdentifier(serviceType), name: name).isEmpty
+    hasRecords(ObjectIdentifier(serviceType), name: name)
   }
 
   /// The error for an argument-free request that matched nothing.

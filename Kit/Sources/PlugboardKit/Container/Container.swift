@@ -482,6 +482,49 @@ public final class Container: @unchecked Sendable {
     return parent?.lookup(id, name: name, arguments: arguments)
   }
 
+  /// Whether ``argumentVariants(_:name:)`` finds any registration, read as
+  /// ``lookup(_:name:)`` reads: with neither a retain of the registry nor
+  /// an array.
+  func hasRecords(_ id: ObjectIdentifier, name: String?) -> Bool {
+    let counter = ReaderGate.enter()
+    let pointer = published.load(ordering: .acquiring)
+    let found = pointer.map {
+      Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.hasRecords(for: id, name: name) }
+    }
+    ReaderGate.leave(counter)
+    if found ?? tables.hasRecords(for: id, name: name) { return true }
+    return parent?.hasRecords(id, name: name) ?? false
+  }
+
+  /// Whether an argument-free request for the type under the name finds a
+  /// registration here or in a parent, or one taking arguments (which then
+  /// reports the mismatch), or is a wrapper (`Optional`, `Lazy`,
+  /// `Provider`) whose wrapped type does: `resolveIfRegistered` answers
+  /// `nil` when not.
+  ///
+  /// Every miss of `resolveIfRegistered` pays this, so it reads each
+  /// registry once, allocates and retains nothing, and leaves the
+  /// wrapper cast to ``WrapperTypes``, which remembers the types that are
+  /// not wrappers.
+  @usableFromInline
+  func isServed(_ serviceType: any Any.Type, name: String?) -> Bool {
+    if serves(ObjectIdentifier(serviceType), name: name) { return true }
+    guard let wrapper = WrapperTypes.wrapper(serviceType) else { return false }
+    return wrapper.isServed(in: self, name: name)
+  }
+
+  /// ``isServed(_:name:)`` without wrappers.
+  private func serves(_ id: ObjectIdentifier, name: String?) -> Bool {
+    let counter = ReaderGate.enter()
+    let pointer = published.load(ordering: .acquiring)
+    let found = pointer.map {
+      Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.serves(id, name: name) }
+    }
+    ReaderGate.leave(counter)
+    if found ?? tables.serves(id, name: name) { return true }
+    return parent?.serves(id, name: name) ?? false
+  }
+
   /// Every registration of the type under the name, with any arguments,
   /// here and in parents.
   func argumentVariants(_ id: ObjectIdentifier, name: String?) -> [RegistrationRecord] {

@@ -290,6 +290,33 @@ final class Registry: @unchecked Sendable {
     return bucket._withUnsafeGuaranteedRef { $0.record(named: name, signature: signature) }
   }
 
+  /// Whether a request for the type under `name`, with no arguments,
+  /// reaches a registration here, taking arguments or not: what
+  /// `resolveIfRegistered` asks, on every miss, before it answers `nil`.
+  /// One probe for an unnamed request, and nothing allocated.
+  func serves(_ id: ObjectIdentifier, name: String?) -> Bool {
+    guard let name else {
+      guard let index = slot(of: id) else { return false }
+      if plain[index].load(ordering: .acquiring) != nil { return true }
+      return bucketRefs[index]?._withUnsafeGuaranteedRef { $0.hasRecords(named: nil) } ?? false
+    }
+    return namedRecord(for: id, name: name) != nil || hasRecords(for: id, name: name)
+  }
+
+  /// Whether ``records(for:name:)`` finds any registration, without
+  /// building its array.
+  func hasRecords(for id: ObjectIdentifier, name: String?) -> Bool {
+    let index = slot(of: id)
+    if let index, let bucket = bucketRefs[index],
+      bucket._withUnsafeGuaranteedRef({ $0.hasRecords(named: name) })
+    {
+      return true
+    }
+    if let name { return quickNamed(for: id, name: name) != nil }
+    guard let index, selections[id] == nil else { return false }
+    return plain[index].load(ordering: .acquiring) != nil
+  }
+
   /// The registration of the type under `name` whose arguments have these
   /// identities.
   func record(for id: ObjectIdentifier, name: String?, arguments: [ObjectIdentifier])
@@ -369,6 +396,11 @@ final class TypeBucket: @unchecked Sendable {
       }
       return nil
     }
+  }
+
+  /// Whether any registration, with arguments or not, is under `name`.
+  func hasRecords(named name: String?) -> Bool {
+    all.contains { $0.key.name == name }
   }
 
   /// The registration under `name` taking no arguments.

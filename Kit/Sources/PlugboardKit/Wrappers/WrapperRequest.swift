@@ -13,7 +13,7 @@ protocol WrapperRequest {
     in container: Container, name: String?, arguments first: First, _ rest: repeat each Rest
   ) throws -> Self
   /// Whether the wrapped service is registered (see
-  /// ``Container/hasVariantsOrWrapped(_:name:)``).
+  /// ``Container/isServed(_:name:)``).
   static func isServed(in container: Container, name: String?) -> Bool
   /// How a parameter or declared dependency of this type reaches the
   /// wrapped service, for whole-graph checks.
@@ -27,20 +27,19 @@ extension WrapperRequest {
   static func wrappedIsRegistered<Wrapped>(_ wrapped: Wrapped.Type, in container: Container, name: String?)
     -> Bool
   {
-    container.lookup(ObjectIdentifier(wrapped), name: name) != nil
-      || container.hasVariantsOrWrapped(wrapped, name: name)
+    container.isServed(wrapped, name: name)
   }
 }
 
 extension Container {
   /// Whether `serviceType` under `name` has registrations taking runtime
   /// arguments, or is a wrapper type (`Optional`, `Lazy`, `Provider`)
-  /// whose wrapped type is registered: what `resolveIfRegistered` asks
-  /// after the plain lookup found nothing.
+  /// whose wrapped type is registered: what `resolveIfRegistered` with
+  /// arguments asks before it resolves.
   @usableFromInline
   func hasVariantsOrWrapped(_ serviceType: any Any.Type, name: String?) -> Bool {
     if hasVariants(serviceType, name: name) { return true }
-    guard let wrapper = serviceType as? any WrapperRequest.Type else { return false }
+    guard let wrapper = WrapperTypes.wrapper(serviceType) else { return false }
     return wrapper.isServed(in: self, name: name)
   }
 }
@@ -102,7 +101,7 @@ extension Container {
   /// served through its wrapped type, or the `notRegistered` error.
   @usableFromInline
   func resolveUnregistered<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
-    if let wrapper = serviceType as? any WrapperRequest.Type,
+    if let wrapper = WrapperTypes.wrapper(serviceType),
       let value = try wrapper.resolveWrapper(in: self, name: name) as? Service
     {
       return value
@@ -115,7 +114,7 @@ extension Container {
   func resolveUnregistered<Service, First, each Rest>(
     _ serviceType: Service.Type, name: String?, arguments first: First, _ rest: repeat each Rest
   ) throws -> Service? {
-    guard let wrapper = serviceType as? any WrapperRequest.Type else { return nil }
+    guard let wrapper = WrapperTypes.wrapper(serviceType) else { return nil }
     return try wrapper.resolveWrapper(in: self, name: name, arguments: first, repeat each rest)
       as? Service
   }
