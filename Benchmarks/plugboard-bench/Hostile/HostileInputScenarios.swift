@@ -89,12 +89,8 @@ struct HostileInputScenarios {
   /// 54 s when every problem past the 100 listed still got a did-you-mean).
   /// Each is held to the cost per byte of `hostile_unknown_key` (one huge
   /// key, one problem) at the same size: within 2×, a problem past the
-  /// listed ones costs about what reading its bytes does.
-  /// Measured on a loaded machine (BENCHMARKS.md, medians of three runs)
-  /// once the parser wrote a flat tape and the decoder read it: unknown
-  /// top-level, plugin and profile keys 1.34×, 1.86× and 1.24× (met);
-  /// repeated `config` keys 2.6× and unknown plugins in a profile's
-  /// `config` 5.9× (not met; they were 3.2–8.8× before the tape).
+  /// listed ones costs about what reading its bytes does. BENCHMARKS.md
+  /// has the figures of the last quiet runs.
   private func manyProblems() -> [ResultRow] {
     let size = quick ? 400_000 : 4 << 20
     let reference = perByte(
