@@ -50,9 +50,12 @@ extension Contributions: Sendable where Service: Sendable {}
 extension Contributions: WrapperRequest {
   static func resolveWrapper(in container: Container, name: String?) throws -> Self {
     guard name == nil else { throw container.missing(Self.self, name: name) }
+    let slots = container.contributionSlots(for: ObjectIdentifier(Service.self))
     var instances: [Service] = []
     var names: [String?] = []
-    try container.forEachContribution(Service.self) { name, instance in
+    instances.reserveCapacity(slots.count)
+    names.reserveCapacity(slots.count)
+    try container.forEachContribution(Service.self, in: slots) { name, instance in
       instances.append(instance)
       names.append(name)
     }
