@@ -95,8 +95,6 @@ package struct JSONTape: Sendable {
     withText(index) { String(decoding: $0, as: UTF8.self) }
   }
 
-  /// Calls `body` with the bytes of the string or number at `index`
-  /// (decoded, for a string with escapes); empty for other kinds.
   /// How many bytes ``withText(_:_:)`` reads at `index`, without reading
   /// them: 0 for a kind that has no text.
   package func textCount(_ index: Int) -> Int {
@@ -105,6 +103,14 @@ package struct JSONTape: Sendable {
     return max(Int(entry.second) - Int(entry.first), 0)
   }
 
+  /// Whether the value at `index` is `{}`: a `config` block that gives
+  /// nothing to check.
+  package func isEmptyObject(_ index: Int) -> Bool {
+    kind(index) == .object && count(index) == 0
+  }
+
+  /// Calls `body` with the bytes of the string or number at `index`
+  /// (decoded, for a string with escapes); empty for other kinds.
   package func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
     let entry = entries[index]
     guard entry.kind == .string || entry.kind == .number else {

@@ -19,7 +19,7 @@ extension ManifestDecoder {
   {
     // Read in place: a copy of the tape costs three retains, once per
     // plugin a profile's `config` names.
-    if self.tape.kind(node) == .object, self.tape.count(node) == 0 { return [:] }
+    if self.tape.isEmptyObject(node) { return [:] }
     let tape = self.tape
     let path = path()
     let members = orderedMembers(node, at: path)
@@ -65,8 +65,7 @@ extension ManifestDecoder {
     var configured = ConfiguredPlugins(members: distinctMembers(node, at: path))
     // An empty object gives nothing to check: skipped here, it does not
     // cost a call whose path argument retains the path and the tape.
-    for (position, member) in configured.members.enumerated()
-    where tape.kind(member.value) != .object || tape.count(member.value) > 0 {
+    for (position, member) in configured.members.enumerated() where !tape.isEmptyObject(member.value) {
       let settings = settings(member.value, at: path.key(tape.text(member.key)))
       if !settings.isEmpty { configured.settings[position] = settings }
     }

@@ -190,9 +190,11 @@ extension ManifestDecoder {
       var keys = [UInt32]()
       keys.reserveCapacity(count)
       for member in tape.members(node) { keys.append(UInt32(truncatingIfNeeded: member.key)) }
-      let all = tape.withTexts { texts in ByteTextSet.repeats(count: count) { texts[Int(keys[$0])] } }
-      for later in (ordinal + 1)..<count where all[later] { reportRepeat(later, key: Int(keys[later])) }
-      return DistinctMembers(members: tape.members(node), repeated: all)
+      // Every repeat, those reported above included: the later ones are
+      // reported against it, which marks them already.
+      repeated = tape.withTexts { texts in ByteTextSet.repeats(count: count) { texts[Int(keys[$0])] } }
+      for later in (ordinal + 1)..<count where repeated[later] { reportRepeat(later, key: Int(keys[later])) }
+      return DistinctMembers(members: tape.members(node), repeated: repeated)
     }
     return DistinctMembers(members: tape.members(node), repeated: repeated)
   }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The keys one kind of manifest object allows, as names for messages and
 /// as bytes to compare keys on the tape with, so that a key is told apart
 /// without making a `String` of it.
@@ -52,18 +48,16 @@ struct AllowedKeys {
       return signatures.withUnsafeBufferPointer { signatures in
         var position = 0
         while position < signatures.count {
-          if signatures[position] == signature, equal(bytes[position], text) { return position }
+          if signatures[position] == signature,
+            bytes[position].withUnsafeBufferPointer({ ByteTextSet.same($0, text) })
+          {
+            return position
+          }
           position += 1
         }
         return nil
       }
     }
-  }
-
-  private func equal(_ candidate: [UInt8], _ text: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard candidate.count == text.count else { return false }
-    guard let start = text.baseAddress else { return candidate.isEmpty }
-    return candidate.withUnsafeBytes { $0.baseAddress.map { memcmp($0, start, text.count) == 0 } ?? false }
   }
 }
 
