@@ -4,6 +4,8 @@
 //   swift run -c release plugboard-bench --quick    # proves it still works (CI)
 //   plugboard-bench --iterations N --only S [--side baseline|plugboard]
 //                                                    # for callgrind (BENCHMARKS.md)
+//   plugboard-bench --only versus --versus OTHER/.build/release
+//                                                    # this host side by side with another build's
 //
 // Each scenario prints the median and minimum ns per operation over the
 // repetitions, next to a hand-written baseline from the same run; the
@@ -43,6 +45,11 @@ var rows =
   : ContainerScenarios(plan: plan).run(only: only)
 if only == nil || only?.hasPrefix("startup") == true {
   rows += StartupScenarios(plan: plan, quick: quick).run()
+}
+if let index = arguments.firstIndex(of: "--versus"), index < arguments.endIndex - 1,
+  only == nil || only?.hasPrefix("versus") == true
+{
+  rows += VersusBuild.rows(against: arguments[arguments.index(after: index)], quick: quick)
 }
 if only == nil || only?.hasPrefix("manifest") == true {
   rows += ManifestScenarios(plan: plan, quick: quick).run()

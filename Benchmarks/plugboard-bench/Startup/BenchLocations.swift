@@ -29,7 +29,7 @@ struct BenchLocations {
 
   /// The nearest folder at or above `start` that is the root package: it
   /// holds plugins.json and Kit/ too, so Kit's own Package.swift is passed over.
-  private static func repositoryRoot(above start: URL) -> URL? {
+  static func repositoryRoot(above start: URL) -> URL? {
     var folder = start.standardizedFileURL
     while true {
       let marks = ["Package.swift", "plugins.json", "Kit/Package.swift"]

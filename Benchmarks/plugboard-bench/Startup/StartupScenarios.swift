@@ -12,7 +12,8 @@ struct StartupScenarios {
   static let registrationsPerPlugin = 20
 
   /// Launches of each program per scenario: at least 15 in a full run.
-  private var launches: Int { quick ? 2 : 21 }
+  static func launches(quick: Bool) -> Int { quick ? 2 : 21 }
+  private var launches: Int { Self.launches(quick: quick) }
 
   func run() -> [ResultRow] {
     let setup: ProcessSetup
