@@ -258,27 +258,84 @@ import Testing
       ])
   }
 
+  /// A library the run path finds through an entry other than `$ORIGIN`
+  /// (here the absolute folder `lib` beside the plugin) is mapped by the
+  /// loader from that file, so no sealed copy can stand in for it. `pin`
+  /// says so; with `requirePins` the plugin is refused before anything of
+  /// it runs (the library is replaced by one whose constructor crashes);
+  /// without, it loads from the file as before.
+  @Test func aLibraryFoundThroughAnotherRunPathEntryCannotBePinned() throws {
+    let folder = try TemporaryDirectory()
+    try compileChain(in: folder, neighbours: "lib")
+    let (deep, lib) = (folder.path + "/libDeep.so", folder.path + "/lib")
+    let path = try folder.write(
+      "plugins.json",
+      #"{ "formatVersion": 1, "requirePins": true, "plugins": [ { "name": "Deep", "path": "libDeep.so" } ] }"#
+    )
+    let pin = try Subprocess.plugboard(["pin", "--manifest", path])
+    #expect(pin.exited && pin.status == 0, "\(pin.stderr)")
+    #expect(pin.stdout.contains("\(try digest(deep))  Deep  \(deep)\n"), "\(pin.stdout)")
+    #expect(!pin.stdout.contains("libMiddle.so"), "\(pin.stdout)")
+    #expect(
+      pin.stderrLines == [
+        "plugboard: pin: warning: library \(lib)/libMiddle.so (needed by 'Deep') is found through the run path "
+          + "entry '\(lib)', where the dynamic loader maps that file and not a sealed copy, so it cannot be "
+          + "pinned and the manifest sets \"requirePins\": true, so 'Deep' will be refused — ship it beside the "
+          + "plugin and rebuild with $ORIGIN as that run path entry, or install it in a system folder"
+      ])
+
+    // Pinned, without requirePins: opened, the library with it (its entry
+    // point then returns NULL).
+    let pinned = try String(contentsOfFile: path, encoding: .utf8)
+    try pinned.replacingOccurrences(of: #""requirePins": true"#, with: #""requirePins": false"#)
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    let opened = try Subprocess.plugboard(["list", "--manifest", path])
+    #expect(opened.stderr.contains("returned NULL from plugboard_entry_v1"), "\(opened.stderr)")
+    try pinned.write(toFile: path, atomically: true, encoding: .utf8)
+
+    try FileManager.default.removeItem(atPath: lib + "/libMiddle.so")
+    try FileManager.default.copyItem(
+      atPath: try CFixtures.directory.get() + "/libNoEntryCrash.so", toPath: lib + "/libMiddle.so")
+    for command in ["list", "check"] {
+      let result = try Subprocess.plugboard([command, "--manifest", path])
+      expect(
+        result, of: command,
+        toReport: "open: plugin 'Deep' (\(deep)) needs libMiddle.so, which it loads from \(lib)/libMiddle.so "
+          + "through the run path entry '\(lib)', where the dynamic loader maps that file and not a sealed copy, "
+          + "so it cannot be pinned, and the manifest sets \"requirePins\": true — ship it beside the plugin and "
+          + "rebuild with $ORIGIN as that run path entry, or install it in a system folder")
+    }
+  }
+
   /// Compiles into `folder` `libDeep.so` (exporting a `plugboard_entry_v1`
   /// that returns NULL), which needs `libMiddle.so`, which needs
   /// `libInner.so`, each found through the run path `$ORIGIN` (the middle
-  /// one's: `middleRunPath`).
-  private func compileChain(in folder: TemporaryDirectory, middleRunPath: String = "$ORIGIN") throws {
+  /// one's: `middleRunPath`). With `neighbours`, the two libraries are
+  /// put in that subfolder instead, which `libDeep.so` names in its run
+  /// path by its absolute path.
+  private func compileChain(
+    in folder: TemporaryDirectory, middleRunPath: String = "$ORIGIN", neighbours: String? = nil
+  ) throws {
     let compiler = try #require(Toolchain.cCompiler)
+    let libraries = neighbours.map { folder.path + "/" + $0 } ?? folder.path
+    try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: true)
     try folder.write("inner.c", "int inner(void) { return 1; }\n")
     try folder.write("middle.c", "extern int inner(void);\nint middle(void) { return inner(); }\n")
     try folder.write(
       "deep.c",
       "extern int middle(void);\n"
         + "const void *plugboard_entry_v1(void) { return middle() ? (const void *)0 : (const void *)0; }\n")
-    let link = ["-Wl,-rpath-link,\(folder.path)", "-L\(folder.path)"]
+    let link = ["-Wl,-rpath-link,\(libraries)", "-L\(libraries)"]
     for (output, source, flags) in [
-      ("libInner.so", "inner.c", ["-Wl,-rpath,$ORIGIN"]),
-      ("libMiddle.so", "middle.c", ["-Wl,-rpath,\(middleRunPath)", "-lInner"]),
-      ("libDeep.so", "deep.c", ["-Wl,-rpath,$ORIGIN", "-lMiddle"]),
+      (libraries + "/libInner.so", "inner.c", ["-Wl,-rpath,$ORIGIN"]),
+      (libraries + "/libMiddle.so", "middle.c", ["-Wl,-rpath,\(middleRunPath)", "-lInner"]),
+      (
+        folder.path + "/libDeep.so", "deep.c",
+        ["-Wl,-rpath,\(neighbours == nil ? "$ORIGIN" : libraries)", "-lMiddle"]
+      ),
     ] {
       let compiled = try Subprocess.run(
-        compiler,
-        ["-shared", "-fPIC", "-o", folder.path + "/" + output, folder.path + "/" + source] + link + flags)
+        compiler, ["-shared", "-fPIC", "-o", output, folder.path + "/" + source] + link + flags)
       #expect(compiled.exited && compiled.status == 0, "\(compiled.stderr)")
     }
   }

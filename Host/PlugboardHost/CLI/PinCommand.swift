@@ -52,7 +52,26 @@ struct PinCommand {
     }
     let status = write(digests, libraries: libraries, of: manifest, text: text)
     reportDiscovered(in: manifest)
+    reportUnpinnable(closure, requirePins: manifest.requirePins)
     return status
+  }
+
+  /// The libraries no pin can hold (found through a run path entry other
+  /// than `$ORIGIN`, outside the system's and the toolchain's folders):
+  /// they load from their files, or with `requirePins` not at all.
+  private func reportUnpinnable(_ closure: LibraryClosure, requirePins: Bool) {
+    for library in closure.unpinnable {
+      let users = library.users.map { "'\(Terminal.sanitize($0))'" }.joined(separator: ", ")
+      let consequence =
+        requirePins
+        ? "the manifest sets \"requirePins\": true, so \(users) will be refused"
+        : "it loads unpinned from that file"
+      console.err(
+        "plugboard: pin: warning: library \(Terminal.sanitize(library.file)) (needed by \(users)) is found "
+          + "through the run path entry '\(Terminal.sanitize(library.entry ?? ""))', where the dynamic loader "
+          + "maps that file and not a sealed copy, so it cannot be pinned and \(consequence) — ship it beside "
+          + "the plugin and rebuild with $ORIGIN as that run path entry, or install it in a system folder")
+    }
   }
 
   /// The libraries of the drop-in folders, with their digests and the

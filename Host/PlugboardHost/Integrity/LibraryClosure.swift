@@ -8,9 +8,15 @@ struct LibraryClosure {
   struct Library: Equatable {
     let file: String
     var users: [String]
+    /// For an unpinnable library, the run path entry that finds it.
+    var entry: String? = nil
   }
 
   private(set) var libraries: [Library] = []
+  /// Libraries the run path finds in a folder other than their plugin's
+  /// own that is neither the system's nor the toolchain's, with the entry
+  /// that finds them: they cannot be pinned (``Neighbours/Found``).
+  private(set) var unpinnable: [Library] = []
 
   /// Adds the neighbours of the library at `file` (canonical), and theirs,
   /// as needed by `user`. A library whose dynamic section cannot be read,
@@ -23,16 +29,22 @@ struct LibraryClosure {
     var seen: Set<String> = []
     while let next = pending.popLast() {
       guard case .success(let found) = Neighbours.find(next, folder: folder) else { continue }
-      for (name, path) in found where seen.insert(name).inserted {
+      for (name, path, entry) in found.elsewhere where seen.insert(name).inserted {
+        Self.note(
+          Library(file: FilePath.canonical(path) ?? path, users: [user], entry: entry), in: &unpinnable)
+      }
+      for (name, path) in found.beside where seen.insert(name).inserted {
         let neighbour = FilePath.canonical(path) ?? path
-        if let index = libraries.firstIndex(where: { $0.file == neighbour }) {
-          if !libraries[index].users.contains(user) { libraries[index].users.append(user) }
-        } else {
-          libraries.append(Library(file: neighbour, users: [user]))
-        }
+        Self.note(Library(file: neighbour, users: [user]), in: &libraries)
         if let more = ELFFile(path: neighbour).dynamicInfo() { pending.append(more) }
       }
     }
+  }
+
+  /// Adds `library` to `list`, or its user to the same file's entry.
+  private static func note(_ library: Library, in list: inout [Library]) {
+    guard let index = list.firstIndex(where: { $0.file == library.file }) else { return list.append(library) }
+    for user in library.users where !list[index].users.contains(user) { list[index].users.append(user) }
   }
 
   /// How `pin` writes `file` as a key of `libraryPins`: relative to

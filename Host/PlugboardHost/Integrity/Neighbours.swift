@@ -6,25 +6,38 @@
 /// held to its pin, and linked in the private folder; and what `plugboard
 /// pin` pins besides the plugin.
 enum Neighbours {
+  /// What one library's run path finds for its `DT_NEEDED` names.
+  struct Found {
+    /// Found in its own folder through a `$ORIGIN` entry before any other
+    /// entry finds it: sealed and linked in the private folder, where the
+    /// loader then finds the copy instead.
+    var beside: [(name: String, path: String)] = []
+    /// Found first through another entry, in a folder that is neither the
+    /// system's nor the toolchain's. The loader searches that folder by
+    /// its real path, so no sealed copy can take the library's place: it
+    /// cannot be pinned, and with `requirePins` it is refused.
+    var elsewhere: [(name: String, path: String, entry: String)] = []
+  }
+
   /// Each `DT_NEEDED` name (without a `/`) that is not loaded under that
-  /// name already and that the run path finds in `folder` through a
-  /// `$ORIGIN` entry before any other entry finds it, with its path there.
+  /// name already, by where the run path finds it; `folder` is `$ORIGIN`.
   /// A run path entry that uses `$ORIGIN` as part of a longer path is
   /// refused: resolved against the private folder it would lead elsewhere.
-  static func find(_ info: ELFDynamicInfo, folder: String)
-    -> Result<[(name: String, path: String)], PinnedLibraryError>
-  {
+  static func find(_ info: ELFDynamicInfo, folder: String) -> Result<Found, PinnedLibraryError> {
     let origins: Set = ["$ORIGIN", "${ORIGIN}"]
     if let entry = info.runPath.first(where: { $0.contains("ORIGIN") && !origins.contains($0) }) {
       return .failure(.originInPath(entry))
     }
-    guard info.runPath.contains(where: origins.contains) else { return .success([]) }
-    var found: [(name: String, path: String)] = []
+    var found = Found()
     for name in info.needed where !name.contains("/") && !isLoaded(name) {
       for entry in info.runPath {
         let candidate = (origins.contains(entry) ? folder : entry) + "/" + name
         guard isRegularFile(candidate) else { continue }
-        if origins.contains(entry) { found.append((name, candidate)) }
+        if origins.contains(entry) {
+          found.beside.append((name, candidate))
+        } else if !isTrusted(candidate) {
+          found.elsewhere.append((name, candidate, entry))
+        }
         break
       }
     }
@@ -40,5 +53,18 @@ enum Neighbours {
   private static func isRegularFile(_ path: String) -> Bool {
     var status = stat()
     return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+  }
+
+  /// A library of the system's folders, or of the folder the Swift runtime
+  /// plugboard runs on was loaded from (the toolchain's): trusted as the C
+  /// library is (SECURITY.md, "Threat model"), vetted but not pinned.
+  private static func isTrusted(_ path: String) -> Bool {
+    let file = FilePath.canonical(path) ?? path
+    return PluginNeeds.isSystemFile(file)
+      || toolchainFolder.map { FilePath.directory(of: file) == $0 } == true
+  }
+
+  private static let toolchainFolder = LoadedLibraries.file(loadedAs: "libswiftCore.so").map {
+    FilePath.directory(of: FilePath.canonical($0) ?? $0)
   }
 }

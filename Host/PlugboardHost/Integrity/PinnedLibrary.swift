@@ -17,7 +17,10 @@ import Foundation
 ///    in its real folder and that are not loaded yet), and theirs in turn,
 ///    are copied and hashed the same way and held to their `libraryPins`;
 ///    a mismatch, or with `requirePins` a neighbour without a pin, stops
-///    here too, before anything is mapped.
+///    here too, before anything is mapped. So does, with `requirePins`, a
+///    library the run path finds in another folder that is not the
+///    system's or the toolchain's: the loader would map that file, not a
+///    copy.
 /// 4. The copy is opened through a link in a private folder
 ///    (``PrivateOrigin``) that links each neighbour's name to its sealed
 ///    copy, so every `$ORIGIN` lookup, the plugin's and its neighbours',
@@ -103,7 +106,12 @@ enum PinnedLibrary {
     while let (next, owner) = pending.popLast() {
       let found: [(name: String, path: String)]
       switch Neighbours.find(next, folder: folder) {
-      case .success(let neighbours): found = neighbours
+      case .success(let neighbours):
+        if requirePins, let (name, path, entry) = neighbours.elsewhere.first {
+          return .failure(
+            .neighbourElsewhere(name: name, path: FilePath.canonical(path) ?? path, entry: entry))
+        }
+        found = neighbours.beside
       case .failure(.originInPath(let entry)):
         guard let owner else { return .failure(.originInPath(entry)) }
         return .failure(.neighbourOriginInPath(name: owner.name, path: owner.path, entry))

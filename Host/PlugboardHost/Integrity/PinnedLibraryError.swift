@@ -15,6 +15,10 @@ enum PinnedLibraryError: Error, Equatable {
   case neighbourMismatch(name: String, path: String, place: String, expected: String, found: String)
   /// `requirePins` is set and a neighbour has no pin.
   case neighbourUnpinned(name: String, path: String)
+  /// `requirePins` is set and a library is found through a run path entry
+  /// other than `$ORIGIN`, outside the system's and the toolchain's
+  /// folders, where no sealed copy can take its place.
+  case neighbourElsewhere(name: String, path: String, entry: String)
   /// A neighbour's run path entry uses `$ORIGIN` inside a longer path.
   case neighbourOriginInPath(name: String, path: String, String)
   /// A neighbour's dynamic section could not be read.
@@ -46,6 +50,11 @@ enum PinnedLibraryError: Error, Equatable {
     case .neighbourUnpinned(let name, let path):
       "\(Self.needs(name, path)), which has no pin and the manifest sets \"requirePins\": true — run "
         + "'plugboard pin' to pin it, or add its SHA-256 to libraryPins"
+    case .neighbourElsewhere(let name, let path, let entry):
+      "\(Self.needs(name, path)) through the run path entry '\(Terminal.sanitize(entry))', where the dynamic "
+        + "loader maps that file and not a sealed copy, so it cannot be pinned, and the manifest sets "
+        + "\"requirePins\": true — ship it beside the plugin and rebuild with $ORIGIN as that run path entry, or "
+        + "install it in a system folder"
     case .neighbourOriginInPath(let name, let path, let entry):
       "\(Self.needs(name, path)), which has the run path entry '\(Terminal.sanitize(entry))'; the libraries of a "
         + "pinned plugin can use $ORIGIN only as a whole entry — rebuild that library with $ORIGIN as a whole "
