@@ -29,6 +29,14 @@ import Testing
     #expect(resolved.contains(#""kind" : "localSourceControl""#))
     #expect(resolved.contains(#""location" : "\#(products.repository)""#))
     #expect(resolved.contains(#""version" : "\#(ExportedSDKBuild.version)""#))
+    // The contracts too, and their own dependency on Kit is that export.
+    #expect(resolved.contains(#""location" : "\#(products.contracts)""#))
+    #expect(resolved.contains(#""version" : "\#(ExportedSDKBuild.contractsVersion)""#))
+    let exported = try String(contentsOfFile: products.contracts + "/Package.swift", encoding: .utf8)
+    #expect(
+      exported.contains(
+        #".package(url: "file://\#(products.repository)", exact: "\#(ExportedSDKBuild.version)")"#))
+    #expect(!exported.contains(".package(path:"))
 
     let folder = try TemporaryDirectory()
     let manifest = try folder.writeManifest([("Greeter", products.library)])
@@ -159,5 +167,36 @@ import Testing
         "export-sdk: '1.0' is not a semantic version such as 0.1.0 (SwiftPM resolves tags of that form only)"
       ])
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/sdk"))
+  }
+
+  /// A package used by version cannot depend on another by path: the
+  /// contracts' `.package(path: "../../Kit")` must be named with the
+  /// export that replaces it, and a name that matches none is refused too.
+  /// Either way before anything is written.
+  @Test func refusesAPathDependencyItIsNotToldHowToReplace() throws {
+    let folder = try TemporaryDirectory()
+    let contracts = BuildProducts.packageRoot + "/Plugins/Contracts"
+    let destination = folder.path + "/AppContracts"
+    let unnamed = try Subprocess.run(Self.script, ["--package", "Plugins/Contracts", destination, "1.0.0"])
+    #expect(unnamed.status == 1)
+    #expect(
+      unnamed.stderrLines == [
+        "export-sdk: \(contracts)/Package.swift depends on .package(path: \"../../Kit\") by path, which a "
+          + "package used by version cannot: export that package first, then name its export: --dependency "
+          + "PATH=URL@VERSION"
+      ])
+    let misnamed = try Subprocess.run(
+      Self.script,
+      [
+        "--package", "Plugins/Contracts", "--dependency", "../Kit=file:///srv/sdk/Kit@0.1.0", destination,
+        "1.0.0",
+      ])
+    #expect(misnamed.status == 1)
+    #expect(
+      misnamed.stderrLines == [
+        "export-sdk: \(contracts)/Package.swift has no .package(path: \"../Kit\") to replace; its path "
+          + "dependencies: .package(path: \"../../Kit\")"
+      ])
+    #expect(!FileManager.default.fileExists(atPath: destination))
   }
 }
