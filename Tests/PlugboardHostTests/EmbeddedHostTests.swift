@@ -22,13 +22,46 @@ import Testing
     return "[embedded-host] profile '\(profile)': \((plugins + ["Analytics"]).joined(separator: ", "))"
   }
 
-  private func embeddedHost(_ arguments: [String], environment: [String: String] = [:]) throws
-    -> ProcessResult
-  {
+  private func embeddedHost(
+    _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]
+  ) throws -> ProcessResult {
     // The example consults PLUGBOARD_PROFILE as plugboard does; the
     // tests' own environment must not choose for it.
     try Subprocess.run(
-      Self.executable, arguments, environment: environment.merging(["PLUGBOARD_PROFILE": ""]) { $1 })
+      Self.executable, arguments, in: directory,
+      environment: environment.merging(["PLUGBOARD_PROFILE": ""]) { $1 })
+  }
+
+  /// Every command Docs/embedding.md shows succeeds as written, on the
+  /// sample (named with `--manifest`, which the page leaves to the
+  /// default `./plugins.json`): the supervised one signed in as grace
+  /// failed with 401 when the page left out her password.
+  @Test func everyCommandTheGuideShowsSucceeds() throws {
+    let page = try String(contentsOfFile: BuildProducts.packageRoot + "/Docs/embedding.md", encoding: .utf8)
+    let commands = page.split(separator: "\n").filter { $0.hasPrefix(".build/debug/embedded-host ") }
+    #expect(commands.count == 3)
+    let sample = try sample()
+    for command in commands {
+      let written = command.split(separator: "#", maxSplits: 1)[0]
+      var arguments = written.split(separator: " ").dropFirst().map(String.init)
+      arguments.insert(contentsOf: ["--manifest", sample.manifest], at: arguments.firstIndex(of: "--") ?? 0)
+      let result = try embeddedHost(arguments)
+      #expect(result.status == 0, "\(command)\n\(result.stdout)\(result.stderr)")
+    }
+  }
+
+  /// The example's users never typed `--manifest`'s namesake for the
+  /// library, so a missing default manifest is explained without telling
+  /// them to pass a flag of `plugboard`'s.
+  @Test func aMissingManifestIsExplainedWithoutPlugboardsFlag() throws {
+    let folder = try TemporaryDirectory()
+    let result = try embeddedHost([], in: folder.path)
+    #expect(result.status == 78)
+    #expect(
+      result.stderrLines == [
+        "[embedded-host] read manifest: no manifest at \(folder.path)/plugins.json (looked for the default "
+          + "./plugins.json in the current directory)"
+      ])
   }
 
   // MARK: The example executable

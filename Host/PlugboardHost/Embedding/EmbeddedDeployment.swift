@@ -52,7 +52,7 @@ public struct EmbeddedDeployment {
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(BringUpError) -> EmbeddedDeployment {
     let read: Manifest
-    switch ManifestReader.read(argument: manifest) {
+    switch ManifestReader.read(argument: manifest, origin: .embedding(manifest)) {
     case .success(let manifest): read = manifest
     case .failure(let error): throw .manifest(error)
     }

@@ -51,12 +51,23 @@ public enum ManifestOrigin: Equatable, Sendable {
   case defaultLocation
   /// Given on the command line as `--manifest <argument>`.
   case option(String)
+  /// Chosen by a program embedding the host: the path it passed to
+  /// `EmbeddedDeployment.bringUp(manifest:)`, or nil for the default.
+  /// Its users never typed `--manifest`, so no message tells them to.
+  case embedding(String?)
 
   var explanation: String {
     switch self {
     case .defaultLocation:
       "looked for the default ./plugins.json in the current directory; pass --manifest PATH to use another"
     case .option(let argument): "from --manifest \(argument)"
+    case .embedding(nil): "looked for the default ./plugins.json in the current directory"
+    case .embedding(let path?): "the manifest path \(path) this program was given"
     }
+  }
+
+  var isEmbedding: Bool {
+    if case .embedding = self { return true }
+    return false
   }
 }

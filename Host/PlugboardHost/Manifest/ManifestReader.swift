@@ -7,14 +7,20 @@ package enum ManifestReader {
   /// `./plugins.json` when `argument` is nil. Relative paths are taken from
   /// the current directory; when that cannot be determined (it was
   /// deleted), a relative path is refused rather than taken from `/`.
-  package static func read(argument: String?) -> Result<Manifest, ManifestError> {
-    location(argument: argument).flatMap { read(path: $0.path, origin: $0.origin) }
+  /// `origin` says where the argument came from, for the messages; by
+  /// default, the command line.
+  package static func read(argument: String?, origin: ManifestOrigin? = nil) -> Result<
+    Manifest, ManifestError
+  > {
+    location(argument: argument, origin: origin).flatMap { read(path: $0.path, origin: $0.origin) }
   }
 
   /// The absolute path `argument` (or the default) names, and why. A
   /// folder names its `plugins.json`, as running in it would.
-  static func location(argument: String?) -> Result<(path: String, origin: ManifestOrigin), ManifestError> {
-    let origin: ManifestOrigin = argument.map { .option($0) } ?? .defaultLocation
+  static func location(argument: String?, origin: ManifestOrigin? = nil)
+    -> Result<(path: String, origin: ManifestOrigin), ManifestError>
+  {
+    let origin: ManifestOrigin = origin ?? argument.map { .option($0) } ?? .defaultLocation
     let written = argument ?? defaultFileName
     if written.hasPrefix("/") {
       return .success((inFolder(FilePath.absolute(written, relativeTo: "/")), origin))
@@ -24,7 +30,7 @@ package enum ManifestReader {
         .unreadable(
           path: written,
           reason: "the current directory cannot be determined (it may have been deleted), so a relative "
-            + "path means nothing; pass --manifest with an absolute path"))
+            + "path means nothing; \(origin.isEmbedding ? "give" : "pass --manifest with") an absolute path"))
     }
     return .success((inFolder(FilePath.absolute(written, relativeTo: folder)), origin))
   }

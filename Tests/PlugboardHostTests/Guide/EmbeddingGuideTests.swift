@@ -48,11 +48,17 @@ import Testing
   }
 
   /// The products the page tells a program to depend on exist, as it
-  /// names them: the host's library, and PlugboardKit's `.dynamic` one.
+  /// names them: the host's library, PlugboardKit's `.dynamic` one, and
+  /// the contracts' (without which `import AppContracts` fails).
   @Test func theProductsThePageNamesExist() throws {
     let page = try Self.read("Docs/embedding.md")
     #expect(page.contains(#".product(name: "PlugboardHost", package: "plugboard")"#))
     #expect(page.contains(#".product(name: "PlugboardKit", package: "Kit")"#))
+    #expect(page.contains(#".package(path: "../plugboard/Plugins/Contracts")"#))
+    #expect(page.contains(#".product(name: "AppContracts", package: "Contracts")"#))
+    #expect(
+      try Self.read("Plugins/Contracts/Package.swift").contains(
+        #".library(name: "AppContracts", type: .dynamic"#))
     #expect(
       try Self.read("Package.swift").contains(#".library(name: "PlugboardHost", targets: ["PlugboardHost"])"#)
     )
