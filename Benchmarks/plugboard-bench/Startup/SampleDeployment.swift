@@ -93,6 +93,13 @@ struct SampleDeployment {
           atPath: target.appendingPathComponent(name).path, withDestinationPath: library)
         linked.append(library)
       }
+      // Its links are made by Scripts/build-deployment, not kept in git:
+      // without them the application misses what the drop-ins register.
+      guard !linked.isEmpty else {
+        return .failure(
+          BenchFailure(
+            "the drop-in folder \(source.path) links no library; run Scripts/build-deployment first"))
+      }
       return .success(linked)
     } catch let failure as BenchFailure {
       return .failure(failure)
