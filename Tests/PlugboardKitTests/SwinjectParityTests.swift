@@ -1,0 +1,83 @@
+import Dispatch
+import PlugboardKit
+import Synchronization
+import Testing
+
+/// Swinject's documented patterns that issue 26 found still failing, each
+/// with Swinject's expected value.
+@Suite struct SwinjectParityTests {
+  final class Tally: Sendable {
+    let count = Atomic<Int>(0)
+  }
+
+  // Swinject's Documentation/CircularDependencies.md, with protocols.
+  protocol ParentP: AnyObject { var child: any ChildP { get } }
+  protocol ChildP: AnyObject { var parent: (any ParentP)? { get set } }
+  final class Parent: ParentP {
+    let child: any ChildP
+    init(child: any ChildP) { self.child = child }
+  }
+  final class Child: ChildP {
+    weak var parent: (any ParentP)?
+  }
+
+  static func parentAndChild(_ scope: ObjectScope, counting made: Tally? = nil) -> Container {
+    let container = Container()
+    container.register((any ParentP).self) { r in Parent(child: try r.resolve()) }
+      .inObjectScope(scope)
+    container.register((any ChildP).self) { _ in
+      made?.count.add(1, ordering: .relaxed)
+      return Child()
+    }
+    .inObjectScope(scope)
+    .initCompleted { r, c in c.parent = try r.resolve((any ParentP).self) }
+    return container
+  }
+
+  @Test func containerScopedParentAndChildWireEachOther() throws {
+    let container = Self.parentAndChild(.container)
+    let parent = try container.resolve((any ParentP).self)
+    #expect(parent.child.parent === parent)
+    #expect(try container.resolve((any ParentP).self) === parent)
+    #expect(try container.resolve((any ChildP).self) === parent.child)
+  }
+
+  @Test func containerScopedParentAndChildAreMadeOnceUnderContention() throws {
+    let made = Tally()
+    let container = Self.parentAndChild(.container, counting: made)
+    let parents = Mutex<[ObjectIdentifier]>([])
+    DispatchQueue.concurrentPerform(iterations: 16) { index in
+      let parent =
+        index.isMultiple(of: 2)
+        ? try? container.resolve((any ParentP).self)
+        : try? container.resolve((any ChildP).self).parent
+      parents.withLock { $0.append(parent.map { ObjectIdentifier($0) } ?? ObjectIdentifier(Child.self)) }
+    }
+    let parent = try container.resolve((any ParentP).self)
+    #expect(parents.withLock { $0 } == Array(repeating: ObjectIdentifier(parent), count: 16))
+    #expect(parent.child.parent === parent)
+    #expect(made.count.load(ordering: .relaxed) == 1)
+  }
+
+  final class Left2 {
+    let right: Right2
+    init(right: Right2) { self.right = right }
+  }
+  final class Right2 {
+    let left: Left2
+    init(left: Left2) { self.left = left }
+  }
+
+  @Test func containerScopedConstructorsThatNeedEachOtherAreStillACycle() throws {
+    let container = Container()
+    container.register(Left2.self) { r in Left2(right: try r.resolve()) }.inObjectScope(.container)
+    container.register(Right2.self) { r in Right2(left: try r.resolve()) }.inObjectScope(.container)
+    let error = try #require(throws: ResolutionError.self) { try container.resolve(Left2.self) }
+    guard case .cycle(let path) = error.kind else {
+      Issue.record("expected a cycle, got \(error.kind)")
+      return
+    }
+    #expect(path.map(\.shortDescription) == ["Left2", "Right2", "Left2"])
+    #expect(error.chain.map(\.key.shortDescription) == ["Left2", "Right2", "Left2"])
+  }
+}
