@@ -80,4 +80,32 @@ import Testing
     #expect(path.map(\.shortDescription) == ["Left2", "Right2", "Left2"])
     #expect(error.chain.map(\.key.shortDescription) == ["Left2", "Right2", "Left2"])
   }
+
+  @Test func weakParentAndChildWireEachOther() throws {
+    // Swinject's `.weak` is composed with `.graph`: the parent made for the
+    // child's handler is the one the request gets.
+    let container = Self.parentAndChild(.weak)
+    let parent = try container.resolve((any ParentP).self)
+    #expect(parent.child.parent === parent)
+    #expect(try container.resolve((any ParentP).self) === parent)
+  }
+
+  @Test func aWeakInstanceNobodyHoldsIsStillMadeAgain() throws {
+    let made = Tally()
+    let container = Container()
+    container.register(Shared.self) { _ in
+      made.count.add(1, ordering: .relaxed)
+      return Shared()
+    }
+    .inObjectScope(.weak)
+    container.register(Both.self) { r in
+      Both(left: Left(shared: try r.resolve()), right: Right(shared: try r.resolve()))
+    }
+    _ = try container.resolve(Shared.self)
+    _ = try container.resolve(Shared.self)
+    #expect(made.count.load(ordering: .relaxed) == 2)
+    let both = try container.resolve(Both.self)
+    #expect(both.left.shared === both.right.shared)
+    #expect(made.count.load(ordering: .relaxed) == 3)
+  }
 }

@@ -207,7 +207,9 @@ extension Container {
   /// Checks for a cycle and the depth limit, then pushes the link; the
   /// caller pops it.
   @inline(__always)
-  private func enter(_ record: RegistrationRecord, hasArguments: Bool, in context: ResolutionContext)
+  private func enter(
+    _ record: RegistrationRecord, hasArguments: Bool, in context: ResolutionContext
+  )
     throws
   {
     if !hasArguments && context.isActive(record) {
@@ -318,10 +320,26 @@ extension Container {
       }
 
     case .weak:
+      // As Swinject's, `.weak` is composed with `.graph`: within one
+      // resolution its instance is kept and shared, so one made for an
+      // `initCompleted` handler is not released before the request that
+      // needs it gets it.
+      if let shared = context.graphInstance(of: record) {
+        record.copy(shared, to: out)
+        return
+      }
       if let object = record.withWeakObject({ $0 }), record.initialize(out, from: object) {
         return
       }
+      let completions = context.completions
       try call(record, in: context) { try produce(self, out) }
+      if context.completions != completions, record.key.arguments.isEmpty,
+        let shared = context.graphInstance(of: record)
+      {
+        record.destroy(out)
+        record.copy(shared, to: out)
+        return
+      }
       guard let object = record.object(at: out) else {
         try completeInitialization(of: record, at: out, in: context)
         return
@@ -334,8 +352,10 @@ extension Container {
       }
       if let existing = earlier {
         _ = replace(record, at: out) { record.initialize($0, from: existing) }
+        context.keepGraphInstance(of: record, copying: out)
         return
       }
+      context.keepGraphInstance(of: record, copying: out)
       try completeInitialization(of: record, at: out, in: context)
     }
   }
