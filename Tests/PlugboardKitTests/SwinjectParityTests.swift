@@ -108,4 +108,22 @@ import Testing
     #expect(both.left.shared === both.right.shared)
     #expect(made.count.load(ordering: .relaxed) == 3)
   }
+
+  @Test func aForwardedTypeTakesTheRegistrationsArguments() throws {
+    let container = Container()
+    container.register(Dog.self) { _, name in Dog(name: name) }.implements((any Animal).self)
+    let animal = try container.resolve((any Animal).self, argument: "Hachi")
+    #expect(animal.name == "Hachi")
+    #expect(animal is Dog)
+  }
+
+  @Test func aForwardedTypeTakesSeveralArguments() throws {
+    let container = Container()
+    container.register(Cat.self) { _, name, age in Cat(name: name, age: age) }
+      .inObjectScope(.container)
+      .implements((any Animal).self)
+    let animal = try container.resolve((any Animal).self, arguments: "Mimi", 3)
+    #expect((animal as? Cat)?.age == 3)
+    #expect(try container.resolve(Cat.self, arguments: "Other", 4) === animal)
+  }
 }

@@ -92,6 +92,12 @@ class RegistrationRecord: @unchecked Sendable {
   func boxed(_ pointer: UnsafeMutableRawPointer) -> Any { () }
   /// Initializes `out` from a boxed instance, if it is one of the type.
   func initialize(_ out: UnsafeMutableRawPointer, fromBoxed value: Any) -> Bool { false }
+  /// Registers `type` in `container` as a forwarding of this registration
+  /// when it takes runtime arguments (``ArgumentRecord``), with the same
+  /// ones; `nil` for one that takes none.
+  func forwarding<Forwarded>(
+    _ type: Forwarded.Type, name: String?, in container: Container, file: String, line: Int
+  ) -> ServiceEntry<Forwarded>? { nil }
   /// Uninitialized memory for one instance; free with `deallocate()`.
   func allocateInstance() -> UnsafeMutableRawPointer {
     UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
@@ -330,6 +336,22 @@ final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, @un
   init(key: ServiceKey, scope: ObjectScope, owner: Container, factory: @escaping Factory) {
     self.argumentFactory = factory
     super.init(key: key, scope: scope, owner: owner) { _ in throw ArgumentsRequired() }
+  }
+
+  /// Registers `type` in `container`, taking this registration's runtime
+  /// arguments and resolving it with them.
+  override func forwarding<Forwarded>(
+    _ type: Forwarded.Type, name: String?, in container: Container, file: String, line: Int
+  ) -> ServiceEntry<Forwarded>? {
+    let target = key
+    @Sendable func forward(_ resolver: Resolver, _ first: First, _ rest: repeat each Rest) throws
+      -> Forwarded
+    {
+      try ForwardingError.cast(
+        resolver.resolve(Service.self, name: target.name, arguments: first, repeat each rest),
+        to: target)
+    }
+    return container.register(type, name: name, file: file, line: line, factory: forward)
   }
 }
 
