@@ -126,4 +126,56 @@ import Testing
     #expect((animal as? Cat)?.age == 3)
     #expect(try container.resolve(Cat.self, arguments: "Other", 4) === animal)
   }
+
+  @Test func resettingTheContainerScopeMakesNewInstances() throws {
+    let parent = Container()
+    parent.register(Cat.self) { _ in Cat(name: "Mimi") }.inObjectScope(.container)
+    let container = Container(parent: parent)
+    container.register(Dog.self) { _ in Dog(name: "Hachi") }.inObjectScope(.container)
+    let dog = try container.resolve(Dog.self)
+    let cat = try container.resolve(Cat.self)
+    container.resetObjectScope(.container)
+    let newDog = try container.resolve(Dog.self)
+    #expect(newDog !== dog)
+    #expect(try container.resolve(Cat.self) !== cat)
+    #expect(try container.resolve(Dog.self) === newDog)
+  }
+
+  @Test func resettingOneServiceTypeKeepsTheOthers() throws {
+    let container = Container()
+    container.register(Dog.self) { _ in Dog(name: "Hachi") }.inObjectScope(.container)
+    container.register(Dog.self, name: "Pochi") { _ in Dog(name: "Pochi") }.inObjectScope(.container)
+    container.register(Cat.self) { _ in Cat(name: "Mimi") }.inObjectScope(.container)
+    let dog = try container.resolve(Dog.self)
+    let pochi = try container.resolve(Dog.self, name: "Pochi")
+    let cat = try container.resolve(Cat.self)
+    container.resetObjectScope(.container, serviceType: Dog.self)
+    #expect(try container.resolve(Dog.self) !== dog)
+    #expect(try container.resolve(Dog.self, name: "Pochi") !== pochi)
+    #expect(try container.resolve(Cat.self) === cat)
+  }
+
+  @Test func resettingAnotherScopeKeepsContainerInstances() throws {
+    let container = Container()
+    container.register(Dog.self) { _ in Dog(name: "Hachi") }.inObjectScope(.container)
+    container.register(Cat.self) { _ in Cat(name: "Mimi") }.inObjectScope(.weak)
+    let dog = try container.resolve(Dog.self)
+    let cat = try container.resolve(Cat.self)
+    #expect(try container.resolve(Cat.self) === cat)
+    container.resetObjectScope(.weak)
+    #expect(try container.resolve(Dog.self) === dog)
+    #expect(try container.resolve(Cat.self) !== cat)
+  }
+
+  @Test func resetsWhileOtherThreadsResolveHandOutWholeInstances() throws {
+    let container = Container()
+    container.register(Dog.self) { _ in Dog(name: "Hachi") }.inObjectScope(.container)
+    let names = Mutex<Set<String>>([])
+    DispatchQueue.concurrentPerform(iterations: 2000) { index in
+      if index.isMultiple(of: 10) { container.resetObjectScope(.container) }
+      let name = (try? container.resolve(Dog.self).name) ?? "failed"
+      names.withLock { _ = $0.insert(name) }
+    }
+    #expect(names.withLock { $0 } == ["Hachi"])
+  }
 }

@@ -45,6 +45,9 @@ class RegistrationRecord: @unchecked Sendable {
   /// The `.weak` instance, held weakly.
   // Guarded by the record's striped lock (`withWeakObject`).
   private weak var weakObject: AnyObject?
+  /// `.container` instances dropped by a reset, freed with the record.
+  // Guarded by the record's striped lock.
+  var dropped: [UnsafeMutableRawPointer] = []
   /// The custom-scoped instance, and how many times its scope was reset.
   // Guarded by the record's striped lock (`withScopedInstance`).
   private var scopedInstance: (value: Any?, generation: UInt) = (nil, 0)
@@ -158,6 +161,16 @@ class RegistrationRecord: @unchecked Sendable {
     }
     // Released outside the lock: its deinit may resolve or reset again.
     withExtendedLifetime(dropped) {}
+  }
+
+  /// Forgets the `.container` or `.weak` instance (see
+  /// ``Container/resetObjectScope(_:)-(ObjectScope)``). A dropped
+  /// `.container` instance stays in `dropped` until the record goes: a
+  /// lock-free reader may have loaded its address and be copying it.
+  func dropInstance() {
+    withWeakObject { $0 = nil }
+    guard let instance = shared.exchange(nil, ordering: .acquiringAndReleasing) else { return }
+    StripedLock.withLock(for: self) { dropped.append(instance) }
   }
 
   /// The `.container` instance's storage, if it has been made.
@@ -302,7 +315,13 @@ class PlainRecord<Service>: RegistrationRecord, @unchecked Sendable {
     super.init(key: key, scope: scope, owner: owner)
   }
 
-  deinit { TypedInstance<Service>.release(shared) }
+  deinit {
+    TypedInstance<Service>.release(shared)
+    for instance in dropped {
+      TypedInstance<Service>.destroy(instance)
+      instance.deallocate()
+    }
+  }
 
   override func copy(_ source: UnsafeMutableRawPointer, to destination: UnsafeMutableRawPointer) {
     TypedInstance<Service>.copy(source, to: destination)
