@@ -178,4 +178,16 @@ import Testing
     }
     #expect(names.withLock { $0 } == ["Hachi"])
   }
+
+  @Test func anyRegistrationCountsOnesTakingArguments() {
+    let container = Container()
+    container.register(Dog.self) { _, name in Dog(name: name) }
+    container.register(Cat.self, name: "Mimi") { _ in Cat(name: "Mimi") }
+    #expect(container.hasAnyRegistration(of: Dog.self))
+    #expect(!container.hasRegistration(Dog.self))
+    #expect(container.hasAnyRegistration(of: Cat.self, name: "Mimi"))
+    #expect(!container.hasAnyRegistration(of: Cat.self))
+    #expect(!container.hasAnyRegistration(of: Dog.self, name: "Hachi"))
+    #expect(Container(parent: container).hasAnyRegistration(of: Dog.self))
+  }
 }

@@ -352,6 +352,22 @@ public final class Container: @unchecked Sendable {
     lookup(ObjectIdentifier(serviceType), name: name) != nil
   }
 
+  /// Whether `serviceType` has any registration under `name` here or in a
+  /// parent, taking runtime arguments or not, as Swinject's
+  /// `hasAnyRegistration(of:name:)`:
+  ///
+  /// ```swift
+  /// container.register(Dog.self) { _, name in Dog(name: name) }
+  /// container.hasAnyRegistration(of: Dog.self)  // true
+  /// container.hasRegistration(Dog.self)  // false: `resolve(Dog.self)` needs a name
+  /// ```
+  ///
+  /// ``hasRegistration(_:name:)`` answers for the argument-free request
+  /// only, so that it never says yes to a `resolve` that then throws.
+  public func hasAnyRegistration(of serviceType: any Any.Type, name: String? = nil) -> Bool {
+    serves(ObjectIdentifier(serviceType), name: name)
+  }
+
   // MARK: Snapshots
 
   /// Makes the next resolution build a new registry, after a change that
