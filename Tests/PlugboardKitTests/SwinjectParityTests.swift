@@ -190,4 +190,20 @@ import Testing
     #expect(!container.hasAnyRegistration(of: Dog.self, name: "Hachi"))
     #expect(Container(parent: container).hasAnyRegistration(of: Dog.self))
   }
+
+  @Test func describingAContainerListsItsRegistrationsAsSwinjectDoes() {
+    let container = Container()
+    container.register((any Animal).self, name: "Hachi") { _ in Dog(name: "Hachi") }
+      .inObjectScope(.container)
+    container.register(Dog.self) { _, name in Dog(name: name) }
+    container.register(Cat.self) { _ in Cat(name: "Mimi") }.initCompleted { _, _ in }
+    #expect(
+      String(describing: container) == """
+        [
+            { Service: Animal, Name: "Hachi", Factory: (Resolver) -> Animal, ObjectScope: container },
+            { Service: Cat, Factory: (Resolver) -> Cat, ObjectScope: graph, InitCompleted: Specified 1 closures },
+            { Service: Dog, Factory: (Resolver, String) -> Dog, ObjectScope: graph }
+        ]
+        """)
+  }
 }
