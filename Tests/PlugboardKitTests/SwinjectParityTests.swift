@@ -206,4 +206,17 @@ import Testing
         ]
         """)
   }
+
+  @Test func assemblerTakesAnOptionalContainerAndParent() throws {
+    let shared = Container()
+    let assembler = try Assembler(container: shared)
+    #expect(assembler.container === shared)
+    let own = try Assembler(container: nil)
+    #expect(own.container !== shared)
+    #expect(own.container.defaultObjectScope == .graph)
+    let noParent: Assembler? = nil
+    #expect(try Assembler([], parent: noParent).container.parent == nil)
+    #expect(try Assembler([], parent: nil).container.defaultObjectScope == .graph)
+    #expect(try Assembler([], parent: assembler).container.parent === shared)
+  }
 }
