@@ -219,4 +219,35 @@ import Testing
     #expect(try Assembler([], parent: nil).container.defaultObjectScope == .graph)
     #expect(try Assembler([], parent: assembler).container.parent === shared)
   }
+
+  final class Customer {}
+  final class Employee {
+    let customer: Customer
+    let lazyCustomer: Lazy<Customer>
+    var customerWhileResolving: Customer?
+    init(customer: Customer, lazyCustomer: Lazy<Customer>) {
+      self.customer = customer
+      self.lazyCustomer = lazyCustomer
+    }
+  }
+
+  @Test func aLazySharesItsGraphOnlyWhileTheResolutionRuns() throws {
+    // A deliberate difference (Docs/migrating-from-swinject.md): Swinject's
+    // Lazy rejoins its graph after `resolve` returned; here it resolves anew.
+    let container = Container()
+    container.register(Customer.self) { _ in Customer() }
+    container.register(Employee.self) { r in
+      Employee(customer: try r.resolve(), lazyCustomer: try r.resolve())
+    }
+    .initCompleted { _, employee in employee.customerWhileResolving = try employee.lazyCustomer.instance }
+    let employee = try container.resolve(Employee.self)
+    #expect(employee.customerWhileResolving === employee.customer)
+
+    container.register(Employee.self) { r in
+      Employee(customer: try r.resolve(), lazyCustomer: try r.resolve())
+    }
+    let later = try container.resolve(Employee.self)
+    #expect(try later.lazyCustomer.instance !== later.customer)
+    #expect(try later.lazyCustomer.instance === later.lazyCustomer.instance)
+  }
 }
