@@ -86,21 +86,6 @@ import Testing
     #expect(path.map(\.shortDescription) == ["A", "B", "A"])
   }
 
-  @Test func aSingletonStillUnderConstructionIsACycle() throws {
-    // The parent's factory has not returned when the child's handler asks
-    // for it: no instance to hand out, so it is reported, not deadlocked.
-    let container = Container()
-    container.register(Parent.self) { r in try Parent(child: r.resolve()) }.inObjectScope(.container)
-    container.register(Child.self) { _ in Child() }
-      .initCompleted { r, child in child.parent = try r.resolve(Parent.self) }
-    let error = try #require(throws: ResolutionError.self) { try container.resolve(Parent.self) }
-    guard case .cycle(let path) = error.kind else {
-      Issue.record("expected a cycle, got \(error.kind)")
-      return
-    }
-    #expect(path.map(\.shortDescription) == ["Parent", "Child", "Parent"])
-  }
-
   @Test func aThrowingHandlerFailsTheResolution() throws {
     let container = Container()
     container.register(Child.self) { _ in Child() }.initCompleted { _, _ in throw Failure() }

@@ -61,6 +61,29 @@ final class Keeper {
     #expect(try keepers.instance !== keepers.instance)
   }
 
+  @Test func circularSingletons() throws {
+    // guide: circular-singletons
+    final class Coordinator {
+      let screen: Screen
+      init(screen: Screen) { self.screen = screen }
+    }
+    final class Screen {
+      weak var coordinator: Coordinator?
+    }
+    let container = Container()
+    container.register(Coordinator.self) { r in Coordinator(screen: try r.resolve()) }
+      .inObjectScope(.container)
+    container.register(Screen.self) { _ in Screen() }
+      .inObjectScope(.container)
+      .initCompleted(resolving: Coordinator.self) { r, screen in
+        screen.coordinator = try r.resolve(Coordinator.self)
+      }
+    let coordinator = try container.resolve(Coordinator.self)  // its screen points back to it
+    // end guide
+    #expect(coordinator.screen.coordinator === coordinator)
+    #expect(try container.resolve(Screen.self) === coordinator.screen)
+  }
+
   @Test func forwarding() throws {
     // guide: forwarding
     let container = Container()

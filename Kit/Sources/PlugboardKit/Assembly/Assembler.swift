@@ -9,11 +9,12 @@ public final class Assembler {
   /// The container, as a resolver.
   public var resolver: Resolver { container }
 
-  /// Creates an assembler over `container` (a new one by default) and
-  /// applies `assemblies`.
+  /// Creates an assembler over `container` (a new one by default, or when
+  /// `nil`, as Swinject's `Assembler(container: Container?)`) and applies
+  /// `assemblies`: `try Assembler([AppAssembly()], container: shared)`.
   /// - Throws: ``AssemblyError`` naming the assembly that failed.
-  public init(_ assemblies: [any Assembly] = [], container: Container = Container()) throws {
-    self.container = container
+  public init(_ assemblies: [any Assembly] = [], container: Container? = Container()) throws {
+    self.container = container ?? Container()
     try apply(assemblies: assemblies)
   }
 
@@ -27,6 +28,9 @@ public final class Assembler {
 
   /// Creates an assembler whose container is a child of `parent`'s: it sees
   /// the parent's registrations and can override them without touching it.
+  /// A `nil` parent (Swinject's optional `parent:`) makes a container of
+  /// its own, `.graph` by default:
+  /// `try Assembler([FeatureAssembly()], parent: appAssembler)`.
   ///
   /// Unlike Swinject, whose child assembler defaults to `.graph`, the child
   /// inherits the parent's default scope when `defaultObjectScope` is `nil`:
@@ -34,13 +38,13 @@ public final class Assembler {
   /// by default. Pass `.graph` to get Swinject's behaviour.
   /// - Throws: ``AssemblyError`` naming the assembly that failed.
   public convenience init(
-    _ assemblies: [any Assembly], parent: Assembler, defaultObjectScope: ObjectScope? = nil
+    _ assemblies: [any Assembly], parent: Assembler?, defaultObjectScope: ObjectScope? = nil
   ) throws {
     try self.init(
       assemblies,
       container: Container(
-        parent: parent.container,
-        defaultObjectScope: defaultObjectScope ?? parent.container.defaultObjectScope))
+        parent: parent?.container,
+        defaultObjectScope: defaultObjectScope ?? parent?.container.defaultObjectScope ?? .graph))
   }
 
   /// Applies one more assembly.

@@ -5,8 +5,14 @@ extension Container {
   ///
   /// The forwarded type is a registration of its own (listed with
   /// ``RegistrationInfo/forwardsTo``) whose factory resolves the entry's
-  /// key, so `plugboard check` follows the edge. The entry must take no
-  /// runtime arguments.
+  /// key, so `plugboard check` follows the edge. An entry that takes
+  /// runtime arguments is forwarded with the same ones:
+  ///
+  /// ```swift
+  /// container.register(Dog.self) { _, name in Dog(name: name) }
+  ///   .implements((any Animal).self)
+  /// let animal = try container.resolve((any Animal).self, argument: "Hachi")
+  /// ```
   /// - Throws (when resolving): ``ResolutionError`` as for the entry, and
   ///   ``ForwardingError`` (as `factoryFailed`) when the instance is not a
   ///   `type`.
@@ -16,14 +22,12 @@ extension Container {
     file: String = #fileID, line: Int = #line
   ) -> ServiceEntry<Forwarded> {
     let target = entry.key
-    let forwarded = register(type, name: name, file: file, line: line) { resolver in
-      let instance = try resolver.resolve(Service.self, name: target.name)
-      guard let cast = instance as? Forwarded else {
-        throw ForwardingError(forwarded: TypeIdentity(Forwarded.self), target: target)
+    let forwarded =
+      entry.record.forwarding(type, name: name, in: self, file: file, line: line)
+      ?? register(type, name: name, file: file, line: line) { resolver in
+        try ForwardingError.cast(resolver.resolve(Service.self, name: target.name), to: target)
       }
-      return cast
-    }
-    .inObjectScope(.transient)
+    forwarded.inObjectScope(.transient)
     forwarded.record.withMetadata { metadata in
       metadata.dependencies = [target]
       metadata.forwardsTo = target
@@ -53,6 +57,15 @@ extension ServiceEntry {
 public struct ForwardingError: Error, CustomStringConvertible {
   public let forwarded: TypeIdentity
   public let target: ServiceKey
+
+  /// `instance` as a `Forwarded`, for the forwarding registration of
+  /// `target`.
+  static func cast<Forwarded>(_ instance: Any, to target: ServiceKey) throws -> Forwarded {
+    guard let cast = instance as? Forwarded else {
+      throw ForwardingError(forwarded: TypeIdentity(Forwarded.self), target: target)
+    }
+    return cast
+  }
 
   public var description: String {
     "\(target.shortDescription) is forwarded as \(forwarded.shortName), but its instance is not a "

@@ -207,7 +207,9 @@ extension Container {
   /// Checks for a cycle and the depth limit, then pushes the link; the
   /// caller pops it.
   @inline(__always)
-  private func enter(_ record: RegistrationRecord, hasArguments: Bool, in context: ResolutionContext)
+  private func enter(
+    _ record: RegistrationRecord, hasArguments: Bool, in context: ResolutionContext
+  )
     throws
   {
     if !hasArguments && context.isActive(record) {
@@ -303,16 +305,41 @@ extension Container {
           instance.deallocate()
           throw error
         }
+        // An `initCompleted` handler below made and stored it meanwhile
+        // (the child's handler resolved this parent, see `makeOnce`): as
+        // in Swinject, the stored one wins, so both ends see one object.
+        if let stored = record.sharedInstance {
+          record.destroy(instance)
+          instance.deallocate()
+          record.copy(stored, to: out)
+          return
+        }
         record.shared.store(instance, ordering: .releasing)
         record.copy(instance, to: out)
         try completeInitialization(of: record, at: out, in: context)
       }
 
     case .weak:
+      // As Swinject's, `.weak` is composed with `.graph`: within one
+      // resolution its instance is kept and shared, so one made for an
+      // `initCompleted` handler is not released before the request that
+      // needs it gets it.
+      if let shared = context.graphInstance(of: record) {
+        record.copy(shared, to: out)
+        return
+      }
       if let object = record.withWeakObject({ $0 }), record.initialize(out, from: object) {
         return
       }
+      let completions = context.completions
       try call(record, in: context) { try produce(self, out) }
+      if context.completions != completions, record.key.arguments.isEmpty,
+        let shared = context.graphInstance(of: record)
+      {
+        record.destroy(out)
+        record.copy(shared, to: out)
+        return
+      }
       guard let object = record.object(at: out) else {
         try completeInitialization(of: record, at: out, in: context)
         return
@@ -324,15 +351,11 @@ extension Container {
         return nil
       }
       if let existing = earlier {
-        let scratch = record.allocateInstance()
-        defer { scratch.deallocate() }
-        if record.initialize(scratch, from: existing) {
-          record.destroy(out)
-          record.copy(scratch, to: out)
-          record.destroy(scratch)
-        }
+        _ = replace(record, at: out) { record.initialize($0, from: existing) }
+        context.keepGraphInstance(of: record, copying: out)
         return
       }
+      context.keepGraphInstance(of: record, copying: out)
       try completeInitialization(of: record, at: out, in: context)
     }
   }
@@ -357,24 +380,59 @@ extension Container {
     ) {
       try call(record, in: context) { try produce(record.owner, out) }
       let kept = record.keptForScope(out)
-      record.withScopedInstance { scoped in
+      let stored = record.withScopedInstance { scoped -> Any? in
         // Reset while the factory ran: the instance belongs to the old
         // generation, so only this caller gets it.
-        if scoped.generation == generation { scoped.value = kept }
+        guard scoped.generation == generation else { return nil }
+        // Made meanwhile by an `initCompleted` handler below (see
+        // `makeOnce`): that one wins, as for `.container`.
+        if let value = scoped.value, record.holdsInstance(value) { return value }
+        scoped.value = kept
+        return nil
+      }
+      // A weakly kept one may have gone since: then this one serves.
+      if let stored, replace(record, at: out, by: { record.initialize($0, fromKept: stored) }) {
+        return
       }
       try completeInitialization(of: record, at: out, in: context)
     }
   }
 
+  /// Replaces the instance at `out` with the one `fill` writes into fresh
+  /// memory, if it writes one (an object held weakly may be gone).
+  private func replace(
+    _ record: RegistrationRecord, at out: UnsafeMutableRawPointer,
+    by fill: (UnsafeMutableRawPointer) -> Bool
+  ) -> Bool {
+    let scratch = record.allocateInstance()
+    defer { scratch.deallocate() }
+    guard fill(scratch) else { return false }
+    record.destroy(out)
+    record.copy(scratch, to: out)
+    record.destroy(scratch)
+    return true
+  }
+
   /// Makes a shared instance exactly once across threads: `found` serves
   /// one that exists; otherwise one thread runs `make` while the others
   /// wait, and threads whose instances need each other get a cycle error.
+  ///
+  /// An `initCompleted` handler running below this thread's own
+  /// construction of the instance (Swinject's parent whose child's handler
+  /// resolves it back) runs `make` again, as Swinject does: this thread
+  /// already owns the construction, the factory is not waiting on itself,
+  /// and `make` keeps whichever instance is stored first. A constructor
+  /// that needs itself never gets here: `enter` reports that cycle.
   private func makeOnce(
     _ record: RegistrationRecord, in context: ResolutionContext, found: () -> Bool,
     isReady: () -> Bool, make: () throws -> Void
   ) throws {
     let coordinator = ConstructionCoordinator.shared
     let cell = ObjectIdentifier(record)
+    if context.isMakingBelowCycleFloor(record) {
+      if !found() { try make() }
+      return
+    }
     while !found() {
       switch coordinator.claim(cell: cell, isReady: isReady, by: context) {
       case .ready:
@@ -403,8 +461,9 @@ extension Container {
   /// now that its scope can hand it out, so that what they resolve can
   /// resolve it back. Requests made from a handler may re-enter a
   /// registration still being constructed further up (Swinject's
-  /// parent–child wiring); only a `.transient` one counts as a cycle there,
-  /// since every other scope finds the instance already made.
+  /// parent–child wiring); only a `.transient` one counts as a cycle there:
+  /// every other scope makes its instance once more, and the one kept
+  /// first (`.graph`, `.weak`) or stored first (`.container`) wins.
   private func completeInitialization(
     of record: RegistrationRecord, at out: UnsafeMutableRawPointer, in context: ResolutionContext
   ) throws {

@@ -238,14 +238,46 @@ public final class Container: @unchecked Sendable {
   /// makes new ones: a session scope reset at sign-out. Safe from any
   /// thread; resolutions already holding an instance keep it.
   ///
-  /// Only custom scopes can be reset: `.container` instances are read
-  /// without locks, so they live as long as their container.
+  /// For the built-in scopes, see ``resetObjectScope(_:)-(ObjectScope)``.
   public func resetObjectScope(_ scope: CustomScope) {
     let records = state.withLock { $0.log.records(upTo: $0.log.count) + $0.removed }
     for record in records where record.isCustomScoped && record.customScope === scope {
       record.resetScopedInstance()
     }
     parent?.resetObjectScope(scope)
+  }
+
+  /// Drops the instances of the built-in `scope` held for registrations
+  /// here and in the parents, as Swinject's `resetObjectScope(.container)`:
+  /// the next request makes new ones. Safe from any thread.
+  ///
+  /// `.container` instances are read without a lock, so a resolution on
+  /// another thread may be copying one at this moment: each dropped
+  /// instance is therefore kept, unreachable, until its registration goes
+  /// with the container, and deinitialized only then. Reset to start
+  /// over, not to free memory or close resources: for a scope whose
+  /// instances must go at once, use a ``CustomScope``, which is kept
+  /// behind a lock. A construction running during the reset may still
+  /// store its instance. `.weak` instances are forgotten (their holders
+  /// keep theirs); `.graph` and `.transient` keep nothing to drop.
+  public func resetObjectScope(_ scope: ObjectScope) {
+    reset(scope) { _ in true }
+  }
+
+  /// ``resetObjectScope(_:)-(ObjectScope)`` for the registrations of
+  /// `serviceType` only (under any name, with any arguments), as
+  /// Swinject 2.10's: `container.resetObjectScope(.container, serviceType: Session.self)`.
+  public func resetObjectScope(_ scope: ObjectScope, serviceType: any Any.Type) {
+    let id = ObjectIdentifier(serviceType)
+    reset(scope) { $0.key.service.id == id }
+  }
+
+  private func reset(_ scope: ObjectScope, where include: (RegistrationRecord) -> Bool) {
+    let records = state.withLock { $0.log.records(upTo: $0.log.count) + $0.removed }
+    for record in records where !record.isCustomScoped && record.scope == scope && include(record) {
+      record.dropInstance()
+    }
+    parent?.reset(scope, where: include)
   }
 
   /// Returns the container itself: Swinject's `synchronize()` makes a
@@ -318,6 +350,22 @@ public final class Container: @unchecked Sendable {
   /// in a parent (without making anything).
   public func hasRegistration(_ serviceType: any Any.Type, name: String? = nil) -> Bool {
     lookup(ObjectIdentifier(serviceType), name: name) != nil
+  }
+
+  /// Whether `serviceType` has any registration under `name` here or in a
+  /// parent, taking runtime arguments or not, as Swinject's
+  /// `hasAnyRegistration(of:name:)`:
+  ///
+  /// ```swift
+  /// container.register(Dog.self) { _, name in Dog(name: name) }
+  /// container.hasAnyRegistration(of: Dog.self)  // true
+  /// container.hasRegistration(Dog.self)  // false: `resolve(Dog.self)` needs a name
+  /// ```
+  ///
+  /// ``hasRegistration(_:name:)`` answers for the argument-free request
+  /// only, so that it never says yes to a `resolve` that then throws.
+  public func hasAnyRegistration(of serviceType: any Any.Type, name: String? = nil) -> Bool {
+    serves(ObjectIdentifier(serviceType), name: name)
   }
 
   // MARK: Snapshots

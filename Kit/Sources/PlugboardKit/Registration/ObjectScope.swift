@@ -16,8 +16,11 @@ public enum ObjectScope: UInt8, Sendable, CaseIterable, CustomStringConvertible 
   /// dependencies through the resolver the factory is given.
   case container
   /// Shared while someone else holds a strong reference to it; made again
-  /// once the last holder lets go. Only class instances can be held weakly:
-  /// a value type registered `.weak` behaves as `.transient`.
+  /// once the last holder lets go. As in Swinject it is composed with
+  /// `.graph`: within one top-level `resolve` the instance is also kept,
+  /// so everything that resolution makes shares it. Only class instances
+  /// can be held weakly: a value type registered `.weak` behaves as
+  /// `.transient`.
   case weak
 
   public var description: String {

@@ -45,6 +45,9 @@ class RegistrationRecord: @unchecked Sendable {
   /// The `.weak` instance, held weakly.
   // Guarded by the record's striped lock (`withWeakObject`).
   private weak var weakObject: AnyObject?
+  /// `.container` instances dropped by a reset, freed with the record.
+  // Guarded by the record's striped lock.
+  var dropped: [UnsafeMutableRawPointer] = []
   /// The custom-scoped instance, and how many times its scope was reset.
   // Guarded by the record's striped lock (`withScopedInstance`).
   private var scopedInstance: (value: Any?, generation: UInt) = (nil, 0)
@@ -92,6 +95,12 @@ class RegistrationRecord: @unchecked Sendable {
   func boxed(_ pointer: UnsafeMutableRawPointer) -> Any { () }
   /// Initializes `out` from a boxed instance, if it is one of the type.
   func initialize(_ out: UnsafeMutableRawPointer, fromBoxed value: Any) -> Bool { false }
+  /// Registers `type` in `container` as a forwarding of this registration
+  /// when it takes runtime arguments (``ArgumentRecord``), with the same
+  /// ones; `nil` for one that takes none.
+  func forwarding<Forwarded>(
+    _ type: Forwarded.Type, name: String?, in container: Container, file: String, line: Int
+  ) -> ServiceEntry<Forwarded>? { nil }
   /// Uninitialized memory for one instance; free with `deallocate()`.
   func allocateInstance() -> UnsafeMutableRawPointer {
     UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
@@ -152,6 +161,16 @@ class RegistrationRecord: @unchecked Sendable {
     }
     // Released outside the lock: its deinit may resolve or reset again.
     withExtendedLifetime(dropped) {}
+  }
+
+  /// Forgets the `.container` or `.weak` instance (see
+  /// ``Container/resetObjectScope(_:)-(ObjectScope)``). A dropped
+  /// `.container` instance stays in `dropped` until the record goes: a
+  /// lock-free reader may have loaded its address and be copying it.
+  func dropInstance() {
+    withWeakObject { $0 = nil }
+    guard let instance = shared.exchange(nil, ordering: .acquiringAndReleasing) else { return }
+    StripedLock.withLock(for: self) { dropped.append(instance) }
   }
 
   /// The `.container` instance's storage, if it has been made.
@@ -296,7 +315,13 @@ class PlainRecord<Service>: RegistrationRecord, @unchecked Sendable {
     super.init(key: key, scope: scope, owner: owner)
   }
 
-  deinit { TypedInstance<Service>.release(shared) }
+  deinit {
+    TypedInstance<Service>.release(shared)
+    for instance in dropped {
+      TypedInstance<Service>.destroy(instance)
+      instance.deallocate()
+    }
+  }
 
   override func copy(_ source: UnsafeMutableRawPointer, to destination: UnsafeMutableRawPointer) {
     TypedInstance<Service>.copy(source, to: destination)
@@ -330,6 +355,22 @@ final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, @un
   init(key: ServiceKey, scope: ObjectScope, owner: Container, factory: @escaping Factory) {
     self.argumentFactory = factory
     super.init(key: key, scope: scope, owner: owner) { _ in throw ArgumentsRequired() }
+  }
+
+  /// Registers `type` in `container`, taking this registration's runtime
+  /// arguments and resolving it with them.
+  override func forwarding<Forwarded>(
+    _ type: Forwarded.Type, name: String?, in container: Container, file: String, line: Int
+  ) -> ServiceEntry<Forwarded>? {
+    let target = key
+    @Sendable func forward(_ resolver: Resolver, _ first: First, _ rest: repeat each Rest) throws
+      -> Forwarded
+    {
+      try ForwardingError.cast(
+        resolver.resolve(Service.self, name: target.name, arguments: first, repeat each rest),
+        to: target)
+    }
+    return container.register(type, name: name, file: file, line: line, factory: forward)
   }
 }
 

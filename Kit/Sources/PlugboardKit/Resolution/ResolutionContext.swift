@@ -179,6 +179,15 @@ final class ResolutionContext {
     return false
   }
 
+  /// Whether `record` is being made without arguments below the cycle
+  /// floor: an `initCompleted` handler further down, running on this
+  /// thread, asks again for an instance this thread is constructing.
+  func isMakingBelowCycleFloor(_ record: RegistrationRecord) -> Bool {
+    let floor = state.pointee.cycleFloor
+    guard floor != 0 else { return false }
+    return frames[..<floor].contains { $0.record === record && !$0.hasArguments }
+  }
+
   /// See `State.completions`.
   var completions: Int {
     @inline(__always) get { state.pointee.completions }
