@@ -40,6 +40,11 @@ final class ContributionIndex: Sendable {
     return reservedPrefix + String(sequence) + ": " + name
   }
 
+  /// The name of the key a `Contributions<Service>` dependency declares:
+  /// reserved too, so that no registration serves it and checks can tell
+  /// the edge to an extension point from one to a plain registration.
+  static let extensionPointName = "\u{0}contributions"
+
   /// Whether `name` is a contribution's reserved registration name.
   static func isReserved(_ name: String?) -> Bool {
     name?.hasPrefix(reservedPrefix) ?? false
