@@ -48,7 +48,7 @@ public struct Finding: Sendable, Equatable, Encodable {
     /// without it.
     case optionalPluginFailed
     /// A contribution an extension point lacks in this profile: its plugin
-    /// is disabled or left out by the profile.
+    /// is disabled or left out by the profile, or failed after making it.
     case contributionMissing
     /// A required plugin setting has no value in the profile.
     case missingSetting
