@@ -28,5 +28,8 @@ struct ShellAssembly: Assembly {
     .optionallyDependsOn((any AnalyticsTracker).self)
     container.contribute((any AppFeature).self, name: "help", order: 90) { _ in HelpFeature() }
       .dependsOn()  // resolves nothing
+    // For `plugboard check`: a profile whose menu would be empty is an
+    // error there.
+    container.extensionPoint((any AppFeature).self, cardinality: .atLeastOne)
   }
 }

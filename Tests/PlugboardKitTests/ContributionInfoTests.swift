@@ -54,4 +54,22 @@ import Testing
     #expect(edge.shortDescription == "Command (every contribution)")
     #expect(try container.resolve(Menu.self).commands.isEmpty)
   }
+
+  @Test func anExtensionPointKeepsItsLatestDeclaration() throws {
+    let container = Container()
+    #expect(container.extensionPoints.isEmpty)
+    container.extensionPoint((any Command).self, cardinality: .exactlyOne)
+    let line = #line + 2
+    container.attributing(to: "App") {
+      container.extensionPoint((any Command).self, cardinality: .atLeastOne)
+    }
+    container.extensionPoint(Plain.self, cardinality: .any)
+    #expect(container.extensionPoints.map(\.cardinality) == [.atLeastOne, .any])
+    let command = try #require(container.extensionPoints.first)
+    #expect(command.contract == TypeIdentity((any Command).self))
+    #expect(command.site == RegistrationSite(fileID: #fileID, line: line, plugin: "App"))
+    #expect([0, 1, 2].map(Cardinality.exactlyOne.admits) == [false, true, false])
+    #expect([0, 1, 2].map(Cardinality.atLeastOne.admits) == [false, true, true])
+    #expect(Cardinality.any.admits(0))
+  }
 }
