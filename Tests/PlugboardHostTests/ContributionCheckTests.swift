@@ -47,4 +47,23 @@ import Testing
     #expect(!json.stdout.contains(#"\u0000"#))
     _ = folder
   }
+
+  /// explain names a left-out plugin's contribution as one, not by its
+  /// reserved name.
+  @Test func explainNamesAContributionItsProfileLeavesOut() throws {
+    let (folder, manifest) = try sample()
+    let result = try Subprocess.plugboard([
+      "explain", "AppFeature", "--manifest", manifest, "--profile", "mock",
+    ])
+    #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(
+      Array(lines.drop { $0 != "Not chosen:" }) == [
+        "Not chosen:",
+        "  - AppFeature contribution \"issues\" at IssueList/IssueListAssembly.swift:9 in plugin IssueList: "
+          + "plugin 'IssueList' is not loaded in profile 'mock' (it loads in 'live')",
+      ])
+    #expect(lines.contains("Contributions (2), in resolution order:"))
+    _ = folder
+  }
 }

@@ -12,9 +12,10 @@ extension DeploymentChecker {
       for registration in probe.registrations {
         // Probed registrations are text; the reserved name says which is a
         // contribution.
-        let key = ServiceKey(service: TypeIdentity(Void.self), name: registration.name)
-        guard key.isContribution else { continue }
-        let contribution = Self.display(type: registration.type, name: key.contributionName)
+        guard ServiceKey(service: TypeIdentity(Void.self), name: registration.name).isContribution else {
+          continue
+        }
+        let contribution = registration.shortDescription
         let reason = notLoaded(probe.entry)
         findings.append(
           Finding(
@@ -45,10 +46,5 @@ extension DeploymentChecker {
           action: "Fix what stopped plugin '\(plugin)' to have the contribution back."))
     }
     return findings
-  }
-
-  /// `AppFeature contribution "issues"`, or `AppFeature contribution`.
-  private static func display(type: String, name: String?) -> String {
-    TypeQuery.bareName(type) + " contribution" + (name.map { " \"\(Terminal.sanitize($0))\"" } ?? "")
   }
 }

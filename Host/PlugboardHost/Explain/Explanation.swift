@@ -181,9 +181,8 @@ struct Explanation {
     }
     for probe in checker.probes {
       for registration in probe.registrations where registration.type == typeName {
-        let display = TypeQuery.bareName(typeName) + (registration.name.map { " named \"\($0)\"" } ?? "")
         reasons.append(
-          "\(display) at \(registration.file):\(registration.line) in plugin \(probe.entry.name): "
+          "\(registration.shortDescription) at \(registration.file):\(registration.line) in plugin \(probe.entry.name): "
             + checker.notLoaded(probe.entry))
       }
     }
