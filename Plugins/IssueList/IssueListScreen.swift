@@ -2,7 +2,7 @@ import AppContracts
 
 /// Fetches the open issues with the signed-in user's token and lays them
 /// out, marking the ones assigned to that user.
-struct IssueListScreen: IssueListFeature {
+struct IssueListScreen: AppFeature {
   /// The user is signed out, so there is no token to fetch issues with.
   struct SignedOut: Error, CustomStringConvertible {
     var login: String
@@ -12,6 +12,8 @@ struct IssueListScreen: IssueListFeature {
   let api: any APIClient
   let auth: any AuthService
   let analytics: (any AnalyticsTracker)?
+
+  var title: String { "Open issues" }
 
   func render(for user: User) async throws -> [String] {
     guard let token = auth.token(for: user.login) else { throw SignedOut(login: user.login) }

@@ -1,13 +1,16 @@
 import AppContracts
 import PlugboardKit
 
-/// The sample app: sign in, then show the open issues.
+/// The sample app: sign in, then show its menu and every section in it.
+///
+/// The menu is the extension point `AppFeature`: the app names no feature,
+/// it shows what the loaded plugins contribute, in their order.
 ///
 /// Arguments (after `plugboard run --`): `--user NAME --password SECRET`;
 /// without them it signs in the fixture user `ada`.
 struct SampleApplication: Application {
   let login: any LoginFeature
-  let issues: any IssueListFeature
+  let features: Contributions<any AppFeature>
   let console: any AppConsole
   let analytics: (any AnalyticsTracker)?
 
@@ -23,7 +26,10 @@ struct SampleApplication: Application {
       if option == "--user" { username = value } else { password = value }
     }
     let user = try await login.present(username: username, password: password)
-    for line in try await issues.render(for: user) { console.write(line) }
+    console.write("Menu (\(features.count) features): \(features.map(\.title).joined(separator: ", "))")
+    for feature in features {
+      for line in try await feature.render(for: user) { console.write(line) }
+    }
     if let analytics {
       console.write("Analytics recorded: \(analytics.events.joined(separator: ", "))")
     }

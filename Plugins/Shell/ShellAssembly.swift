@@ -2,7 +2,8 @@ import AppContracts
 import PlugboardKit
 
 /// The app's composition root: the console and the `Application` that
-/// `plugboard run` resolves, which drives the features.
+/// `plugboard run` resolves, which signs in and then shows every
+/// `AppFeature` contributed by any plugin (this one adds "Help").
 struct ShellAssembly: Assembly {
   func assemble(container: Container) throws {
     container.register((any AppConsole).self) { _ in StandardOutputConsole() }
@@ -18,10 +19,17 @@ struct ShellAssembly: Assembly {
       let logger = try resolver.resolve((any Logger).self)
       logger.info("Shell: starting the sample application")
       return SampleApplication(
-        login: try resolver.resolve(), issues: try resolver.resolve(),
+        login: try resolver.resolve(), features: try resolver.resolve(Contributions<any AppFeature>.self),
         console: try resolver.resolve(), analytics: try resolver.resolveIfRegistered())
     }
-    .dependsOn((any LoginFeature).self, (any IssueListFeature).self, (any AppConsole).self, (any Logger).self)
+    .dependsOn(
+      (any LoginFeature).self, Contributions<any AppFeature>.self, (any AppConsole).self, (any Logger).self
+    )
     .optionallyDependsOn((any AnalyticsTracker).self)
+    container.contribute((any AppFeature).self, name: "help", order: 90) { _ in HelpFeature() }
+      .dependsOn()  // resolves nothing
+    // For `plugboard check`: a profile whose menu would be empty is an
+    // error there.
+    container.extensionPoint((any AppFeature).self, cardinality: .atLeastOne)
   }
 }

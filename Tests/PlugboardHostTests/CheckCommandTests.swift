@@ -16,7 +16,7 @@ import Testing
     try expectCheck(
       deployment, status: 1,
       """
-      Checking \(deployment.manifest): 5 plugins (5 loaded), 8 registrations
+      Checking \(deployment.manifest): 5 plugins (5 loaded), 10 registrations
 
       \(Self.missingSecureStore)
 
@@ -34,7 +34,7 @@ import Testing
       AppContracts.SecureStore is a dependency declared at Auth/AuthAssembly.swift:7 in plugin Auth, and no loaded plugin registers it.
 
     Chain:
-      Application  (registered at Shell/ShellAssembly.swift:15 in plugin Shell)
+      Application  (registered at Shell/ShellAssembly.swift:16 in plugin Shell)
       → LoginFeature  (registered at Login/LoginAssembly.swift:7 in plugin Login)
       → AuthService  (registered at Auth/AuthAssembly.swift:7 in plugin Auth)
       → SecureStore  (✗ not registered)
@@ -51,7 +51,7 @@ import Testing
     try expectCheck(
       deployment, status: 1,
       """
-      Checking \(deployment.manifest): 6 plugins (6 loaded), 7 registrations
+      Checking \(deployment.manifest): 6 plugins (6 loaded), 9 registrations
 
       error: dependency cycle: AuthService → APIClient → AuthService
 
@@ -80,7 +80,7 @@ import Testing
     try expectCheck(
       deployment, status: 0,
       """
-      Checking \(deployment.manifest): 7 plugins (7 loaded), 11 registrations
+      Checking \(deployment.manifest): 7 plugins (7 loaded), 13 registrations
 
       warning: captive dependency: AnalyticsTracker (container) holds EventBuffer (transient)
 
@@ -107,7 +107,7 @@ import Testing
     try expectCheck(
       deployment, status: 0,
       """
-      Checking \(deployment.manifest): 7 plugins (7 loaded), 9 registrations
+      Checking \(deployment.manifest): 7 plugins (7 loaded), 11 registrations
 
       warning: SecureStore is registered by plugins 'Keychain' and 'SecondKeychain'; 'SecondKeychain' wins
 
@@ -133,7 +133,7 @@ import Testing
     try expectCheck(
       deployment, status: 1,
       """
-      Checking \(deployment.manifest): 6 plugins (5 loaded), 8 registrations
+      Checking \(deployment.manifest): 6 plugins (5 loaded), 10 registrations
 
       error: AuthService needs SecureStore, which only plugin 'Keychain' registers, and that plugin is not loaded
 
@@ -142,7 +142,7 @@ import Testing
         It is registered at Keychain/KeychainAssembly.swift:7 in plugin 'Keychain', and plugin 'Keychain' is disabled in plugins.json (plugins[1].enabled is false).
 
       Chain:
-        Application  (registered at Shell/ShellAssembly.swift:15 in plugin Shell)
+        Application  (registered at Shell/ShellAssembly.swift:16 in plugin Shell)
         → LoginFeature  (registered at Login/LoginAssembly.swift:7 in plugin Login)
         → AuthService  (registered at Auth/AuthAssembly.swift:7 in plugin Auth)
         → SecureStore  (registered at Keychain/KeychainAssembly.swift:7 in plugin Keychain  ✗ plugin 'Keychain' is not loaded)
@@ -195,7 +195,7 @@ import Testing
     try expectCheck(
       deployment, status: 0,
       """
-      Checking \(deployment.manifest): 7 plugins (6 loaded), 9 registrations
+      Checking \(deployment.manifest): 7 plugins (6 loaded), 11 registrations
 
       warning: what plugin 'Crash' provides is unknown
 

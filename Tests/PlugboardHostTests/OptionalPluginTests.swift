@@ -139,8 +139,8 @@ import Testing
     #expect(
       Array(lines[(start + 1)...].prefix(3)) == [
         "    AnalyticsTracker, wanted by LoginFeature (at Login/LoginAssembly.swift:7 in plugin Login)",
-        "    AnalyticsTracker, wanted by IssueListFeature (at IssueList/IssueListAssembly.swift:7 in plugin IssueList)",
-        "    AnalyticsTracker, wanted by Application (at Shell/ShellAssembly.swift:15 in plugin Shell)",
+        "    AnalyticsTracker, wanted by AppFeature contribution \"issues\" (at IssueList/IssueListAssembly.swift:9 in plugin IssueList)",
+        "    AnalyticsTracker, wanted by Application (at Shell/ShellAssembly.swift:16 in plugin Shell)",
       ])
   }
 

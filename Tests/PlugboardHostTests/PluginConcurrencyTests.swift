@@ -132,7 +132,7 @@ import Testing
           // Auth is a singleton of the parent: made with the parent's
           // keychain even when a child asks for it first.
           seen.record(secret: try child.resolve((any AuthService).self).token(for: Self.account))
-          _ = try child.resolve((any IssueListFeature).self)
+          _ = try child.resolveAll((any AppFeature).self)
           _ = try child.resolve((any Application).self)
         }
       }

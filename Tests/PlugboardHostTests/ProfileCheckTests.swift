@@ -21,12 +21,12 @@ import Testing
     #expect(result.stderr == "")
     #expect(
       result.stdout == """
-        Checking \(manifest) in profile 'live': 8 plugins (7 loaded), 10 registrations
+        Checking \(manifest) in profile 'live': 8 plugins (7 loaded), 12 registrations
         load order: Networking, Keychain, Auth, Login, IssueList, Shell, Analytics (requires Shell 1.0.0..<2.0.0)
 
         check: 0 errors, 0 warnings; the deployment is healthy in profile 'live'
 
-        Checking \(manifest) in profile 'mock': 8 plugins (7 loaded), 10 registrations
+        Checking \(manifest) in profile 'mock': 8 plugins (7 loaded), 12 registrations
         load order: Networking, Keychain, AuthMock, Login, IssueList, Shell, Analytics (requires Shell 1.0.0..<2.0.0)
 
         check: 0 errors, 0 warnings; the deployment is healthy in profile 'mock'
@@ -52,12 +52,12 @@ import Testing
     #expect(result.status == 1)
     #expect(
       result.stdout == """
-        Checking \(manifest) in profile 'live': 8 plugins (7 loaded), 10 registrations
+        Checking \(manifest) in profile 'live': 8 plugins (7 loaded), 12 registrations
         load order: Networking, Keychain, Auth, Login, IssueList, Shell, Analytics (requires Shell 1.0.0..<2.0.0)
 
         check: 0 errors, 0 warnings; the deployment is healthy in profile 'live'
 
-        Checking \(manifest) in profile 'mock': 8 plugins (6 loaded), 7 registrations
+        Checking \(manifest) in profile 'mock': 8 plugins (6 loaded), 9 registrations
         load order: Keychain, AuthMock, Login, IssueList, Shell, Analytics (requires Shell 1.0.0..<2.0.0)
 
         error: the deployment failed at stage 'apply profile'
@@ -68,15 +68,15 @@ import Testing
         Action:
           Correct the manifest where the explanation points; nothing falls back to another choice.
 
-        error: IssueListFeature needs APIClient, which only plugin 'Networking' registers, and that plugin is not loaded
+        error: AppFeature contribution "issues" needs APIClient, which only plugin 'Networking' registers, and that plugin is not loaded
 
         What went wrong:
-          AppContracts.APIClient is a dependency declared at IssueList/IssueListAssembly.swift:7 in plugin IssueList.
+          AppContracts.APIClient is a dependency declared at IssueList/IssueListAssembly.swift:9 in plugin IssueList.
           It is registered at Networking/NetworkingAssembly.swift:10 in plugin 'Networking', and plugin 'Networking' is not loaded in profile 'mock' (it loads in 'live').
 
         Chain:
-          Application  (registered at Shell/ShellAssembly.swift:15 in plugin Shell)
-          → IssueListFeature  (registered at IssueList/IssueListAssembly.swift:7 in plugin IssueList)
+          Application  (registered at Shell/ShellAssembly.swift:16 in plugin Shell)
+          → AppFeature contribution "issues"  (registered at IssueList/IssueListAssembly.swift:9 in plugin IssueList)
           → APIClient  (registered at Networking/NetworkingAssembly.swift:10 in plugin Networking  ✗ plugin 'Networking' is not loaded)
 
         Action:
@@ -92,7 +92,7 @@ import Testing
     #expect(live.status == 0)
     #expect(
       live.stdout == """
-        Checking \(manifest) in profile 'live': 8 plugins (7 loaded), 10 registrations
+        Checking \(manifest) in profile 'live': 8 plugins (7 loaded), 12 registrations
         load order: Networking, Keychain, Auth, Login, IssueList, Shell, Analytics (requires Shell 1.0.0..<2.0.0)
 
         check: 0 errors, 0 warnings; the deployment is healthy in profile 'live'
@@ -124,7 +124,7 @@ import Testing
     let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     #expect(
       Array(lines.prefix(7)) == [
-        "Checking \(manifest) in profile 'live': 8 plugins (6 loaded), 9 registrations",
+        "Checking \(manifest) in profile 'live': 8 plugins (6 loaded), 11 registrations",
         "load order: Networking, Keychain, Login, IssueList, Shell, Analytics (requires Shell 1.0.0..<2.0.0)",
         "",
         "error: LoginFeature needs AuthService, which only plugin 'Auth' registers, and that plugin is not loaded",
@@ -165,7 +165,7 @@ import Testing
         Profile 'mock' (from PLUGBOARD_PROFILE; the manifest's default is 'live'): offline, on fixture data
           plugin left out: Auth (loads in every profile but 'mock')
           service switched: AppContracts.APIClient → its registration named "Mock"
-          registration switched: AppContracts.AppConsole at Shell/ShellAssembly.swift:12 in plugin Shell (for every profile but 'live') replaces the one at Shell/ShellAssembly.swift:8 in plugin Shell
+          registration switched: AppContracts.AppConsole at Shell/ShellAssembly.swift:13 in plugin Shell (for every profile but 'live') replaces the one at Shell/ShellAssembly.swift:9 in plugin Shell
 
         Chosen:
           AuthService  (registered at AuthMock/AuthMockAssembly.swift:8 in plugin AuthMock)

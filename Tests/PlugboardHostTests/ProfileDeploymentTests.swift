@@ -14,11 +14,14 @@ import Testing
     Auth: session store opened
     Signing in as ada…
     Welcome, Ada Lovelace! Your session token is in the keychain.
+    Menu (3 features): Account, Open issues, Help
+    Account: Ada Lovelace (ada)
     Networking: GET https://issues.example.com/api/issues (timeout 5.0 s)
     Open issues (3):
       #12  Crash when plugins.json is empty  ← assigned to you
       #15  `plugboard list` should group by layer
       #21  Document the plugin ABI
+    Help: plugboard run -- --user NAME --password SECRET
     Analytics recorded: login.succeeded, issues.viewed
     Auth: session store closed
     Keychain: locked
@@ -29,10 +32,13 @@ import Testing
     Keychain: unlocked
     [fixture] Signing in as ada…
     [fixture] Welcome, Mock User! Your session token is in the keychain.
+    [fixture] Menu (3 features): Account, Open issues, Help
+    [fixture] Account: Mock User (ada)
     Networking: GET fixture://issues/issues (timeout 0.5 s)
     [fixture] Open issues (2):
     [fixture]   #1  Fixture: sign-in is mocked by the AuthMock plugin  ← assigned to you
     [fixture]   #2  Fixture: these issues come from FixtureAPIClient, not the server
+    [fixture] Help: plugboard run -- --user NAME --password SECRET
     [fixture] Analytics recorded: login.succeeded, issues.viewed
     Keychain: locked
 
@@ -96,8 +102,8 @@ import Testing
         "Profile 'mock' (from --profile; the manifest's default is 'live'): offline, on fixture data",
         "  plugin left out: Auth (loads in every profile but 'mock')",
         "  service switched: AppContracts.APIClient → its registration named \"Mock\"",
-        "  registration switched: AppContracts.AppConsole at Shell/ShellAssembly.swift:12 in plugin Shell "
-          + "(for every profile but 'live') replaces the one at Shell/ShellAssembly.swift:8 in plugin Shell",
+        "  registration switched: AppContracts.AppConsole at Shell/ShellAssembly.swift:13 in plugin Shell "
+          + "(for every profile but 'live') replaces the one at Shell/ShellAssembly.swift:9 in plugin Shell",
       ])
     #expect(result.stdout.contains("Auth  \(BuildProducts.library("Auth"))  not loaded in this profile"))
     _ = folder
@@ -158,7 +164,7 @@ import Testing
     #expect(live.container.selections.isEmpty)
     #expect(
       live.container.inactiveRegistrations.map(\.site.description) == [
-        "Shell/ShellAssembly.swift:12 in plugin Shell"
+        "Shell/ShellAssembly.swift:13 in plugin Shell"
       ])
     let chosen = ProfileChooser.choose(for: manifest, option: "mock", environment: [:])
     let mockProfile = try #require(try chosen.get())

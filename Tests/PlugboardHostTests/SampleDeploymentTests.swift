@@ -55,8 +55,8 @@ import Testing
         Deployment \(manifest)
         Profile 'live' (from activeProfile in the manifest): the real implementations
           plugin left out: AuthMock (loads in 'mock')
-          registration left out: AppContracts.AppConsole at Shell/ShellAssembly.swift:12 in plugin Shell (for every profile but 'live')
-        8 plugins: 7 loaded, 1 not in profile 'live', 0 disabled, 0 failed; 10 registrations
+          registration left out: AppContracts.AppConsole at Shell/ShellAssembly.swift:13 in plugin Shell (for every profile but 'live')
+        8 plugins: 7 loaded, 1 not in profile 'live', 0 disabled, 0 failed; 12 registrations
 
         Networking 1.0.0  \(library("Networking"))
           TYPE                        NAME    SCOPE      REGISTERED AT
@@ -79,21 +79,29 @@ import Testing
         AuthMock  \(library("AuthMock"))  not loaded in this profile
 
         Login 1.0.0  \(library("Login"))
-          TYPE                       NAME  SCOPE  REGISTERED AT
-          AppContracts.LoginFeature  -     graph  Login/LoginAssembly.swift:7
+          TYPE                       NAME                    SCOPE  REGISTERED AT
+          AppContracts.LoginFeature  -                       graph  Login/LoginAssembly.swift:7
+          AppContracts.AppFeature    contribution "account"  graph  Login/LoginAssembly.swift:16
 
         IssueList 1.0.0  \(library("IssueList"))
-          TYPE                           NAME  SCOPE  REGISTERED AT
-          AppContracts.IssueListFeature  -     graph  IssueList/IssueListAssembly.swift:7
+          TYPE                     NAME                   SCOPE  REGISTERED AT
+          AppContracts.AppFeature  contribution "issues"  graph  IssueList/IssueListAssembly.swift:9
 
         Shell 1.0.0  \(library("Shell"))
-          TYPE                      NAME  SCOPE      REGISTERED AT
-          AppContracts.AppConsole   -     container  Shell/ShellAssembly.swift:8
-          PlugboardKit.Application  -     graph      Shell/ShellAssembly.swift:15
+          TYPE                      NAME                 SCOPE      REGISTERED AT
+          AppContracts.AppConsole   -                    container  Shell/ShellAssembly.swift:9
+          PlugboardKit.Application  -                    graph      Shell/ShellAssembly.swift:16
+          AppContracts.AppFeature   contribution "help"  graph      Shell/ShellAssembly.swift:29
 
         Analytics 2.4.0  \(analytics)  (requires Shell 1.0.0..<2.0.0)
           TYPE                           NAME  SCOPE      REGISTERED AT
           AppContracts.AnalyticsTracker  -     container  Analytics/AnalyticsAssembly.swift:7
+
+        Extension point AppContracts.AppFeature: 3 contributions, in resolution order
+          ORDER  NAME       PLUGIN     SCOPE  REGISTERED AT
+          10     "account"  Login      graph  Login/LoginAssembly.swift:16
+          20     "issues"   IssueList  graph  IssueList/IssueListAssembly.swift:9
+          90     "help"     Shell      graph  Shell/ShellAssembly.swift:29
 
         """)
   }

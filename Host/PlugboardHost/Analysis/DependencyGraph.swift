@@ -16,7 +16,8 @@ import PlugboardKit
 ///
 /// Edges are resolved by the container's own rules: the same type identity,
 /// the same name and argument types, and a profile's choice of named
-/// registration for unnamed requests.
+/// registration for unnamed requests. A `Contributions<T>` dependency has
+/// an edge to each contribution to `T`, whose key is the contribution's.
 struct DependencyGraph {
   /// One registration that serves its key.
   struct Node {
@@ -104,6 +105,8 @@ struct DependencyGraph {
     for selection in container.selections { selectedNames[selection.service.id] = selection.name }
     self.selectedNames = selectedNames
     self.root = byKey[Self.applicationKey]
+    let contributors = Self.contributors(of: nodes, in: container)
+    let keys = contributors.isEmpty ? [] : nodes.map(\.key)
     // Every analysis walks the edges, most of them several times (reach,
     // cycles, scopes, optional dependencies): each node's are found once.
     var adjacency: [[Edge]] = []
@@ -112,7 +115,11 @@ struct DependencyGraph {
       adjacency.append(
         Self.edges(
           from: index, info: nodes[index].info,
-          provider: { Self.provider(of: $0, byKey: byKey, selectedNames: selectedNames) }))
+          provider: { Self.provider(of: $0, byKey: byKey, selectedNames: selectedNames) },
+          extensionPoint: { key in
+            Self.extensionPointEdges(
+              from: index, key: key, contributors: contributors[key.service.id] ?? [], keys: keys)
+          }))
     }
     self.adjacency = adjacency
   }
@@ -158,8 +165,10 @@ struct DependencyGraph {
     adjacency[node]
   }
 
-  private static func edges(from node: Int, info: RegistrationInfo, provider: (ServiceKey) -> Int?) -> [Edge]
-  {
+  private static func edges(
+    from node: Int, info: RegistrationInfo, provider: (ServiceKey) -> Int?,
+    extensionPoint: (ServiceKey) -> [Edge]
+  ) -> [Edge] {
     let required = info.dependencies ?? []
     var edges: [Edge] = []
     edges.reserveCapacity(required.count + info.optionalDependencies.count + info.deferredDependencies.count)
@@ -167,6 +176,11 @@ struct DependencyGraph {
       edges.append(Edge(from: node, key: key, isOptional: false, to: provider(key)))
     }
     for key in info.optionalDependencies {
+      // A `Contributions` dependency: an edge to each contribution.
+      if key.isExtensionPoint {
+        edges += extensionPoint(key)
+        continue
+      }
       edges.append(Edge(from: node, key: key, isOptional: true, to: provider(key)))
     }
     for dependency in info.deferredDependencies {

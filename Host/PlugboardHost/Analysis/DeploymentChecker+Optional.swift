@@ -46,9 +46,12 @@ extension DeploymentChecker {
 
   /// `  AnalyticsTracker, wanted by Application (at Shell/ShellAssembly.swift:15 in plugin Shell)`
   /// for each optional dependency of a loaded registration that nothing serves.
+  /// An extension point (a `Contributions` dependency) is left out: nothing
+  /// registers it, its contributions serve it.
   private func unservedOptionalDependencies() -> [String] {
     graph.nodes.filter(\.isAvailable).flatMap { node in
-      graph.edges(from: node.index).filter { $0.isOptional && $0.to == nil }.map { edge in
+      graph.edges(from: node.index).filter { $0.isOptional && $0.to == nil && !$0.key.isExtensionPoint }.map {
+        edge in
         "  \(edge.key.shortDescription), wanted by \(node.key.shortDescription) (at \(node.info.site))"
       }
     }

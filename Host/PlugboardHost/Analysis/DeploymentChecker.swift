@@ -40,7 +40,7 @@ package struct DeploymentChecker {
       loadFailures() + missingApplication() + missingDependencies() + cycles()
       + captiveDependencies() + duplicateRegistrations() + sharedLibraryConflicts() + undeclaredDependencies()
       + probeFailures() + libraryPath() + loaderVariables() + temporaryFolder() + optionalPlugins()
-      + configurationFindings()
+      + missingContributions() + extensionPointCardinalities() + configurationFindings()
     findings += lifecycleHookScopes()
     let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     // The plugins' registrations: plugboard's default Logger is not one.

@@ -47,6 +47,13 @@ public struct Finding: Sendable, Equatable, Encodable {
     /// A plugin the manifest marks optional failed: the deployment runs
     /// without it.
     case optionalPluginFailed
+    /// A contribution an extension point lacks in this profile: its plugin
+    /// is disabled or left out by the profile, or failed after making it.
+    case contributionMissing
+    /// A declared extension point whose contributions in this profile do
+    /// not match its cardinality (none for at least one; none or several
+    /// for exactly one).
+    case extensionPointCardinality
     /// A required plugin setting has no value in the profile.
     case missingSetting
     /// A plugin setting's value is not of its declared type.

@@ -48,7 +48,7 @@ struct Explanation {
       manifest: deployment.manifest.path, type: typeName, name: name, profile: ProfileEffects(deployment),
       chosen: chosenStep, selection: selectionText, tree: tree,
       notChosen: otherCandidates(request: request, identities: identities), problems: deployment.problems,
-      findings: findings)
+      findings: findings, contributions: name == nil ? contributions(to: identities) : [])
     if let plugin = chosenStep?.plugin, let resolved = deployment.configuration(of: plugin) {
       report.settings = SettingListing.of(resolved)
     }
@@ -56,6 +56,19 @@ struct Explanation {
       report.hooks = hooks
     }
     return report
+  }
+
+  /// The dependency tree of each contribution to the extension point
+  /// `identities` name, in resolution order: what a `Contributions`
+  /// dependency on it gets.
+  private func contributions(to identities: [TypeIdentity]) -> [ExplainedNode] {
+    let contributors = DependencyGraph.contributors(of: graph.nodes, in: deployment.container)
+    return identities.flatMap { identity in
+      (contributors[identity.id] ?? []).map { node in
+        var seen = Set<Int>()
+        return describe(node, optional: false, path: [], seen: &seen)
+      }
+    }
   }
 
   private func selection(for service: TypeIdentity) -> ServiceSelection? {
@@ -121,7 +134,12 @@ struct Explanation {
     var reasons: [String] = []
     let chosenKey = request.flatMap { graph.provider(of: $0) }.map { graph.nodes[$0].key }
     let identity = request?.service
-    for node in graph.nodes where node.key.service.name == typeName && node.key != chosenKey {
+    // A contribution is no candidate for a single request: its tree is
+    // listed among the contributions.
+    for node in graph.nodes
+    where node.key.service.name == typeName && node.key != chosenKey
+      && !(node.isAvailable && node.key.isContribution)
+    {
       let site = "\(node.key.shortDescription) at \(node.info.site)"
       if !node.isAvailable {
         reasons.append("\(site): its plugin failed to load")
@@ -163,9 +181,8 @@ struct Explanation {
     }
     for probe in checker.probes {
       for registration in probe.registrations where registration.type == typeName {
-        let display = TypeQuery.bareName(typeName) + (registration.name.map { " named \"\($0)\"" } ?? "")
         reasons.append(
-          "\(display) at \(registration.file):\(registration.line) in plugin \(probe.entry.name): "
+          "\(registration.shortDescription) at \(registration.file):\(registration.line) in plugin \(probe.entry.name): "
             + checker.notLoaded(probe.entry))
       }
     }

@@ -19,7 +19,13 @@ package struct ExplanationReport: Sendable, Encodable {
   package let tree: ExplainedNode?
   /// Why each other candidate was not chosen, one sentence each.
   package let notChosen: [String]
-  /// A registration serves the request with its whole declared tree.
+  /// For an extension point (asked for without `--name`): the dependency
+  /// tree of each contribution to it, in resolution order, each naming
+  /// its plugin and registration site; empty when nothing contributes.
+  package let contributions: [ExplainedNode]
+  /// A registration serves the request with its whole declared tree; for
+  /// an extension point with no plain registration, every contribution's
+  /// tree is whole.
   package let resolves: Bool
   /// The deployment's load problems and the errors `check` finds in it
   /// besides load failures.
@@ -37,7 +43,7 @@ package struct ExplanationReport: Sendable, Encodable {
   init(
     manifest: String, type: String, name: String?, profile: ProfileEffects?, chosen: ChainStep?,
     selection: String?, tree: ExplainedNode?, notChosen: [String], problems: [DeploymentProblem],
-    findings: [Finding]
+    findings: [Finding], contributions: [ExplainedNode] = []
   ) {
     self.manifest = manifest
     self.type = type
@@ -47,7 +53,8 @@ package struct ExplanationReport: Sendable, Encodable {
     self.selection = selection
     self.tree = tree
     self.notChosen = notChosen
-    resolves = tree?.complete ?? false
+    self.contributions = contributions
+    resolves = tree?.complete ?? (!contributions.isEmpty && contributions.allSatisfy(\.complete))
     self.problems = problems.map(DeploymentListing.Problem.init)
     self.findings = findings
     healthy = resolves && problems.isEmpty && findings.isEmpty
@@ -72,10 +79,19 @@ package struct ExplanationReport: Sendable, Encodable {
       if !settings.isEmpty, let plugin = chosen.plugin {
         lines += ["", "Settings of plugin '\(plugin)':"] + SettingListing.lines(settings)
       }
+    } else if !contributions.isEmpty {
+      lines += [
+        "", "Chosen:",
+        "  nothing: no plain registration; it is an extension point, served by its contributions",
+      ]
     } else {
       lines += [
         "", "Chosen:", "  nothing: no loaded plugin registers it\(name == nil ? "" : " under that name")",
       ]
+    }
+    if !contributions.isEmpty {
+      lines += ["", "Contributions (\(contributions.count)), in resolution order:"]
+      for contribution in contributions { lines += contribution.lines() }
     }
     lines +=
       ["", "Not chosen:"] + (notChosen.isEmpty ? ["  (no other candidates)"] : notChosen.map { "  - \($0)" })

@@ -3,7 +3,9 @@
 /// services are red dashed nodes; cycle edges are thick and red; optional
 /// dependencies are dashed; a forwarded type's edge is bold with a hollow
 /// head; an edge followed after construction (`Lazy`, `Provider`,
-/// `initCompleted`) is dotted and labelled with how.
+/// `initCompleted`) is dotted and labelled with how; an edge from a
+/// `Contributions` dependency to a contribution is bold, blue and labelled
+/// `contribution`.
 enum DOTRenderer {
   static func render(_ model: GraphModel) -> String {
     var lines = [
@@ -27,6 +29,10 @@ enum DOTRenderer {
       switch edge.kind {
       case .dependency: break
       case .forwarded: attributes += ["style=bold", "arrowhead=empty", ##"label="forwards""##]
+      case .contribution:
+        attributes += [
+          "style=bold", ##"color="#2f6fb0""##, ##"fontcolor="#2f6fb0""##, ##"label="contribution""##,
+        ]
       case .lazy, .provider, .afterInit:
         attributes += ["style=dotted", "label=\(quoted(MermaidRenderer.deferralLabel(edge.kind)))"]
       }

@@ -22,15 +22,19 @@ package struct GraphModel: Sendable, Encodable {
     /// For a shadowed node: the registration that replaced it
     /// (`file:line in plugin P`).
     package var shadowedBy: String? = nil
+    /// For a contribution: its extension point and declared order.
+    package var contribution: ContributionMark? = nil
   }
 
   package struct Edge: Sendable, Encodable {
     /// How the dependency is reached, which the renderings draw apart:
     /// a forwarded type leads to the registration that makes its
     /// instance; a deferred edge (`Lazy`, `Provider`, `initCompleted`) is
-    /// followed only after construction, so it never closes a cycle.
+    /// followed only after construction, so it never closes a cycle; a
+    /// contribution edge leads from a `Contributions<T>` dependency to one
+    /// of the contributions to `T`.
     package enum Kind: String, Sendable, Encodable {
-      case dependency, forwarded, lazy, provider, afterInit
+      case dependency, forwarded, lazy, provider, afterInit, contribution
     }
     package let from: String
     package let to: String
@@ -62,12 +66,15 @@ package struct GraphModel: Sendable, Encodable {
     // plugboard's default Logger is drawn only when something uses it.
     let used = Set(graph.nodes.flatMap { graph.edges(from: $0.index).compactMap(\.to) })
     let drawn = graph.nodes.filter { !DefaultLogger.isDefault($0.info.site) || used.contains($0.index) }
+    let container = deployment.container
     var nodes = drawn.map { node in
-      Node(
+      var drawn = Node(
         id: "n\(node.index)", type: node.key.service.name, label: Self.label(node.key),
-        name: node.key.name, scope: node.info.scopeName, plugin: node.plugin,
+        name: Self.name(node.key), scope: node.info.scopeName, plugin: node.plugin,
         file: node.info.site.fileID, line: node.info.site.line,
         status: node.isAvailable ? "registered" : "failed")
+      drawn.contribution = ContributionMark.of(node.key, in: container)
+      return drawn
     }
     var missing: [ServiceKey: String] = [:]
     var edges: [Edge] = []
@@ -86,7 +93,7 @@ package struct GraphModel: Sendable, Encodable {
               missing[edge.key] = id
               nodes.append(
                 Node(
-                  id: id, type: edge.key.service.name, label: Self.label(edge.key), name: edge.key.name,
+                  id: id, type: edge.key.service.name, label: Self.label(edge.key), name: Self.name(edge.key),
                   scope: nil, plugin: nil, file: nil, line: nil, status: "missing"))
               return id
             }()
@@ -105,7 +112,7 @@ package struct GraphModel: Sendable, Encodable {
       nodes.append(
         Node(
           id: "s\(index)", type: duplicate.key.service.name, label: Self.label(duplicate.key),
-          name: duplicate.key.name, scope: nil, plugin: replaced.plugin, file: replaced.fileID,
+          name: Self.name(duplicate.key), scope: nil, plugin: replaced.plugin, file: replaced.fileID,
           line: replaced.line, status: "shadowed", shadowedBy: duplicate.winner.description))
     }
     self.nodes = nodes
@@ -134,11 +141,19 @@ package struct GraphModel: Sendable, Encodable {
     case .lazy: .lazy
     case .provider: .provider
     case .afterInit: .afterInit
-    case nil: node.info.forwardsTo == edge.key ? .forwarded : .dependency
+    case nil:
+      node.info.forwardsTo == edge.key ? .forwarded : edge.key.isContribution ? .contribution : .dependency
     }
   }
 
+  /// A key's name as drawn: a contribution's own name, not the reserved
+  /// name it is stored under.
+  private static func name(_ key: ServiceKey) -> String? {
+    key.isContribution || key.isExtensionPoint ? key.contributionName : key.name
+  }
+
   private static func label(_ key: ServiceKey) -> String {
+    guard !key.isContribution, !key.isExtensionPoint else { return key.shortDescription }
     var label = key.service.shortName
     if let name = key.name { label += " \"\(name)\"" }
     if !key.arguments.isEmpty { label += " (\(key.arguments.map(\.shortName).joined(separator: ", ")))" }

@@ -1,6 +1,7 @@
 /// `plugboard graph --format mermaid`: a Mermaid flowchart, which GitHub
 /// and most Markdown viewers render. Plugins are subgraphs; missing
-/// services use the `missing` class; cycle edges are restyled red.
+/// services use the `missing` class; cycle edges are restyled red; a
+/// contribution edge is a thick `== contribution ==>` arrow.
 enum MermaidRenderer {
   static func render(_ model: GraphModel) -> String {
     var lines = ["flowchart LR"]
@@ -20,6 +21,7 @@ enum MermaidRenderer {
         case _ where edge.cycle: "-- cycle -->"
         case .dependency: "-->"
         case .forwarded: "== forwards ==>"
+        case .contribution: "== contribution ==>"
         case .lazy, .provider, .afterInit: "-. \(Self.deferralLabel(edge.kind)) .->"
         }
       lines.append("  \(edge.from) \(arrow) \(edge.to)")
@@ -51,7 +53,7 @@ enum MermaidRenderer {
     case .lazy: "lazy"
     case .provider: "provider"
     case .afterInit: "after init"
-    case .dependency, .forwarded: ""
+    case .dependency, .forwarded, .contribution: ""
     }
   }
 

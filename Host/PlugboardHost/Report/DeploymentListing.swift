@@ -51,6 +51,9 @@ package struct DeploymentListing: Encodable, Sendable {
     /// The lifecycle hooks it carries, `start` and/or `stop`
     /// (`Docs/lifecycle.md`); absent when it has none.
     package var hooks: [String]? = nil
+    /// For a contribution: its extension point and order (its `name` is
+    /// the one it was given); absent for a plain registration.
+    package var contribution: ContributionMark? = nil
   }
 
   package struct Problem: Encodable, Sendable {
@@ -76,6 +79,8 @@ package struct DeploymentListing: Encodable, Sendable {
   /// Which Logger the services get; absent when the manifest could not
   /// be read.
   package internal(set) var logger: LoggerChoice?
+  /// Every extension point with its contributions, in resolution order.
+  package internal(set) var extensionPoints: [ExtensionPointListing] = []
 }
 
 extension DeploymentListing {
@@ -94,6 +99,7 @@ extension DeploymentListing {
     for index in registrations.indices {
       var registration = Registration(registrations[index])
       registration.hooks = hooks.of(registrations[index])
+      registration.contribution = ContributionMark.of(registrations[index].key, in: deployment.container)
       let plugin = registrations[index].site.plugin ?? ""
       if run?.plugin != plugin {
         if let finished = run { byPlugin[finished.plugin, default: []] += finished.registrations }
@@ -117,6 +123,7 @@ extension DeploymentListing {
       })
     profile = ProfileEffects(deployment)
     logger = LoggerChoice(registrations: registrations)
+    extensionPoints = ExtensionPointListing.of(deployment.container, registrations: registrations)
   }
 
   /// The listing of a deployment whose manifest could not be read.
@@ -167,7 +174,8 @@ extension DeploymentListing.Plugin {
 extension DeploymentListing.Registration {
   init(_ info: RegistrationInfo) {
     self.init(
-      type: info.key.service.name, name: info.key.name, arguments: info.key.arguments.map(\.name),
+      type: info.key.service.name, name: info.key.isContribution ? info.key.contributionName : info.key.name,
+      arguments: info.key.arguments.map(\.name),
       scope: info.scopeName, file: info.site.fileID, line: info.site.line,
       forwardsTo: info.forwardsTo?.description)
   }

@@ -1,5 +1,6 @@
 /// `plugboard list` as text: a heading per plugin (name, version, file)
-/// and under it a table of its registrations.
+/// and under it a table of its registrations; then each extension point
+/// with its contributions in resolution order.
 enum ListingTable {
   /// The listing's lines, separated by line breaks: `list` prints it in
   /// one piece, and a string per line cost thousands.
@@ -25,7 +26,7 @@ enum ListingTable {
       let header = ["TYPE", "NAME", "SCOPE", "REGISTERED AT"]
       let rows = plugin.registrations.map { registration in
         [
-          type(registration), registration.name.map { "\"\($0)\"" } ?? "-",
+          type(registration), name(registration),
           registration.scope + (registration.hooks.map { " (\($0.joined(separator: ", ")) hooks)" } ?? ""),
           "\(registration.file):\(registration.line)",
         ]
@@ -33,7 +34,16 @@ enum ListingTable {
       TextTable(rows: [header] + rows).append(to: &text, indent: "  ")
       SettingListing.lines(plugin.settings).forEach(add)
     }
+    for point in listing.extensionPoints { point.append(to: &text) }
     return text
+  }
+
+  /// `"Mock"`, `-`, or for a contribution `contribution "help"` (its
+  /// order is in the extension point's table).
+  private static func name(_ registration: DeploymentListing.Registration) -> String {
+    let quoted = registration.name.map { "\"\(Terminal.sanitize($0))\"" }
+    guard registration.contribution != nil else { return quoted ?? "-" }
+    return quoted.map { "contribution \($0)" } ?? "contribution"
   }
 
   /// `7 plugins: 6 loaded, 1 disabled, 0 failed; 12 registrations`.

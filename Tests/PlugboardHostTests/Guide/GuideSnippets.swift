@@ -92,6 +92,28 @@ struct BannerAssembly: Assembly {
 }
 // end guide
 
+// guide: feature
+struct WeatherFeatureAssembly: Assembly {
+  func assemble(container: Container) throws {
+    // Added beside Login's, IssueList's and Shell's features; replaces none.
+    container.contribute((any AppFeature).self, name: "weather", order: 30) { resolver in
+      WeatherFeature(weather: try resolver.resolve())
+    }
+    .dependsOn((any WeatherService).self)
+  }
+}
+
+/// The app's "Weather" section.
+struct WeatherFeature: AppFeature {
+  let weather: any WeatherService
+  var title: String { "Weather" }
+
+  func render(for user: User) async throws -> [String] {
+    ["Weather: " + (try await weather.forecast(for: "London"))]
+  }
+}
+// end guide
+
 // guide: test
 /// Answers every request with `body`, in place of the Networking plugin.
 struct StubTransport: HTTPTransport {

@@ -21,6 +21,8 @@ final class ContributionIndex: Sendable {
   }
 
   private let slots = Protected<[ObjectIdentifier: [Slot]]>([:])
+  /// The declared extension points (``Container/extensionPoint(_:cardinality:file:line:)``).
+  private let declared = Protected<[ExtensionPointDeclaration]>([])
 
   /// Numbers contributions across every container of the process, so that
   /// reserved names never repeat and registration order is total even
@@ -39,6 +41,11 @@ final class ContributionIndex: Sendable {
     guard let name else { return reservedPrefix + String(sequence) }
     return reservedPrefix + String(sequence) + ": " + name
   }
+
+  /// The name of the key a `Contributions<Service>` dependency declares:
+  /// reserved too, so that no registration serves it and checks can tell
+  /// the edge to an extension point from one to a plain registration.
+  static let extensionPointName = "\u{0}contributions"
 
   /// Whether `name` is a contribution's reserved registration name.
   static func isReserved(_ name: String?) -> Bool {
@@ -61,6 +68,22 @@ final class ContributionIndex: Sendable {
       list.insert(slot, at: position)
       slots[contract] = list
     }
+  }
+
+  /// Records `declaration`, replacing an earlier one of its contract.
+  func declare(_ declaration: ExtensionPointDeclaration) {
+    declared.withLock { list in
+      if let index = list.firstIndex(where: { $0.contract == declaration.contract }) {
+        list[index] = declaration
+      } else {
+        list.append(declaration)
+      }
+    }
+  }
+
+  /// The declared extension points, in the order first declared.
+  var declarations: [ExtensionPointDeclaration] {
+    declared.withLock { $0 }
   }
 
   /// The slots of `contract`, ordered by declared order, then by sequence.

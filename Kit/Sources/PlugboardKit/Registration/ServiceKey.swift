@@ -23,9 +23,10 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
   /// A name's quotes, backslashes and control characters are escaped, as in
   /// a Swift string literal: names come from plugins, and a description is
   /// printed, so a name holding a line break must not start a line of its own.
+  /// A contribution's reserved name reads `contribution "help"` instead.
   public var description: String {
     var text = service.name
-    if let name { text += " named \"\(Self.escaped(name))\"" }
+    if let name { text += Self.nameClause(name) }
     if !arguments.isEmpty { text += " with arguments (\(arguments.map(\.name).joined(separator: ", ")))" }
     return text
   }
@@ -33,7 +34,7 @@ public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
   /// Like ``description`` with unqualified type names, for compact chains.
   public var shortDescription: String {
     var text = service.shortName
-    if let name { text += " named \"\(Self.escaped(name))\"" }
+    if let name { text += Self.nameClause(name) }
     if !arguments.isEmpty { text += " (\(arguments.map(\.shortName).joined(separator: ", ")))" }
     return text
   }

@@ -1,0 +1,43 @@
+import PlugboardKit
+
+extension DeploymentChecker {
+  /// An error per declared extension point whose available contributions
+  /// do not match its cardinality in this profile
+  /// (`container.extensionPoint(_:cardinality:)`): none where at least
+  /// one is needed, none or several where exactly one is.
+  func extensionPointCardinalities() -> [Finding] {
+    let declarations = deployment.container.extensionPoints
+    guard !declarations.isEmpty else { return [] }
+    let contributors = DependencyGraph.contributors(of: graph.nodes, in: deployment.container)
+    let profile = deployment.profile.map { " in profile '\($0.name)'" } ?? ""
+    return declarations.compactMap { declaration in
+      let nodes = contributors[declaration.contract.id] ?? []
+      guard !declaration.cardinality.admits(nodes.count) else { return nil }
+      let name = declaration.contract.shortName
+      let count = nodes.isEmpty ? "none" : "\(nodes.count)"
+      var explanation = [
+        "\(declaration.contract.name) is declared an extension point needing \(declaration.cardinality) "
+          + "contribution at \(declaration.site)."
+      ]
+      if nodes.isEmpty {
+        explanation.append("No loaded plugin contributes to it\(profile).")
+      } else {
+        explanation.append("Its contributions\(profile):")
+        explanation += nodes.map {
+          "  \(graph.nodes[$0].key.shortDescription) at \(graph.nodes[$0].info.site)"
+        }
+      }
+      let action =
+        nodes.isEmpty
+        ? "Load a plugin that contributes \(name) in this profile (container.contribute((any \(name)).self) "
+          + "{ r in ... }), or declare the extension point with another cardinality."
+        : "Leave one contribution to \(name) in this profile (a profile's plugins, or inProfiles on the "
+          + "contributions), or declare the extension point .atLeastOne."
+      return Finding(
+        .error, .extensionPointCardinality,
+        title:
+          "extension point \(name) needs \(declaration.cardinality) contribution; it has \(count)\(profile)",
+        explanation: explanation, action: action)
+    }
+  }
+}
