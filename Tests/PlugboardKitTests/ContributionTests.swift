@@ -115,6 +115,24 @@ import Testing
     #expect(try container.resolveAll((any Command).self).map(\.title) == ["core", "mock only"])
   }
 
+  @Test func anExcludedContributionTakesNoPartAndSaysWhy() throws {
+    let container = Container()
+    container.contribute((any Command).self, name: "help") { _ in Named(title: "help") }
+    let trace = container.contribute((any Command).self, name: "trace") { _ in Named(title: "trace") }
+    #expect(try container.resolveAll((any Command).self).map(\.title) == ["help", "trace"])
+    #expect(container.excludeContribution(trace.key, reason: "excluded by the test"))
+    #expect(try container.resolveAll((any Command).self).map(\.title) == ["help"])
+    #expect(try container.resolveAllNamed((any Command).self).keys.sorted() == ["help"])
+    #expect(!container.registrations.contains { $0.key == trace.key })
+    let left = try #require(container.inactiveRegistrations.first { $0.key == trace.key })
+    #expect(left.exclusion == "excluded by the test")
+    // Only contributions: a plain registration is switched by profiles or
+    // selections, never excluded.
+    let plain = container.register((any Command).self) { _ in Named(title: "plain") }
+    #expect(!container.excludeContribution(plain.key, reason: "no"))
+    #expect(try container.resolve((any Command).self).title == "plain")
+  }
+
   @Test func aFailingContributionIsNamedInTheError() throws {
     let container = Container()
     container.contribute((any Command).self, name: "fine") { _ in Named(title: "fine") }

@@ -93,6 +93,38 @@ extension Container {
     return named
   }
 
+  /// Leaves the contribution stored under `key` out of its extension
+  /// point, as if it were registered for another profile: `resolveAll`,
+  /// `Contributions<T>` and the graph checks no longer see it, and it is
+  /// listed among ``inactiveRegistrations`` with `reason` as its
+  /// ``RegistrationInfo/exclusion``. The host does this for a manifest's
+  /// `"contributions": { "Command": { "exclude": ["trace"] } }`; a program
+  /// or a test can do the same:
+  ///
+  /// ```swift
+  /// for info in container.registrations where info.key.contributionName == "trace" {
+  ///   container.excludeContribution(info.key, reason: "excluded by the test")
+  /// }
+  /// ```
+  ///
+  /// A key that is not a contribution made in this container is ignored
+  /// and `false` returned: exclusion is for contributions, and a plain
+  /// registration is switched with ``select(name:for:reason:)`` or
+  /// profiles instead. Takes effect for resolutions that start later.
+  @discardableResult
+  public func excludeContribution(_ key: ServiceKey, reason: String) -> Bool {
+    guard key.isContribution else { return false }
+    let records = state.withLock { $0.log.records(upTo: $0.log.count) }
+    var found = false
+    for record in records where record.key == key {
+      record.withMetadata { $0.exclusion = reason }
+      record.hasProfiles.store(true, ordering: .relaxed)
+      found = true
+    }
+    if found { invalidate() }
+    return found
+  }
+
   /// Makes each contribution to `serviceType` of `slots` (from
   /// ``contributionSlots(for:)``) in order and hands it to `body`: the
   /// callers build their own collection, not a list of tuples first (whose

@@ -20,6 +20,12 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
   /// The name of the ``CustomScope`` the registration is in, if any (its
   /// ``scope`` then reads `.container`, the built-in scope it behaves like).
   public let customScope: String?
+  /// Why configuration leaves this contribution out ("excluded by
+  /// profiles.mock.contributions.Command"), set by
+  /// ``Container/excludeContribution(_:reason:)``; `nil` when it is not
+  /// excluded. An excluded registration is listed among the container's
+  /// `inactiveRegistrations`, as one of another profile is.
+  public let exclusion: String?
 
   public var description: String {
     guard let forwardsTo else { return "\(key) [\(customScope ?? scope.description)] at \(site)" }

@@ -36,8 +36,9 @@ class RegistrationRecord: @unchecked Sendable {
   private var metadataStorage = RegistrationMetadata()
   /// The `.container` instance, once it has been made; `nil` before.
   @usableFromInline let shared = Atomic<UnsafeMutableRawPointer?>(nil)
-  /// Whether any profile condition was set, so that publishing can skip
-  /// the metadata lock for the (common) unconditional registration.
+  /// Whether any profile condition or exclusion was set, so that
+  /// publishing can skip the metadata lock for the (common) unconditional
+  /// registration.
   let hasProfiles = Atomic<Bool>(false)
   /// Whether any `initCompleted` handler was added, so that making an
   /// instance can skip the metadata lock in the common case.
@@ -185,7 +186,7 @@ class RegistrationRecord: @unchecked Sendable {
       key: key, scope: scope, site: site, dependencies: metadata.dependencies,
       optionalDependencies: metadata.optionalDependencies, profiles: metadata.profiles,
       deferredDependencies: metadata.deferredDependencies, forwardsTo: metadata.forwardsTo,
-      customScope: isCustomScoped ? metadata.customScope?.name : nil)
+      customScope: isCustomScoped ? metadata.customScope?.name : nil, exclusion: metadata.exclusion)
   }
 
   /// Runs `body` on the metadata, under the record's lock.
@@ -218,10 +219,11 @@ class RegistrationRecord: @unchecked Sendable {
     }
   }
 
-  /// Whether this registration takes part when `profile` is active.
+  /// Whether this registration takes part when `profile` is active: its
+  /// profiles match, and configuration did not exclude it.
   func isActive(inProfile profile: String?) -> Bool {
     guard hasProfiles.load(ordering: .relaxed) else { return true }
-    return withMetadata { $0.profiles }?.matches(profile) ?? true
+    return withMetadata { $0.exclusion == nil && ($0.profiles?.matches(profile) ?? true) }
   }
 }
 
@@ -234,6 +236,9 @@ struct RegistrationMetadata: Sendable {
   var optionalDependencies: [ServiceKey] = []
   /// The profiles this registration serves; `nil` for all of them.
   var profiles: ProfileCondition?
+  /// Why configuration left this contribution out; `nil` when it takes
+  /// part (see ``Container/excludeContribution(_:reason:)``).
+  var exclusion: String?
   /// Dependencies resolved after construction (see ``DeferredDependency``).
   var deferredDependencies: [DeferredDependency] = []
   /// The key of the registration this forwarded type is served by.
