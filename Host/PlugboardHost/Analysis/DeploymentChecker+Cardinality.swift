@@ -19,20 +19,33 @@ extension DeploymentChecker {
         "\(declaration.contract.name) is declared an extension point needing \(declaration.cardinality) "
           + "contribution at \(declaration.site)."
       ]
-      if nodes.isEmpty {
+      let excluded = deployment.container.inactiveRegistrations.filter { info in
+        info.exclusion != nil
+          && deployment.container.contribution(of: info.key)?.contract == declaration.contract
+      }
+      if nodes.isEmpty && excluded.isEmpty {
         explanation.append("No loaded plugin contributes to it\(profile).")
+      } else if nodes.isEmpty {
+        explanation.append("Its contributions are all left out\(profile).")
       } else {
         explanation.append("Its contributions\(profile):")
         explanation += nodes.map {
           "  \(graph.nodes[$0].key.shortDescription) at \(graph.nodes[$0].info.site)"
         }
       }
+      if !excluded.isEmpty {
+        explanation.append("Left out by \(deployment.manifest.path):")
+        explanation += excluded.map { "  \($0.key.shortDescription) at \($0.site): \($0.exclusion ?? "")" }
+      }
       let action =
-        nodes.isEmpty
-        ? "Load a plugin that contributes \(name) in this profile (container.contribute((any \(name)).self) "
-          + "{ r in ... }), or declare the extension point with another cardinality."
-        : "Leave one contribution to \(name) in this profile (a profile's plugins, or inProfiles on the "
-          + "contributions), or declare the extension point .atLeastOne."
+        nodes.isEmpty && !excluded.isEmpty
+        ? "Keep a contribution to \(name) in the manifest's \"contributions\" rules for this profile, "
+          + "or declare the extension point with another cardinality."
+        : nodes.isEmpty
+          ? "Load a plugin that contributes \(name) in this profile (container.contribute((any \(name)).self) "
+            + "{ r in ... }), or declare the extension point with another cardinality."
+          : "Leave one contribution to \(name) in this profile (a profile's plugins, or inProfiles on the "
+            + "contributions), or declare the extension point .atLeastOne."
       return Finding(
         .error, .extensionPointCardinality,
         title:

@@ -35,8 +35,9 @@ package struct Deployment {
   /// Brings `manifest` up in `profile`: only the plugins that load in it
   /// are loaded (the others are reported as disabled, see
   /// ``excludedByProfile``), profile-tagged registrations follow it, and
-  /// its per-service choices are applied after every plugin registered and
-  /// before any `loaded(resolver:)` runs. With `enforcingRequirements`
+  /// its per-service choices and the manifest's contribution rules are
+  /// applied after every plugin registered and before any
+  /// `loaded(resolver:)` runs. With `enforcingRequirements`
   /// false, plugins' requirements are ignored and plugins assemble in load
   /// order (a plugin probed alone).
   package static func bringUp(
@@ -56,13 +57,22 @@ package struct Deployment {
     let order = AssemblyOrder(configured.outcomes, enforcingRequirements: enforcingRequirements)
     let outcomes = DeploymentAssembler.assemble(configured.outcomes, order: order, into: container) {
       container, outcomes in
-      guard let profile else { return }
       let failed = outcomes.compactMap { outcome -> String? in
         guard case .failed(let entry, _) = outcome else { return nil }
         return entry.name
       }
-      profileProblems = ServiceSelector.apply(
-        profile.declaration, to: container, manifest: manifest.path, failedPlugins: failed)
+      if let profile {
+        profileProblems = ServiceSelector.apply(
+          profile.declaration, to: container, manifest: manifest.path, failedPlugins: failed)
+      }
+      let notLoaded = Set(
+        outcomes.compactMap { outcome -> String? in
+          guard case .disabled(let entry) = outcome else { return nil }
+          return entry.name
+        })
+      profileProblems += ContributionFilter.apply(
+        manifest.contributions, profile: profile?.declaration, to: container, manifest: manifest.path,
+        failedPlugins: failed, notLoaded: notLoaded)
     }
     var deployment = Deployment(manifest: manifest, outcomes: outcomes, container: container)
     deployment.profile = profile

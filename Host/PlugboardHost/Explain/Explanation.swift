@@ -174,6 +174,11 @@ struct Explanation {
       reasons.append("\(duplicate.key.shortDescription) at \(duplicate.replaced): \(why)")
     }
     for info in deployment.container.inactiveRegistrations where info.key.service.name == typeName {
+      if let exclusion = info.exclusion {
+        reasons.append(
+          "\(info.key.shortDescription) at \(info.site): \(exclusion) in \(deployment.manifest.path)")
+        continue
+      }
       let active = deployment.profile.map { "the active profile is '\($0.name)'" } ?? "no profile is active"
       reasons.append(
         "\(info.key.shortDescription) at \(info.site): registered only for profile "

@@ -52,6 +52,10 @@ package struct Manifest: Equatable, Sendable {
   /// besides themselves, in written order (see ``LibraryPin``); empty when
   /// absent.
   package var libraryPins: [LibraryPin] = []
+  /// `"contributions"`: per extension point, the contributions kept or
+  /// left out in every profile (a profile's own rule for an extension
+  /// point replaces this one); see ``ContributionRule``.
+  package var contributions: [ContributionRule] = []
 
   package init(
     path: String, plugins: [PluginEntry], profiles: [ProfileDeclaration] = [], activeProfile: String? = nil,

@@ -5,7 +5,7 @@ import PlugboardKit
 /// used anywhere must be declared, so a typo is an error with a
 /// did-you-mean rather than a profile that silently never matches.
 extension ManifestDecoder {
-  static let profileKeys = ["description", "services", "config"]
+  static let profileKeys = ["description", "services", "contributions", "config"]
   static let profile = AllowedKeys(profileKeys)
 
   /// The `profiles` object's members, each a declared profile.
@@ -77,7 +77,11 @@ extension ManifestDecoder {
     if let value = members.node("config") {
       profileConfig(value, of: name, at: path.key("config"))
     }
-    return ProfileDeclaration(name: name, description: description, services: services)
+    var declaration = ProfileDeclaration(name: name, description: description, services: services)
+    if let value = members.node("contributions") {
+      declaration.contributions = contributionRules(value, at: path.key("contributions"))
+    }
+    return declaration
   }
 
   /// `activeProfile`: a declared profile, required as soon as any is

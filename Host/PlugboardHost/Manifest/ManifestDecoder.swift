@@ -10,7 +10,7 @@ struct ManifestDecoder {
   static let reservedPluginKeys: [String: String] = [:]
   static let topLevelKeys = [
     "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "pluginRoots", "stageTimeout",
-    "plugins", "logLevel", "pluginFolders", "hookTimeout", "exitTimeout", "libraryPins",
+    "plugins", "logLevel", "pluginFolders", "hookTimeout", "exitTimeout", "libraryPins", "contributions",
   ]
   static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256", "optional", "config"]
   static let topLevel = AllowedKeys(topLevelKeys)
@@ -53,6 +53,8 @@ struct ManifestDecoder {
   var configuredPlugins: [String: ConfiguredPlugins] = [:]
   var hookTimeout: Duration?
   var exitTimeout: Duration?
+  /// The top-level `contributions`; see ManifestDecoder+Contributions.
+  var contributions: [ContributionRule] = []
 
   /// The manifest, or every problem found in it. Strings are looked at
   /// for control characters only when the parser saw one (see
@@ -80,6 +82,7 @@ struct ManifestDecoder {
     manifest.pluginFolders = decoder.pluginFolders
     manifest.discoveredSettings = decoder.discoveredSettings
     manifest.libraryPins = decoder.libraryPins
+    manifest.contributions = decoder.contributions
     return .success(manifest)
   }
 
@@ -101,6 +104,9 @@ struct ManifestDecoder {
     integritySettings(members)
     loggingSettings(members)
     pluginFolders = folders(members["pluginFolders"])
+    if let node = members.node("contributions") {
+      contributions = contributionRules(node, at: root.key("contributions"))
+    }
     guard let list = members.node("plugins") else {
       report(root, "missing required key \"plugins\"")
       return nil

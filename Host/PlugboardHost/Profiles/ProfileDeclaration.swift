@@ -6,7 +6,8 @@ import PlugboardKit
 /// A profile decides three things: which plugins load (a plugin's own
 /// `profiles` list), which profile-tagged registrations take part
 /// (`inProfiles(...)` in the plugins), and, per service, which named
-/// registration serves unnamed requests (``services``).
+/// registration serves unnamed requests (``services``), and which
+/// contributions take part in extension points (``contributions``).
 package struct ProfileDeclaration: Equatable, Sendable {
   /// The name `activeProfile`, `--profile` and `PLUGBOARD_PROFILE` use.
   package let name: String
@@ -14,6 +15,10 @@ package struct ProfileDeclaration: Equatable, Sendable {
   package let description: String?
   /// The per-service choices, in the order written.
   package let services: [ServiceChoice]
+  /// `"contributions"`: per extension point, the contributions this
+  /// profile keeps or leaves out; each replaces the manifest's top-level
+  /// rule for the same extension point.
+  package var contributions: [ContributionRule] = []
   /// `"config"`: per plugin name, the settings this profile overrides.
   package var config: [String: [String: SettingValue]] = [:]
 

@@ -58,7 +58,9 @@ extension ProfileEffects {
         LeftOutPlugin(name: entry.name, loadsIn: entry.profiles?.description ?? "every profile")
       },
       servicesSwitched: container.selections.map { SwitchedService(type: $0.service.name, name: $0.name) },
-      registrationsLeftOut: container.inactiveRegistrations.map { info in
+      // A contribution the manifest's rules left out is listed with its
+      // extension point, not as tagged for other profiles.
+      registrationsLeftOut: container.inactiveRegistrations.filter { $0.exclusion == nil }.map { info in
         TaggedRegistration(
           key: info.key.description, site: info.site.description,
           profiles: info.profiles?.description ?? "", replaces: nil)

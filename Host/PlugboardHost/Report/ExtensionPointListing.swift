@@ -18,12 +18,37 @@ package struct ExtensionPointListing: Encodable, Sendable {
     package let line: Int
   }
 
+  /// A contribution the manifest's `contributions` rules leave out.
+  package struct LeftOut: Encodable, Sendable {
+    package let plugin: String?
+    package let name: String?
+    package let file: String
+    package let line: Int
+    /// "excluded by contributions.AppFeature.exclude[0]".
+    package let reason: String
+  }
+
   /// The fully qualified contract.
   package let type: String
   package let contributions: [Contribution]
+  /// The contributions left out by the manifest, in registration order;
+  /// empty (and absent from JSON) when none is.
+  package let excluded: [LeftOut]
+
+  private enum CodingKeys: String, CodingKey {
+    case type, contributions, excluded
+  }
+
+  package func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(type, forKey: .type)
+    try container.encode(contributions, forKey: .contributions)
+    if !excluded.isEmpty { try container.encode(excluded, forKey: .excluded) }
+  }
 
   /// The extension points of `container`'s active registrations, by the
-  /// first contribution's registration order.
+  /// first contribution's registration order, then those whose every
+  /// contribution the manifest left out.
   static func of(_ container: Container, registrations: [RegistrationInfo]) -> [ExtensionPointListing] {
     var points: [TypeIdentity: [(ContributionInfo, RegistrationInfo)]] = [:]
     var contracts: [TypeIdentity] = []
@@ -31,6 +56,19 @@ package struct ExtensionPointListing: Encodable, Sendable {
       guard let contribution = container.contribution(of: info.key) else { continue }
       if points[contribution.contract] == nil { contracts.append(contribution.contract) }
       points[contribution.contract, default: []].append((contribution, info))
+    }
+    var leftOut: [TypeIdentity: [LeftOut]] = [:]
+    for info in container.inactiveRegistrations {
+      guard let reason = info.exclusion, let contribution = container.contribution(of: info.key) else {
+        continue
+      }
+      if points[contribution.contract] == nil && leftOut[contribution.contract] == nil {
+        contracts.append(contribution.contract)
+      }
+      leftOut[contribution.contract, default: []].append(
+        LeftOut(
+          plugin: info.site.plugin, name: contribution.name, file: info.site.fileID, line: info.site.line,
+          reason: reason))
     }
     return contracts.map { contract in
       let ordered = (points[contract] ?? []).sorted {
@@ -43,7 +81,8 @@ package struct ExtensionPointListing: Encodable, Sendable {
             plugin: info.site.plugin, name: contribution.name, order: contribution.order,
             scope: info.scopeName,
             file: info.site.fileID, line: info.site.line)
-        })
+        },
+        excluded: leftOut[contract] ?? [])
     }
   }
 
@@ -59,6 +98,11 @@ package struct ExtensionPointListing: Encodable, Sendable {
         contribution.scope, "\(contribution.file):\(contribution.line)",
       ]
     }
-    TextTable(rows: [header] + rows).append(to: &text, indent: "  ")
+    if !rows.isEmpty { TextTable(rows: [header] + rows).append(to: &text, indent: "  ") }
+    for left in excluded {
+      let name = left.name.map { "\"\(Terminal.sanitize($0))\"" } ?? "unnamed contribution"
+      let plugin = left.plugin.map { "\($0), " } ?? ""
+      text += "\n  left out: \(name) (\(plugin)\(left.file):\(left.line)), \(left.reason)"
+    }
   }
 }

@@ -1,0 +1,179 @@
+import PlugboardKit
+
+/// Applies the manifest's `contributions` rules (top level, then the
+/// active profile's, which replace the top level's for their extension
+/// points) to an assembled container: each contribution a rule leaves out
+/// is excluded (``Container/excludeContribution(_:reason:)``), so that
+/// `resolveAll`, `list` and `check` no longer count it, and says why.
+///
+/// Like ``ServiceSelector``, every rule is checked when the deployment
+/// comes up: an extension point nothing contributes to or declares, a bare
+/// name that fits two, a type given two rules under two spellings, and a
+/// selector that matches no contribution are problems of the deployment,
+/// reported at their place in the manifest with a did-you-mean.
+///
+/// Two exceptions, where the manifest may well be right: while a plugin
+/// has failed (it may be the one contributing), nothing unknown is
+/// reported; and a `Plugin.name` or `Plugin.*` selector naming a plugin
+/// the profile does not load matches nothing, silently. A bare name
+/// contributed only by such a plugin is unknown in that profile: write it
+/// with its plugin.
+enum ContributionFilter {
+  /// - Parameters:
+  ///   - profile: the active profile, whose rules replace the top level's.
+  ///   - failedPlugins: the plugins that failed to load or assemble.
+  ///   - notLoaded: the manifest's plugins left out of this bring-up.
+  static func apply(
+    _ rules: [ContributionRule], profile: ProfileDeclaration?, to container: Container, manifest: String,
+    failedPlugins: [String] = [], notLoaded: Set<String> = []
+  ) -> [DeploymentProblem] {
+    let topLevel = rules
+    let profiled = profile?.contributions ?? []
+    guard !topLevel.isEmpty || !profiled.isEmpty else { return [] }
+    let points = ExtensionPoints(container)
+    var problems = ListedProblems<DeploymentProblem>()
+    func problem(_ path: ManifestPath, _ text: String) -> DeploymentProblem {
+      DeploymentProblem(
+        stage: .applyProfile, plugin: nil, file: manifest, message: "\(manifest): \(path): \(text)")
+    }
+    let tolerant = !failedPlugins.isEmpty
+    // Each list's rules by type; a profile's then replace the top level's.
+    var effective: [TypeIdentity: ContributionRule] = [:]
+    var order: [TypeIdentity] = []
+    for list in [topLevel, profiled] {
+      var seen: [TypeIdentity: ContributionRule] = [:]
+      for rule in list {
+        let matches = points.types(named: rule.extensionPoint)
+        guard let type = matches.first else {
+          if !tolerant {
+            problems.append(problem(rule.path, unknownPoint(rule.extensionPoint, among: points.types)))
+          }
+          continue
+        }
+        guard matches.count == 1 else {
+          problems.append(
+            problem(
+              rule.path,
+              "\"\(rule.extensionPoint)\" matches several extension points "
+                + "(\(matches.map(\.name).sorted().joined(separator: ", "))); write the qualified name"))
+          continue
+        }
+        if let earlier = seen[type] {
+          problems.append(
+            problem(
+              rule.path,
+              "\(type.name) already has a rule at \(earlier.path); write one rule per extension point"))
+          continue
+        }
+        seen[type] = rule
+        if effective.updateValue(rule, forKey: type) == nil { order.append(type) }
+      }
+    }
+    for type in order {
+      guard let rule = effective[type] else { continue }
+      let contributions = points.contributions[type] ?? []
+      for selector in (rule.include ?? []) + rule.exclude
+      where !contributions.contains(where: { selector.matches(name: $0.name, plugin: $0.plugin) }) {
+        if tolerant || selector.pluginPart.map(notLoaded.contains) == true { continue }
+        problems.append(
+          problem(selector.path, unknownSelector(selector.text, of: type, among: contributions)))
+      }
+      for contribution in contributions where contribution.isActive {
+        let name = contribution.name
+        let plugin = contribution.plugin
+        if let include = rule.include, !include.contains(where: { $0.matches(name: name, plugin: plugin) }) {
+          container.excludeContribution(contribution.key, reason: "not listed in \(rule.path.key("include"))")
+        } else if let selector = rule.exclude.first(where: { $0.matches(name: name, plugin: plugin) }) {
+          container.excludeContribution(contribution.key, reason: "excluded by \(selector.path)")
+        }
+      }
+    }
+    var listed = problems.listed
+    if let unlisted = problems.unlistedSummary {
+      listed.append(
+        DeploymentProblem(
+          stage: .applyProfile, plugin: nil, file: manifest,
+          message: "\(manifest): contributions: \(unlisted)"))
+    }
+    return listed
+  }
+
+  /// One contribution, active or not, as a selector sees it.
+  struct Contribution {
+    let key: ServiceKey
+    let name: String?
+    let plugin: String?
+    let isActive: Bool
+
+    /// The ways a selector can name it, for a did-you-mean.
+    var spellings: [String] {
+      var spellings: [String] = []
+      if let name { spellings.append(name) }
+      if let plugin {
+        if let name { spellings.append("\(plugin).\(name)") }
+        spellings.append("\(plugin).*")
+      }
+      return spellings
+    }
+  }
+
+  /// The container's extension points (contracts with contributions, and
+  /// declared ones), indexed once: by qualified and bare name, each with
+  /// its contributions in registration order.
+  private struct ExtensionPoints {
+    var types: [TypeIdentity] = []
+    var byName: [String: [TypeIdentity]] = [:]
+    var contributions: [TypeIdentity: [Contribution]] = [:]
+
+    init(_ container: Container) {
+      var known: Set<TypeIdentity> = []
+      func add(_ type: TypeIdentity) {
+        guard known.insert(type).inserted else { return }
+        types.append(type)
+        byName[type.name, default: []].append(type)
+        if type.shortName != type.name { byName[type.shortName, default: []].append(type) }
+      }
+      let active = container.registrations.map { ($0, true) }
+      let inactive = container.inactiveRegistrations.map { ($0, false) }
+      for (info, isActive) in active + inactive where info.key.isContribution {
+        guard let contribution = container.contribution(of: info.key) else { continue }
+        add(contribution.contract)
+        contributions[contribution.contract, default: []].append(
+          Contribution(key: info.key, name: contribution.name, plugin: info.site.plugin, isActive: isActive))
+      }
+      for declaration in container.extensionPoints { add(declaration.contract) }
+    }
+
+    func types(named written: String) -> [TypeIdentity] { byName[written] ?? [] }
+  }
+
+  /// A name from the manifest or a plugin, as a message may print it.
+  private static func shown(_ text: String) -> String { Excerpt.of(Terminal.sanitize(text)) }
+
+  private static func unknownPoint(_ written: String, among types: [TypeIdentity]) -> String {
+    let head = "no plugin contributes to or declares an extension point called \"\(shown(written))\""
+    let candidates = written.contains(".") ? types.map(\.name) : types.map(\.shortName)
+    if let close = KeySuggestion.closest(to: written, among: candidates) {
+      return head + "; did you mean \"\(shown(close))\"?"
+    }
+    guard !types.isEmpty else { return head }
+    return head + "; extension points: " + types.map(\.name).joined(separator: ", ")
+  }
+
+  private static func unknownSelector(
+    _ written: String, of type: TypeIdentity, among contributions: [Contribution]
+  )
+    -> String
+  {
+    let head = "no contribution to \(type.name) is called \"\(shown(written))\""
+    if let close = KeySuggestion.closest(to: written, among: contributions.flatMap(\.spellings)) {
+      return head + "; did you mean \"\(shown(close))\"?"
+    }
+    guard !contributions.isEmpty else { return head + "; it has no contributions" }
+    let listed = contributions.map { contribution in
+      let name = contribution.name.map { "\"\(shown($0))\"" } ?? "an unnamed one"
+      return contribution.plugin.map { "\(name) (\($0))" } ?? name
+    }
+    return head + "; its contributions: " + listed.joined(separator: ", ")
+  }
+}
