@@ -13,12 +13,21 @@ extension DeploymentChecker {
         }
       }
       var explanation = [problem.description]
+      // Its contributions have no dependents of their own: what resolves
+      // their extension point gets fewer (each a contributionMissing warning).
+      let contributions = graph.nodes.filter { $0.plugin == entry.name && $0.key.isContribution }
       if dependents.isEmpty {
-        explanation.append(
-          graph.nodes.contains { $0.plugin == entry.name }
-            ? "Nothing loaded depends on what it registers."
-            : "It registered nothing before it failed, so what depends on it is not known; a dependency only "
-              + "it would serve is reported as missing.")
+        if !contributions.isEmpty {
+          explanation.append(
+            "Nothing loaded asks for what it registers by type, but its extension points lose its contributions: "
+              + contributions.map(\.key.shortDescription).joined(separator: ", ") + ".")
+        } else {
+          explanation.append(
+            graph.nodes.contains { $0.plugin == entry.name }
+              ? "Nothing loaded depends on what it registers."
+              : "It registered nothing before it failed, so what depends on it is not known; a dependency only "
+                + "it would serve is reported as missing.")
+        }
         // What it would have served is unknown, but an optional dependency
         // nothing serves is the usual reason to mark a plugin optional.
         let unserved = unservedOptionalDependencies()
