@@ -133,6 +133,26 @@ import Testing
     #expect(try container.resolve((any Command).self).title == "plain")
   }
 
+  /// resolveAll remembers what takes part per registry: every change
+  /// after a resolveAll is seen by the next one.
+  @Test func whatTakesPartIsSeenAfreshAfterEveryChange() throws {
+    let container = Container()
+    container.contribute((any Command).self, name: "a") { _ in Named(title: "a") }
+    #expect(try container.resolveAll((any Command).self).map(\.title) == ["a"])
+    container.register(String.self) { _ in "unrelated" }
+    #expect(try container.resolveAll((any Command).self).map(\.title) == ["a"])
+    let b = container.contribute((any Command).self, name: "b", order: -1) { _ in Named(title: "b") }
+    #expect(try container.resolveAll((any Command).self).map(\.title) == ["b", "a"])
+    container.contribute((any Command).self, name: "c") { _ in Named(title: "c") }.inProfiles("mock")
+    #expect(try container.resolveAll((any Command).self).map(\.title) == ["b", "a"])
+    container.activeProfile = "mock"
+    #expect(try container.resolve(Contributions<any Command>.self).map(\.title) == ["b", "a", "c"])
+    container.excludeContribution(b.key, reason: "test")
+    #expect(try container.resolveAllNamed((any Command).self).keys.sorted() == ["a", "c"])
+    container.removeAll()
+    #expect(try container.resolveAll((any Command).self).isEmpty)
+  }
+
   @Test func aFailingContributionIsNamedInTheError() throws {
     let container = Container()
     container.contribute((any Command).self, name: "fine") { _ in Named(title: "fine") }

@@ -66,12 +66,12 @@ extension Container {
   ///   its chain starts at that contribution's key, which holds its name,
   ///   and at its registration site.
   public func resolveAll<Service>(_ serviceType: Service.Type = Service.self) throws -> [Service] {
-    let slots = contributionSlots(for: ObjectIdentifier(serviceType))
+    let takingPart = contributionsTakingPart(for: ObjectIdentifier(serviceType))
     // Reserved: grown one append at a time, the array was reallocated four
     // times for ten contributions, a quarter of resolveAll's instructions.
     var all: [Service] = []
-    all.reserveCapacity(slots.count)
-    try forEachContribution(serviceType, in: slots) { _, instance in all.append(instance) }
+    all.reserveCapacity(takingPart.records.count)
+    try forEachContribution(serviceType, in: takingPart) { _, instance in all.append(instance) }
     return all
   }
 
@@ -86,7 +86,7 @@ extension Container {
     -> [String: Service]
   {
     var named: [String: Service] = [:]
-    try forEachContribution(serviceType, in: contributionSlots(for: ObjectIdentifier(serviceType))) {
+    try forEachContribution(serviceType, in: contributionsTakingPart(for: ObjectIdentifier(serviceType))) {
       name, instance in
       if let name { named[name] = instance }
     }
@@ -125,26 +125,64 @@ extension Container {
     return found
   }
 
-  /// Makes each contribution to `serviceType` of `slots` (from
-  /// ``contributionSlots(for:)``) in order and hands it to `body`: the
-  /// callers build their own collection, not a list of tuples first (whose
-  /// copies and destruction went through the runtime's generic tuple
-  /// witnesses).
+  /// Makes each contribution of `takingPart` (from
+  /// ``contributionsTakingPart(for:)``) in order and hands it to `body`:
+  /// the callers build their own collection, not a list of tuples first
+  /// (whose copies and destruction went through the runtime's generic
+  /// tuple witnesses).
   @inline(__always)
   func forEachContribution<Service>(
-    _ serviceType: Service.Type, in slots: [ContributionIndex.Slot], _ body: (String?, Service) throws -> Void
+    _ serviceType: Service.Type, in takingPart: ContributionIndex.TakingPart,
+    _ body: (String?, Service) throws -> Void
   ) throws {
-    let id = ObjectIdentifier(serviceType)
-    for slot in slots {
-      // No registration under the reserved name: the contribution is not
-      // in an active profile, or was removed.
-      guard let found = lookup(id, name: slot.key) else { continue }
+    for (found, name) in zip(takingPart.records, takingPart.names) {
       if let instance = found._withUnsafeGuaranteedRef({ $0.sharedInstance }) {
-        try body(slot.name, instance.assumingMemoryBound(to: Service.self).pointee)
+        try body(name, instance.assumingMemoryBound(to: Service.self).pointee)
       } else {
-        try body(slot.name, try makeInstance(of: Service.self, from: found))
+        try body(name, try makeInstance(of: Service.self, from: found))
       }
     }
+  }
+
+  /// The contributions to `id` that take part now, here and in the
+  /// parents, in their documented order.
+  ///
+  /// Looking each one up by its reserved name (a string too long to be
+  /// stored inline, hashed on every lookup) cost three times making it;
+  /// a container without a parent remembers what it found for the
+  /// registry it found it in, so the next `resolveAll` costs one locked
+  /// dictionary read before making the instances.
+  func contributionsTakingPart(for id: ObjectIdentifier) -> ContributionIndex.TakingPart {
+    guard parent == nil else { return lookUpTakingPart(id, slots: contributionSlots(for: id)) }
+    let registry = tables
+    switch contributions.takingPart(for: id, in: registry) {
+    case .remembered(let takingPart):
+      return takingPart
+    case .unknown(let slots, let generation):
+      let takingPart = lookUpTakingPart(id, slots: slots)
+      // Remembered for the registry the lookups used, if no change
+      // published another meanwhile.
+      if tables === registry {
+        contributions.remember(takingPart, for: id, in: registry, generation: generation)
+      }
+      return takingPart
+    }
+  }
+
+  /// The registrations of `slots` that take part: a slot without one is a
+  /// contribution of an inactive profile, excluded, or removed.
+  private func lookUpTakingPart(_ id: ObjectIdentifier, slots: [ContributionIndex.Slot])
+    -> ContributionIndex.TakingPart
+  {
+    var takingPart = ContributionIndex.TakingPart()
+    takingPart.records.reserveCapacity(slots.count)
+    takingPart.names.reserveCapacity(slots.count)
+    for slot in slots {
+      guard let found = lookup(id, name: slot.key) else { continue }
+      takingPart.records.append(found)
+      takingPart.names.append(slot.name)
+    }
+    return takingPart
   }
 
   /// This container's slots for `id` merged with its ancestors', by

@@ -20,7 +20,34 @@ final class ContributionIndex: Sendable {
     let sequence: Int
   }
 
-  private let slots = Protected<[ObjectIdentifier: [Slot]]>([:])
+  /// The contributions of one contract that take part in one registry, in
+  /// order: what `resolveAll` iterates. Records live as long as their
+  /// container (its log keeps them), so they are held unretained.
+  struct TakingPart {
+    var records: [Unmanaged<RegistrationRecord>] = []
+    var names: [String?] = []
+  }
+
+  /// ``TakingPart`` remembered for the registry it was looked up in.
+  /// Holding the registry keeps its address from being reused by a later
+  /// one, so identity says "unchanged": every change that can make a
+  /// contribution stop or start taking part (profile, selection,
+  /// exclusion, removal) publishes a new registry, and a new contribution
+  /// goes through ``add(_:for:)``, which forgets.
+  private struct Remembered {
+    let registry: AnyObject
+    let takingPart: TakingPart
+  }
+
+  private struct State {
+    var slots: [ObjectIdentifier: [Slot]] = [:]
+    var remembered: [ObjectIdentifier: Remembered] = [:]
+    /// Counts ``add(_:for:)`` calls, so that a lookup that raced one is
+    /// not remembered.
+    var generation = 0
+  }
+
+  private let state = Protected(State())
   /// The declared extension points (``Container/extensionPoint(_:cardinality:file:line:)``).
   private let declared = Protected<[ExtensionPointDeclaration]>([])
 
@@ -61,12 +88,14 @@ final class ContributionIndex: Sendable {
   /// order, then sequence (two threads contributing at once may reach the
   /// lock in the other order).
   func add(_ slot: Slot, for contract: ObjectIdentifier) {
-    slots.withLock { slots in
-      var list = slots[contract, default: []]
+    state.withLock { state in
+      var list = state.slots[contract, default: []]
       let position =
         list.firstIndex { ($0.order, $0.sequence) > (slot.order, slot.sequence) } ?? list.endIndex
       list.insert(slot, at: position)
-      slots[contract] = list
+      state.slots[contract] = list
+      state.remembered[contract] = nil
+      state.generation &+= 1
     }
   }
 
@@ -88,6 +117,34 @@ final class ContributionIndex: Sendable {
 
   /// The slots of `contract`, ordered by declared order, then by sequence.
   func slots(for contract: ObjectIdentifier) -> [Slot] {
-    slots.withLock { $0[contract] ?? [] }
+    state.withLock { $0.slots[contract] ?? [] }
+  }
+
+  /// What was remembered for `contract` in `registry`; otherwise its slots
+  /// and the generation to hand back to ``remember(_:for:in:generation:)``.
+  func takingPart(for contract: ObjectIdentifier, in registry: AnyObject) -> Lookup {
+    state.withLock { state in
+      if let remembered = state.remembered[contract], remembered.registry === registry {
+        return .remembered(remembered.takingPart)
+      }
+      return .unknown(slots: state.slots[contract] ?? [], generation: state.generation)
+    }
+  }
+
+  /// What ``takingPart(for:in:)`` knows.
+  enum Lookup {
+    case remembered(TakingPart)
+    case unknown(slots: [Slot], generation: Int)
+  }
+
+  /// Remembers `takingPart` unless a contribution was added since
+  /// `generation` was read.
+  func remember(
+    _ takingPart: TakingPart, for contract: ObjectIdentifier, in registry: AnyObject, generation: Int
+  ) {
+    state.withLock { state in
+      guard state.generation == generation else { return }
+      state.remembered[contract] = Remembered(registry: registry, takingPart: takingPart)
+    }
   }
 }

@@ -50,12 +50,12 @@ extension Contributions: Sendable where Service: Sendable {}
 extension Contributions: WrapperRequest {
   static func resolveWrapper(in container: Container, name: String?) throws -> Self {
     guard name == nil else { throw container.missing(Self.self, name: name) }
-    let slots = container.contributionSlots(for: ObjectIdentifier(Service.self))
+    let takingPart = container.contributionsTakingPart(for: ObjectIdentifier(Service.self))
     var instances: [Service] = []
     var names: [String?] = []
-    instances.reserveCapacity(slots.count)
-    names.reserveCapacity(slots.count)
-    try container.forEachContribution(Service.self, in: slots) { name, instance in
+    instances.reserveCapacity(takingPart.records.count)
+    names.reserveCapacity(takingPart.records.count)
+    try container.forEachContribution(Service.self, in: takingPart) { name, instance in
       instances.append(instance)
       names.append(name)
     }
