@@ -65,6 +65,7 @@ extension Container {
   /// - Throws: ``ResolutionError`` of the first contribution that fails;
   ///   its chain starts at that contribution's key, which holds its name,
   ///   and at its registration site.
+  @inlinable
   public func resolveAll<Service>(_ serviceType: Service.Type = Service.self) throws -> [Service] {
     let takingPart = contributionsTakingPart(for: ObjectIdentifier(serviceType))
     // Reserved: grown one append at a time, the array was reallocated four
@@ -130,7 +131,7 @@ extension Container {
   /// the callers build their own collection, not a list of tuples first
   /// (whose copies and destruction went through the runtime's generic
   /// tuple witnesses).
-  @inline(__always)
+  @inlinable @inline(__always)
   func forEachContribution<Service>(
     _ serviceType: Service.Type, in takingPart: ContributionIndex.TakingPart,
     _ body: (String?, Service) throws -> Void
@@ -152,6 +153,7 @@ extension Container {
   /// a container without a parent remembers what it found for the
   /// registry it found it in, so the next `resolveAll` costs one locked
   /// dictionary read before making the instances.
+  @usableFromInline
   func contributionsTakingPart(for id: ObjectIdentifier) -> ContributionIndex.TakingPart {
     guard parent == nil else { return lookUpTakingPart(id, slots: contributionSlots(for: id)) }
     let registry = tables

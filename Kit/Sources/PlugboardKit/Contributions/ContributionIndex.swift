@@ -10,6 +10,7 @@ import Synchronization
 /// a contract and in which order; whether a contribution still takes part
 /// (its profiles, `removeAll()`, a withdrawn plugin) is decided by the
 /// container's snapshot, as for any registration.
+@usableFromInline
 final class ContributionIndex: Sendable {
   /// One contribution: its reserved registration name, the name it was
   /// given, its declared order and its place among all contributions.
@@ -23,9 +24,12 @@ final class ContributionIndex: Sendable {
   /// The contributions of one contract that take part in one registry, in
   /// order: what `resolveAll` iterates. Records live as long as their
   /// container (its log keeps them), so they are held unretained.
+  @usableFromInline
   struct TakingPart {
-    var records: [Unmanaged<RegistrationRecord>] = []
-    var names: [String?] = []
+    @usableFromInline var records: [Unmanaged<RegistrationRecord>] = []
+    @usableFromInline var names: [String?] = []
+
+    init() {}
   }
 
   /// ``TakingPart`` remembered for the registry it was looked up in.
