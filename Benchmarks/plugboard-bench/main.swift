@@ -66,4 +66,7 @@ if only == nil || only?.hasPrefix("hash") == true {
 if only == nil || only?.hasPrefix("lifecycle") == true {
   rows += LifecycleScenarios(plan: plan).run()
 }
+if only == nil || only?.hasPrefix("validate") == true {
+  rows += ValidationScenarios(plan: plan).run()
+}
 print(ResultTable.render(rows))

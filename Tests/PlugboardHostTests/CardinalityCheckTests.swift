@@ -61,4 +61,18 @@ import Testing
         container.extensionPoint((any Command).self, cardinality: .any)
       }.isEmpty)
   }
+
+  /// `plugboard check` and `container.validate()` share one analysis: a
+  /// violation reads the same, word for word, in both.
+  @Test func checkAndValidateReportTheSameViolation() throws {
+    let deployment = try InProcessDeployment.make(plugin: "App") { container in
+      container.extensionPoint((any Command).self, cardinality: .exactlyOne)
+    }
+    let checked = DeploymentChecker(deployment, environment: [:]).check().findings.filter {
+      $0.kind == .extensionPointCardinality
+    }
+    let error = try #require(throws: ValidationError.self) { try deployment.container.validate() }
+    #expect(checked.map(\.title) == ["extension point Command needs exactly one contribution; it has none"])
+    #expect(error.errors.map(\.lines) == checked.map(\.lines))
+  }
 }

@@ -27,21 +27,3 @@ extension CheckReport {
     "\(number) \(noun)\(number == 1 ? "" : "s")"
   }
 }
-
-extension Finding {
-  /// `error: …`, then the report's sections.
-  public var lines: [String] {
-    var lines = ["\(severity.rawValue): \(title)", "", "What went wrong:"]
-    lines += explanation.map { "  \($0)" }
-    if !chain.isEmpty {
-      lines += ["", "\(chainTitle):"]
-      lines += chain.enumerated().map { offset, step in (offset == 0 ? "  " : "  → ") + step.text }
-    }
-    if !suggestions.isEmpty {
-      lines += ["", "Did you mean:"]
-      lines += suggestions.map { "  - \($0)" }
-    }
-    lines += ["", "Action:", "  \(action)"]
-    return lines
-  }
-}

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// The result of `plugboard check`: what was checked and every finding.
 /// The text report and `--json` are both made from it.
 public struct CheckReport: Sendable, Encodable {

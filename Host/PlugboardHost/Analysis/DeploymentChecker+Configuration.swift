@@ -1,4 +1,4 @@
-import PlugboardKit
+@_spi(Host) import PlugboardKit
 
 /// Configuration findings: for every plugin of the manifest, its settings
 /// in the profile checked, against what it declares (learned from the

@@ -1,4 +1,4 @@
-import PlugboardKit
+@_spi(Host) import PlugboardKit
 
 extension DeploymentChecker {
   /// A warning per contribution an extension point lacks in this profile:

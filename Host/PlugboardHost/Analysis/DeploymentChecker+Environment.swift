@@ -1,3 +1,5 @@
+@_spi(Host) import PlugboardKit
+
 extension DeploymentChecker {
   /// The dynamic loader's search path, which a plugin's dependencies are
   /// found on first: before the plugin's own folder (its `$ORIGIN`

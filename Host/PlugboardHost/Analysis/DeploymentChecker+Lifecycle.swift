@@ -1,4 +1,4 @@
-import PlugboardKit
+@_spi(Host) import PlugboardKit
 
 extension DeploymentChecker {
   /// Start and stop hooks on registrations that cannot carry them: the

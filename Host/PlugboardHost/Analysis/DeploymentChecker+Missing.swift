@@ -1,29 +1,8 @@
-import PlugboardKit
+@_spi(Host) import PlugboardKit
 
+/// The findings about missing dependencies that need the deployment:
+/// its plugins, their outcomes and probes.
 extension DeploymentChecker {
-  /// Every required dependency nothing available serves, each reported
-  /// once, with the shortest chain from the `Application` when the
-  /// registration is reachable from it, and from the registration itself
-  /// otherwise (a plugin may register more than the application uses; it
-  /// is checked all the same).
-  func missingDependencies() -> [Finding] {
-    var findings: [Finding] = []
-    // By index: copying or hashing thousands of nodes costs more than the walk.
-    var examined = [Bool](repeating: false, count: graph.nodes.count)
-    let starts = (graph.root.map { [$0] } ?? []) + graph.nodes.indices.filter { graph.nodes[$0].isAvailable }
-    for start in starts where !examined[start] {
-      let (order, parent) = graph.reach(from: start)
-      for node in order where !examined[node] {
-        examined[node] = true
-        for edge in graph.edges(from: node) where !edge.isOptional && edge.to == nil {
-          let chain = graph.chain(to: node, parent: parent).map { ChainStep(graph.nodes[$0].info) }
-          findings.append(missing(edge, chain: chain, reachable: start == graph.root))
-        }
-      }
-    }
-    return findings
-  }
-
   /// Nothing registers the `Application`: `plugboard run` would fail first.
   func missingApplication() -> [Finding] {
     guard graph.root == nil else { return [] }
@@ -37,26 +16,22 @@ extension DeploymentChecker {
         .error, .missingApplication,
         title: "no \(key.service.shortName) is registered; `plugboard run` has nothing to run",
         explanation: explanation,
-        suggestions: deployment.container.suggestions(for: key).map(\.description),
+        suggestions: analysis.suggestions(for: key).map(\.description),
         action: "Register the entry point in a plugin the deployment loads: "
           + "container.register((any Application).self) { r in ... }.")
     ]
   }
 
-  /// The finding for one unserved edge: a module loaded twice, a provider
-  /// in a plugin that failed or is not loaded, or nothing at all.
-  private func missing(_ edge: DependencyGraph.Edge, chain: [ChainStep], reachable: Bool) -> Finding {
+  /// What the deployment knows of a dependency nothing available serves
+  /// that the container alone cannot tell (a module loaded twice, a
+  /// provider in a plugin that failed or is not loaded), for
+  /// ``GraphAnalysis/missingDependencies(_:)``; nil when nothing registers it.
+  func unserved(
+    _ edge: DependencyGraph.Edge, chain: [ChainStep], unreachable: [String], suggestions: [Suggestion]
+  ) -> Finding? {
     let requester = graph.nodes[edge.from].info
     let key = edge.key
-    let declared = "declared at \(requester.site)"
-    let dependency = Self.relation(of: edge, requester: requester)
-    let unreachable =
-      reachable || graph.root == nil
-      ? []
-      : [
-        "\(requester.key.shortDescription) is not reachable from the Application; it was checked on its own."
-      ]
-    let suggestions = deployment.container.suggestions(for: key)
+    let dependency = GraphAnalysis.relation(of: edge, requester: requester)
 
     if let copy = suggestions.first(where: { $0.reason == .duplicatedModule }) {
       return duplicatedModule(edge, copy: copy, chain: chain, unreachable: unreachable)
@@ -99,37 +74,7 @@ extension DeploymentChecker {
             + "plugins[\(elsewhere.entry.index)]), or register \(key.shortDescription) in a plugin that is loaded."
       )
     }
-    var explanation = [
-      "\(key) is \(dependency), and no loaded plugin registers it."
-    ]
-    explanation += inactiveNotes(for: key) + unknownProviders() + unreachable
-    return Finding(
-      .error, .missingDependency,
-      title: "\(requester.key.shortDescription) needs \(key.shortDescription), which nothing registers",
-      explanation: explanation,
-      chain: chain + [ChainStep(key: key, site: nil, scope: nil, marker: "✗ not registered")],
-      suggestions: suggestions.map(\.description),
-      action: "Register \(key.shortDescription) in a plugin the deployment loads, for example "
-        + "container.register(\(MetatypeSpelling.registration(key))) { r in ... }, or correct the dependency "
-        + "\(declared).",
-      missingKey: key)
-  }
-
-  /// How the requester depends on the key, for "X is …": "a dependency
-  /// declared at …", "a lazy dependency declared at …", "the registration
-  /// Starter is forwarded to (at …)".
-  private static func relation(of edge: DependencyGraph.Edge, requester: RegistrationInfo) -> String {
-    if requester.forwardsTo == edge.key {
-      return "the registration \(requester.key.shortDescription) is forwarded to (at \(requester.site))"
-    }
-    let kind: String
-    switch edge.deferral {
-    case .lazy: kind = "a lazy dependency (Lazy)"
-    case .provider: kind = "a deferred dependency (Provider)"
-    case .afterInit: kind = "a dependency resolved after construction (initCompleted)"
-    case nil: kind = "a dependency"
-    }
-    return "\(kind) declared at \(requester.site)"
+    return nil
   }
 
   private func duplicatedModule(
@@ -167,16 +112,6 @@ extension DeploymentChecker {
 
   private func fileName(_ path: String) -> String {
     path.split(separator: "/").last.map(String.init) ?? path
-  }
-
-  /// Registrations of `key`'s type that the active profile leaves out.
-  func inactiveNotes(for key: ServiceKey) -> [String] {
-    deployment.container.inactiveRegistrations.filter { $0.key.service == key.service }.compactMap { info in
-      guard let profiles = info.profiles else { return nil }
-      let active = deployment.profile.map { "the active profile is '\($0.name)'" } ?? "no profile is active"
-      return "\(info.key.shortDescription) is registered only for profile \(profiles) "
-        + "(at \(info.site)); \(active)."
-    }
   }
 
   /// Plugins that failed before registering anything: any of them may be

@@ -1,4 +1,4 @@
-import PlugboardKit
+@_spi(Host) import PlugboardKit
 
 extension DeploymentChecker {
   /// A warning per optional plugin that failed, with what depends on it:

@@ -1,3 +1,5 @@
+@_spi(Host) import PlugboardKit
+
 extension DeploymentChecker {
   /// Plugins that ship a library beside them but use another plugin's
   /// different file of that name, loaded first: which file serves both

@@ -1,16 +1,22 @@
 import Foundation
-import PlugboardKit
+@_spi(Host) import PlugboardKit
 
 /// `plugboard check`'s analysis: a function of a deployment that was
 /// brought up (its container, what became of each plugin, its manifest)
-/// and of what its disabled plugins would provide. Nothing is resolved and
+/// and of what its disabled plugins would provide. The graph's findings
+/// come from PlugboardKit's ``GraphAnalysis``, the one `Container.check`
+/// runs in a unit test, told about the plugins through ``ValidationHooks``;
+/// the deployment's own (load failures, libraries, the loader's
+/// environment, probes, settings) are made here. Nothing is resolved and
 /// no factory runs; see ``DependencyGraph`` for what that can and cannot
 /// see. A caller checking several profiles brings the deployment up once
 /// per profile and checks each.
 package struct DeploymentChecker {
   let deployment: Deployment
   let probes: [ProbeResult]
-  let graph: DependencyGraph
+  /// The container's graph and the findings made from it alone.
+  let analysis: GraphAnalysis
+  var graph: DependencyGraph { analysis.graph }
   /// The environment plugboard runs in, for what it changes about loading.
   let environment: [String: String]
 
@@ -31,16 +37,23 @@ package struct DeploymentChecker {
         guard case .failed(let entry, _) = outcome else { return nil }
         return entry.name
       })
-    self.graph = DependencyGraph(container: deployment.container, failedPlugins: failed)
+    self.analysis = GraphAnalysis(
+      container: deployment.container, profile: deployment.container.activeProfile, failedPlugins: failed,
+      isDefault: DefaultLogger.isDefault)
   }
 
   /// Every finding, errors first, each group in the order found.
   package func check() -> CheckReport {
+    let hooks = ValidationHooks(
+      unserved: { unserved($0, chain: $1, unreachable: $2, suggestions: $3) }, missingNotes: unknownProviders,
+      position: manifestPosition(of:))
     var findings =
-      loadFailures() + missingApplication() + missingDependencies() + cycles()
-      + captiveDependencies() + duplicateRegistrations() + sharedLibraryConflicts() + undeclaredDependencies()
-      + probeFailures() + libraryPath() + loaderVariables() + temporaryFolder() + optionalPlugins()
-      + missingContributions() + extensionPointCardinalities() + configurationFindings()
+      loadFailures() + missingApplication() + analysis.missingDependencies(hooks) + analysis.cycles()
+      + analysis.captiveDependencies() + analysis.duplicateRegistrations(hooks) + sharedLibraryConflicts()
+      + analysis.undeclaredDependencies() + probeFailures() + libraryPath() + loaderVariables()
+      + temporaryFolder() + optionalPlugins() + missingContributions()
+      + analysis.extensionPointCardinalities()
+      + configurationFindings()
     findings += lifecycleHookScopes()
     let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     // The plugins' registrations: plugboard's default Logger is not one.

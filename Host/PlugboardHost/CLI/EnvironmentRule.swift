@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardKit
 
 /// The one rule by which every command that reads a deployment (`run`,
 /// `check`, `list`, `explain`, `graph`) treats the variables plugboard

@@ -1,3 +1,5 @@
+@_spi(Host) import PlugboardKit
+
 /// `plugboard explain TYPE [--name NAME] [--profile NAME]`: how TYPE would
 /// be resolved in this deployment, in the active profile (chosen as for
 /// `run`), which it names with what chose it and what it changed. Exit

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// The errors `check` finds in a deployment, for the commands that show
 /// its graph without checking it (`graph`, `explain`): they fail as `check`
 /// does, so a script piping `graph` never takes a graph with a cycle or a

@@ -1,4 +1,4 @@
-import PlugboardKit
+@_spi(Host) import PlugboardKit
 
 /// `plugboard explain`'s answer: how a request for a type (and name) would
 /// be resolved in a deployment — the registration chosen, its dependency

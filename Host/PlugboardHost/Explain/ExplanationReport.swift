@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// `plugboard explain`'s answer as data (`explain --json`, format version
 /// ``JSONText/formatVersion``; Docs/schemas/explain.schema.json); the text
 /// report is drawn from it, so the two never disagree.

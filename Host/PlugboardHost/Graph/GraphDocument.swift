@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// `graph --format json`: the graph (``GraphModel``'s nodes, edges and
 /// plugins) with the verdict the exit status gives, in format version
 /// ``JSONText/formatVersion`` (Docs/schemas/graph.schema.json). Printed

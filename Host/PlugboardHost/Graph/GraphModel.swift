@@ -1,4 +1,4 @@
-import PlugboardKit
+@_spi(Host) import PlugboardKit
 
 /// The dependency graph as `plugboard graph` draws it: a node per
 /// registration, grouped by plugin; a node per dependency nothing serves;
@@ -61,7 +61,7 @@ package struct GraphModel: Sendable, Encodable {
         deployment.outcomes.compactMap { outcome -> String? in
           guard case .failed(let entry, _) = outcome else { return nil }
           return entry.name
-        }))
+        }), placingLast: DefaultLogger.isDefault)
     let cycleEdges = CycleFinder.edges(of: CycleFinder.cycles(in: graph))
     // plugboard's default Logger is drawn only when something uses it.
     let used = Set(graph.nodes.flatMap { graph.edges(from: $0.index).compactMap(\.to) })

@@ -41,7 +41,10 @@ struct LifecyclePlan {
       (self.services, refusals) = ([], [])
       return
     }
-    let graph = graph ?? DependencyGraph(container: container, failedPlugins: [])
+    let graph =
+      graph
+      ?? DependencyGraph(
+        container: container, failedPlugins: [], placingLast: DefaultLogger.isDefault)
     var hooked: [(service: LifecycleService, node: Int)] = []
     var refusals: [Refusal] = []
     for service in services {

@@ -387,6 +387,15 @@ public final class Container: @unchecked Sendable {
     }
   }
 
+  /// The registrations as they would be with `profile` active, the
+  /// container left as it is: what ``check(profile:)`` analyses.
+  func registry(asIf profile: String?) -> RegistrySnapshot {
+    state.withLock { state in
+      RegistrySnapshot(
+        log: state.log, count: state.log.count, activeProfile: profile, selections: state.selections)
+    }
+  }
+
   /// This container's snapshot followed by its ancestors'.
   var registries: [RegistrySnapshot] {
     var result = [registry]

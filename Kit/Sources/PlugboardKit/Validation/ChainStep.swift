@@ -1,5 +1,3 @@
-import PlugboardKit
-
 /// One link of a finding's chain: a service, and the registration serving
 /// it (plugin and site), or a marker saying why the link fails.
 public struct ChainStep: Sendable, Equatable, Encodable {
@@ -7,8 +5,11 @@ public struct ChainStep: Sendable, Equatable, Encodable {
   public let service: String
   /// The short form used in text: `AuthService named "Mock"`.
   public let display: String
+  /// The registration's name, when it has one.
   public let name: String?
+  /// The scope of the registration serving the link.
   public let scope: String?
+  /// The plugin that made the registration, when one did.
   public let plugin: String?
   /// `#fileID` and line of the registration, when one serves the link.
   public let file: String?
@@ -17,12 +18,12 @@ public struct ChainStep: Sendable, Equatable, Encodable {
   public let marker: String?
 
   /// A link served by `info`.
-  init(_ info: RegistrationInfo, marker: String? = nil) {
+  @_spi(Host) public init(_ info: RegistrationInfo, marker: String? = nil) {
     self.init(key: info.key, site: info.site, scope: info.scope, marker: marker)
   }
 
   /// A link for `key`, served by the registration at `site` if any.
-  init(key: ServiceKey, site: RegistrationSite?, scope: ObjectScope?, marker: String?) {
+  @_spi(Host) public init(key: ServiceKey, site: RegistrationSite?, scope: ObjectScope?, marker: String?) {
     service = key.service.name
     display = key.shortDescription
     name = key.name
@@ -35,7 +36,7 @@ public struct ChainStep: Sendable, Equatable, Encodable {
 
   /// `AuthService  (registered at Auth/AuthAssembly.swift:7 in plugin Auth)`,
   /// in the style of PlugboardKit's resolution errors.
-  var text: String {
+  public var text: String {
     var place: [String] = []
     if let file, let line {
       place.append("registered at \(file):\(line)" + (plugin.map { " in plugin \($0)" } ?? ""))

@@ -1,15 +1,13 @@
-import PlugboardKit
-
-extension DeploymentChecker {
+extension GraphAnalysis {
   /// An error per declared extension point whose available contributions
   /// do not match its cardinality in this profile
   /// (`container.extensionPoint(_:cardinality:)`): none where at least
   /// one is needed, none or several where exactly one is.
-  func extensionPointCardinalities() -> [Finding] {
-    let declarations = deployment.container.extensionPoints
+  public func extensionPointCardinalities() -> [Finding] {
+    let declarations = container.extensionPoints
     guard !declarations.isEmpty else { return [] }
-    let contributors = DependencyGraph.contributors(of: graph.nodes, in: deployment.container)
-    let profile = deployment.profile.map { " in profile '\($0.name)'" } ?? ""
+    let contributors = DependencyGraph.contributors(of: graph.nodes, in: container)
+    let profile = self.profile.map { " in profile '\($0)'" } ?? ""
     return declarations.compactMap { declaration in
       let nodes = contributors[declaration.contract.id] ?? []
       guard !declaration.cardinality.admits(nodes.count) else { return nil }

@@ -1,5 +1,3 @@
-import PlugboardKit
-
 /// How a suggested fix writes a registration's key in Swift, as
 /// ``PlugboardKit/TypeIdentity/metatypeSpelling`` writes the type:
 /// `(any SecureStore).self, name: "Mock"`.

@@ -7,17 +7,17 @@
 /// provider exists, the factory resolves it and the cycle is real. Deferred
 /// edges (`Lazy`, `Provider`, `initCompleted`) do not: they are resolved
 /// after the instance exists, which is how a cycle is broken.
-enum CycleFinder {
-  struct Cycle: Equatable {
+@_spi(Host) public enum CycleFinder {
+  public struct Cycle: Equatable, Sendable {
     /// The registrations around the cycle, in dependency order; the last
     /// one depends on the first.
-    let members: [Int]
+    public let members: [Int]
     /// The path from where the search started down to the first member,
     /// excluding it: from the entry point when the cycle is reachable.
-    let approach: [Int]
+    public let approach: [Int]
   }
 
-  static func cycles(in graph: DependencyGraph) -> [Cycle] {
+  public static func cycles(in graph: DependencyGraph) -> [Cycle] {
     // By index, not in sets: a large deployment has thousands of nodes.
     var finished = [Bool](repeating: false, count: graph.nodes.count)
     var path: [Int] = []
@@ -57,7 +57,7 @@ enum CycleFinder {
   }
 
   /// The edges of `cycles`, as (from, to) pairs, for highlighting.
-  static func edges(of cycles: [Cycle]) -> Set<[Int]> {
+  public static func edges(of cycles: [Cycle]) -> Set<[Int]> {
     var edges = Set<[Int]>()
     for cycle in cycles {
       for (offset, member) in cycle.members.enumerated() {

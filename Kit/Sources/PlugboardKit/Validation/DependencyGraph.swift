@@ -1,8 +1,7 @@
-import PlugboardKit
-
-/// A deployment's registrations as a graph, built without running a single
+/// A container's registrations as a graph, built without running a single
 /// factory: each registration that serves its key is a node, and its
-/// declared dependencies are its edges.
+/// declared dependencies are its edges. ``Container/check(profile:)`` and
+/// `plugboard check` analyse it; `plugboard graph` and `explain` draw it.
 ///
 /// Dependencies are what a registration *declares*: `.dependsOn(...)`,
 /// `.optionallyDependsOn(...)`, the parameters of an `autoregister`
@@ -14,35 +13,49 @@ import PlugboardKit
 /// edges this graph cannot see. That is the price of never running
 /// application code during a check; `Docs/checking.md` states it.
 ///
+/// ```swift
+/// let graph = DependencyGraph(container: container, failedPlugins: [])
+/// for edge in graph.edges(from: 0) where edge.to == nil && !edge.isOptional {
+///   print("nothing serves", edge.key)
+/// }
+/// ```
+///
 /// Edges are resolved by the container's own rules: the same type identity,
 /// the same name and argument types, and a profile's choice of named
 /// registration for unnamed requests. A `Contributions<T>` dependency has
 /// an edge to each contribution to `T`, whose key is the contribution's.
-struct DependencyGraph {
+public struct DependencyGraph {
   /// One registration that serves its key.
-  struct Node {
-    let index: Int
-    let info: RegistrationInfo
+  public struct Node: Sendable {
+    /// The node's position in ``DependencyGraph/nodes``.
+    public let index: Int
+    public let info: RegistrationInfo
     /// False for registrations made by a plugin that then failed to
     /// assemble: they sit in the container, but the deployment is not run.
-    let isAvailable: Bool
+    public let isAvailable: Bool
 
-    var key: ServiceKey { info.key }
-    var plugin: String? { info.site.plugin }
-    var declaresDependencies: Bool { info.dependencies != nil }
+    public var key: ServiceKey { info.key }
+    /// The plugin that made the registration, when one did.
+    public var plugin: String? { info.site.plugin }
+    /// False for a closure factory that declares nothing: its edges are unknown.
+    public var declaresDependencies: Bool { info.dependencies != nil }
   }
 
   /// One declared dependency of a node, and the node that serves it.
-  struct Edge: Hashable {
-    let from: Int
-    let key: ServiceKey
-    let isOptional: Bool
+  public struct Edge: Hashable, Sendable {
+    /// The node that declares the dependency.
+    public let from: Int
+    /// The key it asks for.
+    public let key: ServiceKey
+    /// Declared with `.optionallyDependsOn(...)` (or a `Contributions`
+    /// dependency nothing contributes to): nothing breaks when unserved.
+    public let isOptional: Bool
     /// How the dependency is reached after construction (`Lazy`,
     /// `Provider`, `initCompleted`); `nil` for one the factory resolves
     /// while constructing.
-    let deferral: DeferredDependency.Kind?
+    public let deferral: DeferredDependency.Kind?
     /// The available node serving `key`, if any.
-    let to: Int?
+    public let to: Int?
 
     init(from: Int, key: ServiceKey, isOptional: Bool, deferral: DeferredDependency.Kind? = nil, to: Int?) {
       self.from = from
@@ -54,12 +67,13 @@ struct DependencyGraph {
 
     /// Whether the edge is followed only after construction, so it cannot
     /// close a construction cycle.
-    var isDeferred: Bool { deferral != nil }
+    public var isDeferred: Bool { deferral != nil }
   }
 
-  let nodes: [Node]
+  /// Every registration that serves its key, in registration order.
+  public let nodes: [Node]
   /// The registration of the `Application` that `plugboard run` resolves.
-  let root: Int?
+  public let root: Int?
   private let byKey: [ServiceKey: Int]
   private let selectedNames: [ObjectIdentifier: String]
   /// The edges of each node, by index (``edges(from:)``).
@@ -69,16 +83,35 @@ struct DependencyGraph {
   /// in `failedPlugins` are kept as unavailable nodes, and so are those of
   /// a failed optional plugin, which the container no longer serves
   /// (``Container/withdrawnRegistrations``), whatever the caller passes.
-  init(container: Container, failedPlugins: Set<String>) {
+  /// Registrations at a site `placingLast` accepts come after the others,
+  /// so the others keep their numbers whether or not those exist.
+  public init(
+    container: Container, failedPlugins: Set<String>,
+    placingLast: (RegistrationSite) -> Bool = { _ in false }
+  ) {
+    self.init(
+      container: container, registrations: container.registrations, failedPlugins: failedPlugins,
+      placingLast: placingLast)
+  }
+
+  /// The graph of `registrations`, the container's in the profile checked,
+  /// with its withdrawn ones unavailable.
+  init(
+    container: Container, registrations: [RegistrationInfo], failedPlugins: Set<String>,
+    placingLast: (RegistrationSite) -> Bool
+  ) {
     let withdrawn = container.withdrawnRegistrations
     self.init(
-      container: container, registrations: container.registrations + withdrawn,
-      failedPlugins: failedPlugins.union(withdrawn.compactMap(\.site.plugin)))
+      container: container, all: registrations + withdrawn,
+      failedPlugins: failedPlugins.union(withdrawn.compactMap(\.site.plugin)), placingLast: placingLast)
   }
 
   /// The graph of `registrations`, `container`'s own, for a caller that
   /// already holds them: a container makes the list afresh at each call.
-  init(container: Container, registrations: [RegistrationInfo], failedPlugins: Set<String>) {
+  private init(
+    container: Container, all registrations: [RegistrationInfo], failedPlugins: Set<String>,
+    placingLast: (RegistrationSite) -> Bool
+  ) {
     // plugboard's default Logger last, so the plugins' registrations keep
     // their numbers (n0, n1, …) whether or not something uses it. Each is
     // read in place and copied once, into its node: there are thousands.
@@ -93,7 +126,7 @@ struct DependencyGraph {
     }
     var defaults: [Int] = []
     for index in registrations.indices {
-      if DefaultLogger.isDefault(registrations[index].site) { defaults.append(index) } else { add(index) }
+      if placingLast(registrations[index].site) { defaults.append(index) } else { add(index) }
     }
     for index in defaults { add(index) }
     self.nodes = nodes
@@ -125,17 +158,17 @@ struct DependencyGraph {
   }
 
   /// The key `plugboard run` resolves.
-  static let applicationKey = ServiceKey((any Application).self)
+  public static let applicationKey = ServiceKey((any Application).self)
 
   /// The available node a request for `key` gets, as the container would
   /// answer it.
-  func provider(of key: ServiceKey) -> Int? {
+  public func provider(of key: ServiceKey) -> Int? {
     Self.provider(of: key, byKey: byKey, selectedNames: selectedNames)
   }
 
   /// The key that serves a request: unnamed requests for a service whose
   /// named registration a profile chose are served by that name.
-  func servingKey(for key: ServiceKey) -> ServiceKey {
+  public func servingKey(for key: ServiceKey) -> ServiceKey {
     Self.servingKey(for: key, selectedNames: selectedNames)
   }
 
@@ -154,14 +187,14 @@ struct DependencyGraph {
   }
 
   /// The unavailable node (of a plugin that failed) that would serve `key`.
-  func unavailableProvider(of key: ServiceKey) -> Int? {
+  public func unavailableProvider(of key: ServiceKey) -> Int? {
     let wanted = servingKey(for: key)
     return nodes.first { !$0.isAvailable && $0.key == wanted }?.index
   }
 
   /// The declared dependencies of `node`, required ones first, then
   /// optional and deferred ones, each with the node serving it.
-  func edges(from node: Int) -> [Edge] {
+  public func edges(from node: Int) -> [Edge] {
     adjacency[node]
   }
 
@@ -192,32 +225,8 @@ struct DependencyGraph {
     return edges
   }
 
-  /// Breadth first from `start` over edges that have a provider: every
-  /// node reached, in the order reached, with the node it was first reached
-  /// from (by node; nil for `start` and for nodes not reached), so the
-  /// chain to each is a shortest one.
-  func reach(from start: Int) -> (order: [Int], parent: [Int?]) {
-    // By index, not in sets and dictionaries: a large deployment reaches
-    // thousands of nodes, and each is hashed otherwise.
-    var order = [start]
-    var parent = [Int?](repeating: nil, count: nodes.count)
-    var seen = [Bool](repeating: false, count: nodes.count)
-    seen[start] = true
-    var next = 0
-    while next < order.count {
-      let current = order[next]
-      next += 1
-      for edge in adjacency[current] {
-        guard let target = edge.to, !seen[target] else { continue }
-        seen[target] = true
-        parent[target] = current
-        order.append(target)
-      }
-    }
-    return (order, parent)
-  }
-
-  /// The nodes from the start of a ``reach(from:)`` down to `node`.
+  /// The nodes from the start of a breadth-first walk down to `node`, by
+  /// the node each was first reached from (`parent`, nil for the start).
   func chain(to node: Int, parent: [Int?]) -> [Int] {
     var chain = [node]
     var current = node

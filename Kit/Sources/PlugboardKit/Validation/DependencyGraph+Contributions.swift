@@ -1,11 +1,9 @@
-import PlugboardKit
-
 extension DependencyGraph {
   /// The available contribution nodes of each extension point, by its
   /// contract's identity, in the order `resolveAll` makes them (declared
   /// order, then registration order): where a `Contributions<T>`
   /// dependency's edge leads (see ``ServiceKey/isExtensionPoint``).
-  static func contributors(of nodes: [Node], in container: Container) -> [ObjectIdentifier: [Int]] {
+  public static func contributors(of nodes: [Node], in container: Container) -> [ObjectIdentifier: [Int]] {
     var found: [ObjectIdentifier: [(order: Int, sequence: Int, node: Int)]] = [:]
     for node in nodes where node.isAvailable && node.key.isContribution {
       guard let contribution = container.contribution(of: node.key) else { continue }

@@ -1,11 +1,9 @@
-import PlugboardKit
-
-extension DeploymentChecker {
+extension GraphAnalysis {
   /// `.container` registrations that hold `.transient` or `.graph` ones,
   /// as .NET's ValidateScopes and Simple Injector's lifestyle mismatch
   /// find them: the held instance is made once and kept as long as the
   /// container, whatever its own scope says.
-  func captiveDependencies() -> [Finding] {
+  public func captiveDependencies() -> [Finding] {
     // Nodes are read in place and copied only for a finding: there are thousands.
     let holders = graph.nodes.indices.filter {
       graph.nodes[$0].isAvailable && graph.nodes[$0].info.scope == .container

@@ -1,16 +1,16 @@
-extension DeploymentChecker {
+extension GraphAnalysis {
   /// Keys registered twice: which registration wins (the later one, and
   /// plugins register in manifest order) and which is never used.
   ///
   /// A registration tagged for the active profile that replaces another is
   /// not reported: that is how a plugin ships its own mock, and `list` and
   /// `explain` show it as the profile's doing ("registration switched").
-  func duplicateRegistrations() -> [Finding] {
+  public func duplicateRegistrations(_ hooks: ValidationHooks = ValidationHooks()) -> [Finding] {
     // The graph holds every registration: the container would make the
     // list afresh.
-    let unswitched = deployment.container.duplicateRegistrations.filter { duplicate in
+    let unswitched = registries[0].duplicates.filter { duplicate in
       // Replacing plugboard's default logger is what a plugin's Logger is for.
-      !DefaultLogger.isDefault(duplicate.replaced)
+      !isDefault(duplicate.replaced)
         && !graph.nodes.contains {
           $0.info.key == duplicate.key && $0.info.site == duplicate.winner && $0.info.profiles != nil
         }
@@ -32,14 +32,20 @@ extension DeploymentChecker {
           action: "Remove one of the two registrations, or give one of them a name "
             + "(register(\(duplicate.key.service.metatypeSpelling), name: \"...\")).")
       }
+      // In a deployment plugins register in manifest order; in process,
+      // in the order their assemblies were applied.
+      let order =
+        hooks.position.map { position in
+          "The later registration wins, and plugins register in manifest order: '\(second)' "
+            + "(\(position(second))) comes after '\(first)' (\(position(first))), "
+            + "so the registration in '\(first)' is never used."
+        }
+        ?? "The later registration wins: '\(second)' registered after '\(first)', so the registration in "
+        + "'\(first)' is never used."
       return Finding(
         .warning, .duplicateRegistration,
         title: "\(key) is registered by plugins '\(first)' and '\(second)'; '\(second)' wins",
-        explanation: used + [
-          "The later registration wins, and plugins register in manifest order: '\(second)' "
-            + "(\(manifestPosition(of: second))) comes after '\(first)' (\(manifestPosition(of: first))), "
-            + "so the registration in '\(first)' is never used."
-        ],
+        explanation: used + [order],
         action: "If '\(second)' is meant to replace it, remove the registration from '\(first)' or "
           + "disable '\(first)'; if both are needed, give one a name "
           + "(register(\(duplicate.key.service.metatypeSpelling), name: \"...\")); to switch between "

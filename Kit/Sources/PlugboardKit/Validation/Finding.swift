@@ -1,9 +1,18 @@
-import PlugboardKit
-
-/// One thing `plugboard check` found, as a value: how serious it is, what
-/// it is, and everything its report says. The text report and `--json`
-/// are both made from it, so they never disagree.
+/// One thing a check of the dependency graph found, as a value: how
+/// serious it is, what it is, and everything its report says.
+///
+/// `plugboard check` and ``Container/check(profile:)`` make findings with
+/// one analysis, so a finding reads the same in a unit test as in the
+/// deployment's report: ``lines`` is the text both print, and `check
+/// --json` encodes the same value.
+///
+/// ```swift
+/// for finding in container.check().errors {
+///   print(finding.kind, finding.title)  // missingDependency AuthService needs …
+/// }
+/// ```
 public struct Finding: Sendable, Equatable, Encodable {
+  /// How serious a finding is.
   public enum Severity: String, Sendable, Encodable {
     /// The deployment would fail: `check` exits with status 1.
     case error
@@ -11,6 +20,11 @@ public struct Finding: Sendable, Equatable, Encodable {
     case warning
   }
 
+  /// What a finding is about. A container check makes the graph's kinds
+  /// (missing dependencies, cycles, captive dependencies, duplicate and
+  /// undeclared registrations, extension point cardinality); the others
+  /// are about a deployment (its plugins, manifest, environment and
+  /// settings), and only `plugboard check` makes them.
   public enum Kind: String, Sendable, Encodable {
     /// A plugin the manifest enables did not load or assemble.
     case loadFailure
@@ -74,7 +88,9 @@ public struct Finding: Sendable, Equatable, Encodable {
     case ambiguousType
   }
 
+  /// Whether the graph is broken (``Severity/error``) or only worth fixing.
   public let severity: Severity
+  /// What the finding is about.
   public let kind: Kind
   /// The headline, after `error: ` or `warning: `.
   public let title: String
@@ -93,7 +109,8 @@ public struct Finding: Sendable, Equatable, Encodable {
   /// only (the text and JSON name it through ``chain``).
   public let missingKey: ServiceKey?
 
-  init(
+  /// A finding, for `plugboard check`'s own findings about a deployment.
+  @_spi(Host) public init(
     _ severity: Severity, _ kind: Kind, title: String, explanation: [String],
     chainTitle: String = "Chain", chain: [ChainStep] = [], suggestions: [String] = [], action: String,
     missingKey: ServiceKey? = nil

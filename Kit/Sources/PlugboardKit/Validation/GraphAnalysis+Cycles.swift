@@ -1,7 +1,7 @@
-extension DeploymentChecker {
+extension GraphAnalysis {
   /// Every cycle of declared dependencies, with the plugin and site that
   /// declared each of its edges.
-  func cycles() -> [Finding] {
+  public func cycles() -> [Finding] {
     CycleFinder.cycles(in: graph).map { cycle in
       let members = cycle.members.map { graph.nodes[$0].info }
       let names = (members + [members[0]]).map(\.key.shortDescription)

@@ -1,0 +1,34 @@
+/// What `plugboard check` knows about a deployment beyond its container,
+/// for the findings ``GraphAnalysis`` makes: a check in process has no
+/// plugins to name, so it uses the defaults.
+@_spi(Host) public struct ValidationHooks {
+  /// The finding for a required dependency nothing available serves, when
+  /// the deployment explains it better than "nothing registers it" (its
+  /// provider's plugin failed or is not loaded, its module is loaded
+  /// twice); nil for the plain finding. Given the edge, the chain to its
+  /// requester, the note when the requester is not reachable from the
+  /// Application, and the registrations the request may have meant.
+  public var unserved: Unserved
+  /// The edge, the chain to its requester, the note when the requester is
+  /// not reachable from the Application, the registrations the request may
+  /// have meant; the finding to report instead of "nothing registers it".
+  public typealias Unserved = (
+    _ edge: DependencyGraph.Edge, _ chain: [ChainStep], _ unreachable: [String], _ suggestions: [Suggestion]
+  ) -> Finding?
+
+  /// Sentences for the plain finding, after the profile's notes: plugins
+  /// that failed before registering anything may be the missing provider.
+  public var missingNotes: () -> [String]
+  /// Where a plugin sits in the manifest (`plugins[2]`), for findings that
+  /// depend on the order plugins register in; nil when there is no manifest.
+  public var position: ((String) -> String)?
+
+  public init(
+    unserved: @escaping Unserved = { _, _, _, _ in nil },
+    missingNotes: @escaping () -> [String] = { [] }, position: ((String) -> String)? = nil
+  ) {
+    self.unserved = unserved
+    self.missingNotes = missingNotes
+    self.position = position
+  }
+}
