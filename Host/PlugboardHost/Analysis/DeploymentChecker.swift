@@ -46,13 +46,14 @@ package struct DeploymentChecker {
   package func check() -> CheckReport {
     let hooks = ValidationHooks(
       unserved: { unserved($0, chain: $1, unreachable: $2, suggestions: $3) }, missingNotes: unknownProviders,
-      position: manifestPosition(of:))
+      position: manifestPosition(of:), exclusionSource: deployment.manifest.path,
+      exclusionRules: "the manifest's \"contributions\" rules")
     var findings =
       loadFailures() + missingApplication() + analysis.missingDependencies(hooks) + analysis.cycles()
       + analysis.captiveDependencies() + analysis.duplicateRegistrations(hooks) + sharedLibraryConflicts()
       + analysis.undeclaredDependencies() + probeFailures() + libraryPath() + loaderVariables()
       + temporaryFolder() + optionalPlugins() + missingContributions()
-      + analysis.extensionPointCardinalities()
+      + analysis.extensionPointCardinalities(hooks)
       + configurationFindings()
     findings += lifecycleHookScopes()
     let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }

@@ -3,7 +3,10 @@ extension GraphAnalysis {
   /// do not match its cardinality in this profile
   /// (`container.extensionPoint(_:cardinality:)`): none where at least
   /// one is needed, none or several where exactly one is.
-  public func extensionPointCardinalities() -> [Finding] {
+  /// Contributions left out by configuration
+  /// (``Container/excludeContribution(_:reason:)``) are named, under
+  /// `hooks.exclusionSource`.
+  public func extensionPointCardinalities(_ hooks: ValidationHooks = ValidationHooks()) -> [Finding] {
     let declarations = container.extensionPoints
     guard !declarations.isEmpty else { return [] }
     let contributors = DependencyGraph.contributors(of: graph.nodes, in: container)
@@ -17,9 +20,8 @@ extension GraphAnalysis {
         "\(declaration.contract.name) is declared an extension point needing \(declaration.cardinality) "
           + "contribution at \(declaration.site)."
       ]
-      let excluded = deployment.container.inactiveRegistrations.filter { info in
-        info.exclusion != nil
-          && deployment.container.contribution(of: info.key)?.contract == declaration.contract
+      let excluded = container.inactiveRegistrations.filter { info in
+        info.exclusion != nil && container.contribution(of: info.key)?.contract == declaration.contract
       }
       if nodes.isEmpty && excluded.isEmpty {
         explanation.append("No loaded plugin contributes to it\(profile).")
@@ -32,12 +34,12 @@ extension GraphAnalysis {
         }
       }
       if !excluded.isEmpty {
-        explanation.append("Left out by \(deployment.manifest.path):")
+        explanation.append("Left out by \(hooks.exclusionSource):")
         explanation += excluded.map { "  \($0.key.shortDescription) at \($0.site): \($0.exclusion ?? "")" }
       }
       let action =
         nodes.isEmpty && !excluded.isEmpty
-        ? "Keep a contribution to \(name) in the manifest's \"contributions\" rules for this profile, "
+        ? "Keep a contribution to \(name) in \(hooks.exclusionRules) for this profile, "
           + "or declare the extension point with another cardinality."
         : nodes.isEmpty
           ? "Load a plugin that contributes \(name) in this profile (container.contribute((any \(name)).self) "

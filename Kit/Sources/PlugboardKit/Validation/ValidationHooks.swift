@@ -22,13 +22,22 @@
   /// Where a plugin sits in the manifest (`plugins[2]`), for findings that
   /// depend on the order plugins register in; nil when there is no manifest.
   public var position: ((String) -> String)?
+  /// Who excluded contributions, for "Left out by …:": the manifest's
+  /// path for `plugboard check`.
+  public var exclusionSource: String
+  /// Where exclusions are changed, for the action: the manifest's
+  /// `"contributions"` rules for `plugboard check`.
+  public var exclusionRules: String
 
   public init(
     unserved: @escaping Unserved = { _, _, _, _ in nil },
-    missingNotes: @escaping () -> [String] = { [] }, position: ((String) -> String)? = nil
+    missingNotes: @escaping () -> [String] = { [] }, position: ((String) -> String)? = nil,
+    exclusionSource: String = "configuration", exclusionRules: String = "what excludes contributions"
   ) {
     self.unserved = unserved
     self.missingNotes = missingNotes
     self.position = position
+    self.exclusionSource = exclusionSource
+    self.exclusionRules = exclusionRules
   }
 }
