@@ -20,9 +20,19 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
   /// The name of the ``CustomScope`` the registration is in, if any (its
   /// ``scope`` then reads `.container`, the built-in scope it behaves like).
   public let customScope: String?
+  /// Whether the factory is `async` (`{ r async throws in … }`): only
+  /// `try await` can resolve it, and a synchronous dependency on it fails.
+  public internal(set) var isAsync = false
+  /// The global actor an async factory is isolated to (`"MainActor"` for
+  /// `{ @MainActor r async in … }`), when it is isolated to one.
+  public internal(set) var isolation: String?
 
   public var description: String {
-    guard let forwardsTo else { return "\(key) [\(customScope ?? scope.description)] at \(site)" }
+    guard let forwardsTo else {
+      let scopeText = customScope ?? scope.description
+      let traits = isAsync ? ([scopeText, "async"] + (isolation.map { [$0] } ?? [])) : [scopeText]
+      return "\(key) [\(traits.joined(separator: ", "))] at \(site)"
+    }
     return "\(key) → \(forwardsTo.shortDescription) (forwarded) at \(site)"
   }
 }
