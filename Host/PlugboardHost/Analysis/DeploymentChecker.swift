@@ -42,6 +42,7 @@ package struct DeploymentChecker {
       + probeFailures() + libraryPath() + loaderVariables() + temporaryFolder() + optionalPlugins()
       + missingContributions() + extensionPointCardinalities() + configurationFindings()
     findings += lifecycleHookScopes()
+    findings += synchronousDependenciesOnAsync()
     let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     // The plugins' registrations: plugboard's default Logger is not one.
     let registrations = graph.nodes.count { !DefaultLogger.isDefault($0.info.site) }
