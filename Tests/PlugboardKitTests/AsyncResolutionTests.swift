@@ -262,6 +262,19 @@ import Testing
     #expect(container.registrations.map(\.isAsync) == [true, true])
   }
 
+  /// The host resolves a service to run its hooks; an async one is awaited.
+  @Test func anAsyncContainerRegistrationCanHaveStartHooks() async throws {
+    let started = Counter()
+    let container = Container()
+    container.register(Database.self) { _ in
+      await Task.yield(); return Database()
+    }
+    .inObjectScope(.container)
+    .onStart { _ in _ = started.next() }
+    try await container.lifecycleServices[0].start(in: container)
+    #expect(started.count.load(ordering: .relaxed) == 1)
+  }
+
   @Test func initCompletedHandlersRunAfterAnAsyncFactory() async throws {
     let completed = Counter()
     let container = Container()

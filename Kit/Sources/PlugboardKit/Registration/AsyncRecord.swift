@@ -1,5 +1,5 @@
-/// A registration whose factory is `async` (see
-/// ``Container/register(_:name:file:line:factory:)-(_,_,_,_,(AsyncResolver)async->_)``).
+/// A registration whose factory is `async` (registered with the
+/// `register` that takes an async closure).
 ///
 /// A ``PlainRecord`` for the type-specific work it inherits, whose
 /// synchronous factory throws ``AsyncRegistrationRequired``: a synchronous
