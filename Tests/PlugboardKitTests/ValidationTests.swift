@@ -127,6 +127,26 @@ import Testing
     #expect(container.check().isValid)
   }
 
+  /// The in-process check sees what `plugboard check` sees of async
+  /// registrations, and of contributions excluded by configuration.
+  @Test func aSynchronousDependencyOnAnAsyncRegistrationAndAnExclusionAreSeen() throws {
+    let container = Container()
+    container.register(Checkout.self) { _ async in Checkout() }
+    container.register(Basket.self) { _ in Basket() }.dependsOn(Checkout.self)
+    let kinds = container.check().findings.map(\.kind)
+    #expect(kinds == [.synchronousDependencyOnAsync])
+
+    let menu = Container()
+    menu.extensionPoint((any Command).self, cardinality: .atLeastOne)
+    let only = menu.contribute((any Command).self, name: "only") { _ in Plain() }.dependsOn()
+    #expect(menu.check().isValid)
+    menu.excludeContribution(only.key, reason: "excluded by the test")
+    let finding = try #require(menu.check().findings.first)
+    #expect(finding.kind == .extensionPointCardinality)
+    #expect(finding.explanation.last == "  Command contribution \"only\" at \(only.site): excluded by the test")
+    #expect(finding.explanation.dropLast().last == "Left out by configuration:")
+  }
+
   @Test func anAssemblerValidatesItsContainer() throws {
     struct ShopAssembly: Assembly {
       func assemble(container: Container) throws {

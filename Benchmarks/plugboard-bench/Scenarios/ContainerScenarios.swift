@@ -36,6 +36,7 @@ struct ContainerScenarios {
       ("missing_optional_1000", { [missing(registrations: 1_000)] }),
       ("missing_throwing_1000", { [missingThrowing()] }),
       ("concurrent_singleton", { [concurrentSingleton(), concurrentStoredReference()] }),
+      ("async_resolve", asyncResolve),
     ]
   }
 
@@ -331,7 +332,7 @@ struct ContainerScenarios {
     return (oneThread, twoThreads)
   }
 
-  private func row(
+  func row(
     _ scenario: String, _ measured: Measurement, baseline: Measurement, _ baselineName: String,
     limit: Double
   ) -> ResultRow {

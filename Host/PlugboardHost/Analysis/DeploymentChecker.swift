@@ -56,6 +56,7 @@ package struct DeploymentChecker {
       + analysis.extensionPointCardinalities(hooks)
       + configurationFindings()
     findings += lifecycleHookScopes()
+    findings += analysis.synchronousDependenciesOnAsync()
     let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     // The plugins' registrations: plugboard's default Logger is not one.
     let registrations = graph.nodes.count { !DefaultLogger.isDefault($0.info.site) }

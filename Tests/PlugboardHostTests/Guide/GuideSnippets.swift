@@ -172,3 +172,66 @@ struct StubTransportAssembly: Assembly {
     #expect(console.written.withLock { $0 } == ["Rain in Oslo"])
   }
 }
+
+extension Database {
+  /// The guide's connection, made by awaiting.
+  static func connect() async throws -> Database {
+    await Task.yield()
+    return Database()
+  }
+}
+
+final class UserStore: Sendable {
+  let database: Database
+  init(database: Database) { self.database = database }
+}
+
+/// Not Sendable: it lives on the main actor.
+final class ProfileViewModel {
+  let store: UserStore
+  var title = ""
+  init(store: UserStore) { self.store = store }
+}
+
+// guide: async-factory
+struct StorageAssembly: Assembly {
+  func assemble(container: Container) throws {
+    // Awaited once: the .container instance is shared.
+    container.register(Database.self) { _ in try await Database.connect() }
+      .inObjectScope(.container)
+      .dependsOn()
+    container.register(UserStore.self) { r async throws in
+      UserStore(database: try await r.resolve())
+    }
+    .dependsOn(Database.self)
+  }
+}
+// end guide
+
+// guide: main-actor
+struct ProfileAssembly: Assembly {
+  func assemble(container: Container) throws {
+    container.register(ProfileViewModel.self) { @MainActor r async throws in
+      ProfileViewModel(store: try await r.resolve())
+    }
+    .dependsOn(UserStore.self)
+  }
+}
+
+@MainActor func showProfile(from container: Container) async throws -> ProfileViewModel {
+  let model = try await container.asyncResolver.resolve(ProfileViewModel.self)
+  model.title = "Profile"
+  return model
+}
+// end guide
+
+/// The guide's async factories and main-actor view model, run.
+@Suite struct AsyncGuideTests {
+  @MainActor @Test func theViewModelIsMadeOnTheMainActor() async throws {
+    let container = try Assembler([StorageAssembly(), ProfileAssembly()]).resolver
+    let first = try await showProfile(from: container)
+    let second = try await showProfile(from: container)
+    #expect(first !== second && first.store.database === second.store.database)
+    #expect(first.title == "Profile")
+  }
+}

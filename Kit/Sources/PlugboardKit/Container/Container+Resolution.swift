@@ -498,8 +498,8 @@ extension Container {
   {
     if error is ResolutionError { return error }
     return ResolutionError(
-      kind: .factoryFailed(underlying: error), key: record.key, chain: context.links,
-      registries: registries)
+      kind: error is AsyncRegistrationRequired ? .asyncRegistration : .factoryFailed(underlying: error),
+      key: record.key, chain: context.links, registries: registries)
   }
 
   // MARK: Failures

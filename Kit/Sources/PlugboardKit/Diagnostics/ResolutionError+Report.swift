@@ -17,6 +17,8 @@ extension ResolutionError {
     case .stackExhausted(let reason):
       return "The thread's stack was nearly full \(chain.count) resolutions deep, at \(key), and the "
         + "chain could not continue on a helper thread: \(reason)."
+    case .asyncRegistration:
+      return "\(key) is registered with an async factory, and was resolved synchronously."
     }
   }
 
@@ -65,6 +67,12 @@ extension ResolutionError {
     case .stackExhausted(.helpersBusy):
       return "Resolve deep chains from a thread with a larger stack, fewer at a time, or make the "
         + "chain shallower."
+    case .asyncRegistration:
+      let site = chain.last?.site.map { " (registered at \($0))" } ?? ""
+      return "Resolve \(key.service.shortName)\(site) from async code with try await "
+        + "resolver.resolve(\(key.service.metatypeSpelling)\(key.name.map { ", name: \"\($0)\"" } ?? "")), "
+        + "where resolver is the AsyncResolver an async factory receives or container.asyncResolver; "
+        + "a synchronous factory that needs it must become async too."
     }
   }
 
@@ -96,6 +104,7 @@ extension ResolutionError {
     case .argumentsMismatch: marker = "✗ arguments do not match"
     case .tooDeep: marker = "✗ too deep"
     case .stackExhausted: marker = "✗ out of stack"
+    case .asyncRegistration: marker = "✗ async factory, resolved without await"
     }
     func line(_ index: Int, _ link: ChainLink) -> String {
       let arrow = index == 0 ? "  " : "  → "

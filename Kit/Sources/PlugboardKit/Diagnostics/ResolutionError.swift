@@ -23,6 +23,9 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
     /// The thread's stack was nearly full and the chain could not continue
     /// on a helper thread with a fresh stack, for `reason`.
     case stackExhausted(reason: HopFailure)
+    /// The registration's factory is `async` and the request was
+    /// synchronous: only `try await` (an ``AsyncResolver``) can make it.
+    case asyncRegistration
   }
 
   /// One other thread taking part in a cycle across threads: it is making
@@ -74,7 +77,7 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
     switch kind {
     case .notRegistered, .argumentsMismatch:
       return Suggestion.candidates(for: key, in: registries)
-    case .cycle, .factoryFailed, .tooDeep, .stackExhausted:
+    case .cycle, .factoryFailed, .tooDeep, .stackExhausted, .asyncRegistration:
       return []
     }
   }

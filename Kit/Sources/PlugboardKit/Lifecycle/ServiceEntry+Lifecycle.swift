@@ -39,9 +39,12 @@ extension ServiceEntry {
   }
 
   /// `hook` as the host calls it: given the container, it resolves this
-  /// registration's instance and calls `hook` with it.
+  /// registration's instance and calls `hook` with it. Awaited, so that a
+  /// registration with an async factory can have hooks too.
   private func erased(_ hook: @escaping @Sendable (Service) async throws -> Void) -> LifecycleHooks.Hook {
     let name = key.name
-    return { container in try await hook(try container.resolve(Service.self, name: name)) }
+    return { container in
+      try await hook(try await container.asyncResolver.resolve(Service.self, name: name))
+    }
   }
 }

@@ -26,9 +26,19 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
   /// excluded. An excluded registration is listed among the container's
   /// `inactiveRegistrations`, as one of another profile is.
   public let exclusion: String?
+  /// Whether the factory is `async` (`{ r async throws in … }`): only
+  /// `try await` can resolve it, and a synchronous dependency on it fails.
+  public internal(set) var isAsync = false
+  /// The global actor an async factory is isolated to (`"MainActor"` for
+  /// `{ @MainActor r async in … }`), when it is isolated to one.
+  public internal(set) var isolation: String?
 
   public var description: String {
-    guard let forwardsTo else { return "\(key) [\(customScope ?? scope.description)] at \(site)" }
+    guard let forwardsTo else {
+      let scopeText = customScope ?? scope.description
+      let traits = isAsync ? ([scopeText, "async"] + (isolation.map { [$0] } ?? [])) : [scopeText]
+      return "\(key) [\(traits.joined(separator: ", "))] at \(site)"
+    }
     return "\(key) → \(forwardsTo.shortDescription) (forwarded) at \(site)"
   }
 }

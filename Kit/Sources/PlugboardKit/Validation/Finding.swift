@@ -82,6 +82,9 @@ public struct Finding: Sendable, Equatable, Encodable {
     /// A start or stop hook on a registration that cannot carry one (not
     /// `.container`, or taking arguments).
     case lifecycleHookScope
+    /// A synchronous registration that declares a dependency on an async
+    /// one, which only `try await` can resolve.
+    case synchronousDependencyOnAsync
     /// `explain TYPE --json`: TYPE names no registered type.
     case unknownType
     /// `explain TYPE --json`: TYPE names several registered types.

@@ -57,6 +57,6 @@
   /// (before it sorts errors first).
   public func findings(_ hooks: ValidationHooks = ValidationHooks()) -> [Finding] {
     missingDependencies(hooks) + cycles() + captiveDependencies() + duplicateRegistrations(hooks)
-      + undeclaredDependencies() + extensionPointCardinalities(hooks)
+      + undeclaredDependencies() + extensionPointCardinalities(hooks) + synchronousDependenciesOnAsync()
   }
 }

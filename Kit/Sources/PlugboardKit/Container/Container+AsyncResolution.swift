@@ -1,0 +1,145 @@
+extension Container {
+  /// ``AsyncResolver/resolve(_:name:)``: an async registration is made by
+  /// awaiting its factory, anything else by the synchronous resolve, with
+  /// the async chain entered into the thread's chain first so that its
+  /// errors name the whole chain.
+  nonisolated(nonsending) func resolveAwaiting<Service>(_ serviceType: Service.Type, name: String?)
+    async throws -> Service
+  {
+    let context = AsyncResolutionContext.current
+    guard let found = lookup(ObjectIdentifier(serviceType), name: name)?.takeUnretainedValue() else {
+      return try resolveSynchronously(serviceType, name: name, below: context)
+    }
+    guard let record = found as? AsyncRecord<Service> else {
+      // A `.graph` instance is shared with the rest of the async request,
+      // which the synchronous resolve, a graph of its own, cannot see.
+      guard let context, found.scope == .graph, !found.isCustomScoped else {
+        return try resolveSynchronously(serviceType, name: name, below: context)
+      }
+      if let kept = context.graph.instance(of: found, as: Service.self) { return kept }
+      let made = try resolveSynchronously(serviceType, name: name, below: context)
+      return context.graph.keep(made, of: found)
+    }
+    // A top-level request starts a chain (and a graph) of its own; the
+    // factories below it see their links as the task's context.
+    return try await make(record, below: context ?? AsyncResolutionContext())
+  }
+
+  /// The synchronous resolve, run with the records of the async chain
+  /// above it entered into the thread's chain (a synchronous resolve never
+  /// suspends, so they are popped on the thread that pushed them).
+  private func resolveSynchronously<Service>(
+    _ serviceType: Service.Type, name: String?, below context: AsyncResolutionContext?
+  ) throws -> Service {
+    guard let context, context.depth > 0 else { return try resolve(serviceType, name: name) }
+    return try context.enteredIntoThread { _ in try resolve(serviceType, name: name) }
+  }
+
+  /// Makes (or finds) the instance of an async registration according to
+  /// its scope, as ``makeInstance(of:hasArguments:into:produce:)`` does
+  /// for a synchronous one.
+  nonisolated(nonsending) private func make<Service>(
+    _ record: AsyncRecord<Service>, below context: AsyncResolutionContext
+  )
+    async throws -> Service
+  {
+    if context.contains(record) { throw asyncCycle(closingAt: record, below: context) }
+    if context.depth >= maximumDepth {
+      throw ResolutionError(
+        kind: .tooDeep(limit: maximumDepth), key: record.key, chain: context.links,
+        registries: registries)
+    }
+    let link = context.entering(record)
+    switch record.scope {
+    case .transient:
+      return try await run(record, in: link, resolver: self)
+
+    case .graph:
+      if let kept = context.graph.instance(of: record, as: Service.self) { return kept }
+      let made = try await run(record, in: link, resolver: self)
+      return context.graph.keep(made, of: record)
+
+    case .weak:
+      if let kept = context.graph.instance(of: record, as: Service.self) { return kept }
+      if let object = record.withWeakObject({ $0 }), let existing = object as? Service {
+        return existing
+      }
+      var made = try await run(record, in: link, resolver: self)
+      if type(of: made as Any) is AnyObject.Type {
+        let object = made as AnyObject
+        // Another request may have made one meanwhile; if so, share it.
+        let earlier = record.withWeakObject { stored -> AnyObject? in
+          if let stored { return stored }
+          stored = object
+          return nil
+        }
+        if let earlier = earlier as? Service { made = earlier }
+      }
+      return context.graph.keep(made, of: record)
+
+    case .container:
+      // As for a synchronous registration, the instance belongs to the
+      // container holding the registration, which resolves its dependencies.
+      let coordinator = AsyncConstructionCoordinator.shared
+      let cell = ObjectIdentifier(record)
+      while true {
+        if let stored = record.storedInstance { return stored }
+        switch await coordinator.claim(cell: cell, by: link, isReady: { record.storedInstance != nil }) {
+        case .ready:
+          continue
+        case .deadlock(let path):
+          throw ResolutionError(
+            kind: .cycle(path: path), key: record.key, chain: link.links, registries: registries)
+        case .owned:
+          defer { coordinator.release(cell: cell) }
+          let made = try await run(record, in: link, resolver: record.owner)
+          return record.store(made)
+        }
+      }
+    }
+  }
+
+  /// Runs the async factory with `link` as the task's chain, then the
+  /// record's `initCompleted` handlers, turning what they throw into a
+  /// failure at this link as the synchronous path does.
+  nonisolated(nonsending) private func run<Service>(
+    _ record: AsyncRecord<Service>, in link: AsyncResolutionContext, resolver: Container
+  ) async throws -> Service {
+    let made: Service
+    do {
+      made = try await AsyncResolutionContext.$current.withValue(link) {
+        try await record.asyncFactory(AsyncResolver(resolver))
+      }
+    } catch {
+      throw error is ResolutionError
+        ? error
+        : ResolutionError(
+          kind: .factoryFailed(underlying: error), key: record.key, chain: link.links,
+          registries: registries)
+    }
+    guard record.hasHandlers else { return made }
+    var instance = made
+    try link.enteredIntoThread { thread in
+      for handler in record.withMetadata({ $0.initCompleted }) {
+        do {
+          try withUnsafeMutablePointer(to: &instance) { try handler(self, UnsafeMutableRawPointer($0)) }
+        } catch {
+          throw failure(error, at: record, in: thread)
+        }
+      }
+    }
+    return instance
+  }
+
+  /// The error for an async registration requested again below itself.
+  private func asyncCycle(closingAt record: RegistrationRecord, below context: AsyncResolutionContext)
+    -> ResolutionError
+  {
+    let records = context.records
+    let start = records.firstIndex { $0 === record } ?? 0
+    let closing = ChainLink(key: record.key, site: record.site, scope: record.scope)
+    return ResolutionError(
+      kind: .cycle(path: records[start...].map(\.key) + [record.key]), key: record.key,
+      chain: context.links + [closing], registries: registries)
+  }
+}
