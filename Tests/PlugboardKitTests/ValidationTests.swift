@@ -131,7 +131,7 @@ import Testing
   /// registrations, and of contributions excluded by configuration.
   @Test func aSynchronousDependencyOnAnAsyncRegistrationAndAnExclusionAreSeen() throws {
     let container = Container()
-    container.register(Checkout.self) { _ async in Checkout() }
+    container.register(Checkout.self) { _ async in Checkout() }.dependsOn()
     container.register(Basket.self) { _ in Basket() }.dependsOn(Checkout.self)
     let kinds = container.check().findings.map(\.kind)
     #expect(kinds == [.synchronousDependencyOnAsync])
@@ -143,7 +143,8 @@ import Testing
     menu.excludeContribution(only.key, reason: "excluded by the test")
     let finding = try #require(menu.check().findings.first)
     #expect(finding.kind == .extensionPointCardinality)
-    #expect(finding.explanation.last == "  Command contribution \"only\" at \(only.site): excluded by the test")
+    #expect(
+      finding.explanation.last == "  Command contribution \"only\" at \(only.site): excluded by the test")
     #expect(finding.explanation.dropLast().last == "Left out by configuration:")
   }
 
