@@ -17,7 +17,23 @@ extension ResolutionError {
     case .stackExhausted(let reason):
       return "The thread's stack was nearly full \(chain.count) resolutions deep, at \(key), and the "
         + "chain could not continue on a helper thread: \(reason)."
+    case .outsideScope(scopeEnded: true):
+      return "\(key) is registered .scoped (one instance per scope), and was resolved from a scope "
+        + "that has ended; its instances have been disposed."
+    case .outsideScope(scopeEnded: false):
+      let holder = scopedHolder.map {
+        " \($0.shortDescription) is .container: made once for the container's life, it resolves its "
+          + "dependencies from the container that registered it, never from a scope."
+      }
+      return "\(key) is registered .scoped (one instance per scope), and was resolved outside any "
+        + "scope.\(holder ?? "")"
     }
+  }
+
+  /// The `.container` link nearest above a `.scoped` one resolved outside
+  /// any scope: the usual way to get there (a captive dependency).
+  private var scopedHolder: ServiceKey? {
+    chain.dropLast().last { $0.scope == .container }?.key
   }
 
   /// What to do about it.
@@ -65,6 +81,16 @@ extension ResolutionError {
     case .stackExhausted(.helpersBusy):
       return "Resolve deep chains from a thread with a larger stack, fewer at a time, or make the "
         + "chain shallower."
+    case .outsideScope(scopeEnded: true):
+      return "Resolve .scoped services only while their scope lives (before end(), or inside "
+        + "withScope's body), and make a new scope for new work: container.makeScope()."
+    case .outsideScope(scopeEnded: false):
+      let name = key.name.map { ", name: \"\($0)\"" } ?? ""
+      let request =
+        "try container.withScope { scope in try scope.resolve(\(key.service.metatypeSpelling)\(name)) }"
+      let holder = scopedHolder.map { ", or register \($0.shortDescription) .scoped or .transient" }
+      return "Resolve it from a scope, \(request)\(holder ?? ""), or register "
+        + "\(key.service.shortName) .container if one instance for the whole container is right."
     }
   }
 
@@ -96,6 +122,8 @@ extension ResolutionError {
     case .argumentsMismatch: marker = "✗ arguments do not match"
     case .tooDeep: marker = "✗ too deep"
     case .stackExhausted: marker = "✗ out of stack"
+    case .outsideScope(scopeEnded: true): marker = "✗ scoped, its scope has ended"
+    case .outsideScope(scopeEnded: false): marker = "✗ scoped, outside any scope"
     }
     func line(_ index: Int, _ link: ChainLink) -> String {
       let arrow = index == 0 ? "  " : "  → "

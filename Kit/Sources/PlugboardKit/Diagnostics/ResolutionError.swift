@@ -23,6 +23,10 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
     /// The thread's stack was nearly full and the chain could not continue
     /// on a helper thread with a fresh stack, for `reason`.
     case stackExhausted(reason: HopFailure)
+    /// A `.scoped` registration was resolved where no scope lives: outside
+    /// any ``ServiceScope`` (from the container itself, or below a
+    /// `.container` factory), or in a scope that has ended.
+    case outsideScope(scopeEnded: Bool)
   }
 
   /// One other thread taking part in a cycle across threads: it is making
@@ -74,7 +78,7 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
     switch kind {
     case .notRegistered, .argumentsMismatch:
       return Suggestion.candidates(for: key, in: registries)
-    case .cycle, .factoryFailed, .tooDeep, .stackExhausted:
+    case .cycle, .factoryFailed, .tooDeep, .stackExhausted, .outsideScope:
       return []
     }
   }
