@@ -336,6 +336,40 @@ extension CustomScope {
     #expect(error.failures.map(\.registration.site.plugin) == ["Orders"])
   }
 
+  /// When the body throws and a hook fails too, the body's error is
+  /// thrown unchanged and the hook's failure is logged: neither is lost.
+  @Test func aBodyErrorWinsAndTheHooksFailureIsLogged() throws {
+    let recorder = Recorder()
+    let container = Container()
+    container.register((any Logger).self) { _ in recorder }.inObjectScope(.container)
+    container.register(ScopedUnit.self, file: "App/Upload.swift", line: 5) { _ in ScopedUnit("upload") }
+      .inObjectScope(.scoped)
+      .onDispose { _ in throw Failure(reason: "the upload could not be removed") }
+    let error = try #require(throws: Failure.self) {
+      try container.withScope { scope in
+        _ = try scope.resolve(ScopedUnit.self)
+        throw Failure(reason: "the request failed")
+      }
+    }
+    #expect(error.reason == "the request failed")
+    #expect(
+      recorder.written == [
+        "error: the dispose hook of ScopedUnit (App/Upload.swift:5) threw: the upload could not be removed"
+      ])
+  }
+
+  /// The scope's resolver is a `Resolver`: a function written for the
+  /// container gets the scope's instances through it.
+  @Test func theResolverServesTheScope() throws {
+    func handle(with resolver: Resolver) throws -> ScopedUnit { try resolver.resolve() }
+    let container = Container()
+    container.register(ScopedUnit.self) { _ in ScopedUnit("request") }.inObjectScope(.scoped)
+    let (handled, resolved) = try container.withScope { scope in
+      (try handle(with: scope.resolver), try scope.resolve(ScopedUnit.self))
+    }
+    #expect(handled === resolved)
+  }
+
   @Test func asyncHooksAreAwaitedNewestFirst() async throws {
     let log = DisposalLog()
     let container = Container()
