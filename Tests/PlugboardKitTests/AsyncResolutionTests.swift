@@ -48,6 +48,21 @@ import Testing
 
   /// A closure without `async` or `await` keeps the synchronous overload,
   /// so existing registrations resolve synchronously as before.
+  /// Not supported yet, and said so rather than blocking a thread.
+  @Test func anAsyncScopedRegistrationIsRefusedWithTheWayOut() async throws {
+    let container = Container()
+    container.register(Clock.self) { _ async in Clock() }.inObjectScope(.scoped)
+    let scope = container.makeScope()
+    let error = try await #require(throws: ResolutionError.self) {
+      try await scope.resolver.asyncResolver.resolve(Clock.self)
+    }
+    #expect(
+      "\(error.underlyingError.map { "\($0)" } ?? "")"
+        == "an async factory cannot be .scoped in this version; make its factory synchronous (awaiting its "
+        + "setup in an onStart hook), or register it .transient, .graph or .container")
+    try await scope.end()
+  }
+
   @Test func aPlainClosureStaysSynchronous() throws {
     let container = Container()
     container.register(Clock.self) { _ in Clock() }

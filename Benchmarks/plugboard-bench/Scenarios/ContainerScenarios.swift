@@ -37,6 +37,7 @@ struct ContainerScenarios {
       ("missing_throwing_1000", { [missingThrowing()] }),
       ("concurrent_singleton", { [concurrentSingleton(), concurrentStoredReference()] }),
       ("async_resolve", asyncResolve),
+      ("scope_10_make_dispose", { [scope10MakeDispose()] }),
     ]
   }
 
@@ -250,6 +251,38 @@ struct ContainerScenarios {
       met: late.median <= early.median * 1.5 && late.median <= 2_000)
   }
 
+  /// A scope's life (issue 24): make a scope, resolve ten `.scoped`
+  /// services in it (each once), end it, which runs their ten synchronous
+  /// dispose hooks newest first; against making the ten instances by
+  /// hand and calling the same hook on each, in reverse.
+  func scope10MakeDispose() -> ResultRow {
+    let container = Container()
+    for index in 0..<10 {
+      container.register(Leaf.self, name: "s\(index)") { _ in Leaf() }
+        .inObjectScope(.scoped)
+        .onDispose { disposeLeaf($0) }
+    }
+    let names = (0..<10).map { "s\($0)" }
+    let byHand = measure(plan, side: .baseline) { count in
+      for _ in 0..<count {
+        var made: [Leaf] = []
+        made.reserveCapacity(10)
+        for _ in 0..<10 { made.append(makeLeaf()) }
+        for leaf in made.reversed() { disposeLeaf(leaf) }
+      }
+    }
+    let scoped = measure(plan) { count in
+      for _ in 0..<count {
+        let scope = container.makeScope()
+        for name in names { consumeResolved { try scope.resolve(Leaf.self, name: name) } }
+        do { try scope.end() } catch { consume(error) }
+      }
+    }
+    return ResultRow(
+      scenario: "scope_10_make_dispose", unit: "ns/op", plugboard: scoped, baseline: byHand,
+      baselineName: "10 × Leaf() and a dispose call", target: "measured (no target)", met: nil)
+  }
+
   func missing(registrations: Int) -> ResultRow {
     let container = Container()
     if registrations == 1_000 {
@@ -346,6 +379,7 @@ struct ContainerScenarios {
 
 @inline(never) func makeLeaf() -> Leaf { Leaf() }
 @inline(never) func makeNamed() -> any Named { NamedService() }
+@inline(never) func disposeLeaf(_ leaf: Leaf) { consume(leaf) }
 
 /// A reference read through a class field, as a hand-written singleton is:
 /// the accessor is not inlined and its result is consumed owned (see

@@ -21,10 +21,7 @@ public struct LifecycleFailure: Error, Sendable, CustomStringConvertible {
 
   /// `plugin 'Auth': the start hook of AuthService (Auth/AuthAssembly.swift:7) threw: …`
   public var description: String {
-    let site = registration.site
-    let owner = site.plugin.map { "plugin '\($0)': " } ?? ""
-    let subject =
-      "\(owner)the \(hook.rawValue) hook of \(registration.key.shortDescription) (\(site.fileID):\(site.line))"
+    let subject = registration.hookSubject(hook.rawValue)
     switch reason {
     case .threw(let message): return "\(subject) threw: \(message)"
     case .instanceNotMade(let message):

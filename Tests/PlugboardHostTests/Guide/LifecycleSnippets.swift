@@ -41,6 +41,27 @@ struct ServerAssembly: Assembly {
 }
 // end guide
 
+/// What the per-request snippet's services did, in order; its own, since
+/// the tests run in parallel.
+private let requestJournal = Mutex<[String]>([])
+
+final class Transaction: Sendable {
+  init(on database: Database) {}
+  func commit() async throws { requestJournal.withLock { $0.append("commit") } }
+}
+
+final class RequestLog: Sendable {
+  func flush() throws { requestJournal.withLock { $0.append("flush") } }
+}
+
+final class OrderHandler: Sendable {
+  init(transaction: Transaction, log: RequestLog) {}
+  func handle(_ request: String) async throws -> String {
+    requestJournal.withLock { $0.append("handle \(request)") }
+    return "done"
+  }
+}
+
 @Suite struct LifecycleSnippets {
   /// Registered server first, the database still starts first and stops last.
   @Test func theDatabaseStartsBeforeTheServerAndStopsAfterIt() async throws {
@@ -51,5 +72,31 @@ struct ServerAssembly: Assembly {
     try await lifecycle.start()
     #expect(await lifecycle.stop().isEmpty)
     #expect(journal.withLock { $0 } == ["connect", "listen", "shut down", "close"])
+  }
+
+  /// The transaction is made first (the handler asks for it first), so it
+  /// is disposed last, after the log.
+  @Test func aRequestScopeDisposesItsInstancesNewestFirst() async throws {
+    let container = Container()
+    container.register(Database.self) { _ in Database() }.inObjectScope(.container)
+    let request = "order 7"
+    // guide: request scope
+    container.register(Transaction.self) { r in try Transaction(on: r.resolve(Database.self)) }
+      .inObjectScope(.scoped)
+      .onDispose { transaction in try await transaction.commit() }
+    container.register(RequestLog.self) { _ in RequestLog() }
+      .inObjectScope(.scoped)
+      .onDispose { log in try log.flush() }
+    container.register(OrderHandler.self) { r in
+      OrderHandler(transaction: try r.resolve(), log: try r.resolve())
+    }
+
+    // Per request:
+    let response = try await container.withScope { scope in
+      try await scope.resolve(OrderHandler.self).handle(request)
+    }
+    // end guide
+    #expect(response == "done")
+    #expect(requestJournal.withLock { $0 } == ["handle order 7", "flush", "commit"])
   }
 }

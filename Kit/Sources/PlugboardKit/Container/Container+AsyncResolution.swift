@@ -77,6 +77,13 @@ extension Container {
       }
       return context.graph.keep(made, of: record)
 
+    case .scoped:
+      // Per-scope instances are made once under the scope's synchronous
+      // coordinator, which an awaiting factory must not block.
+      throw ResolutionError(
+        kind: .factoryFailed(underlying: AsyncScopedUnsupported()), key: record.key, chain: link.links,
+        registries: registries)
+
     case .container:
       // As for a synchronous registration, the instance belongs to the
       // container holding the registration, which resolves its dependencies.
@@ -141,5 +148,13 @@ extension Container {
     return ResolutionError(
       kind: .cycle(path: records[start...].map(\.key) + [record.key]), key: record.key,
       chain: context.links + [closing], registries: registries)
+  }
+}
+
+/// Why an async registration in `.scoped` cannot be made.
+struct AsyncScopedUnsupported: Error, CustomStringConvertible {
+  var description: String {
+    "an async factory cannot be .scoped in this version; make its factory synchronous (awaiting its setup "
+      + "in an onStart hook), or register it .transient, .graph or .container"
   }
 }

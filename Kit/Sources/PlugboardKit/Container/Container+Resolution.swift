@@ -357,6 +357,9 @@ extension Container {
       }
       context.keepGraphInstance(of: record, copying: out)
       try completeInitialization(of: record, at: out, in: context)
+
+    case .scoped:
+      try makePerScope(record, in: context, into: out, produce: produce)
     }
   }
 
@@ -423,11 +426,14 @@ extension Container {
   /// already owns the construction, the factory is not waiting on itself,
   /// and `make` keeps whichever instance is stored first. A constructor
   /// that needs itself never gets here: `enter` reports that cycle.
-  private func makeOnce(
-    _ record: RegistrationRecord, in context: ResolutionContext, found: () -> Bool,
-    isReady: () -> Bool, make: () throws -> Void
+  ///
+  /// A ``ServiceScope`` passes its own `coordinator`, so that scopes making
+  /// the same registration neither wait for nor deadlock with each other.
+  func makeOnce(
+    _ record: RegistrationRecord, in context: ResolutionContext,
+    coordinator: ConstructionCoordinator = .shared, found: () -> Bool, isReady: () -> Bool,
+    make: () throws -> Void
   ) throws {
-    let coordinator = ConstructionCoordinator.shared
     let cell = ObjectIdentifier(record)
     if context.isMakingBelowCycleFloor(record) {
       if !found() { try make() }
@@ -464,7 +470,7 @@ extension Container {
   /// parent–child wiring); only a `.transient` one counts as a cycle there:
   /// every other scope makes its instance once more, and the one kept
   /// first (`.graph`, `.weak`) or stored first (`.container`) wins.
-  private func completeInitialization(
+  func completeInitialization(
     of record: RegistrationRecord, at out: UnsafeMutableRawPointer, in context: ResolutionContext
   ) throws {
     guard record.hasInitCompleted.load(ordering: .relaxed) else { return }
@@ -480,7 +486,7 @@ extension Container {
 
   /// Runs the factory, turning anything it throws into a failure at this
   /// link (see ``failure(_:at:in:)``).
-  private func call(
+  func call(
     _ record: RegistrationRecord, in context: ResolutionContext, _ factory: () throws -> Void
   ) throws {
     do {

@@ -33,6 +33,9 @@ public final class Container: @unchecked Sendable {
   public let maximumDepth: Int
   /// The helper threads deep chains continue on; tests substitute their own.
   let hopThreads: HopThreads
+  /// The `.scoped` instances, when this container is a ``ServiceScope``'s
+  /// resolver (see Scopes/); `nil` for every other container.
+  let scopeStorage: ScopeStorage?
 
   struct State {
     /// Every registration made here and not removed, in order, including
@@ -81,6 +84,7 @@ public final class Container: @unchecked Sendable {
     self.defaultObjectScope = defaultObjectScope
     self.maximumDepth = maximumDepth
     self.hopThreads = .shared
+    self.scopeStorage = nil
   }
 
   /// Creates a container and hands it to `registeringClosure`, as
@@ -101,6 +105,17 @@ public final class Container: @unchecked Sendable {
     self.defaultObjectScope = .graph
     self.maximumDepth = maximumDepth
     self.hopThreads = hopThreads
+    self.scopeStorage = nil
+  }
+
+  /// The resolver of a ``ServiceScope`` under `parent`, keeping its
+  /// `.scoped` instances in `storage`.
+  init(scopeOf parent: Container, storage: ScopeStorage) {
+    self.parent = parent
+    self.defaultObjectScope = parent.defaultObjectScope
+    self.maximumDepth = parent.maximumDepth
+    self.hopThreads = parent.hopThreads
+    self.scopeStorage = storage
   }
 
   // MARK: Registering
@@ -238,12 +253,24 @@ public final class Container: @unchecked Sendable {
   /// makes new ones: a session scope reset at sign-out. Safe from any
   /// thread; resolutions already holding an instance keep it.
   ///
+  /// Each instance dropped is handed to its registration's dispose hook
+  /// (`onDispose`), the session told it is over: synchronous hooks run
+  /// before the reset returns, async ones in a task of their own, each
+  /// within ``ServiceScope/defaultDisposeTimeout``. A reset has nobody to
+  /// throw to, so a hook's failure is written to the container's
+  /// ``Logger`` (standard error when none is registered).
+  ///
   /// For the built-in scopes, see ``resetObjectScope(_:)-(ObjectScope)``.
   public func resetObjectScope(_ scope: CustomScope) {
     let records = state.withLock { $0.log.records(upTo: $0.log.count) + $0.removed }
-    for record in records where record.isCustomScoped && record.customScope === scope {
-      record.resetScopedInstance()
+    let dropped = records.compactMap { record -> DroppedInstance? in
+      guard record.isCustomScoped, record.customScope === scope,
+        let instance = record.resetScopedInstance().flatMap(record.instance(fromKept:))
+          ?? record.forgetAwaitedInstance()
+      else { return nil }
+      return DroppedInstance(record: record, instance: instance)
     }
+    Disposal.afterReset(dropped, in: self)
     parent?.resetObjectScope(scope)
   }
 
@@ -260,6 +287,14 @@ public final class Container: @unchecked Sendable {
   /// behind a lock. A construction running during the reset may still
   /// store its instance. `.weak` instances are forgotten (their holders
   /// keep theirs); `.graph` and `.transient` keep nothing to drop.
+  ///
+  /// Each `.container` instance dropped is handed to its dispose hook
+  /// (`onDispose`), as ``resetObjectScope(_:)-(CustomScope)`` describes:
+  /// disposing tells the instance it is done (close its connection, flush
+  /// its file), while its memory stays until the container goes, for
+  /// the readers above. A resolution that copied it just before the reset
+  /// may still use it after its hook ran. `.weak` instances live on with
+  /// their holders and are not disposed.
   public func resetObjectScope(_ scope: ObjectScope) {
     reset(scope) { _ in true }
   }
@@ -274,9 +309,13 @@ public final class Container: @unchecked Sendable {
 
   private func reset(_ scope: ObjectScope, where include: (RegistrationRecord) -> Bool) {
     let records = state.withLock { $0.log.records(upTo: $0.log.count) + $0.removed }
-    for record in records where !record.isCustomScoped && record.scope == scope && include(record) {
-      record.dropInstance()
+    let dropped = records.compactMap { record -> DroppedInstance? in
+      guard !record.isCustomScoped, record.scope == scope, include(record),
+        let instance = record.dropInstance().map(record.boxed) ?? record.forgetAwaitedInstance()
+      else { return nil }
+      return DroppedInstance(record: record, instance: instance)
     }
+    Disposal.afterReset(dropped, in: self)
     parent?.reset(scope, where: include)
   }
 

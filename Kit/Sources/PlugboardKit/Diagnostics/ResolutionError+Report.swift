@@ -19,7 +19,23 @@ extension ResolutionError {
         + "chain could not continue on a helper thread: \(reason)."
     case .asyncRegistration:
       return "\(key) is registered with an async factory, and was resolved synchronously."
+    case .outsideScope(scopeEnded: true):
+      return "\(key) is registered .scoped (one instance per scope), and was resolved from a scope "
+        + "that has ended; its instances have been disposed."
+    case .outsideScope(scopeEnded: false):
+      let holder = scopedHolder.map {
+        " \($0.shortDescription) is .container: made once for the container's life, it resolves its "
+          + "dependencies from the container that registered it, never from a scope."
+      }
+      return "\(key) is registered .scoped (one instance per scope), and was resolved outside any "
+        + "scope.\(holder ?? "")"
     }
+  }
+
+  /// The `.container` link nearest above a `.scoped` one resolved outside
+  /// any scope: the usual way to get there (a captive dependency).
+  private var scopedHolder: ServiceKey? {
+    chain.dropLast().last { $0.scope == .container }?.key
   }
 
   /// What to do about it.
@@ -73,6 +89,16 @@ extension ResolutionError {
         + "resolver.resolve(\(key.service.metatypeSpelling)\(key.name.map { ", name: \"\($0)\"" } ?? "")), "
         + "where resolver is the AsyncResolver an async factory receives or container.asyncResolver; "
         + "a synchronous factory that needs it must become async too."
+    case .outsideScope(scopeEnded: true):
+      return "Resolve .scoped services only while their scope lives (before end(), or inside "
+        + "withScope's body), and make a new scope for new work: container.makeScope()."
+    case .outsideScope(scopeEnded: false):
+      let name = key.name.map { ", name: \"\($0)\"" } ?? ""
+      let request =
+        "try container.withScope { scope in try scope.resolve(\(key.service.metatypeSpelling)\(name)) }"
+      let holder = scopedHolder.map { ", or register \($0.shortDescription) .scoped or .transient" }
+      return "Resolve it from a scope, \(request)\(holder ?? ""), or register "
+        + "\(key.service.shortName) .container if one instance for the whole container is right."
     }
   }
 
@@ -105,6 +131,8 @@ extension ResolutionError {
     case .tooDeep: marker = "✗ too deep"
     case .stackExhausted: marker = "✗ out of stack"
     case .asyncRegistration: marker = "✗ async factory, resolved without await"
+    case .outsideScope(scopeEnded: true): marker = "✗ scoped, its scope has ended"
+    case .outsideScope(scopeEnded: false): marker = "✗ scoped, outside any scope"
     }
     func line(_ index: Int, _ link: ChainLink) -> String {
       let arrow = index == 0 ? "  " : "  → "

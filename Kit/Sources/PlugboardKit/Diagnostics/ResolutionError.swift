@@ -26,6 +26,10 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
     /// The registration's factory is `async` and the request was
     /// synchronous: only `try await` (an ``AsyncResolver``) can make it.
     case asyncRegistration
+    /// A `.scoped` registration was resolved where no scope lives: outside
+    /// any ``ServiceScope`` (from the container itself, or below a
+    /// `.container` factory), or in a scope that has ended.
+    case outsideScope(scopeEnded: Bool)
   }
 
   /// One other thread taking part in a cycle across threads: it is making
@@ -77,7 +81,7 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
     switch kind {
     case .notRegistered, .argumentsMismatch:
       return Suggestion.candidates(for: key, in: registries)
-    case .cycle, .factoryFailed, .tooDeep, .stackExhausted, .asyncRegistration:
+    case .cycle, .factoryFailed, .tooDeep, .stackExhausted, .asyncRegistration, .outsideScope:
       return []
     }
   }

@@ -11,8 +11,9 @@ extension ServiceEntry {
   /// cancellation (`Task.checkCancellation()`, cancellable awaits).
   ///
   /// Only `.container` registrations (one instance, kept for the container's
-  /// life) may carry hooks: a `.transient`, `.graph` or `.weak` instance, or
-  /// one in a custom scope, is not the instance the application later gets,
+  /// life) may carry hooks: a `.transient`, `.graph`, `.weak` or `.scoped`
+  /// instance, or one in a custom scope, is not the instance the
+  /// application later gets (for `.scoped` ones, see `onDispose`),
   /// so `plugboard check` reports a hook on one as an error and `run`
   /// refuses it. Neither can a registration whose factory takes arguments.
   /// A second `onStart` on the same registration replaces the first.

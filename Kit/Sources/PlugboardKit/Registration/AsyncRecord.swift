@@ -43,23 +43,14 @@ final class AsyncRecord<Service>: PlainRecord<Service>, @unchecked Sendable {
     }
   }
 
-  override func dropInstance() {
-    super.dropInstance()
-    forgetInstance()
-  }
-
-  override func resetScopedInstance() {
-    super.resetScopedInstance()
-    forgetInstance()
-  }
-
-  private func forgetInstance() {
-    let dropped = StripedLock.withLock(for: self) { () -> Service? in
+  /// Forgets the awaited instance, kept apart from the lock-free slot, and
+  /// returns it for its dispose hook; the caller releases it outside the
+  /// lock (its deinit may resolve again).
+  override func forgetAwaitedInstance() -> Any? {
+    StripedLock.withLock(for: self) { () -> Service? in
       defer { madeInstance = nil }
       return madeInstance
     }
-    // Released outside the lock: its deinit may resolve again.
-    withExtendedLifetime(dropped) {}
   }
 
   override var info: RegistrationInfo {

@@ -70,6 +70,13 @@ extension RegistrationRecord {
     return boxed(out)
   }
 
+  /// The instance `kept` (from ``keptForScope(_:)``) holds, if it still
+  /// holds one.
+  func instance(fromKept kept: Any) -> Any? {
+    guard let weak = kept as? WeakInstance else { return kept }
+    return weak.object
+  }
+
   /// Whether `kept` (from ``keptForScope(_:)``) still holds an instance.
   func holdsInstance(_ kept: Any?) -> Bool {
     guard let kept else { return false }

@@ -22,6 +22,33 @@ public enum ObjectScope: UInt8, Sendable, CaseIterable, CustomStringConvertible 
   /// can be held weakly: a value type registered `.weak` behaves as
   /// `.transient`.
   case weak
+  /// One instance per ``ServiceScope``, made lazily on first use in that
+  /// scope and exactly once, as `.container` is once per container; when
+  /// the scope ends its instances are disposed (`onDispose`),
+  /// newest first. This is .NET's `AddScoped` and `IServiceScope`: one
+  /// request, job or session per scope.
+  ///
+  /// ```swift
+  /// container.register(UnitOfWork.self) { r in UnitOfWork(try r.resolve()) }
+  ///   .inObjectScope(.scoped)
+  ///   .onDispose { work in try await work.commit() }
+  /// try await container.withScope { scope in
+  ///   try await handle(request, using: try scope.resolve(UnitOfWork.self))
+  /// }
+  /// ```
+  ///
+  /// A case of this enum rather than a ``CustomScope``: a custom scope has
+  /// one instance per container until it is reset, shared by every thread,
+  /// while a `.scoped` instance belongs to the scope that resolved it, and
+  /// many scopes live at once; and `.inObjectScope(.scoped)` reads as what
+  /// users of .NET's `AddScoped` (and Swinject users looking for it) expect.
+  ///
+  /// Resolving a `.scoped` service outside any scope (from the container
+  /// itself, or from a `.container` factory, which always resolves from
+  /// the container that registered it) throws a ``ResolutionError`` that
+  /// names the fix, as .NET's "cannot resolve scoped service from root
+  /// provider".
+  case scoped
 
   public var description: String {
     switch self {
@@ -29,6 +56,7 @@ public enum ObjectScope: UInt8, Sendable, CaseIterable, CustomStringConvertible 
     case .graph: "graph"
     case .container: "container"
     case .weak: "weak"
+    case .scoped: "scoped"
     }
   }
 }

@@ -154,24 +154,33 @@ class RegistrationRecord: @unchecked Sendable {
   }
 
   /// Drops the custom-scoped instance and starts a new generation, so a
-  /// construction begun before does not store its instance.
-  func resetScopedInstance() {
-    let dropped = withScopedInstance { stored -> Any? in
+  /// construction begun before does not store its instance. Returns what
+  /// was kept (see ``keptForScope(_:)``), for its dispose hook; the caller
+  /// releases it outside the lock, since its deinit may resolve or reset
+  /// again.
+  func resetScopedInstance() -> Any? {
+    withScopedInstance { stored -> Any? in
       defer { stored = (nil, stored.generation &+ 1) }
       return stored.value
     }
-    // Released outside the lock: its deinit may resolve or reset again.
-    withExtendedLifetime(dropped) {}
   }
 
   /// Forgets the `.container` or `.weak` instance (see
   /// ``Container/resetObjectScope(_:)-(ObjectScope)``). A dropped
   /// `.container` instance stays in `dropped` until the record goes: a
   /// lock-free reader may have loaded its address and be copying it.
-  func dropInstance() {
+  /// Returns the dropped `.container` instance's storage, for its dispose
+  /// hook: exactly one of several resets at once gets it.
+  /// Forgets an instance an async factory made (kept apart from the
+  /// lock-free slot, see `AsyncRecord`) and returns it, for a reset's
+  /// dispose hook; `nil` for a synchronous registration.
+  func forgetAwaitedInstance() -> Any? { nil }
+
+  func dropInstance() -> UnsafeMutableRawPointer? {
     withWeakObject { $0 = nil }
-    guard let instance = shared.exchange(nil, ordering: .acquiringAndReleasing) else { return }
+    guard let instance = shared.exchange(nil, ordering: .acquiringAndReleasing) else { return nil }
     StripedLock.withLock(for: self) { dropped.append(instance) }
+    return instance
   }
 
   /// The `.container` instance's storage, if it has been made.
@@ -250,6 +259,9 @@ struct RegistrationMetadata: Sendable {
   var initCompleted: [@Sendable (Resolver, UnsafeMutableRawPointer) throws -> Void] = []
   /// Start and stop hooks (``ServiceEntry/onStart(_:)``), run by the host.
   var lifecycle = LifecycleHooks()
+  /// What to do with an instance its scope lets go of
+  /// (``ServiceEntry/onDispose(_:)-(_)``).
+  var dispose: DisposeHook?
 }
 
 /// The type-specific work of a record, shared by ``PlainRecord`` and

@@ -41,7 +41,8 @@ public struct Finding: Sendable, Equatable, Encodable {
     case duplicatedModule
     /// A cycle of declared dependencies.
     case cycle
-    /// A `.container` registration holding a `.transient` or `.graph` one.
+    /// A `.container` registration holding a `.transient` or `.graph` one
+    /// (a warning), or a `.scoped` one (an error: it cannot be made).
     case captiveDependency
     /// The same key registered twice; the later registration wins.
     case duplicateRegistration

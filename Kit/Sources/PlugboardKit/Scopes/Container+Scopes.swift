@@ -1,0 +1,122 @@
+extension Container {
+  /// A new scope under this container, for one unit of work: `.scoped`
+  /// registrations are made once in it, and disposed when it ends (see
+  /// ``ServiceScope``). End it with `scope.end()` or `await scope.end()`;
+  /// ``withScope(_:)-(_)`` does that for you.
+  ///
+  /// ```swift
+  /// let scope = container.makeScope()
+  /// defer { try? scope.end() }
+  /// let unitOfWork = try scope.resolve(UnitOfWork.self)
+  /// ```
+  ///
+  /// `disposeTimeout` limits each async dispose hook (30 s by default).
+  /// A scope that is never ended keeps its instances until it goes, and
+  /// never runs their hooks.
+  public func makeScope(disposeTimeout: Duration = ServiceScope.defaultDisposeTimeout) -> ServiceScope {
+    ServiceScope(parent: self, disposeTimeout: disposeTimeout)
+  }
+
+  /// Runs `body` in a new scope and ends the scope when `body` returns or
+  /// throws, disposing its instances (synchronous hooks only; see
+  /// `ServiceScope.end()`).
+  ///
+  /// ```swift
+  /// let report = try container.withScope { scope in
+  ///   try scope.resolve(ReportBuilder.self).build()
+  /// }
+  /// ```
+  ///
+  /// - Throws: what `body` throws, unchanged; otherwise a
+  ///   ``ScopeDisposalError`` when a dispose hook failed. When both fail,
+  ///   `body`'s error is thrown and the disposal failures are written to
+  ///   the container's ``Logger`` (standard error when none is
+  ///   registered), so that neither is lost.
+  ///
+  /// Disfavoured, so that async code gets the async variant (which awaits
+  /// async dispose hooks) even when its body does not await.
+  @_disfavoredOverload
+  public func withScope<Result>(_ body: (ServiceScope) throws -> Result) throws -> Result {
+    let scope = makeScope()
+    let result: Result
+    do {
+      result = try body(scope)
+    } catch {
+      do { try scope.end() } catch let disposal { Disposal.report(disposal.failures, in: self) }
+      throw error
+    }
+    try scope.end()
+    return result
+  }
+
+  /// ``withScope(_:)-(_)`` for an asynchronous `body`: the scope ends with
+  /// `await scope.end()`, so async dispose hooks run, each within
+  /// `disposeTimeout`.
+  public func withScope<Result>(
+    disposeTimeout: Duration = ServiceScope.defaultDisposeTimeout,
+    isolation: isolated (any Actor)? = #isolation, _ body: (ServiceScope) async throws -> Result
+  ) async throws -> Result {
+    let scope = makeScope(disposeTimeout: disposeTimeout)
+    let result: Result
+    do {
+      result = try await body(scope)
+    } catch {
+      do { try await scope.end() } catch let disposal { Disposal.report(disposal.failures, in: self) }
+      throw error
+    }
+    try await scope.end()
+    return result
+  }
+
+  /// The storage of the scope this container resolves in: its own, or its
+  /// nearest parent's (a container made under a scope, as `withOverrides`
+  /// makes one); `nil` outside any scope.
+  var enclosingScope: ScopeStorage? {
+    var next: Container? = self
+    while let container = next {
+      if let storage = container.scopeStorage { return storage }
+      next = container.parent
+    }
+    return nil
+  }
+
+  /// The `.scoped` case of making an instance: once per scope, kept in
+  /// the scope's storage in the order made, so that its end disposes them
+  /// newest first. The factory resolves in the scope (`self`), unlike a
+  /// `.container` one, so a `.scoped` service's `.scoped` dependencies are
+  /// the same scope's.
+  func makePerScope(
+    _ record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer,
+    produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
+  ) throws {
+    guard let storage = enclosingScope else { throw outsideScope(record, ended: false, in: context) }
+    try makeOnce(
+      record, in: context, coordinator: storage.coordinator,
+      found: {
+        guard let kept = storage.instance(of: record) else { return false }
+        return record.initialize(out, fromBoxed: kept)
+      },
+      isReady: { storage.instance(of: record) != nil }
+    ) {
+      guard storage.beginConstruction() else { throw outsideScope(record, ended: true, in: context) }
+      defer { storage.finishConstruction() }
+      try call(record, in: context) { try produce(self, out) }
+      // Made meanwhile by an `initCompleted` handler below (see
+      // `makeOnce`): that one wins, as for `.container`.
+      if let kept = storage.keep(record.boxed(out), of: record) {
+        record.destroy(out)
+        _ = record.initialize(out, fromBoxed: kept)
+        return
+      }
+      try completeInitialization(of: record, at: out, in: context)
+    }
+  }
+
+  private func outsideScope(_ record: RegistrationRecord, ended: Bool, in context: ResolutionContext)
+    -> ResolutionError
+  {
+    ResolutionError(
+      kind: .outsideScope(scopeEnded: ended), key: record.key, chain: context.links,
+      registries: registries)
+  }
+}

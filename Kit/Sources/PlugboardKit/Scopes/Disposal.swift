@@ -1,0 +1,83 @@
+/// Runs the dispose hooks of instances a scope lets go of, newest first;
+/// every hook runs, and the failures are collected.
+enum Disposal {
+  /// The hooks of `dropped`, in reverse, on the calling thread. An async
+  /// hook cannot be awaited here and is reported as such.
+  static func runSynchronously(_ dropped: [DroppedInstance]) -> (hooks: Int, failures: [DisposalFailure]) {
+    var (hooks, failures) = (0, [DisposalFailure]())
+    for item in dropped.reversed() {
+      guard let hook = item.record.withMetadata({ $0.dispose }) else { continue }
+      hooks += 1
+      switch hook {
+      case .sync(let body):
+        do { try body(item.instance) } catch {
+          failures.append(DisposalFailure(registration: item.record.info, reason: .threw(describe(error))))
+        }
+      case .async:
+        failures.append(DisposalFailure(registration: item.record.info, reason: .needsAwait))
+      }
+    }
+    return (hooks, failures)
+  }
+
+  /// The hooks of `dropped`, in reverse, each async one within `limit`.
+  static func run(_ dropped: [DroppedInstance], limit: Duration) async -> (
+    hooks: Int, failures: [DisposalFailure]
+  ) {
+    var (hooks, failures) = (0, [DisposalFailure]())
+    for item in dropped.reversed() {
+      guard let hook = item.record.withMetadata({ $0.dispose }) else { continue }
+      hooks += 1
+      let reason: DisposalFailure.Reason
+      switch hook {
+      case .sync(let body):
+        do {
+          try body(item.instance)
+          continue
+        } catch {
+          reason = .threw(describe(error))
+        }
+      case .async(let body):
+        switch await DisposalDeadline.run(limit: limit, { try await body(item.instance) }) {
+        case .finished: continue
+        case .failed(let error): reason = .threw(describe(error))
+        case .timedOut: reason = .timedOut(limit)
+        }
+      }
+      failures.append(DisposalFailure(registration: item.record.info, reason: reason))
+    }
+    return (hooks, failures)
+  }
+
+  /// Disposes what a reset dropped, which nobody can be made to wait for:
+  /// synchronous hooks now, async ones in a task of their own; failures
+  /// go to the container's ``Logger`` (or standard error when there is
+  /// none), since a reset has no caller to throw them to.
+  static func afterReset(_ dropped: [DroppedInstance], in container: Container) {
+    guard !dropped.isEmpty else { return }
+    let (_, failures) = runSynchronously(dropped.filter { !$0.isAsync })
+    report(failures, in: container)
+    let later = dropped.filter(\.isAsync)
+    guard !later.isEmpty else { return }
+    Task {
+      let (_, failures) = await run(later, limit: ServiceScope.defaultDisposeTimeout)
+      report(failures, in: container)
+    }
+  }
+
+  /// Writes `failures` as errors to the container's logger.
+  static func report(_ failures: [DisposalFailure], in container: Container) {
+    guard !failures.isEmpty else { return }
+    let logger = (try? container.resolveIfRegistered((any Logger).self)) ?? StandardErrorLogger()
+    for failure in failures { logger.error("\(failure)") }
+  }
+
+  private static func describe(_ error: any Error) -> String { ResolutionError.describe(error) }
+}
+
+extension DroppedInstance {
+  var isAsync: Bool {
+    guard case .async = record.withMetadata({ $0.dispose }) else { return false }
+    return true
+  }
+}
