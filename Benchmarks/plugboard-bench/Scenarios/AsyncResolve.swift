@@ -26,9 +26,14 @@ extension ContainerScenarios {
         }
       }
     }
+    // Issue 24 asks for the comparison, not a bound: measured rows.
+    func measured(_ scenario: String, _ name: String) -> ResultRow {
+      ResultRow(
+        scenario: scenario, unit: "ns/op", plugboard: awaiting(name), baseline: synchronous,
+        baselineName: "resolve", target: "measured (no target)", met: nil)
+    }
     return [
-      row("async_resolve_async_factory", awaiting("async"), baseline: synchronous, "resolve", limit: 40),
-      row("async_resolve_sync_factory", awaiting("sync"), baseline: synchronous, "resolve", limit: 4),
+      measured("async_resolve_async_factory", "async"), measured("async_resolve_sync_factory", "sync"),
     ]
   }
 }

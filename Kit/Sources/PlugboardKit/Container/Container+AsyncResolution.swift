@@ -10,7 +10,7 @@ extension Container {
     guard let found = lookup(ObjectIdentifier(serviceType), name: name)?.takeUnretainedValue() else {
       return try resolveSynchronously(serviceType, name: name, below: context)
     }
-    guard let record = found as? AsyncRecord<Service> else {
+    guard found.awaitsFactory else {
       // A `.graph` instance is shared with the rest of the async request,
       // which the synchronous resolve, a graph of its own, cannot see.
       guard let context, found.scope == .graph, !found.isCustomScoped else {
@@ -20,6 +20,9 @@ extension Container {
       let made = try resolveSynchronously(serviceType, name: name, below: context)
       return context.graph.keep(made, of: found)
     }
+    // The key matched this metatype with no arguments, so an async record
+    // is exactly `AsyncRecord<Service>`.
+    let record = unsafeDowncast(found, to: AsyncRecord<Service>.self)
     // A top-level request starts a chain (and a graph) of its own; the
     // factories below it see their links as the task's context.
     return try await make(record, below: context ?? AsyncResolutionContext())

@@ -46,6 +46,8 @@ final class AsyncRecord<Service>: PlainRecord<Service>, @unchecked Sendable {
   /// Forgets the awaited instance, kept apart from the lock-free slot, and
   /// returns it for its dispose hook; the caller releases it outside the
   /// lock (its deinit may resolve again).
+  override var awaitsFactory: Bool { true }
+
   override func forgetAwaitedInstance() -> Any? {
     StripedLock.withLock(for: self) { () -> Service? in
       defer { madeInstance = nil }

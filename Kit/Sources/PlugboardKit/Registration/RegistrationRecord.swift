@@ -176,6 +176,11 @@ class RegistrationRecord: @unchecked Sendable {
   /// dispose hook; `nil` for a synchronous registration.
   func forgetAwaitedInstance() -> Any? { nil }
 
+  /// Whether the factory is async (an `AsyncRecord`): one virtual call
+  /// where a cast to the generic subclass looked up its metadata on every
+  /// awaited resolve.
+  var awaitsFactory: Bool { false }
+
   func dropInstance() -> UnsafeMutableRawPointer? {
     withWeakObject { $0 = nil }
     guard let instance = shared.exchange(nil, ordering: .acquiringAndReleasing) else { return nil }
