@@ -46,23 +46,42 @@ import Testing
     #expect(connections.count.load(ordering: .relaxed) == 1)
   }
 
-  /// A closure without `async` or `await` keeps the synchronous overload,
-  /// so existing registrations resolve synchronously as before.
-  /// Not supported yet, and said so rather than blocking a thread.
-  @Test func anAsyncScopedRegistrationIsRefusedWithTheWayOut() async throws {
+  /// `.scoped` with an async factory: one instance per scope however
+  /// many tasks await it at once, disposed when the scope ends, and an
+  /// error outside any scope.
+  @Test func anAsyncScopedFactoryIsAwaitedOncePerScopeAndDisposed() async throws {
+    let connections = Counter()
+    let disposed = Counter()
     let container = Container()
-    container.register(Clock.self) { _ async in Clock() }.inObjectScope(.scoped)
+    container.register(Database.self) { _ in await Database.connect(counting: connections) }
+      .inObjectScope(.scoped)
+      .onDispose { _ in _ = disposed.next() }
     let scope = container.makeScope()
-    let error = try await #require(throws: ResolutionError.self) {
-      try await scope.resolver.asyncResolver.resolve(Clock.self)
+    let resolver = scope.resolver.asyncResolver
+    let made = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+      for _ in 0..<32 { group.addTask { ObjectIdentifier(try await resolver.resolve(Database.self)) } }
+      return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
     }
-    #expect(
-      "\(error.underlyingError.map { "\($0)" } ?? "")"
-        == "an async factory cannot be .scoped in this version; make its factory synchronous (awaiting its "
-        + "setup in an onStart hook), or register it .transient, .graph or .container")
+    #expect(made.count == 1)
+    #expect(connections.count.load(ordering: .relaxed) == 1)
+    let other = container.makeScope()
+    let another = try await other.resolver.asyncResolver.resolve(Database.self)
+    #expect(!made.contains(ObjectIdentifier(another)))
+    #expect(connections.count.load(ordering: .relaxed) == 2)
     try await scope.end()
+    try await other.end()
+    #expect(disposed.count.load(ordering: .relaxed) == 2)
+    let outside = try await #require(throws: ResolutionError.self) {
+      try await container.asyncResolver.resolve(Database.self)
+    }
+    guard case .outsideScope(scopeEnded: false) = outside.kind else {
+      Issue.record("expected outsideScope, got \(outside.kind)")
+      return
+    }
   }
 
+  /// A closure without `async` or `await` keeps the synchronous overload,
+  /// so existing registrations resolve synchronously as before.
   @Test func aPlainClosureStaysSynchronous() throws {
     let container = Container()
     container.register(Clock.self) { _ in Clock() }

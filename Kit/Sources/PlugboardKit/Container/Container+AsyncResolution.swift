@@ -81,11 +81,38 @@ extension Container {
       return context.graph.keep(made, of: record)
 
     case .scoped:
-      // Per-scope instances are made once under the scope's synchronous
-      // coordinator, which an awaiting factory must not block.
-      throw ResolutionError(
-        kind: .factoryFailed(underlying: AsyncScopedUnsupported()), key: record.key, chain: link.links,
-        registries: registries)
+      // Once per scope, as a synchronous `.scoped` registration, but
+      // waiters suspend under the async coordinator (keyed by this scope
+      // and record) instead of blocking under the scope's own.
+      guard let storage = enclosingScope else {
+        throw ResolutionError(
+          kind: .outsideScope(scopeEnded: false), key: record.key, chain: link.links, registries: registries)
+      }
+      let coordinator = AsyncConstructionCoordinator.shared
+      let cell = storage.asyncCell(for: record)
+      while true {
+        if let kept = storage.instance(of: record) as? Service { return kept }
+        switch await coordinator.claim(cell: cell, by: link, isReady: { storage.instance(of: record) != nil })
+        {
+        case .ready:
+          continue
+        case .deadlock(let path):
+          throw ResolutionError(
+            kind: .cycle(path: path), key: record.key, chain: link.links, registries: registries)
+        case .owned:
+          defer { coordinator.release(cell: cell) }
+          guard storage.beginConstruction() else {
+            throw ResolutionError(
+              kind: .outsideScope(scopeEnded: true), key: record.key, chain: link.links,
+              registries: registries)
+          }
+          defer { storage.finishConstruction() }
+          // The factory resolves in the scope, so its `.scoped`
+          // dependencies are this scope's.
+          let made = try await run(record, in: link, resolver: self)
+          return storage.keep(made, of: record) as? Service ?? made
+        }
+      }
 
     case .container:
       // As for a synchronous registration, the instance belongs to the
@@ -151,13 +178,5 @@ extension Container {
     return ResolutionError(
       kind: .cycle(path: records[start...].map(\.key) + [record.key]), key: record.key,
       chain: context.links + [closing], registries: registries)
-  }
-}
-
-/// Why an async registration in `.scoped` cannot be made.
-struct AsyncScopedUnsupported: Error, CustomStringConvertible {
-  var description: String {
-    "an async factory cannot be .scoped in this version; make its factory synchronous (awaiting its setup "
-      + "in an onStart hook), or register it .transient, .graph or .container"
   }
 }

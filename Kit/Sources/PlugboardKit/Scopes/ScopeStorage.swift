@@ -21,6 +21,24 @@ final class ScopeStorage: @unchecked Sendable {
   private var constructing = 0
   private var isEnded = false
   private var waiters: [CheckedContinuation<Void, Never>] = []
+  /// Per record, the object whose identity names its construction in this
+  /// scope to the shared ``AsyncConstructionCoordinator``.
+  private var asyncCells: [ObjectIdentifier: AsyncCell] = [:]
+
+  private final class AsyncCell {}
+
+  /// The cell under which an async factory's instance of `record` is made
+  /// in this scope: unique to the scope and the record, and alive as long
+  /// as the scope, so the async coordinator (shared by every container)
+  /// never confuses two scopes' constructions.
+  func asyncCell(for record: RegistrationRecord) -> ObjectIdentifier {
+    condition.withLock {
+      if let cell = asyncCells[ObjectIdentifier(record)] { return ObjectIdentifier(cell) }
+      let cell = AsyncCell()
+      asyncCells[ObjectIdentifier(record)] = cell
+      return ObjectIdentifier(cell)
+    }
+  }
 
   /// The instance this scope made of `record`, if any.
   func instance(of record: RegistrationRecord) -> Any? {
