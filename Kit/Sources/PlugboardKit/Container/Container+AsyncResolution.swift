@@ -88,50 +88,53 @@ extension Container {
         throw ResolutionError(
           kind: .outsideScope(scopeEnded: false), key: record.key, chain: link.links, registries: registries)
       }
-      let coordinator = AsyncConstructionCoordinator.shared
-      let cell = storage.asyncCell(for: record)
-      while true {
-        if let kept = storage.instance(of: record) as? Service { return kept }
-        switch await coordinator.claim(cell: cell, by: link, isReady: { storage.instance(of: record) != nil })
-        {
-        case .ready:
-          continue
-        case .deadlock(let path):
+      return try await makeOnce(
+        record, in: link, cell: storage.asyncCell(for: record),
+        stored: { storage.instance(of: record) as? Service }
+      ) {
+        guard storage.beginConstruction() else {
           throw ResolutionError(
-            kind: .cycle(path: path), key: record.key, chain: link.links, registries: registries)
-        case .owned:
-          defer { coordinator.release(cell: cell) }
-          guard storage.beginConstruction() else {
-            throw ResolutionError(
-              kind: .outsideScope(scopeEnded: true), key: record.key, chain: link.links,
-              registries: registries)
-          }
-          defer { storage.finishConstruction() }
-          // The factory resolves in the scope, so its `.scoped`
-          // dependencies are this scope's.
-          let made = try await run(record, in: link, resolver: self)
-          return storage.keep(made, of: record) as? Service ?? made
+            kind: .outsideScope(scopeEnded: true), key: record.key, chain: link.links, registries: registries)
         }
+        defer { storage.finishConstruction() }
+        // The factory resolves in the scope, so its `.scoped`
+        // dependencies are this scope's.
+        let made = try await run(record, in: link, resolver: self)
+        return storage.keep(made, of: record) as? Service ?? made
       }
 
     case .container:
       // As for a synchronous registration, the instance belongs to the
       // container holding the registration, which resolves its dependencies.
-      let coordinator = AsyncConstructionCoordinator.shared
-      let cell = ObjectIdentifier(record)
-      while true {
-        if let stored = record.storedInstance { return stored }
-        switch await coordinator.claim(cell: cell, by: link, isReady: { record.storedInstance != nil }) {
-        case .ready:
-          continue
-        case .deadlock(let path):
-          throw ResolutionError(
-            kind: .cycle(path: path), key: record.key, chain: link.links, registries: registries)
-        case .owned:
-          defer { coordinator.release(cell: cell) }
-          let made = try await run(record, in: link, resolver: record.owner)
-          return record.store(made)
-        }
+      return try await makeOnce(
+        record, in: link, cell: ObjectIdentifier(record), stored: { record.storedInstance }
+      ) {
+        record.store(try await run(record, in: link, resolver: record.owner))
+      }
+    }
+  }
+
+  /// Returns the instance `stored` finds, or makes it with `make`, once
+  /// under the async coordinator's `cell`: the first request owns the
+  /// construction, the others suspend until it is done (or failed, when
+  /// the next one tries again), and a wait that would close a cycle
+  /// across tasks throws it instead.
+  nonisolated(nonsending) private func makeOnce<Service>(
+    _ record: AsyncRecord<Service>, in link: AsyncResolutionContext, cell: ObjectIdentifier,
+    stored: () -> Service?, make: () async throws -> Service
+  ) async throws -> Service {
+    let coordinator = AsyncConstructionCoordinator.shared
+    while true {
+      if let instance = stored() { return instance }
+      switch await coordinator.claim(cell: cell, by: link, isReady: { stored() != nil }) {
+      case .ready:
+        continue
+      case .deadlock(let path):
+        throw ResolutionError(
+          kind: .cycle(path: path), key: record.key, chain: link.links, registries: registries)
+      case .owned:
+        defer { coordinator.release(cell: cell) }
+        return try await make()
       }
     }
   }
