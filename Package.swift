@@ -67,9 +67,10 @@ let package = Package(
     .executable(name: "plugboard-dlopen-baseline", targets: ["plugboard-dlopen-baseline"]),
     // Runs a program and reports its peak resident size (memory scenario).
     .executable(name: "plugboard-peak-rss", targets: ["plugboard-peak-rss"]),
-    // The host as a library, for programs with their own main
-    // (Docs/embedding.md), and an example of one, run by the tests.
-    .library(name: "PlugboardHost", targets: ["PlugboardHost"]),
+    // The host's engine as a library, for programs with their own main
+    // (Docs/embedding.md), and an example of one, run by the tests. The
+    // command line (PlugboardCLI) is `plugboard`'s alone.
+    .library(name: "PlugboardEngine", targets: ["PlugboardEngine"]),
     .executable(name: "embedded-host", targets: ["EmbeddedHost"]),
   ]
     + samplePlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
@@ -92,14 +93,23 @@ let package = Package(
     .package(path: "Plugins/Contracts"),
   ],
   targets: [
-    .target(name: "PlugboardHost", dependencies: [kit, "PlugboardSupervision"], path: "Host/PlugboardHost"),
+    // Manifest, vetting and loading, configuration, deployment, supervision,
+    // analysis and the embedding API: everything but the command line.
+    .target(
+      name: "PlugboardEngine", dependencies: [kit, "PlugboardSupervision"], path: "Host/PlugboardEngine"),
+    // The commands, their options and help, completion scripts and
+    // `plugboard new`'s scaffolding, on top of the engine.
+    .target(
+      name: "PlugboardCLI", dependencies: ["PlugboardEngine", kit, "PlugboardSupervision"],
+      path: "Host/PlugboardCLI"),
     // C: fork, pidfd_open and the signal handlers of the supervisor, which
     // Swift cannot call or write safely.
     .target(name: "PlugboardSupervision", path: "Host/PlugboardSupervision"),
-    .executableTarget(name: "plugboard", dependencies: ["PlugboardHost"], path: "Host/plugboard"),
-    .executableTarget(name: "EmbeddedHost", dependencies: ["PlugboardHost"], path: "Examples/EmbeddedHost"),
     .executableTarget(
-      name: "plugboard-bench", dependencies: [kit, "PlugboardBenchSupport", "PlugboardHost"],
+      name: "plugboard", dependencies: ["PlugboardCLI", "PlugboardEngine"], path: "Host/plugboard"),
+    .executableTarget(name: "EmbeddedHost", dependencies: ["PlugboardEngine"], path: "Examples/EmbeddedHost"),
+    .executableTarget(
+      name: "plugboard-bench", dependencies: [kit, "PlugboardBenchSupport", "PlugboardEngine"],
       path: "Benchmarks/plugboard-bench", exclude: []),
     // C, because <malloc.h> (mallinfo2, for the memory scenario) is not in
     // Swift's Glibc module.
@@ -112,7 +122,8 @@ let package = Package(
       name: "PlugboardKitTests", dependencies: [kit, stamping, "PlugboardBenchSupport"],
       path: "Tests/PlugboardKitTests"),
     .testTarget(
-      name: "PlugboardHostTests", dependencies: ["PlugboardHost", kit, contracts, stamping],
+      name: "PlugboardHostTests",
+      dependencies: ["PlugboardCLI", "PlugboardEngine", kit, contracts, stamping],
       path: "Tests/PlugboardHostTests"),
     .target(
       name: "ThrowingPlugin", dependencies: [kit], path: "Tests/Plugins/ThrowingPlugin",

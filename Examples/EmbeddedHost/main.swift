@@ -1,12 +1,12 @@
 // An example of a program that embeds the Plugboard host: its own `main`,
-// its own command line and its own logging, with PlugboardHost as a
-// library. Docs/embedding.md walks through it; EmbeddedHostTests runs it on
-// the sample deployment.
+// its own command line and its own logging, with PlugboardEngine (not the
+// CLI) as a library. Docs/embedding.md walks through it; EmbeddedHostTests
+// runs it on the sample deployment.
 //
 //   embedded-host [--manifest PATH] [--profile NAME] [--check] [--supervised] [-- ARGUMENTS]
 
 import Foundation
-import PlugboardHost
+import PlugboardEngine
 
 #if canImport(Glibc)
   import Glibc

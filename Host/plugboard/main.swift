@@ -1,4 +1,5 @@
-import PlugboardHost
+import PlugboardCLI
+import PlugboardEngine
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardCLI
+@testable import PlugboardEngine
 
 @Suite struct ArgumentParserTests {
   @Test func parsesCommandsAndOptions() throws {

@@ -1,7 +1,7 @@
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// `plugboard check` on synchronous registrations that declare a
 /// dependency on an async one, from a container assembled in the test

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 @Suite struct ByteTextSetTests {
   /// The repeats of `texts`, found one `ByteTextSet` insert at a time: what

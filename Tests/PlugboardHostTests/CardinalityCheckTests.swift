@@ -1,7 +1,7 @@
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// An extension point may declare how many contributions it needs; `check`
 /// reports one whose loaded contributions do not match, as an error.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// `plugboard check` on deliberately broken deployments, through the built
 /// binary: each report's exact text and the exit status (1 for errors, 0

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardCLI
+@testable import PlugboardEngine
 
 /// `plugboard completion SHELL`: scripts each shell accepts, made from the
 /// command specs, that complete commands, options and values.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// The manifest's `contributions` rules: an operator keeps or leaves out
 /// contributions to an extension point, for every profile or per profile,

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// A crash is blamed on the plugin whose code crashed, found by address
 /// (the crashing thread's frames, the faulting address), not on the plugin

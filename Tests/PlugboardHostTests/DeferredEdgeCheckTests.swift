@@ -2,7 +2,7 @@ import Foundation
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// `plugboard check` on edges resolved after construction (`Lazy`,
 /// `Provider`, `initCompleted`) and on forwarded types, from a container

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// `"pluginFolders"`: the `lib*.so` files of a drop-in folder load after the
 /// listed plugins, byte-wise by file name, under the names they report,

@@ -1,6 +1,6 @@
 import Foundation
 // Not @testable: what is used here must be public, as an embedding program sees it.
-import PlugboardHost
+import PlugboardEngine
 import PlugboardKit
 import Testing
 
@@ -30,6 +30,22 @@ import Testing
     try Subprocess.run(
       Self.executable, arguments, in: directory,
       environment: environment.merging(["PLUGBOARD_PROFILE": ""]) { $1 })
+  }
+
+  /// The example links the engine and none of the command line: no symbol
+  /// of the PlugboardCLI module (its help text, its commands) is in the
+  /// executable, while `plugboard` has them. SwiftPM links every object of
+  /// a target an executable depends on, so this holds only while the
+  /// engine does not depend on the CLI.
+  @Test func linksTheEngineWithoutTheCommandLine() throws {
+    // grep: the executables are tens of megabytes of debug information.
+    func names(_ executable: String, _ symbol: String) throws -> Bool {
+      try Subprocess.run("/usr/bin/env", ["grep", "-q", "-a", "-F", symbol, executable]).status == 0
+    }
+    #expect(try names(Self.executable, "15PlugboardEngine"))
+    #expect(try !names(Self.executable, "12PlugboardCLI"))
+    #expect(try !names(Self.executable, "8HelpTextO"))
+    #expect(try names(BuildProducts.plugboard, "12PlugboardCLI8HelpTextO"))
   }
 
   /// Every command Docs/embedding.md shows succeeds as written, on the

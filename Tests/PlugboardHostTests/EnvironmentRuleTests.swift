@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// The variables plugboard reads are treated by one rule in every command
 /// that reads a deployment: a `PLUGBOARD_PROFILE` naming an undeclared

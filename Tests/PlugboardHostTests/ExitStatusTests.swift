@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardCLI
+@testable import PlugboardEngine
 
 /// The statuses scripts rely on (Docs/plugins.md "Exit status"): `graph`
 /// and `explain` fail as `check` does on a broken deployment, and `run`'s

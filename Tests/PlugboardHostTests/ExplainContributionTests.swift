@@ -2,7 +2,7 @@ import Foundation
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// `plugboard explain` of an extension point: no single registration is
 /// chosen, and every contribution is listed in resolution order with its

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The embedding API seen from a package of its own, as a team embedding
-/// the host sees it: the `PlugboardHost` product builds and runs the
+/// the host sees it: the `PlugboardEngine` product builds and runs the
 /// sample, and the `plugboard` executable's own declarations are out of
 /// reach (`package` access).
 @Suite(.serialized) struct ExternalEmbedderTests {

@@ -1,7 +1,7 @@
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// A plugin that fails after contributing has its registrations withdrawn
 /// (as an optional plugin's are): `check` names each contribution the

@@ -2,7 +2,8 @@ import Foundation
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardCLI
+@testable import PlugboardEngine
 
 /// Issue 9's fault corpus: every hostile deployment, under `run`, `list`
 /// and `check`, ends with `plugboard` exiting (never killed by a signal),

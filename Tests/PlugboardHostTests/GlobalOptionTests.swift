@@ -1,6 +1,7 @@
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardCLI
+@testable import PlugboardEngine
 
 /// Options before the command (`plugboard --manifest x.json list`) mean
 /// what they mean after it.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// `plugboard graph`'s output in the tools that draw it.
 @Suite struct GraphAndProbeTests {

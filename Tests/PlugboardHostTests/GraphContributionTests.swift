@@ -2,7 +2,7 @@ import Foundation
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// A `Contributions<T>` dependency reaches every contribution to `T`: the
 /// graph that `check`, `explain` and `graph` read has an edge to each, in

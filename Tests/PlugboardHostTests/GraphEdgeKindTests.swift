@@ -2,7 +2,7 @@ import Foundation
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// `plugboard graph` tells a forwarded type's edge and the edges followed
 /// after construction (`Lazy`, `Provider`, `initCompleted`) from ordinary

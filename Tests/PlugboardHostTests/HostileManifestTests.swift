@@ -1,7 +1,7 @@
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// Manifests built to cost more than their size (issue 11, "Time and
 /// memory"). Each test reads one big enough that a quadratic step would

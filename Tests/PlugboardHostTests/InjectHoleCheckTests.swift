@@ -1,7 +1,7 @@
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// `plugboard check` finds an `@Inject` property nothing can fill, when its
 /// type is registered with `register(_:injecting:)`: the properties are

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// `Scripts/install-host`: the host installed into a prefix, with the
 /// libraries it needs beside it, runs the sample from there and still does

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// Every command that reports prints valid JSON on stdout, healthy or
 /// broken, carrying its format version and matching its schema in

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 @Suite struct JSONParserTests {
   @Test func keepsKindsOrderAndText() throws {

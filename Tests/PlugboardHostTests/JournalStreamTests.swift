@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// Diagnostics on standard error carry syslog priorities when, and only
 /// when, `JOURNAL_STREAM` names the file standard error is.

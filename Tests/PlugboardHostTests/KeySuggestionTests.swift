@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 @Suite struct KeySuggestionTests {
   @Test func suggestsTheFirstClosestCandidateWithinAThirdOfTheWord() {

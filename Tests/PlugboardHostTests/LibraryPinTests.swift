@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// Pinning the closure (issue 23): a pinned plugin's neighbours (the
 /// libraries it finds beside it through its `$ORIGIN` run path, such as

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// Start and stop hooks under `plugboard run` (Docs/lifecycle.md), with
 /// the test plugin LifecycleProbe: `Cache` → `Sessions` → `Pool`, registered

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// What `list` and `explain` say of the operating features: a plugin's
 /// being optional, discovered and what it requires, and a registration's

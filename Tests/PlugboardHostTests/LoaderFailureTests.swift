@@ -2,7 +2,8 @@ import Foundation
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardCLI
+@testable import PlugboardEngine
 
 /// Every way a plugin can fail to load, each reported with its stage and an
 /// exact message, with exit status 1 and the process ending by exiting.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// plugboard's default `Logger`: its level from `--log-level`,
 /// `PLUGBOARD_LOG_LEVEL` and the manifest's `logLevel`, its sanitised
@@ -58,7 +58,7 @@ import Testing
     let folder = try TemporaryDirectory()
     let manifest = try logWriter(in: folder)
     let flag = try Subprocess.plugboard(["run", "--log-level", "warnnig", "--manifest", manifest])
-    #expect(flag.status == PlugboardHost.ExitStatus.runMisuse.rawValue)
+    #expect(flag.status == PlugboardEngine.ExitStatus.runMisuse.rawValue)
     #expect(
       flag.stderrLines == [
         "plugboard: --log-level takes trace, debug, info, notice, warning or error, found 'warnnig'; "
@@ -67,7 +67,7 @@ import Testing
       ])
     let environment = try Subprocess.plugboard(
       ["list", "--manifest", manifest], environment: ["PLUGBOARD_LOG_LEVEL": "loud"])
-    #expect(environment.status == PlugboardHost.ExitStatus.misuse.rawValue)
+    #expect(environment.status == PlugboardEngine.ExitStatus.misuse.rawValue)
     #expect(
       environment.stderrLines.first
         == "plugboard: PLUGBOARD_LOG_LEVEL takes trace, debug, info, notice, warning or error, found 'loud'")
@@ -105,7 +105,7 @@ import Testing
     #expect(explain.stdout.contains("Chosen:\n  Logger  (registered at OwnLogger/OwnLoggerPlugin.swift:"))
     #expect(
       explain.stdout.contains(
-        "  - Logger at PlugboardHost/DefaultLogger.swift:18: replaced by the later registration at "
+        "  - Logger at PlugboardEngine/DefaultLogger.swift:18: replaced by the later registration at "
           + "OwnLogger/OwnLoggerPlugin.swift:"))
   }
 
@@ -118,10 +118,10 @@ import Testing
     let json = try Subprocess.plugboard(["list", "--json", "--manifest", manifest]).stdout
     #expect(
       json.contains(
-        "\"logger\" : {\n    \"file\" : \"PlugboardHost/DefaultLogger.swift\",\n    \"line\" : 18\n  }"))
+        "\"logger\" : {\n    \"file\" : \"PlugboardEngine/DefaultLogger.swift\",\n    \"line\" : 18\n  }"))
     let explain = try Subprocess.plugboard(["explain", "Logger", "--manifest", manifest])
     #expect(
-      explain.stdout.contains("Chosen:\n  Logger  (registered at PlugboardHost/DefaultLogger.swift:18)\n"))
+      explain.stdout.contains("Chosen:\n  Logger  (registered at PlugboardEngine/DefaultLogger.swift:18)\n"))
   }
 
   @Test func replacingTheDefaultIsNoDuplicateRegistration() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// Every input of the manifest fuzzer's seed corpus, read as the fuzzer
 /// reads it (a recipe magnified to its 4 MiB manifest). A slow or crashing

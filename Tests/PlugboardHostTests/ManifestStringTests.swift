@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// Strings in a manifest that would mean something other than what they
 /// say: a NUL that cuts a path short, control characters that would reach

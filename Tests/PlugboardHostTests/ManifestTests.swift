@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 @Suite struct ManifestTests {
   /// The problems reported for `text`, each rendered as the CLI prints it

@@ -2,7 +2,7 @@ import Foundation
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// Messages that used to point the wrong way (issue 14), each pinned to
 /// its exact text.

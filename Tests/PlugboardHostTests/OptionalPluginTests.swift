@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// `"optional": true`: a failing optional plugin is a warning, at any
 /// stage, and the deployment runs without it; a required one still blocks.

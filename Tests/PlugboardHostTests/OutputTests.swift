@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// What plugboard writes arrives, or plugboard says it did not: it never
 /// dies of a write (standard error closed, full, or a reader gone), a full

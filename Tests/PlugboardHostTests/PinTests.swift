@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// Integrity pins through the built `plugboard`: pinned plugins load with
 /// their `$ORIGIN` neighbours, a wrong or missing pin is refused, and

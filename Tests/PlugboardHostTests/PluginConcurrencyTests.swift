@@ -1,6 +1,6 @@
 import AppContracts
 import Foundation
-import PlugboardHost
+import PlugboardEngine
 import PlugboardKit
 import Testing
 

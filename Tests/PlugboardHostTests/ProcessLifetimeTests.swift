@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// What a command keeps is never freed, however the caller lets go of it.
 @Suite struct ProcessLifetimeTests {

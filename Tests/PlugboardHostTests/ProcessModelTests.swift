@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// plugboard among the processes around it, as shells, `timeout` and
 /// service managers treat it: a request to stop is one request however it

@@ -2,7 +2,7 @@ import Foundation
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// The sample deployment in its two profiles, through the built binary and
 /// in process: plugin-level switching (Auth / AuthMock), service-level

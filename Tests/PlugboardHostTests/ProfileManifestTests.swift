@@ -1,7 +1,7 @@
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// Profiles in `plugins.json`: what is read, and each mistake at its place.
 @Suite struct ProfileManifestTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// `--quiet` prints only errors; with `--verbose` it is a usage error.
 @Suite struct QuietOptionTests {
@@ -46,15 +46,15 @@ import Testing
     let folder = try TemporaryDirectory()
     let manifest = try folder.writeManifest([(name: "Gone", path: folder.path + "/libGone.so")])
     let result = try Subprocess.plugboard(["run", "--quiet", "--manifest", manifest])
-    #expect(result.status == PlugboardHost.ExitStatus.runBroken.rawValue)
+    #expect(result.status == PlugboardEngine.ExitStatus.runBroken.rawValue)
     #expect(result.stderrLines.last == "plugboard: the deployment has 1 problem; the application was not run")
   }
 
   @Test(arguments: [
-    ("run", PlugboardHost.ExitStatus.runMisuse), ("list", PlugboardHost.ExitStatus.misuse),
+    ("run", PlugboardEngine.ExitStatus.runMisuse), ("list", PlugboardEngine.ExitStatus.misuse),
     ("check", .misuse), ("graph", .misuse),
   ])
-  func quietWithVerboseIsAUsageError(command: String, status: PlugboardHost.ExitStatus) throws {
+  func quietWithVerboseIsAUsageError(command: String, status: PlugboardEngine.ExitStatus) throws {
     let result = try Subprocess.plugboard([
       command, "--quiet", "--verbose", "--manifest", "/nonexistent.json",
     ])

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 @Suite struct SHA256Tests {
   private func hex(_ text: String) -> String {

@@ -2,7 +2,7 @@ import Foundation
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// The sample deployment, from the real plugin libraries SwiftPM built —
 /// including Analytics, built from its own package.

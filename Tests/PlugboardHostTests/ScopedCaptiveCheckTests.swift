@@ -1,7 +1,7 @@
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// `check` on a `.container` service that depends on a `.scoped` one: an
 /// error, since a `.container` factory resolves outside any scope and the

@@ -1,7 +1,7 @@
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 protocol ProfiledClock: Sendable {}
 struct SystemProfiledClock: ProfiledClock {}

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// Libraries plugins share through their folders (issue 10): an undefined
 /// symbol explained, a plugin that would load only because another loaded

@@ -2,7 +2,7 @@ import Foundation
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// Issue 10: a shared module whose declarations changed after a plugin was
 /// compiled against it is refused before any of the plugin's code runs,

@@ -1,7 +1,7 @@
 import PlugboardSupervision
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// The stage record the supervised child shares with its parent: what the
 /// parent reads is always a whole stage the child published, bounded, and

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// The supervisor as a user meets it: a factory that traps while the
 /// `Application` is resolved, an application that crashes once running,

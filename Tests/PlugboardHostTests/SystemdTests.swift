@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// `plugboard run` under systemd's notify protocol (`Type=notify`), against
 /// a fake `NOTIFY_SOCKET`: the supervising parent, systemd's main PID,

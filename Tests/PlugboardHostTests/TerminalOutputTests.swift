@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// `error:` and `warning:` are coloured for a person at a terminal, and
 /// for nobody else.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// The byte scans that let printed text skip escaping and colouring must
 /// answer exactly as the scalar-by-scalar rules they stand in for.

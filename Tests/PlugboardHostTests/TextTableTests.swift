@@ -1,6 +1,6 @@
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// Columns are as wide as their widest cell in characters, whatever the
 /// cells hold: ASCII is measured by its bytes, anything else by counting.

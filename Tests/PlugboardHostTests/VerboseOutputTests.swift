@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// `--verbose`: every stage of every plugin, with its time, in load order,
 /// and a total; the same supervised and `--unsupervised`.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 #if canImport(Glibc)
   import Glibc

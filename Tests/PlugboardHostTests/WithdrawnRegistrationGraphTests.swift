@@ -1,7 +1,7 @@
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// A failed optional plugin's registrations are gone from the container
 /// but stay in the dependency graph as unavailable nodes, for every

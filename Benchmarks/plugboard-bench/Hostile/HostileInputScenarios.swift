@@ -1,4 +1,4 @@
-import PlugboardHost
+import PlugboardEngine
 import PlugboardKit
 
 /// `hostile_*`: inputs built to find a step that grows faster than the

@@ -1,5 +1,5 @@
 import Foundation
-import PlugboardHost
+import PlugboardEngine
 
 /// Issue 9's hashing cost: the throughput of the host's own SHA-256, and
 /// what hashing the sample's seven plugin libraries costs at start-up (the

@@ -1,5 +1,5 @@
 import Dispatch
-import PlugboardHost
+import PlugboardEngine
 import PlugboardKit
 
 /// Issue 13's lifecycle cost: what `plugboard run` spends on start and stop

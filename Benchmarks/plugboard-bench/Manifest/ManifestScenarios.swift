@@ -1,4 +1,4 @@
-import PlugboardHost
+import PlugboardEngine
 
 /// `manifest_read_*`: reading a manifest of 10⁴, 10⁵ and 10⁶ plugin entries
 /// (`--quick`: 10⁴ only) with `ManifestReader.decode`, the parse and decode

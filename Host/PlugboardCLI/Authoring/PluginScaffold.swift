@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 /// The files of a new plugin package, as `plugboard new` writes them: a
 /// `.dynamic` library depending by path on the SDK (`Kit/`) and on the
 /// shared contracts (`Plugins/Contracts/`), stamped like the sample's

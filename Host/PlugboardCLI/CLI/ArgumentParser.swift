@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 /// Parses `plugboard`'s arguments (without the program name) against the
 /// command specs. Hand-written, strict, and specific in its complaints.
 enum ArgumentParser {

@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 /// `plugboard check`: brings the deployment up without running the
 /// application, in every profile the manifest declares (or only the one
 /// `--profile` names), and reports everything ``DeploymentChecker`` finds

@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 /// The commands that analyse a deployment without running it (issue 5).
 extension CommandSpec {
   static let check = CommandSpec(

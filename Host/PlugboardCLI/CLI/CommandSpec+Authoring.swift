@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 /// The commands for plugin authors and shells, which load no deployment.
 extension CommandSpec {
   static let new = CommandSpec(

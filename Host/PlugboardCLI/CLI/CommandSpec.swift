@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 /// What a subcommand accepts, from which both the parser and the help text
 /// are made. A new subcommand (`check`, `explain`, `graph`) is one more
 /// spec here and one more case in ``Plugboard``.
@@ -16,7 +18,7 @@ struct CommandSpec: Sendable {
   var statuses = HelpText.reportingStatuses
 
   static let run = CommandSpec(
-    name: "run",
+    name: Supervisor.runCommand,
     summary: "load the deployment's plugins, then resolve and run its Application",
     options: [.manifest, .profile] + OptionSpec.supervision + [.hookTimeout], passthrough: "ARGUMENTS…",
     statuses: HelpText.runStatuses)

@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 /// `plugboard completion SHELL`: prints the completion script for bash,
 /// zsh or fish on standard output, for the shell to load.
 struct CompletionCommand {

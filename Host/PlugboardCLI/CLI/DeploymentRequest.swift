@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardEngine
 
 /// What every command that reads a deployment does first: read the
 /// manifest, choose the profile (`--profile`, `PLUGBOARD_PROFILE`, the

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardEngine
 import PlugboardKit
 
 /// The one rule by which every command that reads a deployment (`run`,

@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 @_spi(Host) import PlugboardKit
 
 /// `plugboard explain TYPE [--name NAME] [--profile NAME]`: how TYPE would

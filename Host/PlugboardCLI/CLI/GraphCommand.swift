@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 /// `plugboard graph [--format dot|mermaid|json] [--profile NAME]`: the
 /// declared dependency graph of the active profile (chosen as for `run`)
 /// on stdout (DOT by default). Load problems and the errors `check` would

@@ -1,3 +1,4 @@
+import PlugboardEngine
 import PlugboardKit
 
 /// The errors `check` finds in a deployment, for the commands that show

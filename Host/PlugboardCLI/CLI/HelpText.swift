@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 /// The text of `plugboard --help` and `plugboard <command> --help`.
 enum HelpText {
   static func general(commands: [CommandSpec] = CommandSpec.all) -> String {

@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 /// What the command line asks for.
 enum Invocation: Equatable {
   /// General help, or a command's help.

@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 /// `plugboard list`: every plugin with its version, file and registrations,
 /// as a table or (`--json`) as JSON. Problems go to stderr as well, and
 /// make the exit status 1.

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardEngine
 
 /// `plugboard new NAME [--path DIR] [--sdk DIR]`: creates a plugin package
 /// (``PluginScaffold``) in a folder that does not exist yet or is empty.

@@ -1,3 +1,4 @@
+import PlugboardEngine
 import PlugboardKit
 
 /// One option a command accepts.

@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 /// `plugboard pin`: writes or refreshes the `sha256` pin of every plugin
 /// in the manifest (enabled or not), and the `libraryPins` of every library
 /// a pinned plugin would load beside it (see ``LibraryClosure``), from the

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardEngine
 
 extension Plugboard {
   /// Reads `--quiet`, `--verbose` and the log level (`--log-level`,

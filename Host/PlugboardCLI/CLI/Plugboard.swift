@@ -1,3 +1,4 @@
+import PlugboardEngine
 import PlugboardSupervision
 
 /// The `plugboard` command line: parses the arguments, runs the command,

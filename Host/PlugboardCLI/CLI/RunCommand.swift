@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 /// `plugboard run`: bring the deployment up and, only if it is healthy,
 /// resolve its `Application` and run it with the arguments after `--`.
 ///

@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 /// A command line plugboard cannot act on (exit status 2).
 struct UsageError: Error, Equatable {
   let message: String

@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 extension CompletionScript {
   /// For `eval "$(plugboard completion bash)"` or a file in
   /// `bash_completion.d`. Words before the command that are options (and

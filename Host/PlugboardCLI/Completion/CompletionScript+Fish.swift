@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 extension CompletionScript {
   /// For `plugboard completion fish | source`, or saved in
   /// `~/.config/fish/completions/plugboard.fish`.

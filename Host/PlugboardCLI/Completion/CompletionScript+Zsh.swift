@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 extension CompletionScript {
   /// For `eval "$(plugboard completion zsh)"` (after `compinit`), or saved
   /// as `_plugboard` on `fpath`.

@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 /// Shell completion scripts for `plugboard`, made from the command specs so
 /// that a new command or option completes without anyone editing a script.
 /// Every name and help text is quoted for the shell it goes to; the specs

@@ -23,7 +23,7 @@ extension CheckReport {
     return lines
   }
 
-  static func count(_ number: Int, _ noun: String) -> String {
+  package static func count(_ number: Int, _ noun: String) -> String {
     "\(number) \(noun)\(number == 1 ? "" : "s")"
   }
 }

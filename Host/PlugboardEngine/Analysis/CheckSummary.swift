@@ -28,7 +28,7 @@ package struct CheckSummary: Sendable, Encodable {
 
   /// The summary of a check that could not start: `manifest` could not be
   /// read, for `problems`.
-  init(manifest: String, problems: [DeploymentProblem]) {
+  package init(manifest: String, problems: [DeploymentProblem]) {
     self.manifest = manifest
     reports = []
     self.problems = problems.map(DeploymentListing.Problem.init)

@@ -12,7 +12,7 @@ import Foundation
 /// see. A caller checking several profiles brings the deployment up once
 /// per profile and checks each.
 package struct DeploymentChecker {
-  let deployment: Deployment
+  package let deployment: Deployment
   let probes: [ProbeResult]
   /// The container's graph and the findings made from it alone.
   let analysis: GraphAnalysis

@@ -12,7 +12,7 @@ extension Deployment {
   /// What `run` prints on standard error for an optional plugin that
   /// failed: `optional plugin 'Analytics' is missing, the application runs
   /// without it: <problem>`.
-  static func optionalWarning(_ entry: PluginEntry, _ problem: DeploymentProblem) -> String {
+  package static func optionalWarning(_ entry: PluginEntry, _ problem: DeploymentProblem) -> String {
     "warning: optional plugin '\(entry.name)' is missing, the application runs without it: \(problem)"
   }
 }

@@ -47,7 +47,7 @@ extension EmbeddedDeployment {
     stageTimeout: Duration? = nil, exitTimeout: Duration? = nil
   ) throws(SupervisionError) -> Int32? {
     if let threads = ThreadCount.current(), threads > 1 { throw .threadsRunning(threads) }
-    return Supervisor(command: CommandSpec.run.name, timeout: stageTimeout, exitTimeout: exitTimeout)
+    return Supervisor(command: Supervisor.runCommand, timeout: stageTimeout, exitTimeout: exitTimeout)
       .supervise()
   }
 

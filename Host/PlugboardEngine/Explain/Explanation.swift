@@ -3,17 +3,23 @@
 /// `plugboard explain`'s answer: how a request for a type (and name) would
 /// be resolved in a deployment — the registration chosen, its dependency
 /// tree, and why every other candidate was not chosen.
-struct Explanation {
+package struct Explanation {
   let checker: DeploymentChecker
   /// The qualified type name asked about.
   let typeName: String
   let name: String?
 
+  package init(checker: DeploymentChecker, typeName: String, name: String?) {
+    self.checker = checker
+    self.typeName = typeName
+    self.name = name
+  }
+
   private var graph: DependencyGraph { checker.graph }
   private var deployment: Deployment { checker.deployment }
 
   /// Every type name the deployment knows of, loaded or not.
-  static func knownTypeNames(_ checker: DeploymentChecker) -> [String] {
+  package static func knownTypeNames(_ checker: DeploymentChecker) -> [String] {
     let container = checker.deployment.container
     return (container.registrations + container.inactiveRegistrations).map(\.key.service.name)
       + checker.probes.flatMap(\.registrations).map(\.type)
@@ -21,7 +27,7 @@ struct Explanation {
 
   /// The answer, as data; its `lines` are the text report. `findings`:
   /// the errors `check` finds besides load failures.
-  func report(findings: [Finding]) -> ExplanationReport {
+  package func report(findings: [Finding]) -> ExplanationReport {
     let identities = identitiesNamed(typeName)
     // The identity a request would use: the one with a registration that is
     // available, otherwise any.

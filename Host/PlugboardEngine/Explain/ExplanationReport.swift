@@ -42,7 +42,7 @@ package struct ExplanationReport: Sendable, Encodable {
   /// `stop` (`Docs/lifecycle.md`); empty when it has none.
   package internal(set) var hooks: [String] = []
 
-  init(
+  package init(
     manifest: String, type: String, name: String?, profile: ProfileEffects?, chosen: ChainStep?,
     selection: String?, tree: ExplainedNode?, notChosen: [String], problems: [DeploymentProblem],
     findings: [Finding], contributions: [ExplainedNode] = []

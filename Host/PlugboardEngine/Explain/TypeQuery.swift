@@ -2,8 +2,8 @@
 /// names a deployment knows: the fully qualified name, or the bare name
 /// when only one type has it (`AuthService` for `AppContracts.AuthService`;
 /// `any AuthService` is accepted too).
-enum TypeQuery {
-  enum Match: Equatable {
+package enum TypeQuery {
+  package enum Match: Equatable {
     case found(String)
     /// Several types have that bare name: the qualified names.
     case ambiguous([String])
@@ -11,7 +11,7 @@ enum TypeQuery {
     case unknown(suggestion: String?)
   }
 
-  static func match(_ query: String, among names: [String]) -> Match {
+  package static func match(_ query: String, among names: [String]) -> Match {
     let wanted = query.hasPrefix("any ") ? String(query.dropFirst(4)) : query
     let unique = Array(Set(names)).sorted()
     if unique.contains(wanted) { return .found(wanted) }

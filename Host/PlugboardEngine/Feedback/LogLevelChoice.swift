@@ -5,36 +5,15 @@ import Synchronization
 /// else `PLUGBOARD_LOG_LEVEL`, else the manifest's `"logLevel"`, else
 /// `info`; then `--quiet` raises it to at least `error` and `--verbose`
 /// lowers it to at most `debug`.
-enum LogLevelChoice {
-  static let optionName = "--log-level"
-  static let environmentVariable = "PLUGBOARD_LOG_LEVEL"
+package enum LogLevelChoice {
+  package static let optionName = "--log-level"
+  package static let environmentVariable = "PLUGBOARD_LOG_LEVEL"
   static let defaultLevel = LogLevel.notice
 
   /// `trace, debug, info, notice, warning or error`, for messages.
-  static var levelNames: String {
+  package static var levelNames: String {
     let names = LogLevel.allCases.map(\.description)
     return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
-  }
-
-  /// The level the flag or the environment sets, nil when neither does; a
-  /// misspelt level in either is a usage error.
-  static func override(option: String?, environment: [String: String], command: String)
-    -> Result<LogLevel?, UsageError>
-  {
-    for (text, source) in [(option, optionName), (environment[environmentVariable], environmentVariable)] {
-      guard let text else { continue }
-      guard let level = LogLevel(name: text) else {
-        let hint =
-          KeySuggestion.closest(to: text, among: LogLevel.allCases.map(\.description))
-          .map { "; did you mean '\($0)'?" } ?? ""
-        return .failure(
-          UsageError(
-            message: "\(source) takes \(levelNames), found '\(Terminal.sanitize(text))'\(hint)",
-            command: command))
-      }
-      return .success(level)
-    }
-    return .success(nil)
   }
 
   /// The level in effect: `override` (flag or environment), else
@@ -51,7 +30,7 @@ enum LogLevelChoice {
   /// The override the command line and environment of the command being
   /// run set; nil when neither does. Set once, before anything is brought
   /// up (as ``Verbosity/current``).
-  static var current: LogLevel? {
+  package static var current: LogLevel? {
     get { LogLevel(rawValue: chosen.load(ordering: .relaxed)) }
     set { chosen.store(newValue?.rawValue ?? -1, ordering: .relaxed) }
   }

@@ -18,7 +18,7 @@ import Foundation
 /// drawing, before the main thread prints anything else, so the line
 /// never lingers in front of a diagnostic. Output a plugin writes while
 /// the line is shown lands after it; the next redraw starts a new line.
-final class ProgressIndicator: @unchecked Sendable {
+package final class ProgressIndicator: @unchecked Sendable {
   /// How long a stage runs before the line appears: long enough that a
   /// healthy start-up never flickers.
   static let delay = Duration.seconds(1)
@@ -35,7 +35,7 @@ final class ProgressIndicator: @unchecked Sendable {
   }
 
   /// An indicator for this process's standard error, if it should have one.
-  static func forStandardError(verbosity: Verbosity) -> ProgressIndicator? {
+  package static func forStandardError(verbosity: Verbosity) -> ProgressIndicator? {
     let environment = ProcessInfo.processInfo.environment
     let wanted = enabled(
       isTerminal: isatty(STDERR_FILENO) == 1, noColor: environment["NO_COLOR"], term: environment["TERM"],

@@ -10,17 +10,17 @@ import PlugboardSupervision
 /// ``Progress/report(_:)``), in the process that runs plugin code, so
 /// `--unsupervised` prints exactly what a supervised run prints, and the
 /// lines are in order with the command's own diagnostics.
-final class StageFeedback {
+package final class StageFeedback {
   /// The feedback of the command being run; nil when it brings nothing up.
   /// Set once, before any plugin code runs.
-  nonisolated(unsafe) static var current: StageFeedback?
+  package nonisolated(unsafe) static var current: StageFeedback?
 
   private let verbose: Bool
   private let indicator: ProgressIndicator?
   private var timeline: StageTimeline
   private let clock = ContinuousClock()
 
-  init(verbosity: Verbosity, indicator: ProgressIndicator?) {
+  package init(verbosity: Verbosity, indicator: ProgressIndicator?) {
     verbose = verbosity == .verbose
     self.indicator = indicator
     timeline = StageTimeline(started: clock.now)

@@ -3,37 +3,25 @@ import Synchronization
 /// How much a deployment command says on standard error besides its
 /// errors: `--quiet` only errors, `--verbose` every stage with its time
 /// (see ``StageFeedback``). Errors are always printed.
-enum Verbosity: UInt8, Sendable {
+package enum Verbosity: UInt8, Sendable {
   case quiet
   case normal
   case verbose
 
   /// `--verbose`: each plugin's stages with timings, and the log level
   /// lowered to debug.
-  static let verboseFlag = "--verbose"
+  package static let verboseFlag = "--verbose"
   /// `--quiet`: errors only, and the log level raised to error.
-  static let quietFlag = "--quiet"
+  package static let quietFlag = "--quiet"
 
   private static let chosen = Atomic<UInt8>(Verbosity.normal.rawValue)
 
   /// The verbosity of the command being run in this process: set once,
   /// before it brings anything up, and read wherever a warning or an
   /// informational line is printed (``Console/warn(_:)``).
-  static var current: Verbosity {
+  package static var current: Verbosity {
     get { Verbosity(rawValue: chosen.load(ordering: .relaxed)) ?? .normal }
     set { chosen.store(newValue.rawValue, ordering: .relaxed) }
   }
 
-  /// The verbosity `options` ask for; `--quiet` with `--verbose` is a
-  /// usage error, since they contradict each other.
-  static func from(_ options: ParsedOptions, command: String) -> Result<Verbosity, UsageError> {
-    switch (options.flags.contains(quietFlag), options.flags.contains(verboseFlag)) {
-    case (true, true):
-      .failure(
-        UsageError(message: "\(quietFlag) and \(verboseFlag) cannot be used together", command: command))
-    case (true, false): .success(.quiet)
-    case (false, true): .success(.verbose)
-    case (false, false): .success(.normal)
-    }
-  }
 }

@@ -6,8 +6,8 @@
 /// `initCompleted`) is dotted and labelled with how; an edge from a
 /// `Contributions` dependency to a contribution is bold, blue and labelled
 /// `contribution`.
-enum DOTRenderer {
-  static func render(_ model: GraphModel) -> String {
+package enum DOTRenderer {
+  package static func render(_ model: GraphModel) -> String {
     var lines = [
       "digraph Plugboard {",
       "  rankdir=LR;",

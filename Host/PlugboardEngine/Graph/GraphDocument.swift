@@ -4,7 +4,7 @@ import PlugboardKit
 /// plugins) with the verdict the exit status gives, in format version
 /// ``JSONText/formatVersion`` (Docs/schemas/graph.schema.json). Printed
 /// also when the manifest is broken: no nodes, and its `problems`.
-struct GraphDocument: Encodable {
+package struct GraphDocument: Encodable {
   let formatVersion = JSONText.formatVersion
   /// The manifest's absolute path.
   let manifest: String
@@ -15,9 +15,9 @@ struct GraphDocument: Encodable {
   /// The errors `check` finds besides load failures.
   let findings: [Finding]
   /// No problem and no error: exit status 0.
-  let healthy: Bool
+  package let healthy: Bool
 
-  init(manifest: String, model: GraphModel?, problems: [DeploymentProblem], errors: [Finding]) {
+  package init(manifest: String, model: GraphModel?, problems: [DeploymentProblem], errors: [Finding]) {
     self.manifest = manifest
     nodes = model?.nodes ?? []
     edges = model?.edges ?? []

@@ -2,27 +2,29 @@
 /// a pinned plugin would load from a sealed copy (``PinnedLibrary``), found
 /// as the loader finds them, from the files alone (nothing is opened with
 /// `dlopen`).
-struct LibraryClosure {
+package struct LibraryClosure {
   /// One library: its canonical file and the plugins that need it, in the
   /// order they were surveyed.
-  struct Library: Equatable {
-    let file: String
-    var users: [String]
+  package struct Library: Equatable {
+    package let file: String
+    package var users: [String]
     /// For an unpinnable library, the run path entry that finds it.
-    var entry: String? = nil
+    package var entry: String? = nil
   }
 
-  private(set) var libraries: [Library] = []
+  package private(set) var libraries: [Library] = []
   /// Libraries the run path finds in a folder other than their plugin's
   /// own that is neither the system's nor the toolchain's, with the entry
   /// that finds them: they cannot be pinned (``Neighbours/Found``).
-  private(set) var unpinnable: [Library] = []
+  package private(set) var unpinnable: [Library] = []
+
+  package init() {}
 
   /// Adds the neighbours of the library at `file` (canonical), and theirs,
   /// as needed by `user`. A library whose dynamic section cannot be read,
   /// or whose run path the loader refuses for a pinned plugin, adds none:
   /// loading it reports that.
-  mutating func add(neighboursOf file: String, user: String) {
+  package mutating func add(neighboursOf file: String, user: String) {
     let folder = FilePath.directory(of: file)
     guard let info = ELFFile(path: file).dynamicInfo() else { return }
     var pending = [info]
@@ -50,7 +52,7 @@ struct LibraryClosure {
   /// How `pin` writes `file` as a key of `libraryPins`: relative to
   /// `directory` (the manifest's folder) when it lies inside it, as a
   /// plugin's `path` usually is, else absolute.
-  static func key(for file: String, directory: String) -> String {
+  package static func key(for file: String, directory: String) -> String {
     let prefix = directory == "/" ? "/" : directory + "/"
     return file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file
   }

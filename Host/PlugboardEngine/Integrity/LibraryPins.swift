@@ -1,7 +1,7 @@
 /// The manifest's `libraryPins` as the loader looks them up: by the
 /// canonical path each leads to, so a pin written relative to the
 /// manifest's folder, or through a link, covers the file the loader maps.
-struct LibraryPins {
+package struct LibraryPins {
   private let byFile: [String: LibraryPin]
 
   /// `pins` resolved against `directory`, the manifest's folder; of two
@@ -17,7 +17,7 @@ struct LibraryPins {
   }
 
   /// The pin of the library at `file` (canonical), if any.
-  func pin(for file: String) -> LibraryPin? {
+  package func pin(for file: String) -> LibraryPin? {
     byFile[file]
   }
 }

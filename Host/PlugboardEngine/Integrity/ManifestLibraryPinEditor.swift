@@ -3,11 +3,11 @@
 /// added just before `plugins`, on its own line when the manifest spans
 /// several lines (indented as `plugins`) and followed by a space when it is
 /// written on one.
-enum ManifestLibraryPinEditor {
+package enum ManifestLibraryPinEditor {
   /// `text` with `libraryPins` holding `pins` (key as written, digest), in
   /// that order; nil when the text is not shaped as expected (it was
   /// accepted by the parser, so this means a bug, reported as such).
-  static func apply(_ pins: [(key: String, digest: String)], to text: [UInt8]) -> [UInt8]? {
+  package static func apply(_ pins: [(key: String, digest: String)], to text: [UInt8]) -> [UInt8]? {
     guard let top = PluginObjectSpans.topLevel(text),
       let plugins = top.members.first(where: { $0.key == "plugins" })
     else { return nil }

@@ -3,11 +3,11 @@
 /// added as the object's last member, on its own line when the object
 /// spans several lines (indented as its other members) and after a comma
 /// and a space when it is written on one.
-enum ManifestPinEditor {
+package enum ManifestPinEditor {
   /// `text` with plugin `index`'s pin set to `digests[index]`, for every
   /// index given; nil when the text is not shaped as expected (it was
   /// accepted by the parser, so this means a bug, reported as such).
-  static func apply(_ digests: [Int: String], to text: [UInt8]) -> [UInt8]? {
+  package static func apply(_ digests: [Int: String], to text: [UInt8]) -> [UInt8]? {
     guard let objects = PluginObjectSpans.locate(text) else { return nil }
     var edits: [(range: Range<Int>, replacement: [UInt8])] = []
     for (index, digest) in digests {

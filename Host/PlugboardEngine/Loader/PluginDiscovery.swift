@@ -20,14 +20,14 @@
 /// the dynamic loader opens it with the plugin, so it is not a plugin of
 /// its own (it exports no `plugboard_entry_v1`). That is the drop-in layout
 /// for plugins with neighbours: each plugin's libraries beside it.
-enum PluginDiscovery {
+package enum PluginDiscovery {
   /// How many entries one drop-in folder may hold, plugin or not.
   static let entryLimit = 1024
 
   /// The absolute paths of the plugin libraries in the folder that
   /// `pluginFolders[index]` (`written`) names, in load order, or the
   /// problem reading it.
-  static func libraries(in written: String, index: Int, manifest: Manifest) -> Result<
+  package static func libraries(in written: String, index: Int, manifest: Manifest) -> Result<
     [String], DeploymentProblem
   > {
     let folder = FilePath.absolute(written, relativeTo: manifest.directory)

@@ -9,7 +9,7 @@
 ///
 /// Each check returns the detail of the problem, continuing "plugin 'X'
 /// (path) …", or nil when the file passes.
-struct PluginVetting {
+package struct PluginVetting {
   /// The canonical folders plugins may lie in: the manifest's own, and the
   /// manifest's `pluginRoots`.
   let roots: [String]
@@ -20,9 +20,9 @@ struct PluginVetting {
   /// afresh by the next one.
   private let folders = FolderVerdicts()
   /// The manifest's `libraryPins`, by the file each leads to.
-  let libraryPins: LibraryPins
+  package let libraryPins: LibraryPins
 
-  init(manifest: Manifest) {
+  package init(manifest: Manifest) {
     let folders =
       [manifest.directory]
       + manifest.pluginRoots.map { FilePath.absolute($0, relativeTo: manifest.directory) }
@@ -35,7 +35,7 @@ struct PluginVetting {
   }
 
   /// `canonical`, the file `absolute` leads to, must lie inside a root.
-  func placement(absolute: String, canonical: String, entry: PluginEntry) -> String? {
+  package func placement(absolute: String, canonical: String, entry: PluginEntry) -> String? {
     guard !roots.contains(where: { Self.path(canonical, isInside: $0) }) else { return nil }
     let list = roots.joined(separator: ", ")
     let fix = #"move it under one of them, or list its folder in the manifest's "pluginRoots""#
@@ -60,7 +60,7 @@ struct PluginVetting {
   /// its owner, and owned by root or the user running the host. A folder
   /// writable by all is allowed when it is root's and sticky (`/tmp`):
   /// others can add files there but not replace someone else's.
-  func permissions(of canonical: String) -> String? {
+  package func permissions(of canonical: String) -> String? {
     guard let file = FileTrust.status(canonical) else { return "cannot be examined (stat failed)" }
     return permissions(of: canonical, status: file)
   }

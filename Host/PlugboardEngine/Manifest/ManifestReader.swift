@@ -1,7 +1,7 @@
 /// Finds, reads, parses and checks a manifest.
 package enum ManifestReader {
   /// The manifest's file name, read from the current folder by default.
-  static let defaultFileName = "plugins.json"
+  package static let defaultFileName = "plugins.json"
 
   /// Reads the manifest at `argument` (from `--manifest`), or the default
   /// `./plugins.json` when `argument` is nil. Relative paths are taken from
@@ -17,7 +17,7 @@ package enum ManifestReader {
 
   /// The absolute path `argument` (or the default) names, and why. A
   /// folder names its `plugins.json`, as running in it would.
-  static func location(argument: String?, origin: ManifestOrigin? = nil)
+  package static func location(argument: String?, origin: ManifestOrigin? = nil)
     -> Result<(path: String, origin: ManifestOrigin), ManifestError>
   {
     let origin: ManifestOrigin = origin ?? argument.map { .option($0) } ?? .defaultLocation
@@ -52,7 +52,7 @@ package enum ManifestReader {
 
   /// The manifest at the absolute `path` and the bytes it was decoded
   /// from, for a command that rewrites the file (`plugboard pin`).
-  static func readWithText(path: String, origin: ManifestOrigin)
+  package static func readWithText(path: String, origin: ManifestOrigin)
     -> Result<(manifest: Manifest, text: [UInt8]), ManifestError>
   {
     ManifestFile.read(path, origin: origin).flatMap { file in

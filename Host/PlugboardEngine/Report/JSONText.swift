@@ -1,7 +1,7 @@
 import Foundation
 
 /// Pretty, key-sorted JSON for `--json` and `graph --format json`.
-enum JSONText {
+package enum JSONText {
   /// The version every JSON document plugboard prints carries as
   /// `formatVersion`: raised when a field is removed or changes meaning,
   /// not when one is added. Docs/schemas/ describes each document.
@@ -11,7 +11,7 @@ enum JSONText {
   /// encoder escapes U+0000–U+001F, this escapes DEL and the C1 controls
   /// (U+007F–U+009F) too, so the text reads the same to a JSON parser and
   /// holds nothing a terminal would act on.
-  static func encode(_ value: some Encodable) -> String {
+  package static func encode(_ value: some Encodable) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     // Plain strings, numbers and arrays cannot fail to encode; say so if they did.

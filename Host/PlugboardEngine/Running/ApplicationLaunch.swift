@@ -27,7 +27,7 @@ public struct ApplicationLaunch {
   ///   profile failed, ``RunFailure/brokenGraph(_:)`` when the graph has
   ///   errors, ``RunFailure/unresolvableApplication(_:hints:)`` when
   ///   resolving the `Application` threw. Nothing was run then.
-  static func prepare(_ deployment: Deployment) throws(RunFailure) -> ApplicationLaunch {
+  package static func prepare(_ deployment: Deployment) throws(RunFailure) -> ApplicationLaunch {
     guard deployment.problems.isEmpty else {
       Progress.report(.reporting)
       throw .deploymentProblems(deployment.problems)
@@ -76,7 +76,7 @@ public struct ApplicationLaunch {
   }
 
   /// ``run(arguments:hookTimeout:)`` with shut-down warnings on `console`.
-  func run(arguments: [String], hookTimeout: Duration?, console: any Console) async throws(RunFailure)
+  package func run(arguments: [String], hookTimeout: Duration?, console: any Console) async throws(RunFailure)
     -> Int32
   {
     // Start hooks count as running: they are bounded by their own limit

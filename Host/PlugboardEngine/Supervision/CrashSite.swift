@@ -2,7 +2,7 @@
 /// child's crash handler; see `plugboard_crash_site.h`): the faulting
 /// address or a return address of the crashing thread, with the loaded
 /// object that owns it and the plugin whose library that object is.
-struct CrashSite: Equatable, Sendable {
+package struct CrashSite: Equatable, Sendable {
   enum Kind: Character, Sendable {
     /// The faulting address (`si_addr`).
     case fault = "a"

@@ -15,7 +15,7 @@ import PlugboardSupervision
 /// When the process is not supervised (`--unsupervised`, an embedding
 /// program, the tests), there is no record and no pipe and every call does
 /// nothing but feed the terminal's feedback.
-enum Progress {
+package enum Progress {
   /// The pipe's write end and the record shared with the parent; set
   /// together, once, in the child, before any thread exists.
   nonisolated(unsafe) private static var parent: (descriptor: Int32, record: StageRecord)?
@@ -49,12 +49,12 @@ enum Progress {
 
   /// The manifest's time limits, for the parent to time stages and
   /// exit-time code with from now on; nothing when it sets neither.
-  static func announceLimits(of manifest: Manifest) {
+  package static func announceLimits(of manifest: Manifest) {
     guard manifest.stageTimeout != nil || manifest.exitTimeout != nil else { return }
     report(.stageTimeout(manifest.stageTimeout ?? Supervisor.defaultStageTimeout, exit: manifest.exitTimeout))
   }
 
-  static func report(_ event: ProgressEvent) {
+  package static func report(_ event: ProgressEvent) {
     if event == .reporting || event == .running { restorePluginOutput(for: event) }
     StageFeedback.current?.observe(event)
     guard let parent else { return }
@@ -112,7 +112,7 @@ enum Progress {
   /// the application starts (``report(_:)`` with `.reporting` or
   /// `.running`): a plugin that prints while it registers must not put its
   /// line in front of `list --json`'s JSON. Supervised or not.
-  static func divertPluginOutput() {
+  package static func divertPluginOutput() {
     guard savedOutput == nil else { return }
     _ = plugboard_stdout_flush()
     let saved = plugboard_move_high(dup(STDOUT_FILENO))

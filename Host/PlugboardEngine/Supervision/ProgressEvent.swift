@@ -13,7 +13,7 @@
 /// removed), `R` (ready), `Q` (stopping); and, should a stage ever be sent
 /// as a line, `S<stage>\t<plugin>\t<file>`, `D` (reporting) and `A`
 /// (running), which the parent applies as it would the record.
-enum ProgressEvent: Equatable, Sendable {
+package enum ProgressEvent: Equatable, Sendable {
   /// A stage begins, for a plugin when `plugin` is set.
   case stage(LoadStage, plugin: String?, file: String?)
   /// The manifest's `stageTimeout`, once the child has read it, and its

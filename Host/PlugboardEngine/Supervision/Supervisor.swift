@@ -40,9 +40,13 @@ import PlugboardSupervision
 /// start of the Swift runtime and Foundation (see BENCHMARKS.md); it is
 /// safe only because it happens before any thread exists, which is why the
 /// parent never uses Swift concurrency, Dispatch or Foundation's `Process`.
-struct Supervisor {
+package struct Supervisor {
+  /// The command that runs the deployment's Application: the one a
+  /// service manager starts, and the one an embedding program's supervised
+  /// run reports as.
+  package static let runCommand = "run"
   /// The commands that bring a deployment up.
-  static let supervisedCommands: Set<String> = ["run", "list", "check", "explain", "graph"]
+  package static let supervisedCommands: Set<String> = [runCommand, "list", "check", "explain", "graph"]
   static let defaultStageTimeout = Duration.seconds(10)
   /// How long a crashing child may take to write its crash report (the
   /// Swift runtime's backtrace) before it is killed.
@@ -58,26 +62,10 @@ struct Supervisor {
   /// `--exit-timeout`, when given.
   var exitTimeout: Duration? = nil
 
-  /// Supervises the command `arguments` name, if it brings a deployment up
-  /// and `--unsupervised` is not given. Returns `nil` in the child, which
-  /// must go on and run the command, and the exit status in the parent.
-  /// Returns `nil` too when the process cannot fork (the command then runs
-  /// unsupervised rather than not at all).
-  static func superviseIfNeeded(_ arguments: [String]) -> Int32? {
-    guard case .command(let name, let options)? = try? ArgumentParser.parse(arguments),
-      supervisedCommands.contains(name), !options.flags.contains(OptionSpec.unsupervised.name)
-    else { return nil }
-    var limits: [Duration?] = []
-    for option in [OptionSpec.stageTimeout, OptionSpec.exitTimeout] {
-      guard let text = options.values[option.name] else {
-        limits.append(nil)
-        continue
-      }
-      // A bad value is the command's to report, as any other misuse.
-      guard let parsed = StageTimeout.parse(text) else { return nil }
-      limits.append(parsed)
-    }
-    return Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1]).supervise()
+  package init(command: String, timeout: Duration?, exitTimeout: Duration? = nil) {
+    self.command = command
+    self.timeout = timeout
+    self.exitTimeout = exitTimeout
   }
 
   private enum Decision {
@@ -88,7 +76,7 @@ struct Supervisor {
     case stop(signal: Int32, [String])
   }
 
-  func supervise() -> Int32? {
+  package func supervise() -> Int32? {
     var quarantine: [String: DeploymentProblem] = [:]
     let notifier = SystemdNotifier.fromEnvironment(command: command)
     // Processes plugin code starts stay plugboard's descendants, to be

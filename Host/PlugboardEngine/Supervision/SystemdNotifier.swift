@@ -49,7 +49,7 @@ final class SystemdNotifier {
   /// The notifier for `command` as systemd's environment asks: only `run`
   /// is a service, and only when `NOTIFY_SOCKET` is set (and not empty).
   static func fromEnvironment(command: String) -> SystemdNotifier? {
-    guard command == CommandSpec.run.name, let address = variable(socketVariable), !address.isEmpty else {
+    guard command == Supervisor.runCommand, let address = variable(socketVariable), !address.isEmpty else {
       return nil
     }
     return SystemdNotifier(

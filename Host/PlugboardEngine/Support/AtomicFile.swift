@@ -14,14 +14,14 @@
 /// since the caller read the file is not lost: with `original`, the file
 /// is locked (`flock`, which other `plugboard pin` runs take too) and
 /// compared with what the caller read before it is replaced.
-enum AtomicFile {
+package enum AtomicFile {
   /// Why a replacement was not made.
-  enum Failure: Error, CustomStringConvertible {
+  package enum Failure: Error, CustomStringConvertible {
     case system(SystemCallError)
     /// The file no longer holds what the caller read.
     case changed
 
-    var description: String {
+    package var description: String {
       switch self {
       case .system(let error): "\(error)"
       case .changed: "it was changed by someone else since plugboard read it"
@@ -31,8 +31,9 @@ enum AtomicFile {
 
   /// Replaces the file at `path` (absolute) with `bytes`; with `original`,
   /// only while it still holds those bytes.
-  static func replace(_ path: String, with bytes: [UInt8], original: [UInt8]? = nil) -> Result<Void, Failure>
-  {
+  package static func replace(
+    _ path: String, with bytes: [UInt8], original: [UInt8]? = nil
+  ) -> Result<Void, Failure> {
     let current = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
     guard current >= 0 else { return .failure(.system(SystemCallError("open \(path)"))) }
     defer { close(current) }

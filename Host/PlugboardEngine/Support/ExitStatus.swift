@@ -34,8 +34,8 @@ package enum ExitStatus: Int32, Sendable {
   /// The status `command` ends with for one of plugboard's own outcomes:
   /// `run`'s must not be mistaken for an application's, so it maps
   /// `.problems` to ``runBroken`` and `.misuse` to ``runMisuse``.
-  static func of(_ status: ExitStatus, command: String?) -> Int32 {
-    guard command == CommandSpec.run.name else { return status.rawValue }
+  package static func of(_ status: ExitStatus, command: String?) -> Int32 {
+    guard command == Supervisor.runCommand else { return status.rawValue }
     switch status {
     case .problems: return ExitStatus.runBroken.rawValue
     case .misuse: return ExitStatus.runMisuse.rawValue
@@ -46,6 +46,6 @@ package enum ExitStatus: Int32, Sendable {
   /// The status a crash or a hang plugboard cannot attribute to a plugin
   /// it could set aside ends `command` with.
   static func crashed(command: String) -> Int32 {
-    command == CommandSpec.run.name ? ExitStatus.runCrashed.rawValue : ExitStatus.problems.rawValue
+    command == Supervisor.runCommand ? ExitStatus.runCrashed.rawValue : ExitStatus.problems.rawValue
   }
 }

@@ -6,12 +6,12 @@
 
 /// Path arithmetic on plain strings, POSIX style, without touching the disk
 /// (except ``canonical(_:)`` and ``currentDirectory``).
-enum FilePath {
+package enum FilePath {
   /// `path` made absolute against `base`, with `.` components and repeated
   /// slashes dropped. `..` is kept: only the file system knows what it
   /// means, since `x/..` is the parent of wherever the link `x` leads, not
   /// the folder that holds `x`. ``canonical(_:)`` resolves it as the kernel does.
-  static func absolute(_ path: String, relativeTo base: String) -> String {
+  package static func absolute(_ path: String, relativeTo base: String) -> String {
     let joined = path.hasPrefix("/") ? path : base + "/" + path
     if isPlain(joined) { return joined }
     let parts = joined.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
@@ -34,14 +34,14 @@ enum FilePath {
   }
 
   /// The folder containing `path` (which is absolute).
-  static func directory(of path: String) -> String {
+  package static func directory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
   /// The current working directory, or nil when it cannot be determined
   /// (it was deleted, or a folder above it cannot be read).
-  static var currentDirectory: String? {
+  package static var currentDirectory: String? {
     guard let buffer = getcwd(nil, 0) else { return nil }
     defer { free(buffer) }
     return String(cString: buffer)
@@ -50,7 +50,7 @@ enum FilePath {
   /// The canonical absolute path, following symbolic links, or `nil` when
   /// some component does not exist. Loading by canonical path makes the
   /// same library reached by two names one library.
-  static func canonical(_ path: String) -> String? {
+  package static func canonical(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)

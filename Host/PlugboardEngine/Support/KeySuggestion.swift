@@ -1,5 +1,5 @@
 /// "Did you mean" for misspelt keys and commands.
-enum KeySuggestion {
+package enum KeySuggestion {
   /// Longer words get no suggestion. Nobody mistypes a name that long, and
   /// the distance costs the product of the two lengths: without a bound, a
   /// hostile manifest with one 5 MB unknown key took 20 s and 900 MB.
@@ -8,7 +8,7 @@ enum KeySuggestion {
   /// The candidate closest to `word`, if it is close enough to be a likely
   /// typo: at most a third of the word's length in edits (at least one).
   /// The first of equally close candidates wins.
-  static func closest(to word: String, among candidates: [String]) -> String? {
+  package static func closest(to word: String, among candidates: [String]) -> String? {
     guard word.utf8.count <= longestWord * 4 else { return nil }
     let typed = Array(word.lowercased())
     guard typed.count <= longestWord else { return nil }

@@ -5,7 +5,7 @@
 /// allocation at a time on the way out is work whose result nobody sees
 /// (issue 15). Only for what a command-line command made; a program that
 /// embeds the host frees what it holds.
-enum ProcessLifetime {
+package enum ProcessLifetime {
   private final class Kept<Value> {
     let value: Value
 
@@ -16,7 +16,7 @@ enum ProcessLifetime {
 
   /// Keeps `value` (a copy, which for a struct holds the same storage)
   /// alive until the process exits.
-  static func keep<Value>(_ value: Value) {
+  package static func keep<Value>(_ value: Value) {
     _ = Unmanaged.passRetained(Kept(value))
   }
 }

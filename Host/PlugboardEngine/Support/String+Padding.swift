@@ -1,6 +1,6 @@
 extension String {
   /// The string followed by spaces up to `width` characters, for columns.
-  func padded(to width: Int) -> String {
+  package func padded(to width: Int) -> String {
     self + String(repeating: " ", count: max(0, width - count))
   }
 }

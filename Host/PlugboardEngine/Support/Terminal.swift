@@ -1,11 +1,11 @@
 /// Text from a plugin or a file, made safe to print on a terminal.
-enum Terminal {
+package enum Terminal {
   /// `text` with every control character (C0, DEL, C1), Unicode line and
   /// paragraph separator and bidirectional control written as `\u{1B}`,
   /// so a message cannot move the cursor, change colours, retitle the
   /// window, begin a forged line, or reorder what the reader sees (Trojan
   /// Source, CVE-2021-42574).
-  static func sanitize(_ text: String) -> String {
+  package static func sanitize(_ text: String) -> String {
     sanitize(text, keepingLineBreaks: false)
   }
 
@@ -41,7 +41,7 @@ enum Terminal {
   /// What ``sanitize(_:)`` escapes: controls, bidirectional controls, and
   /// the line and paragraph separators (U+2028, U+2029), which some
   /// readers take for line breaks.
-  static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+  package static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
     isControl(scalar) || isBidirectionalControl(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029
   }
 

@@ -1,9 +1,9 @@
 // A program in a package of its own that embeds the host through the
-// PlugboardHost product, as a team with its own `main` would: only the
+// PlugboardEngine product, as a team with its own `main` would: only the
 // public API (Docs/embedding.md) is in reach. Built and run by
 // ExternalEmbedderTests.
 import Foundation
-import PlugboardHost
+import PlugboardEngine
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {

@@ -1,7 +1,7 @@
-// Type-checked against the built PlugboardHost module by
+// Type-checked against the built PlugboardEngine module by
 // ExternalEmbedderTests: each line names a declaration of the `plugboard`
 // executable's that the public API must not expose.
-import PlugboardHost
+import PlugboardEngine
 
 let loader = PluginLoader()
 let manifest: Manifest? = nil

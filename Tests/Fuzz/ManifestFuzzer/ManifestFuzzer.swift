@@ -1,6 +1,6 @@
 // The libFuzzer entry point over the manifest reader's parse and decode.
 // Built only by `Scripts/fuzz-manifest`, which compiles it into the
-// PlugboardHost module (so it reaches the internal `ManifestDecoder`) with
+// PlugboardEngine module (so it reaches the internal `ManifestDecoder`) with
 // `-sanitize=fuzzer,address`; SwiftPM never sees this folder, because a
 // program without `main` cannot link in a normal build.
 import Glibc
@@ -150,7 +150,7 @@ private func quote(_ string: String, into text: inout [UInt8]) {
 
 /// A service with a plain and two named registrations, for a profile's
 /// `services` choices to name (`FuzzService` or
-/// `PlugboardHost.FuzzService`, `Live` or `Mock`).
+/// `PlugboardEngine.FuzzService`, `Live` or `Mock`).
 private final class FuzzService: Sendable {
   let name: String?
   init(_ name: String?) { self.name = name }

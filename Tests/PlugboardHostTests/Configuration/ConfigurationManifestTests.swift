@@ -2,7 +2,7 @@ import Foundation
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// The manifest's `config` objects (a plugin entry's, a profile's) as the
 /// reader decodes and refuses them, the schema that describes them, and

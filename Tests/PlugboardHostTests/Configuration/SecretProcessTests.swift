@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// A process given a secret setting's value is non-dumpable (issue 23): no
 /// core file holds the secret, and no other process of the same user can

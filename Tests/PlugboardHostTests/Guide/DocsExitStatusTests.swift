@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardCLI
+@testable import PlugboardEngine
 
 /// The exit statuses the documentation quotes are the program's: each
 /// quote in the Markdown (`exit status 78`, `exits 1`, `` `run`: 64 ``,
@@ -10,7 +11,7 @@ import Testing
 /// with. A new quote fails until it is added here with its meaning, so no
 /// number in the docs goes unchecked.
 @Suite struct DocsExitStatusTests {
-  private typealias ExitStatus = PlugboardHost.ExitStatus
+  private typealias ExitStatus = PlugboardEngine.ExitStatus
 
   private static let documents =
     ["README.md", "SECURITY.md"]

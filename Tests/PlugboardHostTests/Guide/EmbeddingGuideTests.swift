@@ -52,7 +52,7 @@ import Testing
   /// the contracts' (without which `import AppContracts` fails).
   @Test func theProductsThePageNamesExist() throws {
     let page = try Self.read("Docs/embedding.md")
-    #expect(page.contains(#".product(name: "PlugboardHost", package: "plugboard")"#))
+    #expect(page.contains(#".product(name: "PlugboardEngine", package: "plugboard")"#))
     #expect(page.contains(#".product(name: "PlugboardKit", package: "Kit")"#))
     #expect(page.contains(#".package(path: "../plugboard/Plugins/Contracts")"#))
     #expect(page.contains(#".product(name: "AppContracts", package: "Contracts")"#))
@@ -60,7 +60,8 @@ import Testing
       try Self.read("Plugins/Contracts/Package.swift").contains(
         #".library(name: "AppContracts", type: .dynamic"#))
     #expect(
-      try Self.read("Package.swift").contains(#".library(name: "PlugboardHost", targets: ["PlugboardHost"])"#)
+      try Self.read("Package.swift").contains(
+        #".library(name: "PlugboardEngine", targets: ["PlugboardEngine"])"#)
     )
     #expect(try Self.read("Kit/Package.swift").contains(#".library(name: "PlugboardKit", type: .dynamic"#))
   }

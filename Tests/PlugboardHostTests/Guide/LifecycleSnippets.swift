@@ -2,7 +2,7 @@ import PlugboardKit
 import Synchronization
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 // The Swift code of Docs/lifecycle.md, compiled and run here so the page
 // cannot show code that does not build. Each region between

@@ -1,7 +1,8 @@
 import Foundation
 import PlugboardKit
 
-@testable import PlugboardHost
+@testable import PlugboardCLI
+@testable import PlugboardEngine
 
 /// A plugin outside this repository that depends on PlugboardKit and on the
 /// sample's contracts by version: `Scripts/export-sdk` exports Kit as a git

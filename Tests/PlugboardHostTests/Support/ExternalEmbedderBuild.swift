@@ -3,7 +3,7 @@ import PlugboardKit
 
 /// `Tests/Fixtures/OutsideEmbedder/main.swift` as the executable of a
 /// package of its own that depends on this one by path and uses the
-/// `PlugboardHost` product: built once per test run with `swift build
+/// `PlugboardEngine` product: built once per test run with `swift build
 /// --package-path` into a scratch folder beside this build's products
 /// named by PlugboardKit's fingerprint, so later runs are incremental.
 enum ExternalEmbedderBuild {
@@ -12,7 +12,7 @@ enum ExternalEmbedderBuild {
   struct Built {
     /// The executable.
     let executable: String
-    /// The build's products folder, holding `Modules/PlugboardHost.swiftmodule`
+    /// The build's products folder, holding `Modules/PlugboardEngine.swiftmodule`
     /// and the module maps of the C modules it imports.
     let products: String
 
@@ -41,7 +41,7 @@ enum ExternalEmbedderBuild {
         targets: [
           .executableTarget(
             name: "outside-embedder",
-            dependencies: [.product(name: "PlugboardHost", package: \(String(reflecting: identity)))],
+            dependencies: [.product(name: "PlugboardEngine", package: \(String(reflecting: identity)))],
             path: "Sources")
         ]
       )

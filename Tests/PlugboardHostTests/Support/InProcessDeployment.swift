@@ -1,6 +1,6 @@
 import PlugboardKit
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// A deployment whose container is assembled in the test process, with no
 /// plugin loaded, for the analyses that read only declarations (`check`,

@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import PlugboardHost
+@testable import PlugboardEngine
 
 /// The subset of JSON Schema (2020-12) that Docs/schemas/ uses: `type`,
 /// `properties`, `required`, `additionalProperties: false`, `items`,

@@ -1,7 +1,8 @@
 import Foundation
 import PlugboardKit
 
-@testable import PlugboardHost
+@testable import PlugboardCLI
+@testable import PlugboardEngine
 
 /// Two versions of a tiny shared contracts module and three plugins using
 /// it (sources in `Tests/Fixtures/Weather/`), compiled with the toolchain's

@@ -1,0 +1,18 @@
+import PlugboardEngine
+
+// The engine keeps the verbosity in effect; reading it from the command
+// line is the CLI's.
+extension Verbosity {
+  /// The verbosity `options` ask for; `--quiet` with `--verbose` is a
+  /// usage error, since they contradict each other.
+  static func from(_ options: ParsedOptions, command: String) -> Result<Verbosity, UsageError> {
+    switch (options.flags.contains(quietFlag), options.flags.contains(verboseFlag)) {
+    case (true, true):
+      .failure(
+        UsageError(message: "\(quietFlag) and \(verboseFlag) cannot be used together", command: command))
+    case (true, false): .success(.quiet)
+    case (false, true): .success(.verbose)
+    case (false, false): .success(.normal)
+    }
+  }
+}
