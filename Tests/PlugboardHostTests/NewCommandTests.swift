@@ -3,7 +3,8 @@ import Foundation
 import PlugboardKit
 import Testing
 
-@testable import PlugboardHost
+@testable import PlugboardCLI
+@testable import PlugboardEngine
 
 /// `plugboard new`: the package it makes builds with `swift build` and
 /// loads into the sample deployment unchanged, with a clean first check.
@@ -100,6 +101,24 @@ import Testing
       created.stdout.split(separator: "\n").last.map(String.init)
         == #"Load it:    add { "name": "Greetings", "path": "Plugins/Greetings/.build/debug/libGreetings.so" } "#
         + #"to "plugins" in plugins.json, then run plugboard check"#)
+  }
+
+  /// Besides the debug build, the output and the README say how to build
+  /// for a host installed without the toolchain (Docs/shipping.md).
+  @Test func theReleaseBuildIsNamedBesideTheDebugOne() throws {
+    let deployment = try TemporaryDirectory()
+    let created = try Subprocess.plugboard(
+      ["new", "Greetings", "--path", "Greetings", "--sdk", BuildProducts.packageRoot], in: deployment.path)
+    #expect(created.status == 0, "\(created.stderr)")
+    let package = deployment.path + "/Greetings"
+    #expect(
+      created.stdout.split(separator: "\n").dropFirst(2).first.map(String.init)
+        == "Release:    swift build -c release --package-path \(package), for a host installed without the "
+        + "toolchain; then load \(package)/.build/release/libGreetings.so")
+    let readme = try String(contentsOfFile: package + "/README.md", encoding: .utf8)
+    #expect(readme.contains("```sh\nswift build -c release\n```\n"))
+    #expect(
+      readme.contains(#"{ "name": "Greetings", "path": "<this folder>/.build/release/libGreetings.so" }"#))
   }
 
   @Test(arguments: [

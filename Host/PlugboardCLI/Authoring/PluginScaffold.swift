@@ -173,6 +173,20 @@ struct PluginScaffold: Equatable {
     plugboard list
     ```
 
+    Ship it: a host built for release and installed where the Swift
+    toolchain is not (`Scripts/install-host`) loads only a release build (a
+    debug build needs the toolchain's `libswiftSwiftOnoneSupport.so`).
+    Build for release, and name the release library in that deployment's
+    `plugins.json`:
+
+    ```sh
+    swift build -c release
+    ```
+
+    ```json
+    { "name": "\(name)", "path": "<this folder>/.build/release/lib\(name).so" }
+    ```
+
     A service other plugins use is a protocol in the shared contracts
     package; `Docs/writing-a-plugin.md` in the Plugboard repository walks
     through contracts, optional dependencies, testing an assembly on its own,

@@ -55,6 +55,11 @@ struct NewCommand {
     }
     console.out("Created the plugin package \(name) in \(folder)")
     console.out("Build it:   swift build --package-path \(folder)")
+    // A host built for release, installed where the toolchain is not, cannot
+    // load a debug build (it lacks the runtime's debug support library).
+    console.out(
+      "Release:    swift build -c release --package-path \(folder), for a host installed without the "
+        + "toolchain; then load \(folder)/.build/release/lib\(name).so")
     console.out("Load it:    " + Self.loadHint(name: name, folder: folder, here: here))
     return ExitStatus.healthy.rawValue
   }

@@ -67,7 +67,27 @@ enum LoadFailureExplanation {
     guard let needs, let marker = text.range(of: ": cannot open shared object file") else { return nil }
     let name = String(text[..<marker.lowerBound])
     guard let need = needs.needs.first(where: { $0.name == name }), need.own == nil else { return nil }
+    if name == debugSupportLibrary { return debugBuild(needs) }
     return "it needs \(name), which neither \(needs.runPathDescription) nor the system's folders provide — "
       + needs.copyAdvice(name)
+  }
+
+  /// The library only an unoptimised (debug) Swift build links. A host
+  /// built for release does not load it, so a debug plugin finds it only
+  /// through its run path, in the toolchain it was built with: on a machine
+  /// without that toolchain (an installed host, Docs/shipping.md) it is
+  /// missing.
+  static let debugSupportLibrary = "libswiftSwiftOnoneSupport.so"
+
+  /// A debug plugin missing ``debugSupportLibrary``: copying "the library it
+  /// was built against" would not say where that is, nor that a release
+  /// build needs none.
+  private static func debugBuild(_ needs: PluginNeeds) -> String {
+    let library = debugSupportLibrary
+    return "it was built in debug: it needs \(library), the Swift runtime's library for unoptimised code, "
+      + "which this host, built for release, does not load, and which neither \(needs.runPathDescription) "
+      + "nor the system's folders provide — build the plugin for release (swift build -c release, and name "
+      + "its .build/release library in the manifest), or copy \(library) from the usr/lib/swift/linux "
+      + "folder of the toolchain it was built with into \(needs.folder)"
   }
 }
