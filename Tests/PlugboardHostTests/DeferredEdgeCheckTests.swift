@@ -2,6 +2,7 @@ import Foundation
 import PlugboardKit
 import Testing
 
+@testable import PlugboardCLI
 @testable import PlugboardEngine
 
 /// `plugboard check` on edges resolved after construction (`Lazy`,

@@ -2,6 +2,7 @@ import Foundation
 import PlugboardKit
 import Testing
 
+@testable import PlugboardCLI
 @testable import PlugboardEngine
 
 /// A `Contributions<T>` dependency reaches every contribution to `T`: the

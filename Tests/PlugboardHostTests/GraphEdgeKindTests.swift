@@ -2,6 +2,7 @@ import Foundation
 import PlugboardKit
 import Testing
 
+@testable import PlugboardCLI
 @testable import PlugboardEngine
 
 /// `plugboard graph` tells a forwarded type's edge and the edges followed

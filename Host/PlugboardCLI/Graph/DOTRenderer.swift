@@ -1,3 +1,5 @@
+import PlugboardEngine
+
 /// `plugboard graph --format dot`: Graphviz's language. Each plugin is a
 /// `cluster_` subgraph (drawn as a box around its registrations); missing
 /// services are red dashed nodes; cycle edges are thick and red; optional
@@ -6,8 +8,8 @@
 /// `initCompleted`) is dotted and labelled with how; an edge from a
 /// `Contributions` dependency to a contribution is bold, blue and labelled
 /// `contribution`.
-package enum DOTRenderer {
-  package static func render(_ model: GraphModel) -> String {
+enum DOTRenderer {
+  static func render(_ model: GraphModel) -> String {
     var lines = [
       "digraph Plugboard {",
       "  rankdir=LR;",

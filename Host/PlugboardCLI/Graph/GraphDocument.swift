@@ -1,10 +1,11 @@
+import PlugboardEngine
 import PlugboardKit
 
 /// `graph --format json`: the graph (``GraphModel``'s nodes, edges and
 /// plugins) with the verdict the exit status gives, in format version
 /// ``JSONText/formatVersion`` (Docs/schemas/graph.schema.json). Printed
 /// also when the manifest is broken: no nodes, and its `problems`.
-package struct GraphDocument: Encodable {
+struct GraphDocument: Encodable {
   let formatVersion = JSONText.formatVersion
   /// The manifest's absolute path.
   let manifest: String
@@ -15,9 +16,9 @@ package struct GraphDocument: Encodable {
   /// The errors `check` finds besides load failures.
   let findings: [Finding]
   /// No problem and no error: exit status 0.
-  package let healthy: Bool
+  let healthy: Bool
 
-  package init(manifest: String, model: GraphModel?, problems: [DeploymentProblem], errors: [Finding]) {
+  init(manifest: String, model: GraphModel?, problems: [DeploymentProblem], errors: [Finding]) {
     self.manifest = manifest
     nodes = model?.nodes ?? []
     edges = model?.edges ?? []

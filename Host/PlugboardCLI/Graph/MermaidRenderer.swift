@@ -1,9 +1,11 @@
+import PlugboardEngine
+
 /// `plugboard graph --format mermaid`: a Mermaid flowchart, which GitHub
 /// and most Markdown viewers render. Plugins are subgraphs; missing
 /// services use the `missing` class; cycle edges are restyled red; a
 /// contribution edge is a thick `== contribution ==>` arrow.
-package enum MermaidRenderer {
-  package static func render(_ model: GraphModel) -> String {
+enum MermaidRenderer {
+  static func render(_ model: GraphModel) -> String {
     var lines = ["flowchart LR"]
     for (index, cluster) in model.plugins.enumerated() {
       lines.append("  subgraph p\(index) [\(quoted(cluster.plugin))]")

@@ -1,10 +1,12 @@
+import PlugboardEngine
+
 /// `plugboard list` as text: a heading per plugin (name, version, file)
 /// and under it a table of its registrations; then each extension point
 /// with its contributions in resolution order.
-package enum ListingTable {
+enum ListingTable {
   /// The listing's lines, separated by line breaks: `list` prints it in
   /// one piece, and a string per line cost thousands.
-  package static func text(_ listing: DeploymentListing) -> String {
+  static func text(_ listing: DeploymentListing) -> String {
     var text = "Deployment \(listing.manifest)"
     func add(_ line: String) {
       text += "\n"

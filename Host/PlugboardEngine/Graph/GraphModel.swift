@@ -129,12 +129,12 @@ package struct GraphModel: Sendable, Encodable {
 
   /// Nodes that belong to no plugin's cluster (missing ones, and any
   /// registration made outside a plugin).
-  var unclustered: [Node] {
+  package var unclustered: [Node] {
     let clustered = Set(plugins.flatMap(\.nodes))
     return nodes.filter { !clustered.contains($0.id) }
   }
 
-  func node(_ id: String) -> Node? { nodes.first { $0.id == id } }
+  package func node(_ id: String) -> Node? { nodes.first { $0.id == id } }
 
   private static func kind(of edge: DependencyGraph.Edge, from node: DependencyGraph.Node) -> Edge.Kind {
     switch edge.deferral {

@@ -182,7 +182,7 @@ extension DeploymentListing.Registration {
 }
 
 extension DeploymentListing.Problem {
-  init(_ problem: DeploymentProblem) {
+  package init(_ problem: DeploymentProblem) {
     self.init(
       stage: problem.stage, plugin: problem.plugin, file: problem.file, message: problem.message,
       dlerror: problem.systemMessage)

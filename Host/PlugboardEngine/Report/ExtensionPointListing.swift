@@ -87,7 +87,7 @@ package struct ExtensionPointListing: Encodable, Sendable {
   }
 
   /// The section `list` prints after the plugins: a heading and a table.
-  func append(to text: inout String) {
+  package func append(to text: inout String) {
     let count = contributions.count
     text += "\n\nExtension point \(type): \(count) contribution\(count == 1 ? "" : "s"), in resolution order"
     let header = ["ORDER", "NAME", "PLUGIN", "SCOPE", "REGISTERED AT"]

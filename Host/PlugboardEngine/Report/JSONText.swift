@@ -5,7 +5,7 @@ package enum JSONText {
   /// The version every JSON document plugboard prints carries as
   /// `formatVersion`: raised when a field is removed or changes meaning,
   /// not when one is added. Docs/schemas/ describes each document.
-  static let formatVersion = 1
+  package static let formatVersion = 1
 
   /// `value` as JSON in which every control character is escaped: the
   /// encoder escapes U+0000–U+001F, this escapes DEL and the C1 controls

@@ -37,7 +37,7 @@ package struct LoggerChoice: Encodable, Sendable, Equatable {
 
   /// `Logger: plugboard's default (standard error)`, or `Logger: plugin
   /// 'JSONLog' (JSONLog/JSONLogAssembly.swift:12), replacing plugboard's default`.
-  var text: String {
+  package var text: String {
     guard let plugin else { return "Logger: plugboard's default (standard error)" }
     return "Logger: plugin '\(plugin)' (\(file):\(line)), replacing plugboard's default"
   }

@@ -7,8 +7,8 @@
 ///   service switched: AppContracts.APIClient → its registration named "Mock"
 ///   registration switched: AppContracts.AppConsole at Shell/ShellAssembly.swift:12 in plugin Shell (for every profile but 'live') replaces …
 /// ```
-enum ProfileLines {
-  static func lines(_ profile: ProfileEffects) -> [String] {
+package enum ProfileLines {
+  package static func lines(_ profile: ProfileEffects) -> [String] {
     var text = "Profile '\(profile.name)' (from \(profile.chosenBy)"
     if profile.source != .manifest, let manifestDefault = profile.manifestDefault,
       manifestDefault != profile.name

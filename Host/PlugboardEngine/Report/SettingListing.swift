@@ -44,7 +44,7 @@ package struct SettingListing: Encodable, Sendable, Equatable {
   }
 
   /// The settings as a table under a plugin, or nothing when there are none.
-  static func lines(_ settings: [SettingListing], indent: String = "  ") -> [String] {
+  package static func lines(_ settings: [SettingListing], indent: String = "  ") -> [String] {
     guard !settings.isEmpty else { return [] }
     let rows = settings.map { setting in
       [

@@ -1,6 +1,8 @@
 /// Rows of cells laid out in left-aligned columns, two spaces apart.
-struct TextTable {
+package struct TextTable {
   var rows: [[String]]
+
+  package init(rows: [[String]]) { self.rows = rows }
 
   /// One line per row, each prefixed by `indent`; the last column is not
   /// padded, so lines carry no trailing spaces.
@@ -20,7 +22,7 @@ struct TextTable {
   /// The table is laid out as bytes and joined to `text` once: appended
   /// cell by cell to a `String`, the text of a 4,000-row listing took
   /// 2.5 ms to make; this way, 1.9 ms (issue 15).
-  func append(to text: inout String, indent: String = "") {
+  package func append(to text: inout String, indent: String = "") {
     let layout = Layout(rows)
     var bytes: [UInt8] = []
     bytes.reserveCapacity(rows.count * (layout.lineWidth + indent.utf8.count + 1))
