@@ -11,7 +11,8 @@ import Testing
   /// A debug build needs the runtime's `libswiftSwiftOnoneSupport.so`, which
   /// a release host does not load and a machine without the toolchain does
   /// not have: the loader's "cannot open shared object file" becomes the
-  /// two ways out. (Only the message: a release host is a build of minutes.)
+  /// two ways out. (The message alone; `ReleaseHostTests` sees an installed
+  /// release host say it.)
   @Test func aDebugPluginUnderAReleaseHostIsToldToBuildForRelease() {
     let needs = PluginNeeds(
       file: "/srv/plugins/libWeather.so", folder: "/srv/plugins",
