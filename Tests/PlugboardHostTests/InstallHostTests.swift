@@ -17,11 +17,9 @@ import Testing
   /// The files the dynamic loader initialised for `plugboard --version`, as
   /// `LD_DEBUG=libs` reports them ("calling init: <file>").
   private func librariesLoaded(by plugboard: String) throws -> [String] {
-    let result = try Subprocess.run(plugboard, ["--version"], environment: ["LD_DEBUG": "libs"])
+    let result = try Subprocess.run(plugboard, ["--version"], environment: LoaderTrace.environment)
     #expect(result.status == 0)
-    return result.stderrLines.compactMap { line in
-      line.range(of: "calling init: ").map { String(line[$0.upperBound...]) }
-    }
+    return LoaderTrace.initialised(result)
   }
 
   /// The sample deployment, its plugins in this build's folder, run by the

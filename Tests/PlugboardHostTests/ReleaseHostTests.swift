@@ -72,11 +72,9 @@ struct ReleaseHostTests {
     // Every Swift library initialised came from the prefix: none from the
     // toolchain, whose run path entry the plugin no longer has.
     let traced = try installation.run(
-      ["run", "--manifest", installation.release], environment: ["LD_DEBUG": "libs"])
+      ["run", "--manifest", installation.release], environment: LoaderTrace.environment)
     #expect(traced.status == 0)
-    let loaded = traced.stderrLines.compactMap { line in
-      line.range(of: "calling init: ").map { String(line[$0.upperBound...]) }
-    }
+    let loaded = LoaderTrace.initialised(traced)
     #expect(loaded.contains(installation.folder.path + "/prefix/bin/../lib/libswiftCore.so"))
     #expect(loaded.contains(installation.folder.path + "/deployment/release/libHealthy.so"))
     let system = ["/lib/", "/lib64/", "/usr/lib/"]
