@@ -369,14 +369,41 @@ class PlainRecord<Service>: RegistrationRecord, @unchecked Sendable {
 /// argument-free factory is never called, because only keys without
 /// arguments reach a plain record's factory and this record's key has
 /// some.
+///
+/// One registered with an `async` factory (`{ r, user async throws in … }`)
+/// keeps it in `asyncFactory`, and its `argumentFactory` throws
+/// ``AsyncRegistrationRequired``: a synchronous `resolve(_:arguments:)`
+/// reaches it by the usual path and fails with
+/// ``ResolutionError/Kind/asyncRegistration``. (Not a subclass: a generic
+/// class declaring a type pack cannot be inherited from.)
 @usableFromInline
-final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, @unchecked Sendable {
+final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, AwaitedRecord,
+  @unchecked Sendable
+{
   @usableFromInline typealias Factory = @Sendable (Resolver, First, repeat each Rest) throws -> Service
   @usableFromInline let argumentFactory: Factory
+  /// The async factory, when there is one; only the awaited resolve calls it.
+  let asyncFactory: AwaitedArgumentFactory?
+  /// The `.container` instance an awaited resolve made.
+  // Guarded by the record's striped lock (see `AwaitedRecord`).
+  var madeInstance: Service?
 
-  init(key: ServiceKey, scope: ObjectScope, owner: Container, factory: @escaping Factory) {
+  init(
+    key: ServiceKey, scope: ObjectScope, owner: Container, factory: @escaping Factory,
+    asyncFactory: AwaitedArgumentFactory? = nil
+  ) {
     self.argumentFactory = factory
+    self.asyncFactory = asyncFactory
     super.init(key: key, scope: scope, owner: owner) { _ in throw ArgumentsRequired() }
+  }
+
+  override var awaitsFactory: Bool { asyncFactory != nil }
+
+  override func forgetAwaitedInstance() -> Any? { forgetMadeInstance() }
+
+  override var info: RegistrationInfo {
+    guard let asyncFactory else { return super.info }
+    return super.info.awaited(isolation: asyncFactory.isolationName)
   }
 
   /// Registers `type` in `container`, taking this registration's runtime
