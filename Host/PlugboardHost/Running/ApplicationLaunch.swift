@@ -111,6 +111,8 @@ public struct ApplicationLaunch {
     // (hookTimeout), not the stage limit, and their output is the
     // application's (see ApplicationSession and Docs/lifecycle.md).
     Progress.report(.running)
+    // `--hook-timeout` overrides the manifest's for dispose hooks too.
+    if let hookTimeout { deployment.container.disposeTimeout = hookTimeout }
     let lifecycle = ServiceLifecycle(deployment: deployment, limit: hookTimeout)
     return try await ApplicationSession(
       lifecycle: lifecycle, application: application, arguments: arguments, console: console

@@ -119,6 +119,7 @@ extension Container {
         let earlier = record.withWeakObject { stored -> AnyObject? in
           if let stored { return stored }
           stored = object
+          record.stampCreation()
           return nil
         }
         if let earlier = earlier as? Service { made = earlier }

@@ -25,6 +25,7 @@ extension AwaitedRecord {
     StripedLock.withLock(for: self) {
       if let made = madeInstance { return made }
       madeInstance = instance
+      stampCreation()
       return instance
     }
   }

@@ -43,6 +43,9 @@ class RegistrationRecord: @unchecked Sendable {
   /// Whether any `initCompleted` handler was added, so that making an
   /// instance can skip the metadata lock in the common case.
   @usableFromInline let hasInitCompleted = Atomic<Bool>(false)
+  /// When the instance kept now (`.container`, `.weak`, custom-scoped)
+  /// was made, by ``CreationOrder``: a reset disposes newest first.
+  private let creation = Atomic<UInt64>(0)
   /// The `.weak` instance, held weakly.
   // Guarded by the record's striped lock (`withWeakObject`).
   private weak var weakObject: AnyObject?
@@ -187,6 +190,22 @@ class RegistrationRecord: @unchecked Sendable {
     StripedLock.withLock(for: self) { dropped.append(instance) }
     return instance
   }
+
+  /// Forgets the `.weak` instance and returns it, if it is still alive.
+  func forgetWeakObject() -> AnyObject? {
+    withWeakObject { object in
+      defer { object = nil }
+      return object
+    }
+  }
+
+  /// Records that the instance kept now was just made.
+  final func stampCreation() {
+    creation.store(CreationOrder.next(), ordering: .relaxed)
+  }
+
+  /// When the instance kept now was made, relative to every other one.
+  final var madeAt: UInt64 { creation.load(ordering: .relaxed) }
 
   /// The `.container` instance's storage, if it has been made.
   /// Final, so that callers inline it rather than call it through the
@@ -426,3 +445,13 @@ final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, Awa
 /// What the argument-free factory of an ``ArgumentRecord`` would throw, if
 /// anything called it.
 struct ArgumentsRequired: Error {}
+
+/// A process-wide count of kept instances made, so that instances of many
+/// registrations (and containers) can be put in the order they were made.
+enum CreationOrder {
+  private static let clock = Atomic<UInt64>(0)
+
+  static func next() -> UInt64 {
+    clock.add(1, ordering: .relaxed).newValue
+  }
+}
