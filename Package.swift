@@ -58,6 +58,10 @@ let configurationPlugins = ["Configured"]
 /// (start and stop hooks), needing only PlugboardKit.
 let lifecyclePlugins = ["LifecycleProbe"]
 
+/// Test-only: a plugin whose `Application` has an async factory
+/// (Tests/Plugins/AsyncApplication), for `run`'s awaited resolve.
+let asyncPlugins = ["AsyncApplication"]
+
 let package = Package(
   name: "Plugboard",
   products: [
@@ -87,7 +91,9 @@ let package = Package(
     // Test-only: a configured plugin.
     + configurationPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
     // Test-only: the lifecycle tests' plugins.
-    + lifecyclePlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    + lifecyclePlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
+    // Test-only: an application made by an async factory.
+    + asyncPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
   dependencies: [
     .package(path: "Kit"),
     .package(path: "Plugins/Contracts"),
@@ -141,7 +147,7 @@ let package = Package(
     + faultCorpusPlugins.map {
       .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
     }
-    + (feedbackPlugins + requirementPlugins + configurationPlugins + lifecyclePlugins).map {
+    + (feedbackPlugins + requirementPlugins + configurationPlugins + lifecyclePlugins + asyncPlugins).map {
       .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
     }
     + samplePlugins.map {

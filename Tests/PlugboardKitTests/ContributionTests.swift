@@ -190,4 +190,23 @@ import Testing
     #expect(results.allSatisfy { $0 == expected })
     #expect(made.load(ordering: .relaxed) == 5)
   }
+
+  @Test func excludingManyContributionsInOneCallLeavesTheRightOnesActive() throws {
+    let container = Container()
+    for index in 0..<10 {
+      container.contribute((any Command).self, name: "c\(index)") { _ in Named(title: "c\(index)") }
+    }
+    container.register((any Command).self) { _ in Named(title: "plain") }
+    let keys = container.registrations.map(\.key)
+    let names: Set<String> = ["c1", "c2", "c5", "c7", "c8"]
+    let excluded = keys.filter { $0.contributionName.map(names.contains) == true }
+    var reasons = Dictionary(uniqueKeysWithValues: excluded.map { ($0, "excluded by the test") })
+    let plain = try #require(keys.first { !$0.isContribution })
+    reasons[plain] = "not a contribution"
+    #expect(container.excludeContributions(reasons) == Set(excluded))
+    #expect(try container.resolveAll((any Command).self).map(\.title) == ["c0", "c3", "c4", "c6", "c9"])
+    #expect(container.inactiveRegistrations.map(\.key.contributionName) == ["c1", "c2", "c5", "c7", "c8"])
+    #expect(Set(container.inactiveRegistrations.compactMap(\.exclusion)) == ["excluded by the test"])
+    #expect(try container.resolve((any Command).self).title == "plain")
+  }
 }

@@ -35,7 +35,7 @@ struct RunCommand {
       }
       // The steps from here are ApplicationLaunch's, shared with
       // EmbeddedDeployment.
-      let launch = try ApplicationLaunch.prepare(deployment)
+      let launch = try await ApplicationLaunch.prepareAwaiting(deployment)
       for warning in launch.warnings { console.warn("plugboard: run: warning: \(warning)") }
       // The flag was checked before anything ran (Plugboard.main).
       let hookTimeout = options.values[OptionSpec.hookTimeout.name].flatMap(StageTimeout.parse)

@@ -4,7 +4,7 @@
 /// in the profile checked, against what it declares (learned from the
 /// loaded plugin, or from its probe when the profile leaves it out).
 extension DeploymentChecker {
-  func configurationFindings() -> [Finding] {
+  func configurationFindings(_ hooks: ValidationHooks) -> [Finding] {
     let profile = deployment.profile?.declaration
     let resolver = ConfigurationResolver(environment: environment)
     var byName: [String: ResolvedConfiguration] = [:]
@@ -15,12 +15,12 @@ extension DeploymentChecker {
     for outcome in deployment.outcomes {
       let entry = outcome.entry
       if let resolved = byName[entry.name] {
-        findings += self.findings(resolved, loads: true)
+        findings += self.findings(resolved, loads: true, hooks)
       } else if case .disabled = outcome, entry.enabled, let declarations = probed[entry.index] {
         let (configuration, unknown) = resolver.resolve(entry, profile: profile, declarations: declarations)
         var resolved = ResolvedConfiguration(entry: entry, configuration: configuration, unknown: unknown)
         resolved.fileProblems = resolver.fileProblems(of: entry, declarations: declarations)
-        findings += self.findings(resolved, loads: false)
+        findings += self.findings(resolved, loads: false, hooks)
       }
     }
     return findings + strayVariables(configured: byName, probed: probed)
@@ -85,28 +85,16 @@ extension DeploymentChecker {
   }
 
   /// A plugin the profile leaves out is not told of a missing required
-  /// value: it does not run there.
-  private func findings(_ resolved: ResolvedConfiguration, loads: Bool) -> [Finding] {
+  /// value: it does not run there. The settings' own findings are Kit's
+  /// (``GraphAnalysis/configurationFindings(_:problems:reportsMissing:_:)``,
+  /// shared with `Container.check`); files and unknown keys are the
+  /// deployment's.
+  private func findings(_ resolved: ResolvedConfiguration, loads: Bool, _ hooks: ValidationHooks) -> [Finding]
+  {
     let configuration = resolved.configuration
     let declarations = configuration.declarations
-    var findings: [Finding] = []
-    for problem in resolved.problems {
-      guard let declaration = declarations.first(where: { $0.name == problem.setting }) else { continue }
-      switch problem.reason {
-      case .missing where loads:
-        findings.append(missing(declaration, of: resolved.entry, profile: configuration.profile))
-      case .wrongType(let expected, _):
-        findings.append(
-          Finding(
-            .error, .settingType,
-            title: "plugin '\(problem.plugin)' setting '\(problem.setting)' has a value of the wrong type"
-              + ConfigurationText.inProfile(configuration.profile),
-            explanation: [Terminal.sanitize(problem.description)],
-            action:
-              "Give '\(problem.setting)' \(expected.phrase) at \(problem.source.map(\.description) ?? "?")."))
-      case .missing, .notDeclared: break
-      }
-    }
+    var findings = analysis.configurationFindings(
+      configuration, problems: resolved.problems, reportsMissing: loads, hooks)
     for problem in resolved.fileProblems.map(\.text) {
       findings.append(
         Finding(
@@ -141,26 +129,17 @@ extension DeploymentChecker {
     return findings
   }
 
-  private func missing(_ declaration: SettingDeclaration, of entry: PluginEntry, profile: String?) -> Finding
-  {
-    let variable = ConfigurationVariable.name(plugin: entry.name, setting: declaration.name)
-    let entryPlace = "plugins[\(entry.index)].config"
-    let profilePlace = profile.map { "profiles.\($0).config.\(entry.name)" }
+  /// Where `plugboard check` looks for a plugin's setting, in order, and
+  /// where to set it: the environment, the profile's block, the entry's.
+  func settingLookup(plugin: String, setting: String, profile: String?) -> ValidationHooks.SettingLookup {
+    let variable = ConfigurationVariable.name(plugin: plugin, setting: setting)
+    let entryPlace = "plugins[\(outcome(of: plugin)?.entry.index ?? 0)].config"
+    let profilePlace = profile.map { "profiles.\($0).config.\(plugin)" }
     let places =
-      [variable] + (profilePlace.map { [$0 + ".\(declaration.name)"] } ?? []) + [
-        entryPlace + ".\(declaration.name)"
-      ]
-    let summary = declaration.summary.isEmpty ? "" : ": \(declaration.summary)"
+      [variable] + (profilePlace.map { [$0 + ".\(setting)"] } ?? []) + [entryPlace + ".\(setting)"]
     let whereToSet =
       profilePlace.map { "in \(entryPlace) (every profile) or in \($0) (this profile)" } ?? "in \(entryPlace)"
-    return Finding(
-      .error, .missingSetting,
-      title: "plugin '\(entry.name)' has no value for required setting '\(declaration.name)'"
-        + ConfigurationText.inProfile(profile),
-      explanation: [
-        ConfigurationText.declaration(declaration) + summary,
-        "Looked in, in order: \(places.joined(separator: ", ")); none is set and the setting has no default.",
-      ],
-      action: "Set \"\(declaration.name)\" \(whereToSet), or export \(variable).")
+    return ValidationHooks.SettingLookup(
+      places: places, action: "Set \"\(setting)\" \(whereToSet), or export \(variable).")
   }
 }

@@ -3,25 +3,6 @@
 /// The findings about missing dependencies that need the deployment:
 /// its plugins, their outcomes and probes.
 extension DeploymentChecker {
-  /// Nothing registers the `Application`: `plugboard run` would fail first.
-  func missingApplication() -> [Finding] {
-    guard graph.root == nil else { return [] }
-    let key = DependencyGraph.applicationKey
-    var explanation = [
-      "`plugboard run` resolves \(key.service.name) from the container, and no loaded plugin registers it."
-    ]
-    explanation += providersElsewhere(of: key).map(\.sentence)
-    return [
-      Finding(
-        .error, .missingApplication,
-        title: "no \(key.service.shortName) is registered; `plugboard run` has nothing to run",
-        explanation: explanation,
-        suggestions: analysis.suggestions(for: key).map(\.description),
-        action: "Register the entry point in a plugin the deployment loads: "
-          + "container.register((any Application).self) { r in ... }.")
-    ]
-  }
-
   /// What the deployment knows of a dependency nothing available serves
   /// that the container alone cannot tell (a module loaded twice, a
   /// provider in a plugin that failed or is not loaded), for

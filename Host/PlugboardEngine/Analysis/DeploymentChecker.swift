@@ -47,15 +47,18 @@ package struct DeploymentChecker {
     let hooks = ValidationHooks(
       unserved: { unserved($0, chain: $1, unreachable: $2, suggestions: $3) }, missingNotes: unknownProviders,
       position: manifestPosition(of:), exclusionSource: deployment.manifest.path,
-      exclusionRules: "the manifest's \"contributions\" rules")
+      exclusionRules: "the manifest's \"contributions\" rules",
+      providersElsewhere: { providersElsewhere(of: $0).map(\.sentence) }, settingLookup: settingLookup,
+      shown: Terminal.sanitize)
     var findings =
-      loadFailures() + missingApplication() + analysis.missingDependencies(hooks) + analysis.cycles()
+      loadFailures() + analysis.missingApplication(hooks) + analysis.missingDependencies(hooks)
+      + analysis.cycles()
       + analysis.captiveDependencies() + analysis.duplicateRegistrations(hooks) + sharedLibraryConflicts()
       + analysis.undeclaredDependencies() + probeFailures() + libraryPath() + loaderVariables()
       + temporaryFolder() + optionalPlugins() + missingContributions()
       + analysis.extensionPointCardinalities(hooks)
-      + configurationFindings()
-    findings += lifecycleHookScopes()
+      + configurationFindings(hooks)
+    findings += analysis.lifecycleHookScopes()
     findings += analysis.synchronousDependenciesOnAsync()
     let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     // The plugins' registrations: plugboard's default Logger is not one.

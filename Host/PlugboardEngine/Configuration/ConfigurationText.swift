@@ -1,4 +1,4 @@
-import PlugboardKit
+@_spi(Host) import PlugboardKit
 
 /// Sentences about configuration shared by bring-up's failures, `check`'s
 /// findings and listings. None of them ever contains a secret's value.
@@ -11,14 +11,7 @@ enum ConfigurationText {
 
   /// `baseURL (String, default "https://…")`, `apiToken (String, optional, secret)`.
   static func declaration(_ declaration: SettingDeclaration) -> String {
-    var traits = [declaration.type.swiftName]
-    if let value = declaration.defaultValue {
-      traits.append("default \(value.shown(secret: declaration.secret))")
-    } else {
-      traits.append(declaration.required ? "required" : "optional")
-    }
-    if declaration.secret { traits.append("secret") }
-    return "\(declaration.name) (\(traits.joined(separator: ", ")))"
+    declaration.listing
   }
 
   /// ` in profile 'mock'`, or nothing.

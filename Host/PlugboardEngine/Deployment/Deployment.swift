@@ -48,6 +48,9 @@ package struct Deployment {
     // Before anything registers, so the registry never holds a snapshot
     // built for another profile.
     container.activeProfile = profile?.name
+    // Dispose hooks follow the lifecycle hooks' limit (Docs/lifecycle.md):
+    // the scopes plugins make inherit it.
+    if let limit = manifest.hookTimeout { container.disposeTimeout = limit }
     // First, so that a plugin's own Logger replaces it.
     DefaultLogger.register(into: container, manifest: manifest)
     var profileProblems: [DeploymentProblem] = []

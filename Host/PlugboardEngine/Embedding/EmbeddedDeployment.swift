@@ -109,6 +109,10 @@ public struct EmbeddedDeployment {
   /// Validates the deployment and resolves its `Application`, ready to
   /// run: what ``run(arguments:)`` does first, for a program that wants
   /// to report ``ApplicationLaunch/warnings`` before it runs.
+  /// The `Application` is resolved synchronously: one made by an async
+  /// factory, or depending on one, fails here with its
+  /// "registered with an async factory" error; ``run(arguments:)``
+  /// resolves it with `try await`.
   /// - Throws: ``RunFailure`` when the deployment has problems, its graph
   ///   has errors, or the `Application` cannot be resolved.
   public func launch() throws(RunFailure) -> ApplicationLaunch {
@@ -123,6 +127,6 @@ public struct EmbeddedDeployment {
   ///   `plugboard run` would exit with, its ``RunFailure/lines(prefix:command:)``
   ///   what it would print.
   public func run(arguments: [String] = []) async throws(RunFailure) -> Int32 {
-    try await launch().run(arguments: arguments)
+    try await ApplicationLaunch.prepareAwaiting(deployment).run(arguments: arguments)
   }
 }

@@ -13,32 +13,20 @@ import PlugboardKit
 /// registration order, starts right after what it depends on that has not
 /// started yet; on a cycle of deferred edges (`Lazy`, `Provider`), which
 /// `check` accepts, the service registered first is entered first.
+///
+/// A hooked registration that cannot carry hooks takes no part: `check`
+/// reports it (``GraphAnalysis/lifecycleHookScopes()``), and `run`,
+/// which validates first, refuses the deployment.
 struct LifecyclePlan {
-  /// A registration that cannot carry hooks, and why.
-  struct Refusal: Sendable, CustomStringConvertible {
-    let service: LifecycleService
-    let reason: String
-
-    var description: String {
-      let site = service.registration.site
-      let owner = site.plugin.map { "plugin '\($0)': " } ?? ""
-      return
-        "\(owner)\(service.key.shortDescription) (\(site.fileID):\(site.line)) has a start or stop hook, "
-        + "but \(reason); register it .inObjectScope(.container)"
-    }
-  }
-
   /// Start order; stop order is its reverse.
   let services: [LifecycleService]
-  /// Hooked registrations that cannot take part; `run` refuses to start.
-  let refusals: [Refusal]
 
   /// - Parameter graph: the container's graph, when the caller has it.
   init(container: Container, graph: DependencyGraph? = nil) {
     let services = container.lifecycleServices
     // Most deployments have no hooks: no graph to build for them.
     guard !services.isEmpty else {
-      (self.services, refusals) = ([], [])
+      self.services = []
       return
     }
     let graph =
@@ -46,18 +34,12 @@ struct LifecyclePlan {
       ?? DependencyGraph(
         container: container, failedPlugins: [], placingLast: DefaultLogger.isDefault)
     var hooked: [(service: LifecycleService, node: Int)] = []
-    var refusals: [Refusal] = []
-    for service in services {
+    for service in services where service.unsupportedReason == nil {
       // A registration a profile's choice replaces serves no request:
       // nothing to start.
       guard let node = graph.provider(of: service.key), graph.nodes[node].key == service.key else { continue }
-      if let reason = service.unsupportedReason {
-        refusals.append(Refusal(service: service, reason: reason))
-      } else {
-        hooked.append((service, node))
-      }
+      hooked.append((service, node))
     }
-    self.refusals = refusals
     self.services = Self.order(hooked, in: graph)
   }
 

@@ -1,4 +1,4 @@
-import PlugboardKit
+@_spi(Host) import PlugboardKit
 import Synchronization
 
 /// Starts a deployment's services that have start or stop hooks, in
@@ -107,7 +107,7 @@ public final class ServiceLifecycle: Sendable {
     let container = container
     let clock = ContinuousClock()
     let began = clock.now
-    let outcome = await HookDeadline.run(limit: limit) {
+    let outcome = await HookDeadline.run(limit: limit, interruptible: true) {
       switch hook {
       case .start: try await service.start(in: container)
       case .stop: try await service.stop(in: container)

@@ -3,7 +3,7 @@ import PlugboardKit
 /// Applies the manifest's `contributions` rules (top level, then the
 /// active profile's, which replace the top level's for their extension
 /// points) to an assembled container: each contribution a rule leaves out
-/// is excluded (``Container/excludeContribution(_:reason:)``), so that
+/// is excluded (``Container/excludeContributions(_:)``, once for all), so that
 /// `resolveAll`, `list` and `check` no longer count it, and says why.
 ///
 /// Like ``ServiceSelector``, every rule is checked when the deployment
@@ -31,11 +31,7 @@ enum ContributionFilter {
     let profiled = profile?.contributions ?? []
     guard !topLevel.isEmpty || !profiled.isEmpty else { return [] }
     let points = ExtensionPoints(container)
-    var problems = ListedProblems<DeploymentProblem>()
-    func problem(_ path: ManifestPath, _ text: String) -> DeploymentProblem {
-      DeploymentProblem(
-        stage: .applyProfile, plugin: nil, file: manifest, message: "\(manifest): \(path): \(text)")
-    }
+    var problems = ProfileProblems(manifest: manifest)
     let tolerant = !failedPlugins.isEmpty
     // Each list's rules by type; a profile's then replace the top level's.
     var effective: [TypeIdentity: ContributionRule] = [:]
@@ -46,56 +42,48 @@ enum ContributionFilter {
         let matches = points.types(named: rule.extensionPoint)
         guard let type = matches.first else {
           if !tolerant {
-            problems.append(problem(rule.path, unknownPoint(rule.extensionPoint, among: points.types)))
+            problems.append(at: rule.path, unknownPoint(rule.extensionPoint, among: points.types))
           }
           continue
         }
         guard matches.count == 1 else {
           problems.append(
-            problem(
-              rule.path,
-              "\"\(rule.extensionPoint)\" matches several extension points "
-                + "(\(matches.map(\.name).sorted().joined(separator: ", "))); write the qualified name"))
+            at: rule.path,
+            "\"\(rule.extensionPoint)\" matches several extension points "
+              + "(\(matches.map(\.name).sorted().joined(separator: ", "))); write the qualified name")
           continue
         }
         if let earlier = seen[type] {
           problems.append(
-            problem(
-              rule.path,
-              "\(type.name) already has a rule at \(earlier.path); write one rule per extension point"))
+            at: rule.path,
+            "\(type.name) already has a rule at \(earlier.path); write one rule per extension point")
           continue
         }
         seen[type] = rule
         if effective.updateValue(rule, forKey: type) == nil { order.append(type) }
       }
     }
+    var exclusions: [ServiceKey: String] = [:]
     for type in order {
       guard let rule = effective[type] else { continue }
       let contributions = points.contributions[type] ?? []
       for selector in (rule.include ?? []) + rule.exclude
       where !contributions.contains(where: { selector.matches(name: $0.name, plugin: $0.plugin) }) {
         if tolerant || selector.pluginPart.map(notLoaded.contains) == true { continue }
-        problems.append(
-          problem(selector.path, unknownSelector(selector.text, of: type, among: contributions)))
+        problems.append(at: selector.path, unknownSelector(selector.text, of: type, among: contributions))
       }
       for contribution in contributions where contribution.isActive {
         let name = contribution.name
         let plugin = contribution.plugin
         if let include = rule.include, !include.contains(where: { $0.matches(name: name, plugin: plugin) }) {
-          container.excludeContribution(contribution.key, reason: "not listed in \(rule.path.key("include"))")
+          exclusions[contribution.key] = "not listed in \(rule.path.key("include"))"
         } else if let selector = rule.exclude.first(where: { $0.matches(name: name, plugin: plugin) }) {
-          container.excludeContribution(contribution.key, reason: "excluded by \(selector.path)")
+          exclusions[contribution.key] = "excluded by \(selector.path)"
         }
       }
     }
-    var listed = problems.listed
-    if let unlisted = problems.unlistedSummary {
-      listed.append(
-        DeploymentProblem(
-          stage: .applyProfile, plugin: nil, file: manifest,
-          message: "\(manifest): contributions: \(unlisted)"))
-    }
-    return listed
+    container.excludeContributions(exclusions)
+    return problems.report(summarizedAt: "contributions")
   }
 
   /// One contribution, active or not, as a selector sees it.

@@ -28,51 +28,41 @@ enum ServiceSelector {
   ) -> [DeploymentProblem] {
     let registered = RegisteredServices(container)
     var chosen: [TypeIdentity: ServiceChoice] = [:]
-    var problems = ListedProblems<DeploymentProblem>()
+    var problems = ProfileProblems(manifest: manifest)
     for choice in profile.services {
-      func problem(_ text: String) -> DeploymentProblem {
-        DeploymentProblem(
-          stage: .applyProfile, plugin: nil, file: manifest, message: "\(manifest): \(choice.path): \(text)")
-      }
       let matches = registered.types(named: choice.type)
       guard let type = matches.first else {
         if failedPlugins.isEmpty {
-          problems.append(problem(unknownType(choice.type, among: registered.types)))
+          problems.append(at: choice.path, unknownType(choice.type, among: registered.types))
         }
         continue
       }
       guard matches.count == 1 else {
         problems.append(
-          problem(
-            "\"\(choice.type)\" matches several registered service types "
-              + "(\(matches.map(\.name).sorted().joined(separator: ", "))); write the qualified name"))
+          at: choice.path,
+          "\"\(choice.type)\" matches several registered service types "
+            + "(\(matches.map(\.name).sorted().joined(separator: ", "))); write the qualified name")
         continue
       }
       if let earlier = chosen[type] {
         problems.append(
-          problem("\(type.name) is already chosen by \(earlier.path); choose each service once"))
+          at: choice.path, "\(type.name) is already chosen by \(earlier.path); choose each service once")
         continue
       }
       chosen[type] = choice
       let names = registered.activeNames[type] ?? []
       guard names.contains(choice.name) else {
         if let elsewhere = registered.inactive[type]?[choice.name] {
-          problems.append(problem(inactiveName(elsewhere, profile: profile.name)))
+          problems.append(at: choice.path, inactiveName(elsewhere, profile: profile.name))
         } else {
-          problems.append(problem(unknownName(choice.name, of: type, among: names, profile: profile.name)))
+          problems.append(
+            at: choice.path, unknownName(choice.name, of: type, among: names, profile: profile.name))
         }
         continue
       }
       container.select(name: choice.name, for: type, reason: "chosen by profile '\(profile.name)'")
     }
-    var listed = problems.listed
-    if let unlisted = problems.unlistedSummary {
-      listed.append(
-        DeploymentProblem(
-          stage: .applyProfile, plugin: nil, file: manifest,
-          message: "\(manifest): profiles.\(Excerpt.of(profile.name)).services: \(unlisted)"))
-    }
-    return listed
+    return problems.report(summarizedAt: "profiles.\(Excerpt.of(profile.name)).services")
   }
 
   /// The container's service types, indexed once for every choice to look

@@ -26,8 +26,36 @@ public struct ApplicationLaunch {
   /// - Throws: ``RunFailure/deploymentProblems(_:)`` when a plugin or the
   ///   profile failed, ``RunFailure/brokenGraph(_:)`` when the graph has
   ///   errors, ``RunFailure/unresolvableApplication(_:hints:)`` when
-  ///   resolving the `Application` threw. Nothing was run then.
+  ///   resolving the `Application` threw (an `Application` made by an
+  ///   async factory, or needing one, included: ``prepareAwaiting(_:)``
+  ///   resolves those). Nothing was run then.
   package static func prepare(_ deployment: Deployment) throws(RunFailure) -> ApplicationLaunch {
+    let warnings = try validate(deployment)
+    do {
+      let application = try deployment.container.resolve((any Application).self)
+      return ApplicationLaunch(deployment: deployment, application: application, warnings: warnings)
+    } catch {
+      throw unresolvable(error, in: deployment)
+    }
+  }
+
+  /// ``prepare(_:)`` resolving the `Application` with `try await`, so that
+  /// it may be made by an async factory or depend on async registrations
+  /// (a database connection awaited while the application is made). A
+  /// synchronous registration is made synchronously on the way, as before.
+  package static func prepareAwaiting(_ deployment: Deployment) async throws(RunFailure) -> ApplicationLaunch {
+    let warnings = try validate(deployment)
+    do {
+      let application = try await deployment.container.asyncResolver.resolve((any Application).self)
+      return ApplicationLaunch(deployment: deployment, application: application, warnings: warnings)
+    } catch {
+      throw unresolvable(error, in: deployment)
+    }
+  }
+
+  /// Refuses a deployment with problems or a broken graph, and returns the
+  /// warnings `run` says; the stage is then the Application's resolution.
+  private static func validate(_ deployment: Deployment) throws(RunFailure) -> [String] {
     guard deployment.problems.isEmpty else {
       Progress.report(.reporting)
       throw .deploymentProblems(deployment.problems)
@@ -49,14 +77,14 @@ public struct ApplicationLaunch {
     let warned: Set<Finding.Kind> = [.duplicateRegistration, .libraryPathSet, .loaderVariableSet]
     let warnings = validation.findings.filter { warned.contains($0.kind) }.map(\.title)
     Progress.report(.stage(.resolveApplication, plugin: nil, file: nil))
-    do {
-      let application = try deployment.container.resolve((any Application).self)
-      return ApplicationLaunch(deployment: deployment, application: application, warnings: warnings)
-    } catch {
-      let hints = profileHints(for: error, in: deployment)
-      Progress.report(.reporting)
-      throw .unresolvableApplication(error, hints: hints)
-    }
+    return warnings
+  }
+
+  /// The failure for an `Application` that could not be resolved.
+  private static func unresolvable(_ error: any Error, in deployment: Deployment) -> RunFailure {
+    let hints = profileHints(for: error, in: deployment)
+    Progress.report(.reporting)
+    return .unresolvableApplication(error, hints: hints)
   }
 
   /// Starts the deployment's services that have start hooks, in
@@ -83,6 +111,8 @@ public struct ApplicationLaunch {
     // (hookTimeout), not the stage limit, and their output is the
     // application's (see ApplicationSession and Docs/lifecycle.md).
     Progress.report(.running)
+    // `--hook-timeout` overrides the manifest's for dispose hooks too.
+    if let hookTimeout { deployment.container.disposeTimeout = hookTimeout }
     let lifecycle = ServiceLifecycle(deployment: deployment, limit: hookTimeout)
     return try await ApplicationSession(
       lifecycle: lifecycle, application: application, arguments: arguments, console: console

@@ -35,6 +35,20 @@ struct CheckoutAssembly: Assembly {
 }
 // end guide
 
+enum CheckoutSettings {
+  static let currency = Setting<String>("currency", summary: "the shop's currency")
+}
+
+// guide: unit-test-settings
+@Test func theSettingsFitTheirDeclarations() throws {
+  let assembler = try Assembler([CheckoutAssembly()])
+  let settings = PluginConfiguration(
+    plugin: "Checkout", profile: "live", settings: [CheckoutSettings.currency],
+    values: ["currency": ConfiguredValue(.string("EUR"))])
+  try assembler.validate(profile: "live", requireApplication: false, configurations: [settings])
+}
+// end guide
+
 /// The snippet's check finds what is wrong when there is something.
 @Suite struct CheckingSnippetTests {
   @Test func withoutAProfileNoGatewayServesTheCheckout() throws {

@@ -225,6 +225,46 @@ struct ProfileAssembly: Assembly {
 }
 // end guide
 
+final class Session: Sendable {
+  let user: String
+  let store: UserStore
+  init(user: String, store: UserStore) {
+    self.user = user
+    self.store = store
+  }
+}
+
+protocol HealthCheck: Sendable {
+  var name: String { get }
+}
+
+struct DatabaseCheck: HealthCheck {
+  let database: Database
+  var name: String { "database" }
+}
+
+// guide: async-forms
+struct SessionAssembly: Assembly {
+  func assemble(container: Container) throws {
+    container.register(Session.self) { r, user async throws in
+      Session(user: user, store: try await r.resolve())
+    }
+    container.contribute((any HealthCheck).self, name: "database") { r async throws in
+      DatabaseCheck(database: try await r.resolve())
+    }
+  }
+}
+
+func healthReport(from container: Container) async throws -> [String] {
+  let resolver = container.asyncResolver
+  let session = try await resolver.resolve(Session.self, arguments: "ada")
+  let database = try await resolver.resolve(AsyncLazy<Database>.self)
+  let checks = try await resolver.resolveAll((any HealthCheck).self)
+  _ = try await database.instance  // made now, by its async factory
+  return [session.user] + checks.map(\.name)
+}
+// end guide
+
 /// The guide's async factories and main-actor view model, run.
 @Suite struct AsyncGuideTests {
   @MainActor @Test func theViewModelIsMadeOnTheMainActor() async throws {
@@ -233,5 +273,10 @@ struct ProfileAssembly: Assembly {
     let second = try await showProfile(from: container)
     #expect(first !== second && first.store.database === second.store.database)
     #expect(first.title == "Profile")
+  }
+
+  @Test func theAwaitedFormsServeAsyncRegistrations() async throws {
+    let container = try Assembler([StorageAssembly(), SessionAssembly()]).resolver
+    #expect(try await healthReport(from: container) == ["ada", "database"])
   }
 }

@@ -22,8 +22,7 @@
 /// `@MainActor` factory, reaches a `@MainActor` caller without crossing
 /// an isolation boundary.
 public struct AsyncResolver: Sendable {
-  /// The container resolved from; use it for `resolve` with runtime
-  /// arguments, wrappers and contributions, which are synchronous.
+  /// The container resolved from, for its synchronous API.
   public let container: Container
 
   /// Wraps `container`; ``Container/asyncResolver`` is the usual spelling.
@@ -52,6 +51,68 @@ public struct AsyncResolver: Sendable {
     try await container.resolveAwaiting(serviceType, name: name)
   }
 
+  /// The instance registered for `serviceType` under `name` with a
+  /// runtime argument of this type: an async registration's
+  /// (`{ r, user async throws in … }`) made by awaiting its factory with
+  /// it, a synchronous one's as ``Container/resolve(_:name:arguments:_:)``
+  /// makes it. Two and three arguments are overloads of this one.
+  ///
+  /// ```swift
+  /// let session = try await r.resolve(Session.self, arguments: "ada")
+  /// ```
+  /// - Throws: ``ResolutionError``; `argumentsMismatch` when the service is
+  ///   registered with other argument types.
+  nonisolated(nonsending) public func resolve<Service, A>(
+    _ serviceType: Service.Type = Service.self, name: String? = nil, arguments a: sending A
+  ) async throws -> Service {
+    let ids = [ObjectIdentifier(A.self)]
+    guard
+      let record = container.awaitedArgumentRecord(
+        serviceType, name: name, arguments: ids, as: ArgumentRecord<Service, A>.self),
+      let factory = record.asyncFactory as? AsyncArgumentFactory<Service, A>
+    else {
+      return try container.resolvingSynchronously {
+        try container.resolve(serviceType, name: name, arguments: a)
+      }
+    }
+    return try await container.resolveAwaiting(record, factory: factory, arguments: a)
+  }
+
+  /// ``resolve(_:name:arguments:)`` with two runtime arguments.
+  nonisolated(nonsending) public func resolve<Service, A, B>(
+    _ serviceType: Service.Type = Service.self, name: String? = nil, arguments a: sending A, _ b: sending B
+  ) async throws -> Service {
+    let ids = [ObjectIdentifier(A.self), ObjectIdentifier(B.self)]
+    guard
+      let record = container.awaitedArgumentRecord(
+        serviceType, name: name, arguments: ids, as: ArgumentRecord<Service, A, B>.self),
+      let factory = record.asyncFactory as? AsyncArgumentFactory<Service, (A, B)>
+    else {
+      return try container.resolvingSynchronously {
+        try container.resolve(serviceType, name: name, arguments: a, b)
+      }
+    }
+    return try await container.resolveAwaiting(record, factory: factory, arguments: (a, b))
+  }
+
+  /// ``resolve(_:name:arguments:)`` with three runtime arguments.
+  nonisolated(nonsending) public func resolve<Service, A, B, C>(
+    _ serviceType: Service.Type = Service.self, name: String? = nil, arguments a: sending A, _ b: sending B,
+    _ c: sending C
+  ) async throws -> Service {
+    let ids = [ObjectIdentifier(A.self), ObjectIdentifier(B.self), ObjectIdentifier(C.self)]
+    guard
+      let record = container.awaitedArgumentRecord(
+        serviceType, name: name, arguments: ids, as: ArgumentRecord<Service, A, B, C>.self),
+      let factory = record.asyncFactory as? AsyncArgumentFactory<Service, (A, B, C)>
+    else {
+      return try container.resolvingSynchronously {
+        try container.resolve(serviceType, name: name, arguments: a, b, c)
+      }
+    }
+    return try await container.resolveAwaiting(record, factory: factory, arguments: (a, b, c))
+  }
+
   /// The instance, or `nil` only when nothing is registered for the type
   /// and name; a registration that exists but fails still throws.
   nonisolated(nonsending) public func resolveIfRegistered<Service>(
@@ -59,6 +120,34 @@ public struct AsyncResolver: Sendable {
   ) async throws -> Service? {
     guard container.isServed(serviceType, name: name) else { return nil }
     return try await container.resolveAwaiting(serviceType, name: name)
+  }
+
+  /// Every contribution to `serviceType`, in their documented order (see
+  /// ``Container/resolveAll(_:)``), async ones awaited in their place.
+  ///
+  /// ```swift
+  /// for check in try await container.asyncResolver.resolveAll(HealthCheck.self) { … }
+  /// ```
+  /// - Throws: ``ResolutionError`` of the first contribution that fails;
+  ///   the later ones are not made.
+  nonisolated(nonsending) public func resolveAll<Service>(_ serviceType: Service.Type = Service.self)
+    async throws -> [Service]
+  {
+    var all: [Service] = []
+    try await container.forEachContributionAwaiting(serviceType) { _, instance in all.append(instance) }
+    return all
+  }
+
+  /// The named contributions to `serviceType`, by name, async ones
+  /// awaited, as ``Container/resolveAllNamed(_:)`` chooses them.
+  nonisolated(nonsending) public func resolveAllNamed<Service>(_ serviceType: Service.Type = Service.self)
+    async throws -> [String: Service]
+  {
+    var named: [String: Service] = [:]
+    try await container.forEachContributionAwaiting(serviceType) { name, instance in
+      if let name { named[name] = instance }
+    }
+    return named
   }
 }
 

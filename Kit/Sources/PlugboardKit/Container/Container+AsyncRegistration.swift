@@ -46,4 +46,78 @@ extension Container {
     add(record, file: file, line: line)
     return ServiceEntry(record: record, container: self)
   }
+
+  /// Registers an `async` factory that takes one runtime argument after
+  /// the resolver, as the synchronous `register` with arguments does (two
+  /// and three arguments are overloads of this one):
+  ///
+  /// ```swift
+  /// container.register(Session.self) { r, user async throws in
+  ///   Session(user: user, database: try await r.resolve())
+  /// }
+  /// let session = try await container.asyncResolver.resolve(Session.self, arguments: "ada")
+  /// ```
+  ///
+  /// Resolve it with ``AsyncResolver/resolve(_:name:arguments:)``; the
+  /// arguments are matched by their types, in order, and sent into the
+  /// factory's isolation. A synchronous `resolve(_:arguments:)` of it
+  /// throws ``ResolutionError/Kind/asyncRegistration``. A `.container`
+  /// registration keeps the instance made with the first arguments, as a
+  /// synchronous one does.
+  @discardableResult
+  public func register<Service, A>(
+    _ serviceType: Service.Type, name: String? = nil, file: String = #fileID, line: Int = #line,
+    factory: @escaping @isolated(any) @Sendable (AsyncResolver, A) async throws -> sending Service
+  ) -> ServiceEntry<Service> {
+    let awaited = AsyncArgumentFactory<Service, A>(isolation: factory.isolation) { r, a in
+      try await factory(r, a)
+    }
+    let record = ArgumentRecord<Service, A>(
+      key: awaitedKey(serviceType, name: name, arguments: [TypeIdentity(A.self)]), scope: defaultObjectScope,
+      owner: self, factory: { _, _ in throw AsyncRegistrationRequired() }, asyncFactory: awaited)
+    add(record, file: file, line: line)
+    return ServiceEntry(record: record, container: self)
+  }
+
+  /// ``register(_:name:file:line:factory:)-async-one`` with two runtime arguments.
+  @discardableResult
+  public func register<Service, A, B>(
+    _ serviceType: Service.Type, name: String? = nil, file: String = #fileID, line: Int = #line,
+    factory: @escaping @isolated(any) @Sendable (AsyncResolver, A, B) async throws -> sending Service
+  ) -> ServiceEntry<Service> {
+    let awaited = AsyncArgumentFactory<Service, (A, B)>(isolation: factory.isolation) { r, arguments in
+      let (a, b) = arguments
+      return try await factory(r, a, b)
+    }
+    let record = ArgumentRecord<Service, A, B>(
+      key: awaitedKey(serviceType, name: name, arguments: [TypeIdentity(A.self), TypeIdentity(B.self)]),
+      scope: defaultObjectScope, owner: self, factory: { _, _, _ in throw AsyncRegistrationRequired() },
+      asyncFactory: awaited)
+    add(record, file: file, line: line)
+    return ServiceEntry(record: record, container: self)
+  }
+
+  /// ``register(_:name:file:line:factory:)-async-one`` with three runtime arguments.
+  @discardableResult
+  public func register<Service, A, B, C>(
+    _ serviceType: Service.Type, name: String? = nil, file: String = #fileID, line: Int = #line,
+    factory: @escaping @isolated(any) @Sendable (AsyncResolver, A, B, C) async throws -> sending Service
+  ) -> ServiceEntry<Service> {
+    let awaited = AsyncArgumentFactory<Service, (A, B, C)>(isolation: factory.isolation) { r, arguments in
+      let (a, b, c) = arguments
+      return try await factory(r, a, b, c)
+    }
+    let types = [TypeIdentity(A.self), TypeIdentity(B.self), TypeIdentity(C.self)]
+    let record = ArgumentRecord<Service, A, B, C>(
+      key: awaitedKey(serviceType, name: name, arguments: types), scope: defaultObjectScope, owner: self,
+      factory: { _, _, _, _ in throw AsyncRegistrationRequired() }, asyncFactory: awaited)
+    add(record, file: file, line: line)
+    return ServiceEntry(record: record, container: self)
+  }
+
+  private func awaitedKey(_ serviceType: any Any.Type, name: String?, arguments: [TypeIdentity])
+    -> ServiceKey
+  {
+    ServiceKey(service: TypeIdentity(serviceType), name: name, arguments: arguments)
+  }
 }

@@ -8,6 +8,13 @@ extension Container {
   {
     let context = AsyncResolutionContext.current
     guard let found = lookup(ObjectIdentifier(serviceType), name: name)?.takeUnretainedValue() else {
+      // `Optional<T>` and `Contributions<T>` resolve their wrapped
+      // registrations now, so they await the async ones.
+      if let wrapper = WrapperTypes.wrapper(serviceType) as? any AwaitedWrapperRequest.Type,
+        let value = try await wrapper.resolveAwaitedWrapper(in: self, name: name) as? Service
+      {
+        return value
+      }
       return try resolveSynchronously(serviceType, name: name, below: context)
     }
     guard found.awaitsFactory else {
@@ -25,7 +32,43 @@ extension Container {
     let record = unsafeDowncast(found, to: AsyncRecord<Service>.self)
     // A top-level request starts a chain (and a graph) of its own; the
     // factories below it see their links as the task's context.
-    return try await make(record, below: context ?? AsyncResolutionContext())
+    return try await make(record, below: context ?? AsyncResolutionContext()) { resolver in
+      try await record.asyncFactory(resolver)
+    }
+  }
+
+  /// The async registration of `serviceType` under `name` taking exactly
+  /// the argument types `ids`, as the record type the caller expects;
+  /// `nil` when there is none (a synchronous one, or none at all).
+  func awaitedArgumentRecord<Record: RegistrationRecord>(
+    _ serviceType: any Any.Type, name: String?, arguments ids: [ObjectIdentifier], as _: Record.Type
+  ) -> Record? {
+    guard let found = lookup(ObjectIdentifier(serviceType), name: name, arguments: ids), found.awaitsFactory
+    else { return nil }
+    return found as? Record
+  }
+
+  /// Makes (or finds) the instance of an async registration with runtime
+  /// arguments, awaiting `factory` with them. As a synchronous
+  /// registration with arguments, one may request itself with other
+  /// arguments (a tree, level by level): no cycle is reported.
+  nonisolated(nonsending) func resolveAwaiting<Record: AwaitedRecord, Arguments>(
+    _ record: Record, factory: AsyncArgumentFactory<Record.Service, Arguments>,
+    arguments: sending Arguments
+  ) async throws -> Record.Service {
+    let sent = SentArguments(value: arguments)
+    return try await make(
+      record, below: AsyncResolutionContext.current ?? AsyncResolutionContext(), detectsCycles: false
+    ) { resolver in
+      try await factory.call(resolver, sent.value)
+    }
+  }
+
+  /// Runs a synchronous resolve from async code, with the records of the
+  /// async chain above it entered into the thread's chain.
+  func resolvingSynchronously<Service>(_ resolve: () throws -> Service) throws -> Service {
+    guard let context = AsyncResolutionContext.current, context.depth > 0 else { return try resolve() }
+    return try context.enteredIntoThread { _ in try resolve() }
   }
 
   /// The synchronous resolve, run with the records of the async chain
@@ -41,12 +84,14 @@ extension Container {
   /// Makes (or finds) the instance of an async registration according to
   /// its scope, as ``makeInstance(of:hasArguments:into:produce:)`` does
   /// for a synchronous one.
-  nonisolated(nonsending) private func make<Service>(
-    _ record: AsyncRecord<Service>, below context: AsyncResolutionContext
+  nonisolated(nonsending) private func make<Record: AwaitedRecord>(
+    _ record: Record, below context: AsyncResolutionContext, detectsCycles: Bool = true,
+    factory: nonisolated(nonsending) (AsyncResolver) async throws -> sending Record.Service
   )
-    async throws -> Service
+    async throws -> Record.Service
   {
-    if context.contains(record) { throw asyncCycle(closingAt: record, below: context) }
+    typealias Service = Record.Service
+    if detectsCycles, context.contains(record) { throw asyncCycle(closingAt: record, below: context) }
     if context.depth >= maximumDepth {
       throw ResolutionError(
         kind: .tooDeep(limit: maximumDepth), key: record.key, chain: context.links,
@@ -55,11 +100,11 @@ extension Container {
     let link = context.entering(record)
     switch record.scope {
     case .transient:
-      return try await run(record, in: link, resolver: self)
+      return try await run(record, in: link, resolver: self, factory: factory)
 
     case .graph:
       if let kept = context.graph.instance(of: record, as: Service.self) { return kept }
-      let made = try await run(record, in: link, resolver: self)
+      let made = try await run(record, in: link, resolver: self, factory: factory)
       return context.graph.keep(made, of: record)
 
     case .weak:
@@ -67,13 +112,14 @@ extension Container {
       if let object = record.withWeakObject({ $0 }), let existing = object as? Service {
         return existing
       }
-      var made = try await run(record, in: link, resolver: self)
+      var made = try await run(record, in: link, resolver: self, factory: factory)
       if type(of: made as Any) is AnyObject.Type {
         let object = made as AnyObject
         // Another request may have made one meanwhile; if so, share it.
         let earlier = record.withWeakObject { stored -> AnyObject? in
           if let stored { return stored }
           stored = object
+          record.stampCreation()
           return nil
         }
         if let earlier = earlier as? Service { made = earlier }
@@ -99,7 +145,7 @@ extension Container {
         defer { storage.finishConstruction() }
         // The factory resolves in the scope, so its `.scoped`
         // dependencies are this scope's.
-        let made = try await run(record, in: link, resolver: self)
+        let made = try await run(record, in: link, resolver: self, factory: factory)
         return storage.keep(made, of: record) as? Service ?? made
       }
 
@@ -109,7 +155,7 @@ extension Container {
       return try await makeOnce(
         record, in: link, cell: ObjectIdentifier(record), stored: { record.storedInstance }
       ) {
-        record.store(try await run(record, in: link, resolver: record.owner))
+        record.store(try await run(record, in: link, resolver: record.owner, factory: factory))
       }
     }
   }
@@ -120,7 +166,7 @@ extension Container {
   /// the next one tries again), and a wait that would close a cycle
   /// across tasks throws it instead.
   nonisolated(nonsending) private func makeOnce<Service>(
-    _ record: AsyncRecord<Service>, in link: AsyncResolutionContext, cell: ObjectIdentifier,
+    _ record: RegistrationRecord, in link: AsyncResolutionContext, cell: ObjectIdentifier,
     stored: () -> Service?, make: () async throws -> Service
   ) async throws -> Service {
     let coordinator = AsyncConstructionCoordinator.shared
@@ -143,12 +189,13 @@ extension Container {
   /// record's `initCompleted` handlers, turning what they throw into a
   /// failure at this link as the synchronous path does.
   nonisolated(nonsending) private func run<Service>(
-    _ record: AsyncRecord<Service>, in link: AsyncResolutionContext, resolver: Container
+    _ record: RegistrationRecord, in link: AsyncResolutionContext, resolver: Container,
+    factory: nonisolated(nonsending) (AsyncResolver) async throws -> sending Service
   ) async throws -> Service {
     let made: Service
     do {
       made = try await AsyncResolutionContext.$current.withValue(link) {
-        try await record.asyncFactory(AsyncResolver(resolver))
+        try await factory(AsyncResolver(resolver))
       }
     } catch {
       throw error is ResolutionError
@@ -182,4 +229,11 @@ extension Container {
       kind: .cycle(path: records[start...].map(\.key) + [record.key]), key: record.key,
       chain: context.links + [closing], registries: registries)
   }
+}
+
+/// Runtime arguments the caller of an awaited resolve sent, on their way
+/// to the async factory. Unchecked: they were `sending`, and `make` runs
+/// the factory at most once per request, so they are sent on only once.
+private struct SentArguments<Arguments>: @unchecked Sendable {
+  let value: Arguments
 }

@@ -314,6 +314,7 @@ extension Container {
           record.copy(stored, to: out)
           return
         }
+        record.stampCreation()
         record.shared.store(instance, ordering: .releasing)
         record.copy(instance, to: out)
         try completeInitialization(of: record, at: out, in: context)
@@ -348,6 +349,7 @@ extension Container {
       let earlier = record.withWeakObject { stored -> AnyObject? in
         if let stored { return stored }
         stored = object
+        record.stampCreation()
         return nil
       }
       if let existing = earlier {
@@ -391,6 +393,7 @@ extension Container {
         // `makeOnce`): that one wins, as for `.container`.
         if let value = scoped.value, record.holdsInstance(value) { return value }
         scoped.value = kept
+        record.stampCreation()
         return nil
       }
       // A weakly kept one may have gone since: then this one serves.

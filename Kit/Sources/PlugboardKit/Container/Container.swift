@@ -62,6 +62,8 @@ public final class Container: @unchecked Sendable {
     /// Service types whose unnamed requests are served by a named
     /// registration (a profile's per-service choice).
     var selections: [ObjectIdentifier: ServiceSelection] = [:]
+    /// The time limit of async dispose hooks set here (``disposeTimeout``).
+    var disposeTimeout: Duration?
   }
 
   let state = Protected(State())
@@ -254,24 +256,20 @@ public final class Container: @unchecked Sendable {
   /// thread; resolutions already holding an instance keep it.
   ///
   /// Each instance dropped is handed to its registration's dispose hook
-  /// (`onDispose`), the session told it is over: synchronous hooks run
-  /// before the reset returns, async ones in a task of their own, each
-  /// within ``ServiceScope/defaultDisposeTimeout``. A reset has nobody to
-  /// throw to, so a hook's failure is written to the container's
-  /// ``Logger`` (standard error when none is registered).
+  /// (`onDispose`), the session told it is over, newest first (in reverse
+  /// order of creation, here and in the parents together): synchronous
+  /// hooks run before the reset returns, async ones in a task of their
+  /// own, each within ``disposeTimeout``. A reset has nobody to throw to,
+  /// so a hook's failure is written to the container's ``Logger``
+  /// (standard error when none is registered).
   ///
   /// For the built-in scopes, see ``resetObjectScope(_:)-(ObjectScope)``.
   public func resetObjectScope(_ scope: CustomScope) {
-    let records = state.withLock { $0.log.records(upTo: $0.log.count) + $0.removed }
-    let dropped = records.compactMap { record -> DroppedInstance? in
-      guard record.isCustomScoped, record.customScope === scope,
-        let instance = record.resetScopedInstance().flatMap(record.instance(fromKept:))
-          ?? record.forgetAwaitedInstance()
-      else { return nil }
-      return DroppedInstance(record: record, instance: instance)
+    disposeAfterReset { record in
+      guard record.isCustomScoped, record.customScope === scope else { return nil }
+      return record.resetScopedInstance().flatMap(record.instance(fromKept:))
+        ?? record.forgetAwaitedInstance()
     }
-    Disposal.afterReset(dropped, in: self)
-    parent?.resetObjectScope(scope)
   }
 
   /// Drops the instances of the built-in `scope` held for registrations
@@ -288,13 +286,15 @@ public final class Container: @unchecked Sendable {
   /// store its instance. `.weak` instances are forgotten (their holders
   /// keep theirs); `.graph` and `.transient` keep nothing to drop.
   ///
-  /// Each `.container` instance dropped is handed to its dispose hook
-  /// (`onDispose`), as ``resetObjectScope(_:)-(CustomScope)`` describes:
+  /// Each instance dropped is handed to its dispose hook (`onDispose`),
+  /// newest first, as ``resetObjectScope(_:)-(CustomScope)`` describes:
   /// disposing tells the instance it is done (close its connection, flush
-  /// its file), while its memory stays until the container goes, for
-  /// the readers above. A resolution that copied it just before the reset
-  /// may still use it after its hook ran. `.weak` instances live on with
-  /// their holders and are not disposed.
+  /// its file), while a `.container` instance's memory stays until the
+  /// container goes, for the readers above. A resolution that copied it
+  /// just before the reset may still use it after its hook ran. A `.weak`
+  /// instance still alive is disposed too, and lives on with its holders,
+  /// who should not use it any more; one already gone went with its last
+  /// holder, undisposed (there is nothing left to tell).
   public func resetObjectScope(_ scope: ObjectScope) {
     reset(scope) { _ in true }
   }
@@ -308,15 +308,31 @@ public final class Container: @unchecked Sendable {
   }
 
   private func reset(_ scope: ObjectScope, where include: (RegistrationRecord) -> Bool) {
-    let records = state.withLock { $0.log.records(upTo: $0.log.count) + $0.removed }
-    let dropped = records.compactMap { record -> DroppedInstance? in
-      guard !record.isCustomScoped, record.scope == scope, include(record),
-        let instance = record.dropInstance().map(record.boxed) ?? record.forgetAwaitedInstance()
-      else { return nil }
-      return DroppedInstance(record: record, instance: instance)
+    disposeAfterReset { record in
+      guard !record.isCustomScoped, record.scope == scope, include(record) else { return nil }
+      if scope == .weak { return record.forgetWeakObject() }
+      return record.dropInstance().map(record.boxed) ?? record.forgetAwaitedInstance()
     }
-    Disposal.afterReset(dropped, in: self)
-    parent?.reset(scope, where: include)
+  }
+
+  /// Drops the instance `drop` takes from each registration here and in
+  /// the parents, then disposes them all, newest first.
+  private func disposeAfterReset(_ drop: (RegistrationRecord) -> Any?) {
+    var dropped: [(made: UInt64, instance: DroppedInstance)] = []
+    var next: Container? = self
+    while let container = next {
+      let records = container.state.withLock { $0.log.records(upTo: $0.log.count) + $0.removed }
+      for record in records {
+        // Read before the drop: a construction that stores meanwhile
+        // stamps a later creation, for an instance this reset misses.
+        let made = record.madeAt
+        guard let instance = drop(record) else { continue }
+        dropped.append((made, DroppedInstance(record: record, instance: instance)))
+      }
+      next = container.parent
+    }
+    dropped.sort { $0.made < $1.made }
+    Disposal.afterReset(dropped.map(\.instance), in: self)
   }
 
   /// Returns the container itself: Swinject's `synchronize()` makes a

@@ -112,18 +112,36 @@ extension Container {
   /// and `false` returned: exclusion is for contributions, and a plain
   /// registration is switched with ``select(name:for:reason:)`` or
   /// profiles instead. Takes effect for resolutions that start later.
+  /// To exclude many, ``excludeContributions(_:)`` does it in one pass.
   @discardableResult
   public func excludeContribution(_ key: ServiceKey, reason: String) -> Bool {
-    guard key.isContribution else { return false }
+    !excludeContributions([key: reason]).isEmpty
+  }
+
+  /// Leaves out each contribution of `reasons`' keys, with its reason, as
+  /// ``excludeContribution(_:reason:)`` does one: in one pass over the
+  /// registrations and with one change published, however many there
+  /// are (the host excludes a manifest's whole `"contributions"` rules
+  /// at once).
+  ///
+  /// ```swift
+  /// container.excludeContributions([traceKey: "excluded by the test", debugKey: "excluded by the test"])
+  /// ```
+  /// - Returns: the keys excluded; those that are not contributions made
+  ///   in this container are ignored.
+  @discardableResult
+  public func excludeContributions(_ reasons: [ServiceKey: String]) -> Set<ServiceKey> {
+    guard reasons.keys.contains(where: \.isContribution) else { return [] }
     let records = state.withLock { $0.log.records(upTo: $0.log.count) }
-    var found = false
-    for record in records where record.key == key {
+    var excluded: Set<ServiceKey> = []
+    for record in records where record.key.isContribution {
+      guard let reason = reasons[record.key] else { continue }
       record.withMetadata { $0.exclusion = reason }
       record.hasProfiles.store(true, ordering: .relaxed)
-      found = true
+      excluded.insert(record.key)
     }
-    if found { invalidate() }
-    return found
+    if !excluded.isEmpty { invalidate() }
+    return excluded
   }
 
   /// Makes each contribution of `takingPart` (from

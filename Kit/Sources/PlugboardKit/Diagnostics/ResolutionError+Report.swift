@@ -85,8 +85,7 @@ extension ResolutionError {
         + "chain shallower."
     case .asyncRegistration:
       let site = chain.last?.site.map { " (registered at \($0))" } ?? ""
-      return "Resolve \(key.service.shortName)\(site) from async code with try await "
-        + "resolver.resolve(\(key.service.metatypeSpelling)\(key.name.map { ", name: \"\($0)\"" } ?? "")), "
+      return "Resolve \(key.service.shortName)\(site) from async code with \(awaitedForm), "
         + "where resolver is the AsyncResolver an async factory receives or container.asyncResolver; "
         + "a synchronous factory that needs it must become async too."
     case .outsideScope(scopeEnded: true):
@@ -100,6 +99,23 @@ extension ResolutionError {
       return "Resolve it from a scope, \(request)\(holder ?? ""), or register "
         + "\(key.service.shortName) .container if one instance for the whole container is right."
     }
+  }
+
+  /// The awaited request that serves what failed for being async: the
+  /// async form of the `Lazy` or `Provider` it was reached through, an
+  /// awaited `resolveAll` for a contribution, else an awaited `resolve`.
+  private var awaitedForm: String {
+    let spelling = key.service.metatypeSpelling
+    let deferring = chain.dropLast().last { ($0.key.service.type as? any DeferringWrapper.Type) != nil }
+    if let deferring, let wrapper = deferring.key.service.type as? any DeferringWrapper.Type {
+      let (sync, async) = wrapper.kind == .provider ? ("Provider", "AsyncProvider") : ("Lazy", "AsyncLazy")
+      return "an \(async)<\(key.service.shortName)> in place of its \(sync) (try await "
+        + "resolver.resolve(\(async)<\(key.service.shortName)>.self), read with try await .instance)"
+    }
+    if key.isContribution {
+      return "try await resolver.resolveAll(\(spelling)) (or a Contributions of it resolved with try await)"
+    }
+    return "try await resolver.resolve(\(spelling)\(key.name.map { ", name: \"\($0)\"" } ?? ""))"
   }
 
   /// The full report: what went wrong, the chain, suggestions, and the

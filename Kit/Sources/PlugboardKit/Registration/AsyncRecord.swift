@@ -7,20 +7,14 @@
 /// therefore pay nothing for async registrations existing, and turns the
 /// error into ``ResolutionError/Kind/asyncRegistration``. Only the async
 /// resolution (``Container/resolveAwaiting(_:name:)``) calls `asyncFactory`.
-///
-/// A `.container` instance is kept in `madeInstance`, not in the
-/// lock-free `shared` slot a synchronous resolve reads first, so that a
-/// synchronous request fails the same way before and after the instance
-/// exists rather than depending on who came first.
-final class AsyncRecord<Service>: PlainRecord<Service>, @unchecked Sendable {
+final class AsyncRecord<Service>: PlainRecord<Service>, AwaitedRecord, @unchecked Sendable {
   typealias Factory = @isolated(any) @Sendable (AsyncResolver) async throws -> sending Service
 
   let asyncFactory: Factory
   /// The name of the global actor the factory is isolated to, if any.
   let isolationName: String?
-  /// The `.container` instance, once made.
-  // Guarded by the record's striped lock.
-  private var madeInstance: Service?
+  // Guarded by the record's striped lock (see `AwaitedRecord`).
+  var madeInstance: Service?
 
   init(key: ServiceKey, scope: ObjectScope, owner: Container, factory: @escaping Factory) {
     self.asyncFactory = factory
@@ -28,39 +22,11 @@ final class AsyncRecord<Service>: PlainRecord<Service>, @unchecked Sendable {
     super.init(key: key, scope: scope, owner: owner) { _ in throw AsyncRegistrationRequired() }
   }
 
-  /// The `.container` instance, if it has been made.
-  var storedInstance: Service? {
-    StripedLock.withLock(for: self) { madeInstance }
-  }
-
-  /// Stores `instance` as the `.container` instance unless one is stored
-  /// already, and returns the one stored.
-  func store(_ instance: Service) -> Service {
-    StripedLock.withLock(for: self) {
-      if let made = madeInstance { return made }
-      madeInstance = instance
-      return instance
-    }
-  }
-
-  /// Forgets the awaited instance, kept apart from the lock-free slot, and
-  /// returns it for its dispose hook; the caller releases it outside the
-  /// lock (its deinit may resolve again).
   override var awaitsFactory: Bool { true }
 
-  override func forgetAwaitedInstance() -> Any? {
-    StripedLock.withLock(for: self) { () -> Service? in
-      defer { madeInstance = nil }
-      return madeInstance
-    }
-  }
+  override func forgetAwaitedInstance() -> Any? { forgetMadeInstance() }
 
-  override var info: RegistrationInfo {
-    var info = super.info
-    info.isAsync = true
-    info.isolation = isolationName
-    return info
-  }
+  override var info: RegistrationInfo { super.info.awaited(isolation: isolationName) }
 
   /// Registers `type` as a forwarding that awaits this registration, so
   /// that the forwarded type is async too.
@@ -75,7 +41,3 @@ final class AsyncRecord<Service>: PlainRecord<Service>, @unchecked Sendable {
     }
   }
 }
-
-/// What the synchronous factory of an ``AsyncRecord`` throws; resolution
-/// turns it into ``ResolutionError/Kind/asyncRegistration``.
-struct AsyncRegistrationRequired: Error {}

@@ -33,6 +33,14 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
   /// `{ @MainActor r async in … }`), when it is isolated to one.
   public internal(set) var isolation: String?
 
+  /// The same information for a registration whose factory is `async`.
+  func awaited(isolation: String?) -> RegistrationInfo {
+    var info = self
+    info.isAsync = true
+    info.isolation = isolation
+    return info
+  }
+
   public var description: String {
     guard let forwardsTo else {
       let scopeText = customScope ?? scope.description

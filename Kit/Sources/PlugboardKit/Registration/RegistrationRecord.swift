@@ -43,6 +43,9 @@ class RegistrationRecord: @unchecked Sendable {
   /// Whether any `initCompleted` handler was added, so that making an
   /// instance can skip the metadata lock in the common case.
   @usableFromInline let hasInitCompleted = Atomic<Bool>(false)
+  /// When the instance kept now (`.container`, `.weak`, custom-scoped)
+  /// was made, by ``CreationOrder``: a reset disposes newest first.
+  private let creation = Atomic<UInt64>(0)
   /// The `.weak` instance, held weakly.
   // Guarded by the record's striped lock (`withWeakObject`).
   private weak var weakObject: AnyObject?
@@ -187,6 +190,22 @@ class RegistrationRecord: @unchecked Sendable {
     StripedLock.withLock(for: self) { dropped.append(instance) }
     return instance
   }
+
+  /// Forgets the `.weak` instance and returns it, if it is still alive.
+  func forgetWeakObject() -> AnyObject? {
+    withWeakObject { object in
+      defer { object = nil }
+      return object
+    }
+  }
+
+  /// Records that the instance kept now was just made.
+  final func stampCreation() {
+    creation.store(CreationOrder.next(), ordering: .relaxed)
+  }
+
+  /// When the instance kept now was made, relative to every other one.
+  final var madeAt: UInt64 { creation.load(ordering: .relaxed) }
 
   /// The `.container` instance's storage, if it has been made.
   /// Final, so that callers inline it rather than call it through the
@@ -369,14 +388,41 @@ class PlainRecord<Service>: RegistrationRecord, @unchecked Sendable {
 /// argument-free factory is never called, because only keys without
 /// arguments reach a plain record's factory and this record's key has
 /// some.
+///
+/// One registered with an `async` factory (`{ r, user async throws in … }`)
+/// keeps it in `asyncFactory`, and its `argumentFactory` throws
+/// ``AsyncRegistrationRequired``: a synchronous `resolve(_:arguments:)`
+/// reaches it by the usual path and fails with
+/// ``ResolutionError/Kind/asyncRegistration``. (Not a subclass: a generic
+/// class declaring a type pack cannot be inherited from.)
 @usableFromInline
-final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, @unchecked Sendable {
+final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, AwaitedRecord,
+  @unchecked Sendable
+{
   @usableFromInline typealias Factory = @Sendable (Resolver, First, repeat each Rest) throws -> Service
   @usableFromInline let argumentFactory: Factory
+  /// The async factory, when there is one; only the awaited resolve calls it.
+  let asyncFactory: AwaitedArgumentFactory?
+  /// The `.container` instance an awaited resolve made.
+  // Guarded by the record's striped lock (see `AwaitedRecord`).
+  var madeInstance: Service?
 
-  init(key: ServiceKey, scope: ObjectScope, owner: Container, factory: @escaping Factory) {
+  init(
+    key: ServiceKey, scope: ObjectScope, owner: Container, factory: @escaping Factory,
+    asyncFactory: AwaitedArgumentFactory? = nil
+  ) {
     self.argumentFactory = factory
+    self.asyncFactory = asyncFactory
     super.init(key: key, scope: scope, owner: owner) { _ in throw ArgumentsRequired() }
+  }
+
+  override var awaitsFactory: Bool { asyncFactory != nil }
+
+  override func forgetAwaitedInstance() -> Any? { forgetMadeInstance() }
+
+  override var info: RegistrationInfo {
+    guard let asyncFactory else { return super.info }
+    return super.info.awaited(isolation: asyncFactory.isolationName)
   }
 
   /// Registers `type` in `container`, taking this registration's runtime
@@ -399,3 +445,13 @@ final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, @un
 /// What the argument-free factory of an ``ArgumentRecord`` would throw, if
 /// anything called it.
 struct ArgumentsRequired: Error {}
+
+/// A process-wide count of kept instances made, so that instances of many
+/// registrations (and containers) can be put in the order they were made.
+enum CreationOrder {
+  private static let clock = Atomic<UInt64>(0)
+
+  static func next() -> UInt64 {
+    clock.add(1, ordering: .relaxed).newValue
+  }
+}

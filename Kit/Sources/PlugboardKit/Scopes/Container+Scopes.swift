@@ -10,11 +10,30 @@ extension Container {
   /// let unitOfWork = try scope.resolve(UnitOfWork.self)
   /// ```
   ///
-  /// `disposeTimeout` limits each async dispose hook (30 s by default).
-  /// A scope that is never ended keeps its instances until it goes, and
-  /// never runs their hooks.
-  public func makeScope(disposeTimeout: Duration = ServiceScope.defaultDisposeTimeout) -> ServiceScope {
-    ServiceScope(parent: self, disposeTimeout: disposeTimeout)
+  /// `disposeTimeout` limits each async dispose hook; `nil` takes the
+  /// container's ``disposeTimeout`` (30 s unless set: in a deployment,
+  /// the manifest's `hookTimeout`). A scope that is never ended keeps its
+  /// instances until it goes, and never runs their hooks.
+  public func makeScope(disposeTimeout: Duration? = nil) -> ServiceScope {
+    ServiceScope(parent: self, disposeTimeout: disposeTimeout ?? self.disposeTimeout)
+  }
+
+  /// How long each async dispose hook of this container's scopes, and of
+  /// its resets, may take, unless a scope sets its own
+  /// (``makeScope(disposeTimeout:)``): the value set here, else the
+  /// parent's, else ``ServiceScope/defaultDisposeTimeout`` (30 s). The
+  /// host sets a deployment's container to the manifest's `hookTimeout`,
+  /// so dispose hooks follow the rule lifecycle hooks follow.
+  ///
+  /// ```swift
+  /// container.disposeTimeout = .seconds(5)
+  /// let scope = container.makeScope()  // scope.disposeTimeout == .seconds(5)
+  /// ```
+  public var disposeTimeout: Duration {
+    get {
+      state.withLock { $0.disposeTimeout } ?? parent?.disposeTimeout ?? ServiceScope.defaultDisposeTimeout
+    }
+    set { state.withLock { $0.disposeTimeout = newValue } }
   }
 
   /// Runs `body` in a new scope and ends the scope when `body` returns or
@@ -51,9 +70,9 @@ extension Container {
 
   /// ``withScope(_:)-(_)`` for an asynchronous `body`: the scope ends with
   /// `await scope.end()`, so async dispose hooks run, each within
-  /// `disposeTimeout`.
+  /// `disposeTimeout` (the container's ``disposeTimeout`` when `nil`).
   public func withScope<Result>(
-    disposeTimeout: Duration = ServiceScope.defaultDisposeTimeout,
+    disposeTimeout: Duration? = nil,
     isolation: isolated (any Actor)? = #isolation, _ body: (ServiceScope) async throws -> Result
   ) async throws -> Result {
     let scope = makeScope(disposeTimeout: disposeTimeout)

@@ -38,8 +38,9 @@ enum Disposal {
           reason = .threw(describe(error))
         }
       case .async(let body):
-        switch await DisposalDeadline.run(limit: limit, { try await body(item.instance) }) {
-        case .finished: continue
+        switch await HookDeadline.run(limit: limit, { try await body(item.instance) }) {
+        // Not interruptible: a scope's end runs every hook.
+        case .finished, .interrupted: continue
         case .failed(let error): reason = .threw(describe(error))
         case .timedOut: reason = .timedOut(limit)
         }
@@ -59,8 +60,9 @@ enum Disposal {
     report(failures, in: container)
     let later = dropped.filter(\.isAsync)
     guard !later.isEmpty else { return }
+    let limit = container.disposeTimeout
     Task {
-      let (_, failures) = await run(later, limit: ServiceScope.defaultDisposeTimeout)
+      let (_, failures) = await run(later, limit: limit)
       report(failures, in: container)
     }
   }

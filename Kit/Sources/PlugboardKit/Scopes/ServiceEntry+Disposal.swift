@@ -19,8 +19,9 @@ extension ServiceEntry {
   /// site and plugin. A synchronous hook cannot be interrupted, so it has
   /// no time limit. A second `onDispose` replaces the first.
   ///
-  /// `.transient`, `.graph` and `.weak` instances belong to whoever
-  /// resolved them, so their hooks never run. For the application's end,
+  /// `.transient` and `.graph` instances belong to whoever resolved them,
+  /// so their hooks never run; a `.weak` instance's runs only when a reset
+  /// drops it while it is still alive. For the application's end,
   /// use lifecycle hooks (``onStop(_:)``): the container does not dispose
   /// its `.container` instances when it goes.
   @discardableResult
@@ -36,8 +37,8 @@ extension ServiceEntry {
 
   /// Adds an asynchronous dispose hook (see `onDispose`):
   /// `await scope.end()` awaits it, newest instance first, within the
-  /// scope's time limit (``ServiceScope/disposeTimeout``, 30 s by default,
-  /// as the host's `hookTimeout`). A hook that does not return in time is
+  /// scope's time limit (``ServiceScope/disposeTimeout``: by default the
+  /// container's, 30 s unless set, a deployment's `hookTimeout` in the host). A hook that does not return in time is
   /// cancelled (honour cancellation) and left behind, reported as timed
   /// out, and the next one runs.
   ///

@@ -25,8 +25,9 @@
 /// Do not end a scope from inside a factory running in it: the end waits
 /// for that factory to finish, which waits for the end.
 public final class ServiceScope: Sendable {
-  /// How long each async dispose hook may take when the scope does not
-  /// set its own: 30 s, the host's default `hookTimeout`.
+  /// How long each async dispose hook may take when neither the scope nor
+  /// its container (``Container/disposeTimeout``) sets a limit: 30 s, the
+  /// host's default `hookTimeout`.
   public static let defaultDisposeTimeout = Duration.seconds(30)
 
   /// The resolver of the scope: a container whose parent is the one the

@@ -11,6 +11,19 @@ extension GraphAnalysis {
     guard !declarations.isEmpty else { return [] }
     let contributors = DependencyGraph.contributors(of: graph.nodes, in: container)
     let profile = self.profile.map { " in profile '\($0)'" } ?? ""
+    // Grouped by contract once, when the first violation needs it: listing
+    // the inactive registrations walks the whole registry.
+    var excludedByContract: [TypeIdentity: [RegistrationInfo]]?
+    func excluded(from contract: TypeIdentity) -> [RegistrationInfo] {
+      if let excludedByContract { return excludedByContract[contract] ?? [] }
+      var grouped: [TypeIdentity: [RegistrationInfo]] = [:]
+      for info in container.inactiveRegistrations where info.exclusion != nil {
+        guard let contribution = container.contribution(of: info.key) else { continue }
+        grouped[contribution.contract, default: []].append(info)
+      }
+      excludedByContract = grouped
+      return grouped[contract] ?? []
+    }
     return declarations.compactMap { declaration in
       let nodes = contributors[declaration.contract.id] ?? []
       guard !declaration.cardinality.admits(nodes.count) else { return nil }
@@ -20,9 +33,7 @@ extension GraphAnalysis {
         "\(declaration.contract.name) is declared an extension point needing \(declaration.cardinality) "
           + "contribution at \(declaration.site)."
       ]
-      let excluded = container.inactiveRegistrations.filter { info in
-        info.exclusion != nil && container.contribution(of: info.key)?.contract == declaration.contract
-      }
+      let excluded = excluded(from: declaration.contract)
       if nodes.isEmpty && excluded.isEmpty {
         explanation.append("No loaded plugin contributes to it\(profile).")
       } else if nodes.isEmpty {

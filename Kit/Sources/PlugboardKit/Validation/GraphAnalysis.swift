@@ -54,9 +54,16 @@
   }
 
   /// Every graph finding, in the order `plugboard check` reports them
-  /// (before it sorts errors first).
-  public func findings(_ hooks: ValidationHooks = ValidationHooks()) -> [Finding] {
-    missingDependencies(hooks) + cycles() + captiveDependencies() + duplicateRegistrations(hooks)
-      + undeclaredDependencies() + extensionPointCardinalities(hooks) + synchronousDependenciesOnAsync()
+  /// (before it sorts errors first): a missing `Application` when
+  /// `requireApplication`, then the graph's, then each of `configurations`'
+  /// settings, then hooks on scopes that cannot carry them.
+  public func findings(
+    _ hooks: ValidationHooks = ValidationHooks(), requireApplication: Bool = false,
+    configurations: [PluginConfiguration] = []
+  ) -> [Finding] {
+    (requireApplication ? missingApplication(hooks) : []) + missingDependencies(hooks) + cycles()
+      + captiveDependencies() + duplicateRegistrations(hooks) + undeclaredDependencies()
+      + extensionPointCardinalities(hooks) + configurations.flatMap { configurationFindings($0, hooks) }
+      + lifecycleHookScopes() + synchronousDependenciesOnAsync()
   }
 }

@@ -28,16 +28,51 @@
   /// Where exclusions are changed, for the action: the manifest's
   /// `"contributions"` rules for `plugboard check`.
   public var exclusionRules: String
+  /// Sentences naming what would provide `key` if it were loaded (a
+  /// plugin the profile leaves out), for the missing-`Application` finding.
+  public var providersElsewhere: (ServiceKey) -> [String]
+  /// Where a required setting of a plugin was looked for, in order, and
+  /// the action that says where to set it; given the plugin, the setting
+  /// and the profile.
+  public var settingLookup: (_ plugin: String, _ setting: String, _ profile: String?) -> SettingLookup
+  /// Text from outside (a configured value) as a finding may print it:
+  /// the host strips what a terminal would interpret.
+  public var shown: (String) -> String
+
+  /// Where a required setting was looked for, and what to do about it.
+  public struct SettingLookup {
+    public var places: [String]
+    public var action: String
+
+    public init(places: [String], action: String) {
+      self.places = places
+      self.action = action
+    }
+  }
 
   public init(
     unserved: @escaping Unserved = { _, _, _, _ in nil },
     missingNotes: @escaping () -> [String] = { [] }, position: ((String) -> String)? = nil,
-    exclusionSource: String = "configuration", exclusionRules: String = "what excludes contributions"
+    exclusionSource: String = "configuration", exclusionRules: String = "what excludes contributions",
+    providersElsewhere: @escaping (ServiceKey) -> [String] = { _ in [] },
+    settingLookup: @escaping (String, String, String?) -> SettingLookup = ValidationHooks.inProcessLookup,
+    shown: @escaping (String) -> String = { $0 }
   ) {
     self.unserved = unserved
     self.missingNotes = missingNotes
     self.position = position
     self.exclusionSource = exclusionSource
     self.exclusionRules = exclusionRules
+    self.providersElsewhere = providersElsewhere
+    self.settingLookup = settingLookup
+    self.shown = shown
+  }
+
+  /// A check in process looked only in the values it was given.
+  public static func inProcessLookup(plugin: String, setting: String, profile: String?) -> SettingLookup {
+    SettingLookup(
+      places: ["the values given to the check"],
+      action:
+        "Give \"\(setting)\" a value in plugin '\(plugin)''s configuration, or a default in its declaration.")
   }
 }

@@ -70,6 +70,7 @@ enum DeclaredDependency {
     let name = _typeName(type, qualified: true)
     return name.hasPrefix("Swift.Optional<") || name.hasPrefix("PlugboardKit.Lazy<")
       || name.hasPrefix("PlugboardKit.Provider<") || name.hasPrefix("PlugboardKit.Contributions<")
+      || name.hasPrefix("PlugboardKit.AsyncLazy<") || name.hasPrefix("PlugboardKit.AsyncProvider<")
   }
 }
 

@@ -1,0 +1,48 @@
+extension Container {
+  /// Adds a contribution to `serviceType` whose factory is `async`, as
+  /// ``contribute(_:name:order:file:line:factory:)`` does for a synchronous
+  /// one: it takes its place by `order` among the others.
+  ///
+  /// ```swift
+  /// container.contribute(HealthCheck.self, name: "database") { r async throws in
+  ///   DatabaseCheck(database: try await r.resolve())
+  /// }
+  /// let checks = try await container.asyncResolver.resolveAll(HealthCheck.self)
+  /// ```
+  ///
+  /// Only the awaited forms make it: ``AsyncResolver/resolveAll(_:)``,
+  /// ``AsyncResolver/resolveAllNamed(_:)`` and an awaited
+  /// `resolve(Contributions<T>.self)`. A synchronous `resolveAll` or
+  /// `Contributions<T>` of the extension point throws
+  /// ``ResolutionError/Kind/asyncRegistration`` naming the awaited one.
+  @discardableResult
+  public func contribute<Service>(
+    _ serviceType: Service.Type,
+    name: String? = nil,
+    order: Int = 0,
+    file: String = #fileID,
+    line: Int = #line,
+    factory: @escaping @isolated(any) @Sendable (AsyncResolver) async throws -> sending Service
+  ) -> ServiceEntry<Service> {
+    let sequence = ContributionIndex.nextSequence()
+    let key = ContributionIndex.reservedName(sequence: sequence, name: name)
+    let entry = register(serviceType, name: key, file: file, line: line, factory: factory)
+    contributions.add(
+      ContributionIndex.Slot(key: key, name: name, order: order, sequence: sequence),
+      for: ObjectIdentifier(serviceType))
+    return entry
+  }
+
+  /// Each contribution to `Service` taking part, in order, made by the
+  /// awaited resolve (async ones awaited, the others made synchronously)
+  /// and handed to `body` with its contribution name.
+  nonisolated(nonsending) func forEachContributionAwaiting<Service>(
+    _ serviceType: Service.Type, _ body: (String?, Service) throws -> Void
+  ) async throws {
+    let takingPart = contributionsTakingPart(for: ObjectIdentifier(serviceType))
+    for (found, name) in zip(takingPart.records, takingPart.names) {
+      let key = found.takeUnretainedValue().key.name
+      try body(name, try await resolveAwaiting(serviceType, name: key))
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import Synchronization
+
+/// Runs one hook with a time limit, without trusting it to return: the
+/// rule for lifecycle hooks (Docs/lifecycle.md, "Time limits"), which a
+/// scope's async dispose hooks follow too, and which the host's start and
+/// stop hooks run under.
+///
+/// The hook runs in a task of its own; whichever comes first, its end or
+/// the limit (or, when `interruptible`, the cancellation of the caller's
+/// task), decides the outcome. A hook still running then is cancelled and
+/// left behind: waiting for a hook that ignores cancellation would make
+/// the limit meaningless.
+@_spi(Host) public enum HookDeadline {
+  public enum Outcome: Sendable {
+    case finished
+    case failed(any Error)
+    case timedOut
+    /// The caller's task was cancelled first (only when `interruptible`).
+    case interrupted
+  }
+
+  /// - Parameters:
+  ///   - interruptible: whether cancelling the calling task ends the wait
+  ///     (`.interrupted`): the host's stop on a signal. A scope's end is
+  ///     not: it runs every hook even when its task is cancelled.
+  public static func run(
+    limit: Duration, interruptible: Bool = false, _ hook: @escaping @Sendable () async throws -> Void
+  ) async -> Outcome {
+    let race = Race()
+    let wait = {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+        let work = Task {
+          do {
+            try await hook()
+            race.settle(.finished)
+          } catch {
+            race.settle(.failed(error))
+          }
+        }
+        let timer = Task {
+          // Cancelled: the hook ended first.
+          guard (try? await Task.sleep(for: limit)) != nil else { return }
+          race.settle(.timedOut)
+        }
+        race.wait(continuation) {
+          work.cancel()
+          timer.cancel()
+        }
+      }
+    }
+    guard interruptible else { return await wait() }
+    return await withTaskCancellationHandler(operation: wait) { race.settle(.interrupted) }
+  }
+
+  /// The first outcome settled resumes the waiter once, even when it comes
+  /// before the waiter does, and cancels the tasks that lost the race, so
+  /// a hook that returns at once leaves no timer sleeping behind.
+  private final class Race: Sendable {
+    private enum State {
+      case open
+      case waiting(CheckedContinuation<Outcome, Never>, cleanup: @Sendable () -> Void)
+      case settled(Outcome)
+      case done
+    }
+
+    private let state = Mutex(State.open)
+
+    func wait(_ continuation: CheckedContinuation<Outcome, Never>, cleanup: @escaping @Sendable () -> Void) {
+      let early: Outcome? = state.withLock { state in
+        guard case .settled(let outcome) = state else {
+          state = .waiting(continuation, cleanup: cleanup)
+          return nil
+        }
+        state = .done
+        return outcome
+      }
+      guard let early else { return }
+      cleanup()
+      continuation.resume(returning: early)
+    }
+
+    func settle(_ outcome: Outcome) {
+      let waiter: (CheckedContinuation<Outcome, Never>, @Sendable () -> Void)? = state.withLock { state in
+        switch state {
+        case .open:
+          state = .settled(outcome)
+          return nil
+        case .waiting(let continuation, let cleanup):
+          state = .done
+          return (continuation, cleanup)
+        case .settled, .done:
+          return nil
+        }
+      }
+      guard let (continuation, cleanup) = waiter else { return }
+      cleanup()
+      continuation.resume(returning: outcome)
+    }
+  }
+}
