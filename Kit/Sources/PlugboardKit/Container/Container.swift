@@ -277,8 +277,10 @@ public final class Container: @unchecked Sendable {
     let records = state.withLock { $0.log.records(upTo: $0.log.count) + $0.removed }
     let dropped = records.compactMap { record -> DroppedInstance? in
       guard record.isCustomScoped, record.customScope === scope,
-        let instance = record.resetScopedInstance().flatMap(record.instance(fromKept:))
-          ?? record.forgetAwaitedInstance()
+        let instance = scope.storageFactory != nil
+          ? record.resetStorage()
+          : record.resetScopedInstance().flatMap(record.instance(fromKept:))
+            ?? record.forgetAwaitedInstance()
       else { return nil }
       return DroppedInstance(record: record, instance: instance)
     }
