@@ -163,7 +163,57 @@ final class PetView {
 }
 // end guide
 
+// guide: seed-keypath
+extension Container {
+  var pet: (any Pet)? { try? resolveIfRegistered() }
+}
+final class PetCorner {
+  @Inject(\.pet) var pet: any Pet
+}
+// end guide
+
+// guide: behaviors
+struct Singletons: Behavior {
+  func container<Type, Service>(
+    _ container: Container, didRegisterType type: Type.Type,
+    toService entry: ServiceEntry<Service>, withName name: String?
+  ) {
+    entry.inObjectScope(.container)  // every registration a singleton
+  }
+}
+// end guide
+
 extension MigrationSnippets {
+  @Test func seedSpellings() throws {
+    // guide: seed-spellings
+    let container = Container()
+    container.register((any Pet).self, instance: Hamster(name: "Hammy"))  // every request gets it
+    container.register(Keeper.self, lifetime: .singleton) { r in Keeper(pet: try r.resolve()) }
+    let corner = try container.injected(PetCorner())  // @Inject(\.pet) reads container.pet
+    // end guide
+    #expect(try corner.pet === container.resolve((any Pet).self))
+    #expect(try container.resolve(Keeper.self) === container.resolve(Keeper.self))
+  }
+
+  @Test func autoregistrationWithArguments() throws {
+    // guide: autoregistration
+    let container = Container()
+    container.autoregister((any Pet).self, argument: String.self, initializer: Hamster.init)
+    container.register(Keeper.self) { r in Keeper(pet: try r ~> ((any Pet).self, argument: "Bo")) }
+    let keeper = try container.resolve(Keeper.self)  // its pet is Bo
+    // end guide
+    #expect(keeper.pet.name == "Bo")
+  }
+
+  @Test func behaviors() throws {
+    // guide: behaviors-use
+    let container = Container(behaviors: [Singletons()])
+    container.register(Keeper.self) { r in Keeper(pet: try r.resolve()) }
+    // end guide
+    container.register((any Pet).self) { _ in Hamster(name: "Hammy") }
+    #expect(try container.resolve(Keeper.self) === container.resolve(Keeper.self))
+  }
+
   @Test func factoryAndInject() throws {
     let container = Container()
     container.register((any Pet).self) { _ in Hamster(name: "Hammy") }

@@ -13,17 +13,49 @@ public final class Assembler {
   /// `nil`, as Swinject's `Assembler(container: Container?)`) and applies
   /// `assemblies`: `try Assembler([AppAssembly()], container: shared)`.
   /// - Throws: ``AssemblyError`` naming the assembly that failed.
-  public init(_ assemblies: [any Assembly] = [], container: Container? = Container()) throws {
-    self.container = container ?? Container()
+  public convenience init(_ assemblies: [any Assembly] = [], container: Container? = Container())
+    throws
+  {
+    self.init(over: container ?? Container())
     try apply(assemblies: assemblies)
+  }
+
+  /// An assembler over `container`, with nothing applied yet.
+  private init(over container: Container) {
+    self.container = container
   }
 
   /// Creates an assembler over a new container whose registrations default
   /// to `defaultObjectScope`, and applies `assemblies`, as Swinject's
-  /// `Assembler(_:defaultObjectScope:)`.
+  /// `Assembler(_:defaultObjectScope:behaviors:)`; `behaviors` are told
+  /// of each registration (see ``Behavior``).
   /// - Throws: ``AssemblyError`` naming the assembly that failed.
-  public convenience init(_ assemblies: [any Assembly] = [], defaultObjectScope: ObjectScope) throws {
-    try self.init(assemblies, container: Container(defaultObjectScope: defaultObjectScope))
+  public convenience init(
+    _ assemblies: [any Assembly] = [], defaultObjectScope: ObjectScope,
+    behaviors: [any Behavior] = []
+  ) throws {
+    try self.init(
+      assemblies, container: Container(defaultObjectScope: defaultObjectScope, behaviors: behaviors))
+  }
+
+  /// Creates an assembler whose container is a child of `parentAssembler`'s
+  /// (or a container of its own when `nil`), with no assemblies applied
+  /// yet, as Swinject's `Assembler(parentAssembler:defaultObjectScope:behaviors:)`:
+  /// `let feature = Assembler(parentAssembler: app)`, then
+  /// `try feature.apply(assembly: FeatureAssembly())`.
+  ///
+  /// `defaultObjectScope` defaults to the parent's, as for
+  /// ``init(_:parent:defaultObjectScope:behaviors:)``; pass `.graph` for
+  /// Swinject's.
+  public convenience init(
+    parentAssembler: Assembler?, defaultObjectScope: ObjectScope? = nil,
+    behaviors: [any Behavior] = []
+  ) {
+    self.init(
+      over: Container(
+        parent: parentAssembler?.container,
+        defaultObjectScope: defaultObjectScope ?? parentAssembler?.container.defaultObjectScope ?? .graph,
+        behaviors: behaviors))
   }
 
   /// Creates an assembler whose container is a child of `parent`'s: it sees
@@ -35,16 +67,15 @@ public final class Assembler {
   /// Unlike Swinject, whose child assembler defaults to `.graph`, the child
   /// inherits the parent's default scope when `defaultObjectScope` is `nil`:
   /// a feature assembled under a `.container`-default app stays singleton
-  /// by default. Pass `.graph` to get Swinject's behaviour.
+  /// by default. Pass `.graph` to get Swinject's behaviour. `behaviors`
+  /// are told of each registration in the child (see ``Behavior``).
   /// - Throws: ``AssemblyError`` naming the assembly that failed.
   public convenience init(
-    _ assemblies: [any Assembly], parent: Assembler?, defaultObjectScope: ObjectScope? = nil
+    _ assemblies: [any Assembly], parent: Assembler?, defaultObjectScope: ObjectScope? = nil,
+    behaviors: [any Behavior] = []
   ) throws {
-    try self.init(
-      assemblies,
-      container: Container(
-        parent: parent?.container,
-        defaultObjectScope: defaultObjectScope ?? parent?.container.defaultObjectScope ?? .graph))
+    self.init(parentAssembler: parent, defaultObjectScope: defaultObjectScope, behaviors: behaviors)
+    try apply(assemblies: assemblies)
   }
 
   /// Applies one more assembly.

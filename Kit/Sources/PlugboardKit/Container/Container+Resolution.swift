@@ -283,7 +283,11 @@ extension Container {
 
     case .container:
       if record.isCustomScoped {
-        try makeCustomScoped(record, in: context, into: out, produce: produce)
+        if let scope = record.customScope, scope.storageFactory != nil {
+          try makeInStorage(record, of: scope, in: context, into: out, produce: produce)
+        } else {
+          try makeCustomScoped(record, in: context, into: out, produce: produce)
+        }
         return
       }
       // A container-scoped instance belongs to the container that holds the

@@ -64,12 +64,17 @@ public final class Container: @unchecked Sendable {
     var selections: [ObjectIdentifier: ServiceSelection] = [:]
     /// The time limit of async dispose hooks set here (``disposeTimeout``).
     var disposeTimeout: Duration?
+    /// Told of each registration (Behaviors/).
+    var behaviors: [any Behavior] = []
   }
 
   let state = Protected(State())
   /// The contributions made here, per contract (Container+Contributions).
   let contributions = ContributionIndex()
   @usableFromInline let published = Atomic<UnsafeRawPointer?>(nil)
+  /// Whether any ``Behavior`` was added, so that registering without one
+  /// costs a load rather than the lock.
+  let announcing = Atomic<Bool>(false)
 
   /// Creates a container.
   /// - Parameters:
@@ -77,16 +82,19 @@ public final class Container: @unchecked Sendable {
   ///     registrations and may override them without touching the parent.
   ///   - defaultObjectScope: the scope of registrations that set none
   ///     (`.graph` by default, as in Swinject).
+  ///   - behaviors: told of each registration made here, as Swinject's
+  ///     (see ``Behavior``); a child does not inherit its parent's.
   ///   - maximumDepth: see ``maximumDepth``.
   public init(
     parent: Container? = nil, defaultObjectScope: ObjectScope = .graph,
-    maximumDepth: Int = 100_000
+    behaviors: [any Behavior] = [], maximumDepth: Int = 100_000
   ) {
     self.parent = parent
     self.defaultObjectScope = defaultObjectScope
     self.maximumDepth = maximumDepth
     self.hopThreads = .shared
     self.scopeStorage = nil
+    for behavior in behaviors { addBehavior(behavior) }
   }
 
   /// Creates a container and hands it to `registeringClosure`, as
@@ -94,9 +102,12 @@ public final class Container: @unchecked Sendable {
   /// - Throws: what `registeringClosure` throws.
   public convenience init(
     parent: Container? = nil, defaultObjectScope: ObjectScope = .graph,
-    maximumDepth: Int = 100_000, registeringClosure: (Container) throws -> Void
+    behaviors: [any Behavior] = [], maximumDepth: Int = 100_000,
+    registeringClosure: (Container) throws -> Void
   ) rethrows {
-    self.init(parent: parent, defaultObjectScope: defaultObjectScope, maximumDepth: maximumDepth)
+    self.init(
+      parent: parent, defaultObjectScope: defaultObjectScope, behaviors: behaviors,
+      maximumDepth: maximumDepth)
     try registeringClosure(self)
   }
 
@@ -182,6 +193,7 @@ public final class Container: @unchecked Sendable {
     if published.load(ordering: .sequentiallyConsistent) != nil {
       published.store(nil, ordering: .sequentiallyConsistent)
     }
+    if announcing.load(ordering: .acquiring) { announce(record) }
   }
 
   /// Runs `body` with every registration it makes attributed to `plugin`,
@@ -267,6 +279,8 @@ public final class Container: @unchecked Sendable {
   public func resetObjectScope(_ scope: CustomScope) {
     disposeAfterReset { record in
       guard record.isCustomScoped, record.customScope === scope else { return nil }
+      // A storage scope's instances live in its storages, not the record.
+      if scope.storageFactory != nil { return record.resetStorage() }
       return record.resetScopedInstance().flatMap(record.instance(fromKept:))
         ?? record.forgetAwaitedInstance()
     }

@@ -5,7 +5,8 @@
 /// `resolve` directly and is specialized for the service type in the
 /// plugin's own code. Through a protocol existential, every nested
 /// resolution would run unspecialized generic code that looks up generic
-/// metadata on each call — most of the cost of a resolved graph.
+/// metadata on each call — most of the cost of a resolved graph. Code
+/// that takes a resolver and wants a fake in tests takes ``Resolving``.
 public typealias Resolver = Container
 
 extension Container {

@@ -50,3 +50,12 @@ extension Factory where Module.Payload == Void {
 }
 
 extension Factory: Sendable where Module.Dependency: Sendable {}
+
+extension FactoryModule where Payload == Void {
+  /// Makes the module from its dependencies alone, as Pure's convenience
+  /// for modules without payload:
+  /// `HomeReactor(dependency: .init(fetchPosts: fetchPosts))`.
+  public init(dependency: Dependency) {
+    self.init(dependency: dependency, payload: ())
+  }
+}

@@ -2,7 +2,8 @@
 /// `@Inject var logger: any Logger` (required), `@Inject var analytics:
 /// (any Analytics)?` (nil when nothing is registered), `@Inject(default:
 /// InMemoryCache()) var cache: any Cache` (the default when nothing is
-/// registered), or `@Inject(name: "audit")`.
+/// registered), or `@Inject(name: "audit")`; `@Inject(\.userRepository)`
+/// reads a property you declare on ``Container`` (see ``init(_:)-(KeyPath<Container,Value?>)``).
 ///
 /// The container is always explicit — the one passed to `inject(into:)` —
 /// never a process-wide global, so tests can inject from their own
@@ -18,6 +19,9 @@
 public final class Inject<Value> {
   private let name: String?
   private let fallback: (() -> Value)?
+  /// The key path's read, for `@Inject(\.property)`: `nil` when it gave
+  /// nothing.
+  private let read: ((Container) -> Value?)?
   private var stored: Value?
   private var injected = false
 
@@ -26,6 +30,7 @@ public final class Inject<Value> {
   public init(name: String? = nil) {
     self.name = name
     self.fallback = nil
+    self.read = nil
   }
 
   /// A dependency that takes `default` when nothing is registered under
@@ -33,6 +38,49 @@ public final class Inject<Value> {
   public init(name: String? = nil, default: @escaping @autoclosure () -> Value) {
     self.name = name
     self.fallback = `default`
+    self.read = nil
+  }
+
+  /// A dependency read through a property you declare on ``Container``,
+  /// the key-path spelling of seed 001's `DependencyContainer`:
+  ///
+  /// ```swift
+  /// extension Container {
+  ///   var userRepository: (any UserRepository)? { try? resolveIfRegistered() }
+  /// }
+  /// final class UserService {
+  ///   @Inject(\.userRepository) var repository: any UserRepository
+  /// }
+  /// ```
+  ///
+  /// The key path names the dependency once, checked by the compiler
+  /// (a property of another type does not compile). When it gives `nil`
+  /// (nothing registered, or its `try?` swallowed a failing factory),
+  /// injection resolves `Value` unnamed, so what reaches the caller is
+  /// that request's ``ResolutionError`` report, not a bare "nil". For
+  /// `plugboard check` the property is an optional dependency on `Value`:
+  /// what the key path reads is code a check cannot see.
+  public init(_ keyPath: KeyPath<Container, Value?>) {
+    self.name = nil
+    self.fallback = nil
+    self.read = { $0[keyPath: keyPath] }
+  }
+
+  /// ``init(_:)-(KeyPath<Container,Value?>)`` with a default taken when the
+  /// key path gives `nil`: `@Inject(\.cache, default: InMemoryCache())`.
+  public init(_ keyPath: KeyPath<Container, Value?>, default: @escaping @autoclosure () -> Value) {
+    self.name = nil
+    self.fallback = `default`
+    self.read = { $0[keyPath: keyPath] }
+  }
+
+  /// ``init(_:)-(KeyPath<Container,Value?>)`` for an optional property:
+  /// `@Inject(\.analytics) var analytics: (any Analytics)?` is `nil` when
+  /// the key path gives `nil`.
+  public init(_ keyPath: KeyPath<Container, Value>) where Value: ExpressibleByNilLiteral {
+    self.name = nil
+    self.fallback = nil
+    self.read = { .some($0[keyPath: keyPath]) }
   }
 
   /// The injected value. Traps when read before a successful
@@ -59,12 +107,22 @@ public final class Inject<Value> {
 extension Inject: InjectionPoint {
   var declaredDependency: DeclaredDependency {
     let declared = DeclaredDependency.of(Value.self, name: name)
-    guard fallback != nil, case .required(let key) = declared else { return declared }
+    guard fallback != nil || read != nil, case .required(let key) = declared else { return declared }
     return .optional(key)
   }
 
   func inject(from container: Container) throws {
-    if let fallback {
+    if let read {
+      // The key path's request is opaque; unnamed `Value` is the one
+      // request whose failure report can say what is missing.
+      if let value = read(container) {
+        stored = value
+      } else if let fallback {
+        stored = fallback()
+      } else {
+        stored = try container.resolve(Value.self)
+      }
+    } else if let fallback {
       stored = try container.resolveIfRegistered(Value.self, name: name) ?? fallback()
     } else {
       stored = try container.resolve(Value.self, name: name)

@@ -39,10 +39,23 @@ public final class CustomScope: Sendable, CustomStringConvertible {
   /// How the scope keeps its instances between resets.
   public let storage: Storage
 
+  /// Makes each registration's ``InstanceStorage``, for a scope made with
+  /// a storage factory; `nil` for the `storage:` scopes above.
+  let storageFactory: StorageFactory?
+
   /// Creates a scope; `name` is for display.
   public init(_ name: String, storage: Storage = .strong) {
     self.name = name
     self.storage = storage
+    self.storageFactory = nil
+  }
+
+  /// A scope whose registrations keep their instances in storages `make`
+  /// gives (see CustomScope+Storage.swift).
+  init(_ name: String, storageFactory make: @escaping () -> any InstanceStorage) {
+    self.name = name
+    self.storage = .strong
+    self.storageFactory = StorageFactory(make: make)
   }
 
   /// How a ``CustomScope`` keeps an instance until the scope is reset.

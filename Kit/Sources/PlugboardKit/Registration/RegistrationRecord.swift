@@ -105,6 +105,9 @@ class RegistrationRecord: @unchecked Sendable {
   func forwarding<Forwarded>(
     _ type: Forwarded.Type, name: String?, in container: Container, file: String, line: Int
   ) -> ServiceEntry<Forwarded>? { nil }
+  /// Tells `behavior` that `container` took this registration, with the
+  /// entry typed as registered; only the generic subclass knows the type.
+  func announce(to behavior: any Behavior, in container: Container) {}
   /// Uninitialized memory for one instance; free with `deallocate()`.
   func allocateInstance() -> UnsafeMutableRawPointer {
     UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
@@ -379,6 +382,11 @@ class PlainRecord<Service>: RegistrationRecord, @unchecked Sendable {
   override func boxed(_ pointer: UnsafeMutableRawPointer) -> Any { TypedInstance<Service>.boxed(pointer) }
   override func initialize(_ out: UnsafeMutableRawPointer, fromBoxed value: Any) -> Bool {
     TypedInstance<Service>.initialize(out, from: value)
+  }
+  override func announce(to behavior: any Behavior, in container: Container) {
+    behavior.container(
+      container, didRegisterType: Service.self,
+      toService: ServiceEntry<Service>(record: self, container: container), withName: key.name)
   }
 }
 
