@@ -69,4 +69,8 @@ if only == nil || only?.hasPrefix("lifecycle") == true {
 if only == nil || only?.hasPrefix("validate") == true {
   rows += ValidationScenarios(plan: plan).run()
 }
+// Not in the default run: the first one builds about a thousand modules.
+if only?.hasPrefix("scale") == true, !quick {
+  rows += ScaleScenarios(plan: plan).run()
+}
 print(ResultTable.render(rows))

@@ -62,7 +62,7 @@ struct MemoryScenarios {
 
   /// The peaks `plugboard-peak-rss` reported ("peak-rss-kib N" on standard
   /// error), in MiB; a run without that line counts as not measured.
-  private static func mebibytes(_ runs: [ChildRun]) -> Measurement {
+  static func mebibytes(_ runs: [ChildRun]) -> Measurement {
     Measurement(
       samples: runs.map { run in
         let line = run.standardError.split(separator: "\n").last { $0.hasPrefix("peak-rss-kib ") }

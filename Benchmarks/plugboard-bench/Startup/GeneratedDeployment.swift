@@ -1,15 +1,21 @@
 import Foundation
 import PlugboardKit
 
-/// The generated deployment of `startup_generated_200`: its package written
-/// under `.build/bench-generated/` (git ignores `.build`), built once in
-/// release, and a manifest naming its libraries.
+/// A generated deployment (`startup_generated_200`, the `scale_` rows):
+/// its package written under `.build/bench-generated…/` (git ignores
+/// `.build`), built once in release, and a manifest naming its libraries.
 struct GeneratedDeployment {
   let manifest: URL
   /// Every library, in manifest order: what the baseline opens.
   let libraries: [String]
 
-  static let folder = ".build/bench-generated"
+  /// Where a deployment of this shape is written and built: the 200 × 20
+  /// one keeps the folder it always had, so its build is reused.
+  static func folder(for sources: GeneratedSources) -> String {
+    let shape = (sources.pluginCount, sources.registrationsPerPlugin)
+    return shape == (200, 20)
+      ? ".build/bench-generated" : ".build/bench-generated-\(shape.0)x\(shape.1)"
+  }
 
   /// Writes the sources (only files whose text changed, so SwiftPM's
   /// incremental build stays valid), builds them unless the stamp says the
@@ -18,7 +24,7 @@ struct GeneratedDeployment {
   static func prepare(_ locations: BenchLocations, sources: GeneratedSources, work: URL)
     -> Result<GeneratedDeployment, BenchFailure>
   {
-    let package = locations.repositoryRoot.appendingPathComponent(folder)
+    let package = locations.repositoryRoot.appendingPathComponent(folder(for: sources))
     var fingerprint = Fingerprint()
     fingerprint.add(PlugboardBuild.compilerVersion)
     for file in sources.files {
@@ -54,7 +60,8 @@ struct GeneratedDeployment {
       }
       try? fingerprint.hex.write(to: stamp, atomically: true, encoding: .utf8)
     }
-    let manifest = work.appendingPathComponent("generated.json")
+    let manifest = work.appendingPathComponent(
+      "generated-\(sources.pluginCount)x\(sources.registrationsPerPlugin).json")
     let entries = zip(sources.pluginNames, libraries).map { ["name": $0, "path": $1] }
     do {
       let object: [String: Any] = [

@@ -8,6 +8,9 @@ struct GeneratedSources {
   /// The absolute path of the Kit package the plugins depend on.
   let kitPath: String
 
+  /// The longest chain of classes in one plugin (see ``plugin(_:)``).
+  static let chainLength = 19
+
   /// Plugin (and module) names: `Gen00`…, then `GenApp`.
   var pluginNames: [String] {
     (0..<pluginCount).map(pluginName) + ["GenApp"]
@@ -44,17 +47,26 @@ struct GeneratedSources {
       """
   }
 
-  /// One plugin: a chain of classes S0 ← S1 ← … (each takes the one
+  /// One plugin: chains of classes S0 ← S1 ← … (each takes the one
   /// before), registered alternately with `autoregister` and with a
   /// closure plus `dependsOn`, so `plugboard check` has declared edges to
-  /// follow; and one named `String` that depends on its own last class and
-  /// on the previous plugin's `String`, so the graph also crosses plugins.
+  /// follow; and one named `String` that depends on the last class of each
+  /// chain and on the previous plugin's `String`, so the graph also crosses
+  /// plugins. A chain is at most ``chainLength`` classes long, so a plugin
+  /// of 2,000 registrations is as deep as one of 20 (20 registrations make
+  /// one chain of 19, as they always have) and its size, not the depth of
+  /// one resolution, is what grows.
   private func plugin(_ index: Int) -> String {
     let name = pluginName(index)
     let classes = registrationsPerPlugin - 1
     var declarations = ["final class S0: Sendable { init() {} }"]
     var registrations = ["    container.register(S0.self) { _ in S0() }.dependsOn()"]
     for level in 1..<classes {
+      guard level % Self.chainLength != 0 else {
+        declarations.append("final class S\(level): Sendable { init() {} }")
+        registrations.append("    container.register(S\(level).self) { _ in S\(level)() }.dependsOn()")
+        continue
+      }
       declarations.append(
         "final class S\(level): Sendable {\n  let previous: S\(level - 1)\n"
           + "  init(_ previous: S\(level - 1)) { self.previous = previous }\n}")
@@ -64,16 +76,33 @@ struct GeneratedSources {
           : "    container.register(S\(level).self) { r in S\(level)(try r.resolve()) }"
             + ".dependsOn(S\(level - 1).self)")
     }
+    let chainEnds =
+      stride(from: Self.chainLength - 1, to: classes - 1, by: Self.chainLength)
+      .map { $0 } + [classes - 1]
+    // Past one chain, each chain registers in a function of its own: one
+    // `assemble` of 2,000 closures took the optimiser minutes per plugin.
+    var chainFunctions = ""
+    if chainEnds.count > 1 {
+      let chunks = stride(from: 0, to: registrations.count, by: Self.chainLength).map {
+        registrations[$0..<min($0 + Self.chainLength, registrations.count)]
+      }
+      chainFunctions = chunks.enumerated().map { number, chunk in
+        "\nprivate func registerChain\(number)(_ container: Container) {\n"
+          + chunk.map { String($0.dropFirst(2)) }.joined(separator: "\n") + "\n}\n"
+      }.joined()
+      registrations = chunks.indices.map { "    registerChain\($0)(container)" }
+    }
     let previous = index == 0 ? nil : pluginName(index - 1).lowercased()
     let label =
       previous.map { "(try r.resolve(String.self, name: \"\($0)\")) + \".\(index)\"" } ?? "\"\(index)\""
     let edges =
-      ["ServiceKey(S\(classes - 1).self)"]
+      chainEnds.map { "ServiceKey(S\($0).self)" }
       + (previous.map { ["ServiceKey(String.self, name: \"\($0)\")"] } ?? [])
+    let resolves = chainEnds.map { "      _ = try r.resolve(S\($0).self)" }
     registrations.append(
       """
           container.register(String.self, name: "\(name.lowercased())") { r in
-            _ = try r.resolve(S\(classes - 1).self)
+      \(resolves.joined(separator: "\n"))
             return \(label)
           }
           .dependsOn(\(edges.joined(separator: ", ")))
@@ -83,7 +112,7 @@ struct GeneratedSources {
       import PlugboardKit
 
       \(declarations.joined(separator: "\n\n"))
-
+      \(chainFunctions)
       struct \(name)Assembly: Assembly {
         func assemble(container: Container) throws {
       \(registrations.joined(separator: "\n"))

@@ -16,16 +16,15 @@ enum DOTRenderer {
       ##"  node [shape=box, style="rounded,filled", fillcolor="#f5f7fa", fontname="Helvetica", fontsize=11];"##,
       ##"  edge [fontname="Helvetica", fontsize=9];"##,
     ]
-    for (index, cluster) in model.plugins.enumerated() {
+    let drawing = model.drawing
+    for (index, cluster) in drawing.clusters.enumerated() {
       lines.append("  subgraph cluster_\(index) {")
       lines.append("    label=\(quoted(cluster.plugin));")
       lines.append(##"    style="rounded"; color="#8a94a6"; fontname="Helvetica";"##)
-      for id in cluster.nodes {
-        if let node = model.node(id) { lines.append("    \(statement(node))") }
-      }
+      for node in cluster.nodes { lines.append("    \(statement(node))") }
       lines.append("  }")
     }
-    for node in model.unclustered { lines.append("  \(statement(node))") }
+    for node in drawing.unclustered { lines.append("  \(statement(node))") }
     for edge in model.edges {
       var attributes: [String] = []
       switch edge.kind {

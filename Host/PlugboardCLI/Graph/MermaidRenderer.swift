@@ -7,14 +7,13 @@ import PlugboardEngine
 enum MermaidRenderer {
   static func render(_ model: GraphModel) -> String {
     var lines = ["flowchart LR"]
-    for (index, cluster) in model.plugins.enumerated() {
+    let drawing = model.drawing
+    for (index, cluster) in drawing.clusters.enumerated() {
       lines.append("  subgraph p\(index) [\(quoted(cluster.plugin))]")
-      for id in cluster.nodes {
-        if let node = model.node(id) { lines.append("    \(statement(node))") }
-      }
+      for node in cluster.nodes { lines.append("    \(statement(node))") }
       lines.append("  end")
     }
-    for node in model.unclustered { lines.append("  \(statement(node))") }
+    for node in drawing.unclustered { lines.append("  \(statement(node))") }
     var cycleLinks: [Int] = []
     for (index, edge) in model.edges.enumerated() {
       let arrow =

@@ -49,6 +49,15 @@ package struct ExplainedNode: Sendable, Encodable {
 
   /// The tree's lines, this node's first.
   func lines(prefix: String = "  ", childPrefix: String = "  ") -> [String] {
+    var lines: [String] = []
+    appendLines(to: &lines, prefix: prefix, childPrefix: childPrefix)
+    return lines
+  }
+
+  /// Appends the tree's lines to one array: returning each subtree's
+  /// lines to be appended by its parent copied every line once per
+  /// ancestor, quadratic in a chain's depth (1,000 plugins chained).
+  private func appendLines(to lines: inout [String], prefix: String, childPrefix: String) {
     var head = prefix + display
     switch status {
     case .registered, .repeated:
@@ -59,13 +68,13 @@ package struct ExplainedNode: Sendable, Encodable {
     case .cycle: head += "  (\(optional ? "optional; " : "")✗ cycle back to it)"
     case .afterConstruction: head += "  (back to it, after construction)"
     }
-    var lines = [head]
+    lines.append(head)
     for (offset, child) in children.enumerated() {
       let last = offset == children.count - 1
-      lines += child.lines(
-        prefix: childPrefix + (last ? "└─ " : "├─ "), childPrefix: childPrefix + (last ? "   " : "│  "))
+      child.appendLines(
+        to: &lines, prefix: childPrefix + (last ? "└─ " : "├─ "),
+        childPrefix: childPrefix + (last ? "   " : "│  "))
     }
-    return lines
   }
 
   private enum CodingKeys: String, CodingKey {

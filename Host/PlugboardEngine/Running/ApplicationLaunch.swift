@@ -43,7 +43,8 @@ public struct ApplicationLaunch {
   /// it may be made by an async factory or depend on async registrations
   /// (a database connection awaited while the application is made). A
   /// synchronous registration is made synchronously on the way, as before.
-  package static func prepareAwaiting(_ deployment: Deployment) async throws(RunFailure) -> ApplicationLaunch {
+  package static func prepareAwaiting(_ deployment: Deployment) async throws(RunFailure) -> ApplicationLaunch
+  {
     let warnings = try validate(deployment)
     do {
       let application = try await deployment.container.asyncResolver.resolve((any Application).self)
