@@ -143,6 +143,10 @@ package struct GraphModel: Sendable, Encodable {
     return (clusters, nodes.filter { !clustered.contains($0.id) })
   }
 
+  /// The node called `id`, by a scan: for looking one up, not for drawing
+  /// them all (``drawing``).
+  package func node(_ id: String) -> Node? { nodes.first { $0.id == id } }
+
   private static func kind(of edge: DependencyGraph.Edge, from node: DependencyGraph.Node) -> Edge.Kind {
     switch edge.deferral {
     case .lazy: .lazy
