@@ -26,7 +26,10 @@ import Synchronization
   public static func run(
     limit: Duration, interruptible: Bool = false, _ hook: @escaping @Sendable () async throws -> Void
   ) async -> Outcome {
-    let race = Race()
+    // The first outcome settled resumes the waiter once, even when it comes
+    // before the waiter does, and cancels the tasks that lost the race, so
+    // a hook that returns at once leaves no timer sleeping behind.
+    let race = OnceGate<Outcome>()
     let wait = {
       await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
         let work = Task {
@@ -50,51 +53,5 @@ import Synchronization
     }
     guard interruptible else { return await wait() }
     return await withTaskCancellationHandler(operation: wait) { race.settle(.interrupted) }
-  }
-
-  /// The first outcome settled resumes the waiter once, even when it comes
-  /// before the waiter does, and cancels the tasks that lost the race, so
-  /// a hook that returns at once leaves no timer sleeping behind.
-  private final class Race: Sendable {
-    private enum State {
-      case open
-      case waiting(CheckedContinuation<Outcome, Never>, cleanup: @Sendable () -> Void)
-      case settled(Outcome)
-      case done
-    }
-
-    private let state = Mutex(State.open)
-
-    func wait(_ continuation: CheckedContinuation<Outcome, Never>, cleanup: @escaping @Sendable () -> Void) {
-      let early: Outcome? = state.withLock { state in
-        guard case .settled(let outcome) = state else {
-          state = .waiting(continuation, cleanup: cleanup)
-          return nil
-        }
-        state = .done
-        return outcome
-      }
-      guard let early else { return }
-      cleanup()
-      continuation.resume(returning: early)
-    }
-
-    func settle(_ outcome: Outcome) {
-      let waiter: (CheckedContinuation<Outcome, Never>, @Sendable () -> Void)? = state.withLock { state in
-        switch state {
-        case .open:
-          state = .settled(outcome)
-          return nil
-        case .waiting(let continuation, let cleanup):
-          state = .done
-          return (continuation, cleanup)
-        case .settled, .done:
-          return nil
-        }
-      }
-      guard let (continuation, cleanup) = waiter else { return }
-      cleanup()
-      continuation.resume(returning: outcome)
-    }
   }
 }

@@ -2,8 +2,10 @@ import Synchronization
 
 /// The first value settled wins: it resumes the waiting continuation once,
 /// even when it arrives before the continuation does, and runs the
-/// waiter's clean-up (cancelling the tasks that lost the race).
-final class OnceGate<Value: Sendable>: Sendable {
+/// waiter's clean-up (cancelling the tasks that lost the race). What
+/// ``HookDeadline`` races a hook against its limit with, and the host's
+/// application session its ending against a signal.
+@_spi(Host) public final class OnceGate<Value: Sendable>: Sendable {
   private enum State {
     case open
     case waiting(CheckedContinuation<Value, Never>, cleanup: @Sendable () -> Void)
@@ -13,9 +15,11 @@ final class OnceGate<Value: Sendable>: Sendable {
 
   private let state = Mutex(State.open)
 
-  init() {}
+  public init() {}
 
-  func wait(_ continuation: CheckedContinuation<Value, Never>, cleanup: @escaping @Sendable () -> Void = {}) {
+  public func wait(
+    _ continuation: CheckedContinuation<Value, Never>, cleanup: @escaping @Sendable () -> Void = {}
+  ) {
     let early: Value? = state.withLock { state in
       guard case .settled(let value) = state else {
         state = .waiting(continuation, cleanup: cleanup)
@@ -30,7 +34,7 @@ final class OnceGate<Value: Sendable>: Sendable {
     }
   }
 
-  func settle(_ value: Value) {
+  public func settle(_ value: Value) {
     let waiter: (CheckedContinuation<Value, Never>, @Sendable () -> Void)? = state.withLock { state in
       switch state {
       case .open:
