@@ -40,22 +40,33 @@ struct MemoryScenarios {
       return .unavailable(scenario, unit: "MiB", reason: "error: \(error)")
     }
     for note in deployment.notes { print("note: \(scenario): \(note)") }
-    let environment = setup.locations.childEnvironment
+    return Self.peakResident(
+      scenario, probe: probe, host: host, bare: bare, manifest: deployment.manifest.path,
+      libraries: deployment.libraries, environment: setup.locations.childEnvironment, work: setup.work.url,
+      times: plan.repetitions)
+  }
+
+  /// `plugboard run --manifest manifest`'s peak resident size against the
+  /// bare dlopen of `libraries`, both under `plugboard-peak-rss` (`probe`),
+  /// launched alternately `times` times: the sample's row and each scale
+  /// shape's.
+  static func peakResident(
+    _ scenario: String, probe: String, host: String, bare: String, manifest: String, libraries: [String],
+    environment: [String: String], work: URL, times: Int
+  ) -> ResultRow {
     let runs = SideBySide(
       subject: ChildProcess(
-        executable: probe, arguments: [host, "run", "--manifest", deployment.manifest.path],
-        environment: environment),
-      baseline: ChildProcess(
-        executable: probe, arguments: [bare] + deployment.libraries, environment: environment),
-      work: setup.work.url
-    ).run(times: plan.repetitions)
+        executable: probe, arguments: [host, "run", "--manifest", manifest], environment: environment),
+      baseline: ChildProcess(executable: probe, arguments: [bare] + libraries, environment: environment),
+      work: work
+    ).run(times: times)
     switch runs {
     case .failure(let failure):
       return .unavailable(scenario, unit: "MiB", reason: "error: \(failure)")
     case .success(let runs):
       return ResultRow(
-        scenario: scenario, unit: "MiB", plugboard: Self.mebibytes(runs.subject),
-        baseline: Self.mebibytes(runs.baseline), baselineName: "bare dlopen of \(deployment.libraries.count)",
+        scenario: scenario, unit: "MiB", plugboard: mebibytes(runs.subject),
+        baseline: mebibytes(runs.baseline), baselineName: "bare dlopen of \(libraries.count)",
         target: "measured (no target)", met: nil)
     }
   }

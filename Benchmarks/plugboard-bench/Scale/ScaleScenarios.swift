@@ -119,24 +119,10 @@ struct ScaleScenarios {
           perUnit: Double(shape.totalRegistrations) / 1_000, at: time)
       }
     }
-    let memory = SideBySide(
-      subject: ChildProcess(
-        executable: probe, arguments: [host, "run", "--manifest", deployment.manifest.path],
-        environment: environment),
-      baseline: ChildProcess(
-        executable: probe, arguments: [bare] + deployment.libraries, environment: environment),
-      work: work
-    ).run(times: 3)
-    switch memory {
-    case .failure(let failure):
-      rows.append(.unavailable("\(scenario)_peak_rss", unit: "MiB", reason: "error: \(failure)"))
-    case .success(let runs):
-      rows.append(
-        ResultRow(
-          scenario: "\(scenario)_peak_rss", unit: "MiB", plugboard: MemoryScenarios.mebibytes(runs.subject),
-          baseline: MemoryScenarios.mebibytes(runs.baseline), baselineName: "bare dlopen of \(libraries)",
-          target: "measured (no target)", met: nil))
-    }
+    rows.append(
+      MemoryScenarios.peakResident(
+        "\(scenario)_peak_rss", probe: probe, host: host, bare: bare, manifest: deployment.manifest.path,
+        libraries: deployment.libraries, environment: environment, work: work, times: 3))
     return (rows, perRegistration)
   }
 

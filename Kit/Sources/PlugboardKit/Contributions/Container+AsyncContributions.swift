@@ -24,13 +24,9 @@ extension Container {
     line: Int = #line,
     factory: @escaping @isolated(any) @Sendable (AsyncResolver) async throws -> sending Service
   ) -> ServiceEntry<Service> {
-    let sequence = ContributionIndex.nextSequence()
-    let key = ContributionIndex.reservedName(sequence: sequence, name: name)
-    let entry = register(serviceType, name: key, file: file, line: line, factory: factory)
-    contributions.add(
-      ContributionIndex.Slot(key: key, name: name, order: order, sequence: sequence),
-      for: ObjectIdentifier(serviceType))
-    return entry
+    contributing(serviceType, name: name, order: order) { key in
+      register(serviceType, name: key, file: file, line: line, factory: factory)
+    }
   }
 
   /// Each contribution to `Service` taking part, in order, made by the

@@ -43,9 +43,20 @@ extension Container {
     line: Int = #line,
     factory: @escaping @Sendable (Resolver) throws -> Service
   ) -> ServiceEntry<Service> {
+    contributing(serviceType, name: name, order: order) { key in
+      register(serviceType, name: key, file: file, line: line, factory: factory)
+    }
+  }
+
+  /// Registers a contribution, synchronous or async, through `register`
+  /// under a fresh reserved name, and gives it its place by `order`.
+  func contributing<Service>(
+    _ serviceType: Service.Type, name: String?, order: Int,
+    register: (_ reservedName: String) -> ServiceEntry<Service>
+  ) -> ServiceEntry<Service> {
     let sequence = ContributionIndex.nextSequence()
     let key = ContributionIndex.reservedName(sequence: sequence, name: name)
-    let entry = register(serviceType, name: key, file: file, line: line, factory: factory)
+    let entry = register(key)
     contributions.add(
       ContributionIndex.Slot(key: key, name: name, order: order, sequence: sequence),
       for: ObjectIdentifier(serviceType))
