@@ -14,6 +14,18 @@ let stamping: Target.Dependency = .product(name: "PlugboardStamping", package: "
 // own package for the same reason.
 let contracts: Target.Dependency = .product(name: "AppContracts", package: "Contracts")
 
+/// The host's start (issue 27): by default the compiler reaches the metadata
+/// of a concrete generic type (a `[Int: [String: SettingValue]]`) through
+/// its mangled name, and the runtime's first demangling of each checks the
+/// type's requirements by scanning the protocol conformances of every
+/// loaded image, Foundation's included: a tenth of `run`'s own work before
+/// its first line. With the accessors the witness tables are passed
+/// directly. An unsafe flag: a package that depends on this one by path
+/// (as Docs/embedding.md does) may use it; by version it may not.
+let hostSettings: [SwiftSetting] = [
+  .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])
+]
+
 let pluginSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 /// Plugins that use the contracts record the stamp of the AppContracts they
@@ -102,17 +114,19 @@ let package = Package(
     // Manifest, vetting and loading, configuration, deployment, supervision,
     // analysis and the embedding API: everything but the command line.
     .target(
-      name: "PlugboardEngine", dependencies: [kit, "PlugboardSupervision"], path: "Host/PlugboardEngine"),
+      name: "PlugboardEngine", dependencies: [kit, "PlugboardSupervision"], path: "Host/PlugboardEngine",
+      swiftSettings: hostSettings),
     // The commands, their options and help, completion scripts and
     // `plugboard new`'s scaffolding, on top of the engine.
     .target(
       name: "PlugboardCLI", dependencies: ["PlugboardEngine", kit, "PlugboardSupervision"],
-      path: "Host/PlugboardCLI"),
+      path: "Host/PlugboardCLI", swiftSettings: hostSettings),
     // C: fork, pidfd_open and the signal handlers of the supervisor, which
     // Swift cannot call or write safely.
     .target(name: "PlugboardSupervision", path: "Host/PlugboardSupervision"),
     .executableTarget(
-      name: "plugboard", dependencies: ["PlugboardCLI", "PlugboardEngine"], path: "Host/plugboard"),
+      name: "plugboard", dependencies: ["PlugboardCLI", "PlugboardEngine"], path: "Host/plugboard",
+      swiftSettings: hostSettings),
     .executableTarget(name: "EmbeddedHost", dependencies: ["PlugboardEngine"], path: "Examples/EmbeddedHost"),
     .executableTarget(
       name: "plugboard-bench", dependencies: [kit, "PlugboardBenchSupport", "PlugboardEngine"],
