@@ -276,3 +276,26 @@ import Testing
       + "symbol: plugboard_fixture_missing)"
   }
 }
+
+/// A plugin built for another machine is refused before `dlopen`, against
+/// the host's own ELF header (read once, from /proc/self/exe).
+@Suite struct ForeignMachineTests {
+  @Test func refusesALibraryBuiltForAnotherMachine() throws {
+    let folder = try TemporaryDirectory()
+    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: BuildProducts.library("Healthy"))))
+    // e_machine, little-endian: 183 is AArch64.
+    bytes[18] = 183
+    bytes[19] = 0
+    let library = folder.path + "/libHealthy.so"
+    try Data(bytes).write(to: URL(fileURLWithPath: library))
+    let manifest = try folder.writeManifest([("Healthy", "libHealthy.so")])
+    let result = try Subprocess.plugboard(["list", "--manifest", manifest])
+    #expect(result.exited)
+    #expect(result.status == 1)
+    #expect(
+      result.stderrLines == [
+        "plugboard: open: plugin 'Healthy' (\(library)) was built for another machine: expected x86-64, 64-bit, "
+          + "found AArch64, 64-bit"
+      ])
+  }
+}

@@ -27,22 +27,25 @@ package final class StageFeedback {
   }
 
   func observe(_ event: ProgressEvent) {
-    let lines: [String]
     switch event {
-    case .stage(let stage, let plugin, _):
-      indicator?.begin(stage, plugin: plugin)
-      lines = timeline.begin(stage, plugin: plugin, at: clock.now)
-    case .running:
-      indicator?.stop()
-      lines = timeline.finish(at: clock.now)
-      _ = timeline.begin(.running, plugin: nil, at: clock.now)
-    case .reporting:
-      indicator?.stop()
-      lines = timeline.finish(at: clock.now)
+    case .stage(let stage, let plugin, _): indicator?.begin(stage, plugin: plugin)
+    case .running, .reporting: indicator?.stop()
     case .stageTimeout, .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder, .ready, .stopping:
       return
     }
+    // The timeline's lines are text built per stage: only `--verbose`
+    // prints them, so only `--verbose` pays for them.
     guard verbose else { return }
+    let lines: [String]
+    switch event {
+    case .stage(let stage, let plugin, _):
+      lines = timeline.begin(stage, plugin: plugin, at: clock.now)
+    case .running:
+      lines = timeline.finish(at: clock.now)
+      _ = timeline.begin(.running, plugin: nil, at: clock.now)
+    default:
+      lines = timeline.finish(at: clock.now)
+    }
     _ = plugboard_stdout_flush()
     for line in lines { StandardError.write(Terminal.sanitize(line), priority: .info) }
   }

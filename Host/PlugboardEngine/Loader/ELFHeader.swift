@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The identifying part of an ELF file header: enough to tell a shared
 /// library for this machine from anything else *before* `dlopen`, which
@@ -16,12 +18,15 @@ struct ELFHeader: Equatable {
   /// The header of the file at `path`, or what the file is instead
   /// ("an empty file", "text starting \"…\"").
   static func read(path: String) -> Result<ELFHeader, NotELF> {
-    guard let handle = FileHandle(forReadingAtPath: path) else {
+    // A descriptor, not Foundation's FileHandle: `run` reads the host's
+    // own header on its way to the first plugin, and FileHandle's first
+    // use (an NSObject) cost more than the read.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
       return .failure(NotELF(found: "a file that cannot be opened for reading"))
     }
-    defer { try? handle.close() }
-    let bytes = Array((try? handle.read(upToCount: 64)) ?? Data())
-    return parse(bytes)
+    defer { close(descriptor) }
+    return parse(FileBytes.pread(descriptor, at: 0, count: 64))
   }
 
   static func parse(_ bytes: [UInt8]) -> Result<ELFHeader, NotELF> {

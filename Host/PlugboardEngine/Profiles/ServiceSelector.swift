@@ -26,6 +26,9 @@ enum ServiceSelector {
   static func apply(
     _ profile: ProfileDeclaration, to container: Container, manifest: String, failedPlugins: [String] = []
   ) -> [DeploymentProblem] {
+    // Most profiles choose no service: indexing every registered type
+    // (its name demangled twice) was a tenth of bring-up's own work.
+    guard !profile.services.isEmpty else { return [] }
     let registered = RegisteredServices(container)
     var chosen: [TypeIdentity: ServiceChoice] = [:]
     var problems = ProfileProblems(manifest: manifest)
