@@ -12,14 +12,17 @@ package enum ConfigurationVariable {
   }
 
   private static func normalized(_ text: String) -> String {
-    String(
-      String.UnicodeScalarView(
-        text.unicodeScalars.map { scalar in
-          switch scalar {
-          case "a"..."z": Unicode.Scalar(scalar.value - 32) ?? "_"
-          case "A"..."Z", "0"..."9": scalar
-          default: "_"
-          }
-        }))
+    // A loop, not `unicodeScalars.map`: the generic map looked its
+    // associated types up at run time, for every setting of every plugin,
+    // on the way to the first plugin's configuration.
+    var result = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x61...0x7A: result.append(Unicode.Scalar(UInt8(scalar.value - 32)))
+      case 0x41...0x5A, 0x30...0x39: result.append(scalar)
+      default: result.append("_")
+      }
+    }
+    return String(result)
   }
 }
