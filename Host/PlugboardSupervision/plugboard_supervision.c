@@ -282,6 +282,12 @@ int plugboard_move_high(int fd) {
   return moved;
 }
 
+void plugboard_reserve_high_descriptors(void) {
+  int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  close(plugboard_move_high(fd));
+}
+
 int plugboard_identity(int fd, plugboard_file_identity *identity) {
   struct stat status;
   if (fstat(fd, &status) != 0) return -1;

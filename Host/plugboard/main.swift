@@ -12,6 +12,7 @@ signal(SIGPIPE, SIG_IGN)
 // plugin code, and a closed descriptor 0, 1 or 2 must not be reused for one.
 StandardStreams.closeInheritedDescriptors()
 StandardStreams.secure()
+StandardStreams.reserveHighDescriptors()
 // A process given a secret setting leaves no core file and admits no
 // debugger of the same user.
 DeploymentConfigurator.hidesProcessHoldingSecrets = true

@@ -131,4 +131,13 @@ package enum StandardStreams {
       if descriptor == 1 { outputWasClosed = true }
     }
   }
+
+  /// Grows the descriptor table to hold the high numbers plugboard keeps
+  /// its own descriptors at, while the process has one thread: grown
+  /// later, from a worker thread, it waited for an RCU grace period (6 to
+  /// 16 ms of `run --unsupervised`'s start). Call it before anything
+  /// starts a thread.
+  package static func reserveHighDescriptors() {
+    plugboard_reserve_high_descriptors()
+  }
 }

@@ -102,6 +102,13 @@ typedef struct {
 /// itself when it cannot be moved.
 int plugboard_move_high(int fd);
 
+/// Grows the process's descriptor table to hold the numbers
+/// `plugboard_move_high` uses, now. Call it while the process has one
+/// thread: Linux grows the table of a process with several threads only
+/// after an RCU grace period, and `run --unsupervised` waited 6 to 16 ms
+/// for one when it first moved a descriptor high from a worker thread.
+void plugboard_reserve_high_descriptors(void);
+
 /// The identity of what `fd` refers to; -1 when it is not open.
 int plugboard_identity(int fd, plugboard_file_identity *identity);
 
