@@ -63,7 +63,7 @@ extension PluginNeeds {
         "a relative entry, which the dynamic loader takes from the current directory: whoever controls the "
         + "folder plugboard is started in chooses the libraries it loads — " + fix
     }
-    guard let canonical = FilePath.canonical(folder) else {
+    guard let canonical = vetting.canonicalFolder(folder) else {
       if vetting.roots.contains(where: { PluginVetting.path(folder, isInside: $0) }) { return nil }
       return
         "which names \(Terminal.sanitize(folder)), a folder that does not exist and lies outside the plugin roots: "
