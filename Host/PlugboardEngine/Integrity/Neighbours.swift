@@ -29,7 +29,7 @@ enum Neighbours {
       return .failure(.originInPath(entry))
     }
     var found = Found()
-    for name in info.needed where !name.contains("/") && !isLoaded(name) {
+    for name in info.needed where !name.utf8.contains(UInt8(ascii: "/")) && !isLoaded(name) {
       for entry in info.runPath {
         let candidate = (origins.contains(entry) ? folder : entry) + "/" + name
         guard isRegularFile(candidate) else { continue }
