@@ -8,4 +8,8 @@
 /// module, so the benchmark reaches it through this one function.
 size_t plugboard_bench_heap_in_use(void);
 
+/// The bytes usable in the heap block at `block` (`malloc_usable_size`):
+/// what one object really costs, for the tests that bound a record's size.
+size_t plugboard_bench_block_size(const void *block);
+
 #endif
