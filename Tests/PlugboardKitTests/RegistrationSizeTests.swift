@@ -42,4 +42,26 @@ import Testing
         == RegistrationSite(fileID: "Probe/Plugin.swift", line: 3, plugin: "RegistrationSizeTests-Plugin"))
     #expect(attributed.site.description == "Probe/Plugin.swift:3 in plugin RegistrationSizeTests-Plugin")
   }
+
+  /// Reading what a registration declares makes no side object: `check`
+  /// and listings read every registration, and a read that made one would
+  /// grow their peak memory by a block per registration.
+  @Test func readingARegistrationMakesNoExtras() throws {
+    let container = Container()
+    let entry = container.register(Service.self) { _ in Service() }
+    _ = container.registrations
+    _ = container.lifecycleServices
+    _ = container.check()
+    _ = try container.resolve(Service.self)
+    #expect(entry.record.info.dependencies == nil)
+    #expect(!entry.record.hasExtras)
+  }
+
+  /// A declared dependency is kept in the side object, and read back.
+  @Test func aDeclaredDependencyIsKept() {
+    let container = Container()
+    let entry = container.register(Service.self) { _ in Service() }.dependsOn(Probe.self)
+    #expect(entry.record.hasExtras)
+    #expect(entry.record.info.dependencies == [ServiceKey(Probe.self)])
+  }
 }
