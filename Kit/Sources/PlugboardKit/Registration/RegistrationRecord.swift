@@ -165,10 +165,10 @@ class RegistrationRecord: @unchecked Sendable {
   /// under the record's lock.
   func withScopedInstance<Result>(_ body: (inout (value: Any?, generation: UInt)) -> Result) -> Result {
     StripedLock.withLock(for: self) {
-      if let extras { return body(&extras.scopedInstance) }
+      if let kept = extras?.kept { return body(&kept.scopedInstance) }
       // Asking makes no extras; keeping an instance or a new generation does.
       var scoped: (value: Any?, generation: UInt) = (nil, 0)
-      defer { if scoped.value != nil || scoped.generation != 0 { madeExtras.scopedInstance = scoped } }
+      defer { if scoped.value != nil || scoped.generation != 0 { madeKept.scopedInstance = scoped } }
       return body(&scoped)
     }
   }
@@ -204,7 +204,7 @@ class RegistrationRecord: @unchecked Sendable {
   func dropInstance() -> UnsafeMutableRawPointer? {
     withWeakObject { $0 = nil }
     guard let instance = shared.exchange(nil, ordering: .acquiringAndReleasing) else { return nil }
-    StripedLock.withLock(for: self) { madeExtras.dropped.append(instance) }
+    StripedLock.withLock(for: self) { madeKept.dropped.append(instance) }
     return instance
   }
 
@@ -269,13 +269,23 @@ class RegistrationRecord: @unchecked Sendable {
     return made
   }
 
+  /// The kept instances, made (with the extras) if there are none yet;
+  /// under the record's lock.
+  private var madeKept: KeptInstances {
+    let extras = madeExtras
+    if let kept = extras.kept { return kept }
+    let made = KeptInstances()
+    extras.kept = made
+    return made
+  }
+
   /// Runs `body` on the `.weak` instance, under the record's lock.
   func withWeakObject<Result>(_ body: (inout AnyObject?) -> Result) -> Result {
     StripedLock.withLock(for: self) {
-      var object = extras?.weakObject
+      var object = extras?.kept?.weakObject
       defer {
-        // Forgetting one never held makes no extras.
-        if object != nil || extras != nil { madeExtras.weakObject = object }
+        // Forgetting one never held makes nothing.
+        if object != nil || extras?.kept != nil { madeKept.weakObject = object }
       }
       return body(&object)
     }
@@ -403,7 +413,7 @@ class PlainRecord<Service>: RegistrationRecord, @unchecked Sendable {
 
   deinit {
     TypedInstance<Service>.release(shared)
-    for instance in extras?.dropped ?? [] {
+    for instance in extras?.kept?.dropped ?? [] {
       TypedInstance<Service>.destroy(instance)
       instance.deallocate()
     }
