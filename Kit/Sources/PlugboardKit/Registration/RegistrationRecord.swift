@@ -315,34 +315,6 @@ class RegistrationRecord: @unchecked Sendable {
   }
 }
 
-/// What can be said about a registration after it is made.
-struct RegistrationMetadata: Sendable {
-  /// Dependencies declared with ``ServiceEntry/dependsOn(_:)``, or learned
-  /// from an initializer's signature; `nil` when unknown.
-  var dependencies: [ServiceKey]?
-  /// Dependencies used when present (`resolveIfRegistered`).
-  var optionalDependencies: [ServiceKey] = []
-  /// The profiles this registration serves; `nil` for all of them.
-  var profiles: ProfileCondition?
-  /// Why configuration left this contribution out; `nil` when it takes
-  /// part (see ``Container/excludeContribution(_:reason:)``).
-  var exclusion: String?
-  /// Dependencies resolved after construction (see ``DeferredDependency``).
-  var deferredDependencies: [DeferredDependency] = []
-  /// The key of the registration this forwarded type is served by.
-  var forwardsTo: ServiceKey?
-  /// The custom scope last set, in force while the raw scope says so.
-  var customScope: CustomScope?
-  /// `initCompleted` handlers, in the order they were added; each reads
-  /// the instance at the address (of the record's service type).
-  var initCompleted: [@Sendable (Resolver, UnsafeMutableRawPointer) throws -> Void] = []
-  /// Start and stop hooks (``ServiceEntry/onStart(_:)``), run by the host.
-  var lifecycle = LifecycleHooks()
-  /// What to do with an instance its scope lets go of
-  /// (``ServiceEntry/onDispose(_:)-(_)``).
-  var dispose: DisposeHook?
-}
-
 /// The type-specific work of a record, shared by ``PlainRecord`` and
 /// ``ArgumentRecord``, each of which overrides the base's methods with
 /// these.
