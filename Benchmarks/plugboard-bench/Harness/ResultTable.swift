@@ -50,7 +50,7 @@ enum ResultTable {
   }
 
   static func format(_ value: Double) -> String {
-    if value.isNaN { return "-" }
+    if !value.isFinite { return "-" }
     if value >= 100 { return String(Int(value.rounded())) }
     if value >= 10 { return String(format: "%.1f", value) }
     return String(format: "%.2f", value)

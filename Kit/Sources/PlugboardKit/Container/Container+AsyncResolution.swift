@@ -207,7 +207,7 @@ extension Container {
     guard record.hasHandlers else { return made }
     var instance = made
     try link.enteredIntoThread { thread in
-      for handler in record.withMetadata({ $0.initCompleted }) {
+      for handler in record.readingMetadata({ $0.initCompleted }) {
         do {
           try withUnsafeMutablePointer(to: &instance) { try handler(self, UnsafeMutableRawPointer($0)) }
         } catch {

@@ -28,7 +28,7 @@ extension Container: CustomStringConvertible {
     var text = "Service: \(service)"
     if let name = key.name { text += ", Name: \"\(ServiceKey.escaped(name))\"" }
     text += ", Factory: (\(parameters)) -> \(service)"
-    let metadata = record.withMetadata { ($0.customScope, $0.initCompleted.count) }
+    let metadata = record.readingMetadata { ($0.customScope, $0.initCompleted.count) }
     let scope = record.isCustomScoped ? metadata.0?.name : nil
     text += ", ObjectScope: \(scope ?? record.scope.description)"
     if metadata.1 > 0 { text += ", InitCompleted: Specified \(metadata.1) closures" }

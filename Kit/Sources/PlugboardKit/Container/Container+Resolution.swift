@@ -481,7 +481,7 @@ extension Container {
     of record: RegistrationRecord, at out: UnsafeMutableRawPointer, in context: ResolutionContext
   ) throws {
     guard record.hasInitCompleted.load(ordering: .relaxed) else { return }
-    let handlers = record.withMetadata { $0.initCompleted }
+    let handlers = record.readingMetadata { $0.initCompleted }
     let floor = context.cycleFloor
     context.completions &+= 1
     context.cycleFloor = context.depth

@@ -57,7 +57,13 @@ public final class Container: @unchecked Sendable {
     /// (after a removal, or a change of profiles or selections) rather
     /// than publish `pending` into `current`.
     var rebuildAll = true
-    var plugin: String?
+    /// The plugin being assembled (``attributing(to:_:)``), as a
+    /// ``RecordSite`` stores it.
+    var plugin = RecordSite.noPlugin
+    /// The file last registered from and its ``SiteStrings`` number:
+    /// registrations come in runs from one file, so most find theirs here
+    /// without the process-wide table's lock and hashing.
+    var lastFile: (fileID: String, number: UInt32)?
     var activeProfile: String?
     /// Service types whose unnamed requests are served by a named
     /// registration (a profile's per-service choice).
@@ -66,6 +72,18 @@ public final class Container: @unchecked Sendable {
     var disposeTimeout: Duration?
     /// Told of each registration (Behaviors/).
     var behaviors: [any Behavior] = []
+
+    /// The site of a registration made now at `file`:`line`.
+    mutating func site(file: String, line: Int) -> RecordSite {
+      let number: UInt32
+      if let lastFile, lastFile.fileID == file {
+        number = lastFile.number
+      } else {
+        number = SiteStrings.number(of: file)
+        lastFile = (file, number)
+      }
+      return RecordSite(file: number, line: line, plugin: plugin)
+    }
   }
 
   let state = Protected(State())
@@ -182,7 +200,7 @@ public final class Container: @unchecked Sendable {
   @usableFromInline
   func add(_ record: RegistrationRecord, file: String, line: Int) {
     state.withLock { state in
-      record.site = RegistrationSite(fileID: file, line: line, plugin: state.plugin)
+      record.stamp = state.site(file: file, line: line)
       record.sequence = state.log.count
       state.log = state.log.appending(record)
       state.pending.append(record)
@@ -203,8 +221,9 @@ public final class Container: @unchecked Sendable {
   public func attributing<Result>(to plugin: String?, _ body: () throws -> Result) rethrows
     -> Result
   {
+    let number = RecordSite.plugin(plugin)
     let previous = state.withLock { state in
-      defer { state.plugin = plugin }
+      defer { state.plugin = number }
       return state.plugin
     }
     defer { state.withLock { $0.plugin = previous } }
@@ -240,16 +259,19 @@ public final class Container: @unchecked Sendable {
   /// As with ``removeAll()``, removed registrations and their instances
   /// stay alive until the container goes.
   public func removeRegistrations(attributedTo plugin: String) {
+    let number = RecordSite.existingPlugin(plugin)
     state.withLock { state in
+      // A name no site ever had attributes nothing.
+      guard let number else { return }
       let all = state.log.records(upTo: state.log.count)
-      let removed = all.filter { $0.site.plugin == plugin }
+      let removed = all.filter { $0.stamp.plugin == number }
       guard !removed.isEmpty else { return }
       state.removed += removed
       state.withdrawn += removed
       // The next registry is built from what is left, so replacements of
       // the removed registrations are undone.
-      state.log = RecordLog(all.filter { $0.site.plugin != plugin })
-      state.pending.removeAll { $0.site.plugin == plugin }
+      state.log = RecordLog(all.filter { $0.stamp.plugin != number })
+      state.pending.removeAll { $0.stamp.plugin == number }
       state.rebuildAll = true
     }
     published.store(nil, ordering: .sequentiallyConsistent)

@@ -55,7 +55,7 @@ extension Container {
   public func extensionPoint<Service>(
     _ serviceType: Service.Type, cardinality: Cardinality, file: String = #fileID, line: Int = #line
   ) {
-    let plugin = state.withLock { $0.plugin }
+    let plugin = RecordSite.pluginName(state.withLock { $0.plugin })
     contributions.declare(
       ExtensionPointDeclaration(
         contract: TypeIdentity(serviceType), cardinality: cardinality,

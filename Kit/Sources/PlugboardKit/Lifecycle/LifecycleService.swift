@@ -52,7 +52,7 @@ extension Container {
   /// gone with it).
   public var lifecycleServices: [LifecycleService] {
     registry.records.compactMap { record in
-      let hooks = record.withMetadata { $0.lifecycle }
+      let hooks = record.readingMetadata { $0.lifecycle }
       return hooks.isEmpty ? nil : LifecycleService(registration: record.info, hooks: hooks)
     }
   }

@@ -14,16 +14,16 @@ import Synchronization
 @usableFromInline
 class RegistrationRecord: @unchecked Sendable {
   // Immutable once the container has stored it, except `scope` (atomic),
-  // the metadata and weak instance (behind the record's striped lock) and
-  // the shared instance (atomic). `site` and `sequence` are stamped under the container's lock
-  // before any snapshot can include the record.
+  // the extras (behind the record's striped lock) and the shared instance
+  // (atomic). `stamp` and `position` are written under the container's
+  // lock before any snapshot can include the record.
+  //
+  // Laid out for size (issue 27: a registration in at most 200 bytes, of
+  // which the table slots take about 40): Swift places fields in the order
+  // declared, so the 32-bit and one-byte fields come last, together, and
+  // a plain record is 120 bytes, one 128-byte block. What few
+  // registrations have lives in `extras`.
   @usableFromInline let key: ServiceKey
-  // Unchecked: stamped once under the container's lock before any other
-  // thread can see the record, and only read after; the dynamic
-  // exclusivity check was a tenth of a registration's cost.
-  @exclusivity(unchecked) var site = RegistrationSite(fileID: "", line: 0)
-  /// Position among all registrations of the owning container.
-  @exclusivity(unchecked) var sequence = 0
   /// The container that made the record. Unretained and unchecked: a
   /// counted reference would cost two atomic operations per registration,
   /// and the record only follows it while resolving in that container or
@@ -31,38 +31,46 @@ class RegistrationRecord: @unchecked Sendable {
   /// `ResolutionError` keeps records past their container; its custom
   /// mirror keeps reflection from following this field.
   unowned(unsafe) let owner: Container
-  @usableFromInline let scopeStorage: Atomic<UInt8>
-  // Guarded by the record's striped lock (`withMetadata`).
-  private var metadataStorage = RegistrationMetadata()
   /// The `.container` instance, once it has been made; `nil` before.
   @usableFromInline let shared = Atomic<UnsafeMutableRawPointer?>(nil)
+  /// When the instance kept now (`.container`, `.weak`, custom-scoped)
+  /// was made, by ``CreationOrder``: a reset disposes newest first.
+  private let creation = Atomic<UInt64>(0)
+  /// Metadata and seldom-kept instances, made on the first write.
+  // Guarded by the record's striped lock.
+  fileprivate var extras: RecordExtras?
+  // Unchecked: stamped once under the container's lock before any other
+  // thread can see the record, and only read after; the dynamic
+  // exclusivity check was a tenth of a registration's cost.
+  @exclusivity(unchecked) var stamp = RecordSite.unstamped
+  /// Position among all registrations of the owning container (see
+  /// ``sequence``).
+  @exclusivity(unchecked) private var position: UInt32 = 0
+  @usableFromInline let scopeStorage: Atomic<UInt8>
+  /// Whether any `initCompleted` handler was added, so that making an
+  /// instance can skip the metadata lock in the common case.
+  @usableFromInline let hasInitCompleted = Atomic<Bool>(false)
   /// Whether any profile condition or exclusion was set, so that
   /// publishing can skip the metadata lock for the (common) unconditional
   /// registration.
   let hasProfiles = Atomic<Bool>(false)
-  /// Whether any `initCompleted` handler was added, so that making an
-  /// instance can skip the metadata lock in the common case.
-  @usableFromInline let hasInitCompleted = Atomic<Bool>(false)
-  /// When the instance kept now (`.container`, `.weak`, custom-scoped)
-  /// was made, by ``CreationOrder``: a reset disposes newest first.
-  private let creation = Atomic<UInt64>(0)
-  /// The `.weak` instance, held weakly.
-  // Guarded by the record's striped lock (`withWeakObject`).
-  private weak var weakObject: AnyObject?
-  /// `.container` instances dropped by a reset, freed with the record.
-  // Guarded by the record's striped lock.
-  var dropped: [UnsafeMutableRawPointer] = []
-  /// The custom-scoped instance, and how many times its scope was reset.
-  // Guarded by the record's striped lock (`withScopedInstance`).
-  private var scopedInstance: (value: Any?, generation: UInt) = (nil, 0)
+  /// Whether the service type is a class, learned when first asked: 0
+  /// not yet, 1 a class, 2 not.
+  private let referenceKind = Atomic<UInt8>(0)
+
+  /// Where the registration was made (see ``RecordSite``).
+  var site: RegistrationSite { stamp.site }
+
+  /// Position among all registrations of the owning container. Kept in
+  /// 32 bits: four billion registrations would not fit in memory.
+  var sequence: Int {
+    get { Int(position) }
+    set { position = UInt32(truncatingIfNeeded: newValue) }
+  }
 
   /// The raw scope value of a registration in a ``CustomScope``; `scope`
   /// reports it as `.container`, the built-in scope it behaves like.
   static let customScopeValue: UInt8 = 0xFF
-
-  /// Whether the service type is a class, learned when first asked: 0
-  /// not yet, 1 a class, 2 not.
-  private let referenceKind = Atomic<UInt8>(0)
 
   @usableFromInline
   init(key: ServiceKey, scope: ObjectScope, owner: Container) {
@@ -142,7 +150,7 @@ class RegistrationRecord: @unchecked Sendable {
   var customScope: CustomScope? {
     get {
       guard scopeStorage.load(ordering: .relaxed) == Self.customScopeValue else { return nil }
-      return withMetadata { $0.customScope }
+      return readingMetadata { $0.customScope }
     }
     set {
       withMetadata { $0.customScope = newValue }
@@ -156,7 +164,13 @@ class RegistrationRecord: @unchecked Sendable {
   /// Runs `body` on the custom-scoped instance and its scope's generation,
   /// under the record's lock.
   func withScopedInstance<Result>(_ body: (inout (value: Any?, generation: UInt)) -> Result) -> Result {
-    StripedLock.withLock(for: self) { body(&scopedInstance) }
+    StripedLock.withLock(for: self) {
+      if let kept = extras?.kept { return body(&kept.scopedInstance) }
+      // Asking makes no extras; keeping an instance or a new generation does.
+      var scoped: (value: Any?, generation: UInt) = (nil, 0)
+      defer { if scoped.value != nil || scoped.generation != 0 { madeKept.scopedInstance = scoped } }
+      return body(&scoped)
+    }
   }
 
   /// Drops the custom-scoped instance and starts a new generation, so a
@@ -190,7 +204,7 @@ class RegistrationRecord: @unchecked Sendable {
   func dropInstance() -> UnsafeMutableRawPointer? {
     withWeakObject { $0 = nil }
     guard let instance = shared.exchange(nil, ordering: .acquiringAndReleasing) else { return nil }
-    StripedLock.withLock(for: self) { dropped.append(instance) }
+    StripedLock.withLock(for: self) { madeKept.dropped.append(instance) }
     return instance
   }
 
@@ -217,7 +231,7 @@ class RegistrationRecord: @unchecked Sendable {
   final var sharedInstance: UnsafeMutableRawPointer? { shared.load(ordering: .acquiring) }
 
   var info: RegistrationInfo {
-    let metadata = withMetadata { $0 }
+    let metadata = readingMetadata { $0 }
     return RegistrationInfo(
       key: key, scope: scope, site: site, dependencies: metadata.dependencies,
       optionalDependencies: metadata.optionalDependencies, profiles: metadata.profiles,
@@ -225,16 +239,54 @@ class RegistrationRecord: @unchecked Sendable {
       customScope: isCustomScoped ? metadata.customScope?.name : nil, exclusion: metadata.exclusion)
   }
 
-  /// Runs `body` on the metadata, under the record's lock.
+  /// Runs `body` on the metadata, under the record's lock, to change it:
+  /// makes the record's extras if it has none. To read, use
+  /// ``readingMetadata(_:)``.
   func withMetadata<Result>(_ body: (inout RegistrationMetadata) -> Result) -> Result {
-    StripedLock.withLock(for: self) { body(&metadataStorage) }
+    StripedLock.withLock(for: self) { body(&madeExtras.metadata) }
+  }
+
+  /// Runs `body` on the metadata, under the record's lock, without making
+  /// extras: a record that has none has the empty metadata.
+  func readingMetadata<Result>(_ body: (RegistrationMetadata) -> Result) -> Result {
+    StripedLock.withLock(for: self) {
+      guard let extras else { return body(Self.noMetadata) }
+      return body(extras.metadata)
+    }
+  }
+
+  /// The metadata of a record that never had any written.
+  private static let noMetadata = RegistrationMetadata()
+
+  /// Whether the record has made its extras (for tests of its size).
+  var hasExtras: Bool { StripedLock.withLock(for: self) { extras != nil } }
+
+  /// The extras, made if the record has none yet; under the record's lock.
+  private var madeExtras: RecordExtras {
+    if let extras { return extras }
+    let made = RecordExtras()
+    extras = made
+    return made
+  }
+
+  /// The kept instances, made (with the extras) if there are none yet;
+  /// under the record's lock.
+  private var madeKept: KeptInstances {
+    let extras = madeExtras
+    if let kept = extras.kept { return kept }
+    let made = KeptInstances()
+    extras.kept = made
+    return made
   }
 
   /// Runs `body` on the `.weak` instance, under the record's lock.
   func withWeakObject<Result>(_ body: (inout AnyObject?) -> Result) -> Result {
     StripedLock.withLock(for: self) {
-      var object = weakObject
-      defer { weakObject = object }
+      var object = extras?.kept?.weakObject
+      defer {
+        // Forgetting one never held makes nothing.
+        if object != nil || extras?.kept != nil { madeKept.weakObject = object }
+      }
       return body(&object)
     }
   }
@@ -259,36 +311,8 @@ class RegistrationRecord: @unchecked Sendable {
   /// profiles match, and configuration did not exclude it.
   func isActive(inProfile profile: String?) -> Bool {
     guard hasProfiles.load(ordering: .relaxed) else { return true }
-    return withMetadata { $0.exclusion == nil && ($0.profiles?.matches(profile) ?? true) }
+    return readingMetadata { $0.exclusion == nil && ($0.profiles?.matches(profile) ?? true) }
   }
-}
-
-/// What can be said about a registration after it is made.
-struct RegistrationMetadata: Sendable {
-  /// Dependencies declared with ``ServiceEntry/dependsOn(_:)``, or learned
-  /// from an initializer's signature; `nil` when unknown.
-  var dependencies: [ServiceKey]?
-  /// Dependencies used when present (`resolveIfRegistered`).
-  var optionalDependencies: [ServiceKey] = []
-  /// The profiles this registration serves; `nil` for all of them.
-  var profiles: ProfileCondition?
-  /// Why configuration left this contribution out; `nil` when it takes
-  /// part (see ``Container/excludeContribution(_:reason:)``).
-  var exclusion: String?
-  /// Dependencies resolved after construction (see ``DeferredDependency``).
-  var deferredDependencies: [DeferredDependency] = []
-  /// The key of the registration this forwarded type is served by.
-  var forwardsTo: ServiceKey?
-  /// The custom scope last set, in force while the raw scope says so.
-  var customScope: CustomScope?
-  /// `initCompleted` handlers, in the order they were added; each reads
-  /// the instance at the address (of the record's service type).
-  var initCompleted: [@Sendable (Resolver, UnsafeMutableRawPointer) throws -> Void] = []
-  /// Start and stop hooks (``ServiceEntry/onStart(_:)``), run by the host.
-  var lifecycle = LifecycleHooks()
-  /// What to do with an instance its scope lets go of
-  /// (``ServiceEntry/onDispose(_:)-(_)``).
-  var dispose: DisposeHook?
 }
 
 /// The type-specific work of a record, shared by ``PlainRecord`` and
@@ -361,7 +385,7 @@ class PlainRecord<Service>: RegistrationRecord, @unchecked Sendable {
 
   deinit {
     TypedInstance<Service>.release(shared)
-    for instance in dropped {
+    for instance in extras?.kept?.dropped ?? [] {
       TypedInstance<Service>.destroy(instance)
       instance.deallocate()
     }

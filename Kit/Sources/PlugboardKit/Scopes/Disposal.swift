@@ -6,7 +6,7 @@ enum Disposal {
   static func runSynchronously(_ dropped: [DroppedInstance]) -> (hooks: Int, failures: [DisposalFailure]) {
     var (hooks, failures) = (0, [DisposalFailure]())
     for item in dropped.reversed() {
-      guard let hook = item.record.withMetadata({ $0.dispose }) else { continue }
+      guard let hook = item.record.readingMetadata({ $0.dispose }) else { continue }
       hooks += 1
       switch hook {
       case .sync(let body):
@@ -26,7 +26,7 @@ enum Disposal {
   ) {
     var (hooks, failures) = (0, [DisposalFailure]())
     for item in dropped.reversed() {
-      guard let hook = item.record.withMetadata({ $0.dispose }) else { continue }
+      guard let hook = item.record.readingMetadata({ $0.dispose }) else { continue }
       hooks += 1
       let reason: DisposalFailure.Reason
       switch hook {
@@ -79,7 +79,7 @@ enum Disposal {
 
 extension DroppedInstance {
   var isAsync: Bool {
-    guard case .async = record.withMetadata({ $0.dispose }) else { return false }
+    guard case .async = record.readingMetadata({ $0.dispose }) else { return false }
     return true
   }
 }

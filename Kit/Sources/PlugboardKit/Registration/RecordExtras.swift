@@ -1,0 +1,15 @@
+/// What a registration seldom has: metadata (declared dependencies,
+/// profiles, hooks, a custom scope) and instances kept outside the
+/// lock-free `.container` slot (``KeptInstances``).
+///
+/// Kept out of ``RegistrationRecord`` so that a plain registration is one
+/// small block (issue 27: every record carried room for all of this, 360
+/// of a registration's 452 bytes). The record makes it on the first write,
+/// under its striped lock, which guards every field here; reading never
+/// makes one (`check` reads the metadata of every registration).
+final class RecordExtras {
+  var metadata = RegistrationMetadata()
+  /// Made when the first instance is kept: most registrations that
+  /// declare something (`dependsOn`, `autoregister`) never keep one.
+  var kept: KeptInstances?
+}

@@ -1,0 +1,56 @@
+/// What can be said about a registration after it is made.
+///
+/// Most registrations that say anything only declare dependencies
+/// (`dependsOn`, `autoregister`), so those are stored here and everything
+/// else (``Details``, read and written as if it were stored here too) in
+/// one immutable box, replaced on each write: 16 bytes where the fields
+/// took 152, so such a registration's ``RecordExtras`` is a 48-byte block
+/// rather than a 192-byte one (issue 27). Writes happen while registering,
+/// not while resolving, so a new box per write costs little.
+@dynamicMemberLookup
+struct RegistrationMetadata: Sendable {
+  /// Dependencies declared with ``ServiceEntry/dependsOn(_:)``, or learned
+  /// from an initializer's signature; `nil` when unknown.
+  var dependencies: [ServiceKey]?
+  /// The details; `nil` while all of them are unset.
+  private var box: Box?
+
+  /// What few registrations set.
+  struct Details: Sendable {
+    /// Dependencies used when present (`resolveIfRegistered`).
+    var optionalDependencies: [ServiceKey] = []
+    /// The profiles this registration serves; `nil` for all of them.
+    var profiles: ProfileCondition?
+    /// Why configuration left this contribution out; `nil` when it takes
+    /// part (see ``Container/excludeContribution(_:reason:)``).
+    var exclusion: String?
+    /// Dependencies resolved after construction (see ``DeferredDependency``).
+    var deferredDependencies: [DeferredDependency] = []
+    /// The key of the registration this forwarded type is served by.
+    var forwardsTo: ServiceKey?
+    /// The custom scope last set, in force while the raw scope says so.
+    var customScope: CustomScope?
+    /// `initCompleted` handlers, in the order they were added; each reads
+    /// the instance at the address (of the record's service type).
+    var initCompleted: [@Sendable (Resolver, UnsafeMutableRawPointer) throws -> Void] = []
+    /// Start and stop hooks (``ServiceEntry/onStart(_:)``), run by the host.
+    var lifecycle = LifecycleHooks()
+    /// What to do with an instance its scope lets go of
+    /// (``ServiceEntry/onDispose(_:)-(_)``).
+    var dispose: DisposeHook?
+  }
+
+  private final class Box: Sendable {
+    let details: Details
+    init(_ details: Details) { self.details = details }
+  }
+
+  subscript<Value>(dynamicMember field: WritableKeyPath<Details, Value>) -> Value {
+    get { (box?.details ?? Details())[keyPath: field] }
+    set {
+      var details = box?.details ?? Details()
+      details[keyPath: field] = newValue
+      box = Box(details)
+    }
+  }
+}
