@@ -54,6 +54,18 @@ final class RegistrySnapshot: @unchecked Sendable {
   /// Every replacement of one registration by a later one of the same key
   /// (both active), in the order of the replacing registrations.
   var duplicates: [DuplicateRegistration] { outcome.duplicates }
+  /// Every active registration in the order made, replaced ones included,
+  /// newest first when `newestFirst`: for a reader that needs each key
+  /// once and can tell which registration of it wins (the newest) itself,
+  /// without ``records``' dictionary of every key (issue 27: 0.6 µs per
+  /// registration, the whole cost of describing a miss among 1,000,000).
+  func forEachActive(newestFirst: Bool = false, _ body: (RegistrationRecord) -> Void) {
+    for position in 0..<count {
+      let record = log[newestFirst ? count - 1 - position : position]
+      if record.isActive(inProfile: activeProfile) { body(record) }
+    }
+  }
+
   /// Registrations whose profiles are not active.
   var inactive: [RegistrationRecord] {
     (0..<count).map { log[$0] }.filter { !$0.isActive(inProfile: activeProfile) }

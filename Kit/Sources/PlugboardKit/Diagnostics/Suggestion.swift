@@ -36,22 +36,28 @@ public struct Suggestion: Sendable, Hashable, CustomStringConvertible {
   /// arguments, then a type of the same name from a second copy of its
   /// module, then a type with a similar name.
   ///
-  /// One pass over the records, comparing names once per distinct service
-  /// type rather than once per record: a container of 1,000,000
+  /// One pass over the registrations, comparing names once per distinct
+  /// service type rather than once per record, and one more, newest
+  /// first, to find which registration of each chosen key wins (without
+  /// hashing every key, as working out all winners would): a container of 1,000,000
   /// registrations of a few types took 8 s (26.5 s for an unrelated type)
   /// when every record paid for reflecting its type's name and an edit
   /// distance.
   static func candidates(for key: ServiceKey, in registries: [RegistrySnapshot]) -> [Suggestion] {
-    var sameType: [Suggestion] = []
-    var otherTypes: [Reason: [Suggestion]] = [:]
+    var sameType: [Candidate] = []
+    var otherTypes: [Reason: [Candidate]] = [:]
     var seen = Set<ServiceKey>()
     var verdicts: [ObjectIdentifier: Reason?] = [:]
     let wanted = WantedName(key.service)
     for registry in registries {
-      for record in registry.records where record.key != key {
+      var chosen: [Candidate] = []
+      // Each key once, at its first registration; which one wins is
+      // settled below for the few chosen.
+      registry.forEachActive { record in
+        guard record.key != key else { return }
         let reason: Reason
         if record.key.service == key.service {
-          guard sameType.count < limit else { continue }
+          guard sameType.count < limit else { return }
           reason = record.key.name == key.name ? .otherArguments : .otherName
         } else {
           let service = record.key.service
@@ -62,21 +68,61 @@ public struct Suggestion: Sendable, Hashable, CustomStringConvertible {
             verdict = wanted.relation(to: service)
             verdicts[service.id] = verdict
           }
-          guard let verdict, otherTypes[verdict, default: []].count < limit else { continue }
+          guard let verdict, otherTypes[verdict, default: []].count < limit else { return }
           reason = verdict
         }
-        guard seen.insert(record.key).inserted else { continue }
-        let suggestion = Suggestion(reason: reason, key: record.key, site: record.site)
+        guard seen.insert(record.key).inserted else { return }
+        let candidate = Candidate(reason: reason, winner: record)
+        chosen.append(candidate)
         if reason == .otherName || reason == .otherArguments {
-          sameType.append(suggestion)
+          sameType.append(candidate)
         } else {
-          otherTypes[reason, default: []].append(suggestion)
+          otherTypes[reason, default: []].append(candidate)
         }
       }
+      settleWinners(of: chosen, in: registry)
     }
-    let ordered =
-      sameType + otherTypes[.duplicatedModule, default: []] + otherTypes[.similarName, default: []]
-    return Array(ordered.prefix(limit))
+    // In the order the winning registrations were made, as the registry
+    // lists them.
+    func ordered(_ group: [Candidate]) -> [Suggestion] {
+      group.sorted { $0.winner.sequence < $1.winner.sequence }.map(\.suggestion)
+    }
+    let all =
+      ordered(sameType) + ordered(otherTypes[.duplicatedModule, default: []])
+      + ordered(otherTypes[.similarName, default: []])
+    return Array(all.prefix(limit))
+  }
+
+  /// A registration chosen as a suggestion, and the one of its key that
+  /// wins (the newest active one), once settled.
+  private final class Candidate {
+    let reason: Reason
+    var winner: RegistrationRecord
+
+    init(reason: Reason, winner: RegistrationRecord) {
+      self.reason = reason
+      self.winner = winner
+    }
+
+    var suggestion: Suggestion { Suggestion(reason: reason, key: winner.key, site: winner.site) }
+  }
+
+  /// Points each of `chosen` (at most a few dozen) at the newest active
+  /// registration of its key in `registry`: one pass, newest first,
+  /// comparing type identities before whole keys.
+  private static func settleWinners(of chosen: [Candidate], in registry: RegistrySnapshot) {
+    guard !chosen.isEmpty else { return }
+    var unsettled = chosen
+    registry.forEachActive(newestFirst: true) { record in
+      guard !unsettled.isEmpty else { return }
+      let id = record.key.service.id
+      if let index = unsettled.firstIndex(where: {
+        $0.winner.key.service.id == id && $0.winner.key == record.key
+      }) {
+        unsettled[index].winner = record
+        unsettled.remove(at: index)
+      }
+    }
   }
 
   /// The requested type's names, reflected once, and how another type's
