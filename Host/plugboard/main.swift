@@ -12,7 +12,6 @@ signal(SIGPIPE, SIG_IGN)
 // plugin code, and a closed descriptor 0, 1 or 2 must not be reused for one.
 StandardStreams.closeInheritedDescriptors()
 StandardStreams.secure()
-StandardStreams.reserveHighDescriptors()
 // A process given a secret setting leaves no core file and admits no
 // debugger of the same user.
 DeploymentConfigurator.hidesProcessHoldingSecrets = true
@@ -22,4 +21,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // Plugboard.exit ends the process by the signal that asked it to stop, if
 // one did.
 if let status = Plugboard.superviseIfNeeded(arguments) { Plugboard.exit(status) }
+// In the process that runs the command (unsupervised, or the child), still
+// single-threaded; the supervising parent keeps its small table.
+StandardStreams.reserveHighDescriptors()
 Plugboard.exit(await Plugboard.main(arguments))
