@@ -98,7 +98,7 @@ package struct PluginLoader {
     }
     // A link is as trustworthy as the folder it sits in: whoever can write
     // there can point it elsewhere (the target's folders are judged too).
-    let linkFolder = absolute == file ? nil : FilePath.canonical(FilePath.directory(of: absolute))
+    let linkFolder = absolute == file ? nil : vetting.canonicalFolder(FilePath.directory(of: absolute))
     if let problem = vetting.placement(absolute: absolute, canonical: file, entry: entry)
       ?? (handle.map { vetting.permissions(of: file, status: $0.status) } ?? vetting.permissions(of: file))
       ?? linkFolder.flatMap({ vetting.folderProblem($0) }).map({
@@ -145,7 +145,7 @@ package struct PluginLoader {
     try checkEntry(exported: info.entryVersions, file: file, failure: failure)
     var needs = PluginNeeds.survey(elf)
     if let folder = needs?.folder, entry.discoveredIn != nil {
-      needs?.inDropInFolder = FilePath.canonical(FilePath.directory(of: entry.path)) == folder
+      needs?.inDropInFolder = vetting.canonicalFolder(FilePath.directory(of: entry.path)) == folder
     }
     if let problem = needs?.trustProblem(vetting: vetting) { throw failure(.vet, problem, dlerror: nil) }
     if let problem = needs?.orderDependence() { throw failure(.open, problem, dlerror: nil) }

@@ -123,9 +123,10 @@ package struct PluginVetting {
 /// at every plugin, the folders they share once.
 final class FolderVerdicts {
   var verdicts: [String: String?] = [:]
-  /// Run path folders by the path they were named by, canonical (nil when
-  /// one does not exist): every plugin of a deployment names the same few,
-  /// and `realpath` walks each component with a system call (4,487 of
-  /// them for `check` of 201 generated plugins).
+  /// Folders by the path they were named by, canonical (nil when one does
+  /// not exist): run path folders, and the folders plugins are linked
+  /// from. Every plugin of a deployment names the same few, and `realpath`
+  /// walks each component with a system call (4,487 of them for `check`
+  /// of 201 generated plugins).
   var canonical: [String: String?] = [:]
 }
