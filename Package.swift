@@ -77,7 +77,10 @@ let asyncPlugins = ["AsyncApplication"]
 let package = Package(
   name: "Plugboard",
   products: [
-    .executable(name: "plugboard", targets: ["plugboard"]),
+    // The launcher (C): forks before the host maps anything, then starts
+    // `plugboard-host`, which sits beside it and does the work.
+    .executable(name: "plugboard", targets: ["PlugboardLauncher"]),
+    .executable(name: "plugboard-host", targets: ["PlugboardHost"]),
     .executable(name: "plugboard-bench", targets: ["plugboard-bench"]),
     // The floor for the benchmark's startup scenarios: only dlopens.
     .executable(name: "plugboard-dlopen-baseline", targets: ["plugboard-dlopen-baseline"]),
@@ -123,9 +126,23 @@ let package = Package(
       path: "Host/PlugboardCLI", swiftSettings: hostSettings),
     // C: fork, pidfd_open and the signal handlers of the supervisor, which
     // Swift cannot call or write safely.
-    .target(name: "PlugboardSupervision", path: "Host/PlugboardSupervision"),
+    .target(
+      name: "PlugboardSupervision", dependencies: ["PlugboardLaunch"], path: "Host/PlugboardSupervision"),
+    // C: what the launcher hands the host, shared by both.
+    .target(name: "PlugboardLaunch", path: "Host/PlugboardLaunch"),
+    // The launcher maps nothing but itself (that is its point), so it is C,
+    // linked statically in release. Not in debug: the thread sanitizer's
+    // runtime cannot be linked into a static executable. Without
+    // `-nostartfiles` the Swift driver adds the runtime's image
+    // registration, and with it the Swift runtime.
     .executableTarget(
-      name: "plugboard", dependencies: ["PlugboardCLI", "PlugboardEngine"], path: "Host/plugboard",
+      name: "PlugboardLauncher", dependencies: ["PlugboardLaunch"], path: "Host/PlugboardLauncher",
+      linkerSettings: [
+        .unsafeFlags(["-nostartfiles"]),
+        .unsafeFlags(["-static-executable"], .when(configuration: .release)),
+      ]),
+    .executableTarget(
+      name: "PlugboardHost", dependencies: ["PlugboardCLI", "PlugboardEngine"], path: "Host/PlugboardHost",
       swiftSettings: hostSettings),
     .executableTarget(name: "EmbeddedHost", dependencies: ["PlugboardEngine"], path: "Examples/EmbeddedHost"),
     .executableTarget(

@@ -10,6 +10,7 @@
 // service is meant to receive are socket activation's, which are kept.
 #define _GNU_SOURCE
 #include "plugboard_hardening.h"
+#include "plugboard_launch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,24 +20,6 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-// The number of descriptors socket activation passed to this process: 0
-// unless LISTEN_PID is this process and LISTEN_FDS a plain count.
-static int listen_fds_for(pid_t pid) {
-  const char *owner = getenv("LISTEN_PID");
-  const char *count = getenv("LISTEN_FDS");
-  if (owner == NULL || count == NULL) return 0;
-  char *end = NULL;
-  errno = 0;
-  long named = strtol(owner, &end, 10);
-  if (errno != 0 || end == owner || *end != '\0' || named != (long)pid) return 0;
-  errno = 0;
-  long passed = strtol(count, &end, 10);
-  // Bounded: a count past any real deployment's would keep every
-  // descriptor open.
-  if (errno != 0 || end == count || *end != '\0' || passed < 0 || passed > 4096) return 0;
-  return (int)passed;
-}
 
 // Closes every descriptor from `first` on, one by one, as listed by
 // /proc/self/fd: for kernels before close_range (5.9).
@@ -73,21 +56,14 @@ static int close_listed_from(int first) {
   return 0;
 }
 
-int plugboard_close_inherited_descriptors(void) {
-  int kept = listen_fds_for(getpid());
+int plugboard_close_inherited_descriptors(int also_kept) {
+  int kept = plugboard_listen_fds_for(getpid()) + (also_kept > 0 ? also_kept : 0);
   unsigned int first = 3u + (unsigned int)kept;
 #ifdef SYS_close_range
   if (syscall(SYS_close_range, first, ~0u, 0) == 0) return kept;
   if (errno != ENOSYS && errno != EPERM) return -1;
 #endif
   return close_listed_from((int)first) == 0 ? kept : -1;
-}
-
-void plugboard_hand_over_listen_fds(pid_t parent) {
-  if (listen_fds_for(parent) == 0) return;
-  char pid[32];
-  snprintf(pid, sizeof pid, "%ld", (long)getpid());
-  setenv("LISTEN_PID", pid, 1);
 }
 
 int plugboard_make_undumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }

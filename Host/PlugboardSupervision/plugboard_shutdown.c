@@ -3,6 +3,7 @@
 // getppid).
 #define _GNU_SOURCE
 #include "plugboard_shutdown.h"
+#include "plugboard_launch.h"
 #include "plugboard_supervision.h"
 
 #include <errno.h>

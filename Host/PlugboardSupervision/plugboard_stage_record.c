@@ -4,6 +4,7 @@
 // well-defined C program and no torn slot is ever accepted.
 #define _GNU_SOURCE
 #include "plugboard_stage_record.h"
+#include "plugboard_launch.h"
 
 #include <string.h>
 #include <sys/mman.h>
@@ -35,14 +36,21 @@ int64_t plugboard_monotonic_now(void) {
   return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
+_Static_assert(sizeof(struct plugboard_stage_record) <= PLUGBOARD_STAGE_RECORD_BYTES,
+               "the launcher's record file holds the record");
+
 plugboard_stage_record *plugboard_stage_record_create(void) {
-  void *memory =
-      mmap(NULL, sizeof(struct plugboard_stage_record), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  void *memory = mmap(NULL, PLUGBOARD_STAGE_RECORD_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  return memory == MAP_FAILED ? NULL : memory;
+}
+
+plugboard_stage_record *plugboard_stage_record_map(int fd) {
+  void *memory = mmap(NULL, PLUGBOARD_STAGE_RECORD_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   return memory == MAP_FAILED ? NULL : memory;
 }
 
 void plugboard_stage_record_destroy(plugboard_stage_record *record) {
-  if (record != NULL) munmap(record, sizeof *record);
+  if (record != NULL) munmap(record, PLUGBOARD_STAGE_RECORD_BYTES);
 }
 
 static void store_words(uint64_t *to, const uint64_t *from, size_t count) {

@@ -6,6 +6,7 @@
 // written, and is guarded by an alarm.
 #define _GNU_SOURCE
 #include "plugboard_supervision.h"
+#include "plugboard_launch.h"
 #include "plugboard_crash_site.h"
 #include "plugboard_shutdown.h"
 
@@ -45,10 +46,8 @@ static void install(
 
 static void on_forwarded(int signal, siginfo_t *info, void *context);
 
-pid_t plugboard_fork(void) {
-  pid_t parent = getpid();
-  pid_t pid = fork();
-  if (pid != 0) return pid;
+// The child's side of a fork from `parent`, before anything else runs.
+static void become_supervised_child(pid_t parent) {
   // Before the parent can forward anything (it blocks the signals it
   // forwards until the fork returned): the forwarding signal's default
   // action would end the process.
@@ -75,8 +74,16 @@ pid_t plugboard_fork(void) {
   // this took effect left this process to another already.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) raise(SIGKILL);
-  return 0;
 }
+
+pid_t plugboard_fork(void) {
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid == 0) become_supervised_child(parent);
+  return pid;
+}
+
+void plugboard_adopt_as_child(pid_t parent) { become_supervised_child(parent); }
 
 int plugboard_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1); }
 
@@ -197,31 +204,13 @@ static void forward(int signal, siginfo_t *info, void *context) {
   errno = saved;
 }
 
-static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-
-static void mask_forwarded_signals(int how) {
-  sigset_t set;
-  sigemptyset(&set);
-  for (size_t index = 0; index < sizeof forwarded / sizeof forwarded[0]; index++) {
-    sigaddset(&set, forwarded[index]);
-  }
-  // Blocked with them, never unblocked here: the parent has no use for it,
-  // and the child unblocks it once its handler is in place (plugboard_fork).
-  if (how == SIG_BLOCK) sigaddset(&set, PLUGBOARD_FORWARD_SIGNAL);
-  sigprocmask(how, &set, NULL);
-}
-
-void plugboard_block_forwarded_signals(void) { mask_forwarded_signals(SIG_BLOCK); }
-
-void plugboard_unblock_forwarded_signals(void) { mask_forwarded_signals(SIG_UNBLOCK); }
-
 int plugboard_forward_signals(pid_t child) {
   if (request_pipe[0] < 0 && pipe2(request_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
     request_pipe[0] = request_pipe[1] = -1;
   }
   forward_target = child;
-  for (size_t index = 0; index < sizeof forwarded / sizeof forwarded[0]; index++) {
-    install(forwarded[index], forward, SA_RESTART, NULL);
+  for (int index = 0; index < PLUGBOARD_FORWARDED_SIGNAL_COUNT; index++) {
+    install(plugboard_forwarded_signals[index], forward, SA_RESTART, NULL);
   }
   install(SIGCHLD, on_child, SA_RESTART | SA_NOCLDSTOP, NULL);
   return request_pipe[0];
@@ -231,7 +220,7 @@ int plugboard_stop_request(void) { return (int)stop_request; }
 
 void plugboard_stop_forwarding(void) {
   forward_target = 0;
-  for (size_t index = 0; index < sizeof forwarded / sizeof forwarded[0]; index++) signal_default(forwarded[index]);
+  for (int index = 0; index < PLUGBOARD_FORWARDED_SIGNAL_COUNT; index++) signal_default(plugboard_forwarded_signals[index]);
   signal_default(SIGCHLD);
   if (request_pipe[0] >= 0) close(request_pipe[0]);
   if (request_pipe[1] >= 0) close(request_pipe[1]);

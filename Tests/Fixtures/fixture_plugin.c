@@ -39,7 +39,10 @@
 //                        each open descriptor whose target's path holds
 //                        `plugboard-inherited`, and `listen pid: own` or
 //                        `listen pid: other` when LISTEN_PID is set, from a
-//                        constructor; plugboard_entry_v1 returns NULL
+//                        constructor; also `stage record: <target>` for the
+//                        launcher's record file, and `launch variable:
+//                        <value>` when PLUGBOARD_LAUNCHED is set;
+//                        plugboard_entry_v1 returns NULL
 //   FIXTURE_BLAME_OWNER  leaves a function that crashes for another
 //                        plugin's constructor to call (FIXTURE_BLAME_CALLER);
 //   FIXTURE_BLAME_THREAD the same, through a thread its constructor starts;
@@ -138,7 +141,10 @@ __attribute__((constructor)) static void fixture_report_fds(void) {
     if (length <= 0) continue;
     target[length] = '\0';
     if (strstr(target, "plugboard-inherited") != NULL) fprintf(stderr, "inherited: %s\n", target);
+    if (strstr(target, "plugboard-stages") != NULL) fprintf(stderr, "stage record: %s\n", target);
   }
+  const char *launch = getenv("PLUGBOARD_LAUNCHED");
+  if (launch != NULL) fprintf(stderr, "launch variable: %s\n", launch);
   if (folder != NULL) closedir(folder);
   const char *owner = getenv("LISTEN_PID");
   if (owner != NULL) fprintf(stderr, "listen pid: %s\n", atol(owner) == (long)getpid() ? "own" : "other");

@@ -34,7 +34,7 @@ import Testing
 
   /// The example links the engine and none of the command line: no symbol
   /// of the PlugboardCLI module (its help text, its commands) is in the
-  /// executable, while `plugboard` has them. SwiftPM links every object of
+  /// executable, while `plugboard-host` has them. SwiftPM links every object of
   /// a target an executable depends on, so this holds only while the
   /// engine does not depend on the CLI.
   @Test func linksTheEngineWithoutTheCommandLine() throws {
@@ -45,7 +45,7 @@ import Testing
     #expect(try names(Self.executable, "15PlugboardEngine"))
     #expect(try !names(Self.executable, "12PlugboardCLI"))
     #expect(try !names(Self.executable, "8HelpTextO"))
-    #expect(try names(BuildProducts.plugboard, "12PlugboardCLI8HelpTextO"))
+    #expect(try names(BuildProducts.host, "12PlugboardCLI8HelpTextO"))
   }
 
   /// Every command Docs/embedding.md shows succeeds as written, on the

@@ -27,6 +27,11 @@ import Testing
     let (result, _) = try listInheriting(7)
     #expect(result.exited && result.status == 1)
     #expect(!result.stderrLines.contains { $0.hasPrefix("inherited:") }, "\(result.stderr)")
+    // Nor is what the launcher handed the host: its record file (mapped,
+    // then closed) and the variable naming it.
+    #expect(
+      !result.stderrLines.contains { $0.hasPrefix("stage record:") || $0.hasPrefix("launch variable:") },
+      "\(result.stderr)")
     // The fixture ran: its entry point's NULL is reported.
     #expect(
       result.stderrLines.contains {

@@ -17,7 +17,7 @@ import Testing
     let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
     let binaries =
       BuildProducts.samplePlugins.map(BuildProducts.library) + [
-        BuildProducts.library("ThrowingPlugin"), analytics, BuildProducts.plugboard, testBinary,
+        BuildProducts.library("ThrowingPlugin"), analytics, BuildProducts.host, testBinary,
       ]
     for binary in binaries {
       let own = try definedSymbols(binary).filter {

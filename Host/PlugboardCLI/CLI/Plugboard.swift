@@ -10,9 +10,10 @@ package enum Plugboard {
   /// `Supervisor`). Returns the exit status in the supervising parent, and
   /// `nil` in the child or when no supervision applies: then call
   /// ``main(_:console:)``. Call it while the process has one thread, before
-  /// any `await`.
-  package static func superviseIfNeeded(_ arguments: [String]) -> Int32? {
-    Supervisor.superviseIfNeeded(arguments)
+  /// any `await`. `launch` is what the launcher handed over, if it
+  /// forked already (see `Launch`).
+  package static func superviseIfNeeded(_ arguments: [String], launch: Launch? = nil) -> Int32? {
+    Supervisor.superviseIfNeeded(arguments, launch: launch)
   }
 
   /// Ends the process with `status`: by exiting, except after a request

@@ -8,20 +8,43 @@ extension Supervisor {
   /// must go on and run the command, and the exit status in the parent.
   /// Returns `nil` too when the process cannot fork (the command then runs
   /// unsupervised rather than not at all).
-  static func superviseIfNeeded(_ arguments: [String]) -> Int32? {
-    guard case .command(let name, let options)? = try? ArgumentParser.parse(arguments),
-      supervisedCommands.contains(name), !options.flags.contains(OptionSpec.unsupervised.name)
-    else { return nil }
+  ///
+  /// When the launcher forked already (`launch`), the roles are given: the
+  /// child runs whatever the command line says (a misuse is reported by
+  /// it, as by any child), and the parent follows it with the timeouts the
+  /// command line gives, or the defaults when it gives none it can read.
+  static func superviseIfNeeded(_ arguments: [String], launch: Launch? = nil) -> Int32? {
+    if let launch, launch.role == .child {
+      continueLaunchedChild(launch)
+      return nil
+    }
+    let parsed = try? ArgumentParser.parse(arguments)
+    guard let launch else {
+      guard case .command(let name, let options)? = parsed, supervisedCommands.contains(name),
+        !options.flags.contains(OptionSpec.unsupervised.name), let limits = timeouts(options)
+      else { return nil }
+      return Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1]).supervise()
+    }
+    guard case .command(let name, let options)? = parsed else {
+      return Supervisor(command: arguments.first ?? runCommand, timeout: nil).supervise(adopting: launch)
+    }
+    let limits = timeouts(options) ?? [nil, nil]
+    return Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1]).supervise(adopting: launch)
+  }
+
+  /// `--stage-timeout` and `--exit-timeout`, each `nil` when not given;
+  /// `nil` when one is given and is not a duration (the command reports
+  /// that, as any other misuse).
+  private static func timeouts(_ options: ParsedOptions) -> [Duration?]? {
     var limits: [Duration?] = []
     for option in [OptionSpec.stageTimeout, OptionSpec.exitTimeout] {
       guard let text = options.values[option.name] else {
         limits.append(nil)
         continue
       }
-      // A bad value is the command's to report, as any other misuse.
       guard let parsed = StageTimeout.parse(text) else { return nil }
       limits.append(parsed)
     }
-    return Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1]).supervise()
+    return limits
   }
 }

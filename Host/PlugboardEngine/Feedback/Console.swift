@@ -106,8 +106,10 @@ package enum StandardStreams {
   /// otherwise be plugin code's to read or write, and every process it
   /// starts would inherit it. Call it first thing, before any file is
   /// opened. A failure is reported on standard error, and plugboard goes on.
-  package static func closeInheritedDescriptors() {
-    guard plugboard_close_inherited_descriptors() < 0 else { return }
+  /// `keeping` descriptors right after socket activation's stay open too:
+  /// the launcher's (see ``Launch``).
+  package static func closeInheritedDescriptors(keeping: Int32 = 0) {
+    guard plugboard_close_inherited_descriptors(keeping) < 0 else { return }
     StandardError.write(
       "plugboard: warning: could not close the descriptors it inherited: \(String(cString: strerror(errno)))",
       priority: .warning)

@@ -6,7 +6,7 @@ import PlugboardSupervision
 /// (see `plugboard_stage_record.h` for the two slots and the seqlock that
 /// keep a half-written stage from ever being read).
 ///
-/// Mapped before the fork, unmapped by the parent once the child is
+/// Mapped before the fork (by the launcher, when it forked), unmapped by the parent once the child is
 /// reaped. Plugin code runs in the child and could write anything here, so
 /// the parent bounds what it reads and trusts nothing else.
 struct StageRecord: @unchecked Sendable {
@@ -17,6 +17,12 @@ struct StageRecord: @unchecked Sendable {
   /// A new, empty record, or nil when the memory cannot be mapped.
   static func create() -> StageRecord? {
     plugboard_stage_record_create().map(StageRecord.init(pointer:))
+  }
+
+  /// The record in the launcher's record file `descriptor` (see
+  /// ``Launch``), or nil when it cannot be mapped.
+  static func map(descriptor: Int32) -> StageRecord? {
+    plugboard_stage_record_map(descriptor).map(StageRecord.init(pointer:))
   }
 
   func destroy() {

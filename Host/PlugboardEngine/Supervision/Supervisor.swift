@@ -1,3 +1,4 @@
+import PlugboardLaunch
 import PlugboardSupervision
 
 #if canImport(Glibc)
@@ -76,56 +77,75 @@ package struct Supervisor {
     case stop(signal: Int32, [String])
   }
 
-  package func supervise() -> Int32? {
+  /// Supervises the command: forks, and returns `nil` in the child, which
+  /// must go on and run it, and the exit status in the parent. With a
+  /// ``Launch`` of role `.parent`, the launcher forked already: its child
+  /// is followed first, and only a retry forks here. Returns `nil` when the
+  /// process cannot fork (the command then runs unsupervised rather than
+  /// not at all).
+  package func supervise(adopting launch: Launch? = nil) -> Int32? {
     var quarantine: [String: DeploymentProblem] = [:]
     let notifier = SystemdNotifier.fromEnvironment(command: command)
     // Processes plugin code starts stay plugboard's descendants, to be
     // ended with the child that started them.
     _ = plugboard_become_subreaper()
+    var launched = launch?.role == .parent ? launch : nil
     while true {
-      // Not deferred: the child returns from here too, and keeps it.
-      guard let record = StageRecord.create() else { return nil }
-      var ends: [Int32] = [-1, -1]
-      guard pipe(&ends) == 0 else {
-        record.destroy()
-        return nil
-      }
-      // Until the parent forwards them, a signal sent to it must wait
-      // rather than end it with the child still running.
-      plugboard_block_forwarded_signals()
-      let pid = plugboard_fork()
-      if pid < 0 {
-        plugboard_unblock_forwarded_signals()
-        close(ends[0])
+      let record: StageRecord
+      let pid: pid_t
+      let progress: Int32
+      if let adopted = launched {
+        launched = nil
+        guard let mapped = adopted.mapRecord() else {
+          // Not followed without its record: started again, here.
+          kill(adopted.peer, SIGKILL)
+          _ = plugboard_end_descendants()
+          close(adopted.progress)
+          continue
+        }
+        (record, pid, progress) = (mapped, adopted.peer, adopted.progress)
+        _ = fcntl(progress, F_SETFD, FD_CLOEXEC)
+      } else {
+        // Not deferred: the child returns from here too, and keeps it.
+        guard let created = StageRecord.create() else { return nil }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+          created.destroy()
+          return nil
+        }
+        // Until the parent forwards them, a signal sent to it must wait
+        // rather than end it with the child still running.
+        plugboard_block_forwarded_signals()
+        let forked = plugboard_fork()
+        if forked < 0 {
+          plugboard_unblock_forwarded_signals()
+          close(ends[0])
+          close(ends[1])
+          created.destroy()
+          return nil
+        }
+        if forked == 0 {
+          // Sockets passed by systemd's socket activation are the
+          // application's, which runs here.
+          plugboard_hand_over_listen_fds(getppid())
+          close(ends[0])
+          Self.continueAsChild(progress: ends[1], record: created, quarantine: quarantine)
+          return nil
+        }
         close(ends[1])
-        record.destroy()
-        return nil
+        (record, pid, progress) = (created, forked, ends[0])
       }
-      if pid == 0 {
-        // Sockets passed by systemd's socket activation are the
-        // application's, which runs here.
-        plugboard_hand_over_listen_fds(getppid())
-        SystemdNotifier.hideFromPluginCode()
-        plugboard_stop_forwarding()
-        plugboard_unblock_forwarded_signals()
-        close(ends[0])
-        // Out of the way of the low numbers plugin code takes; checked
-        // before each use (plugin code may close it all the same).
-        Progress.start(descriptor: plugboard_move_high(ends[1]), record: record, quarantine: quarantine)
-        return nil
-      }
-      close(ends[1])
       notifier?.loading(setAside: quarantine.keys.sorted())
       let requests = plugboard_forward_signals(pid)
       plugboard_unblock_forwarded_signals()
       let (ending, watch) = ChildFollower(
-        pid: pid, progress: ends[0], requests: requests, record: record, timeout: timeout,
+        pid: pid, progress: progress, requests: requests, record: record, timeout: timeout,
         exitTimeout: exitTimeout, notifier: notifier
       ).follow()
       // Whatever the child left behind (a process a constructor forked,
       // holding standard output) ends with it.
       _ = plugboard_end_descendants()
-      close(ends[0])
+      close(progress)
       record.destroy()
       switch decide(ending, watch) {
       case .exit(let status):
@@ -150,6 +170,31 @@ package struct Supervisor {
         quarantine[plugin] = problem
       }
     }
+  }
+
+  /// In a child the launcher forked and that started the host (a
+  /// ``Launch`` of role `.child`): becomes the supervised child, as one
+  /// forked by ``supervise(adopting:)`` does, and returns. The caller then
+  /// runs the command.
+  package static func continueLaunchedChild(_ launch: Launch) {
+    plugboard_adopt_as_child(launch.peer)
+    // The parent reads a record it cannot find in memory it never mapped:
+    // a stage then goes unnamed in its reports, and the rest holds.
+    let record = launch.mapRecord() ?? StageRecord.create()
+    continueAsChild(progress: launch.progress, record: record, quarantine: [:])
+  }
+
+  /// The rest of a new child's start, however it was forked.
+  private static func continueAsChild(
+    progress: Int32, record: StageRecord?, quarantine: [String: DeploymentProblem]
+  ) {
+    SystemdNotifier.hideFromPluginCode()
+    plugboard_stop_forwarding()
+    plugboard_unblock_forwarded_signals()
+    // Out of the way of the low numbers plugin code takes; checked
+    // before each use (plugin code may close it all the same).
+    let descriptor = plugboard_move_high(progress)
+    if let record { Progress.start(descriptor: descriptor, record: record, quarantine: quarantine) }
   }
 
   private func decide(_ ending: ChildEnding, _ watch: StageWatch) -> Decision {

@@ -9,17 +9,13 @@
 
 /// Closes every descriptor above 2 that plugboard inherited (sudo's
 /// `closefrom`), keeping those systemd's socket activation passes
-/// (`LISTEN_FDS` descriptors from 3, when `LISTEN_PID` names this process).
+/// (`LISTEN_FDS` descriptors from 3, when `LISTEN_PID` names this process)
+/// and the `also_kept` right after them (the launcher's, see
+/// plugboard_launch.h).
 /// Call it first thing in `main`, before plugboard or the runtime opens a
 /// descriptor of its own. Returns the number of descriptors kept above 2,
 /// or -1 with `errno` set when they could not be closed.
-int plugboard_close_inherited_descriptors(void);
-
-/// In a child forked from `parent`: descriptors passed by socket
-/// activation are the child's to use now, so `LISTEN_PID` is made to name
-/// it (what `sd_listen_fds` checks). Nothing changes when `LISTEN_PID`
-/// does not name `parent`.
-void plugboard_hand_over_listen_fds(pid_t parent);
+int plugboard_close_inherited_descriptors(int also_kept);
 
 /// Makes this process non-dumpable (`PR_SET_DUMPABLE` 0): no core file,
 /// and no other process of the same user may attach to it or read its

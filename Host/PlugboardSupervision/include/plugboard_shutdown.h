@@ -4,10 +4,6 @@
 #include <signal.h>
 #include <sys/types.h>
 
-/// The real-time signal the supervising parent forwards signals with: it is
-/// queued, so a forwarded copy is never merged with the same signal sent to
-/// the child directly (and lost), as a second SIGTERM would be.
-#define PLUGBOARD_FORWARD_SIGNAL (SIGRTMAX - 1)
 
 /// Orderly shut-down of `plugboard run` on SIGINT and SIGTERM.
 ///

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 /// Where the supervised child is in its bring-up, in memory it shares with
-/// its parent (mapped `MAP_SHARED | MAP_ANONYMOUS` before the fork): the
+/// its parent (mapped shared before the fork, or from the launcher's memfd): the
 /// child records each stage with a few stores and no system call, and the
 /// parent reads the record when a stage's deadline comes or the child ends.
 ///
@@ -46,6 +46,10 @@ typedef struct {
 
 /// A new, empty record in shared anonymous memory (one mmap), or NULL.
 plugboard_stage_record *plugboard_stage_record_create(void);
+
+/// The record in `fd`, the launcher's record file (see plugboard_launch.h),
+/// mapped shared; NULL when it cannot be. `fd` may be closed afterwards.
+plugboard_stage_record *plugboard_stage_record_map(int fd);
 
 /// Unmaps `record`.
 void plugboard_stage_record_destroy(plugboard_stage_record *record);

@@ -14,6 +14,12 @@
 /// start.
 pid_t plugboard_fork(void);
 
+/// In a child the launcher forked from `parent`, which then started the
+/// host (see plugboard_launch.h): what ``plugboard_fork`` does in its
+/// child. The launcher asked for SIGKILL on the parent's death already;
+/// exec keeps it.
+void plugboard_adopt_as_child(pid_t parent);
+
 /// Makes this process the subreaper of its descendants
 /// (`PR_SET_CHILD_SUBREAPER`): what plugin code in a child starts, and the
 /// child leaves behind, becomes this process's child, not init's. 0 on
@@ -78,18 +84,6 @@ void plugboard_end_by_signal_at_exit(int signal);
 /// follows (library destructors, atexit handlers) is plugin code, which
 /// the parent bounds.
 void plugboard_exit(int status) __attribute__((noreturn));
-
-/// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread, from
-/// just before the fork until the parent forwards them: one sent to the
-/// parent in between waits, instead of ending the parent while the child
-/// runs on.
-void plugboard_block_forwarded_signals(void);
-
-/// Unblocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread. A
-/// process started from a thread that blocks them (a Dispatch worker's
-/// `posix_spawn`) inherits the mask; a supervisor that promises to pass
-/// them on must be able to receive them, and the child to act on them.
-void plugboard_unblock_forwarded_signals(void);
 
 /// A file's identity, to know a descriptor still refers to it.
 typedef struct {

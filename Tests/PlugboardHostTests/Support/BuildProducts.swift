@@ -26,8 +26,12 @@ enum BuildProducts {
   /// `"pluginRoots": ["<scratch>"], ` for a test manifest's top level.
   static var rootsMember: String { #""pluginRoots": ["\#(scratch)"], "# }
 
-  /// The `plugboard` executable.
+  /// The `plugboard` executable: the launcher operators run, which starts
+  /// ``host`` beside it.
   static var plugboard: String { directory + "/plugboard" }
+
+  /// `plugboard-host`, the Swift program that does the work.
+  static var host: String { directory + "/plugboard-host" }
 
   /// The library of a plugin product of the root package.
   static func library(_ product: String) -> String { directory + "/lib\(product).so" }

@@ -18,7 +18,9 @@ enum ExternalEmbedderBuild {
 
     /// `swiftc` flags that find the modules the embedder saw.
     var moduleSearchPaths: [String] {
-      ["Modules", "PlugboardABI.build", "PlugboardSupervision.build"].flatMap { ["-I", products + "/" + $0] }
+      ["Modules", "PlugboardABI.build", "PlugboardSupervision.build", "PlugboardLaunch.build"].flatMap {
+        ["-I", products + "/" + $0]
+      }
     }
   }
 

@@ -8,19 +8,23 @@ import PlugboardEngine
 // A closed pipe (`plugboard list | head -1`) must not kill the process with
 // SIGPIPE: plugboard ends by exiting, with a documented status, always.
 signal(SIGPIPE, SIG_IGN)
+// What the launcher (`plugboard`) handed over when it forked already, out
+// of the environment before plugin code could read it.
+let launch = Launch.take()
 // Before any file is opened: what plugboard inherited above 2 is not for
 // plugin code, and a closed descriptor 0, 1 or 2 must not be reused for one.
-StandardStreams.closeInheritedDescriptors()
+StandardStreams.closeInheritedDescriptors(keeping: launch?.descriptorCount ?? 0)
 StandardStreams.secure()
 // A process given a secret setting leaves no core file and admits no
 // debugger of the same user.
 DeploymentConfigurator.hidesProcessHoldingSecrets = true
 let arguments = Array(CommandLine.arguments.dropFirst())
 // Before anything else, while this process has a single thread: a command
-// that loads plugins forks here, and the parent only supervises.
+// that loads plugins forks here (or the launcher forked), and the parent
+// only supervises.
 // Plugboard.exit ends the process by the signal that asked it to stop, if
 // one did.
-if let status = Plugboard.superviseIfNeeded(arguments) { Plugboard.exit(status) }
+if let status = Plugboard.superviseIfNeeded(arguments, launch: launch) { Plugboard.exit(status) }
 // In the process that runs the command (unsupervised, or the child), still
 // single-threaded; the supervising parent keeps its small table.
 StandardStreams.reserveHighDescriptors()
