@@ -103,12 +103,12 @@ plugboard_launch plugboard_launch_take(int *present) {
   const char *value = getenv(PLUGBOARD_LAUNCH_VARIABLE);
   *present = value != NULL;
   if (value == NULL) return none;
-  // A copy: unsetenv frees nothing it handed out, but the text is not ours.
+  // Copied before it is removed: the environment owns the text.
   char text[64];
   size_t length = strnlen(value, sizeof text);
+  if (length < sizeof text) memcpy(text, value, length + 1);
   unsetenv(PLUGBOARD_LAUNCH_VARIABLE);
   if (length >= sizeof text) return none;
-  memcpy(text, value, length + 1);
 
   plugboard_launch launch = none;
   const char *rest = NULL;

@@ -188,11 +188,8 @@ static int supervised(int argc, char **argv) {
   return 1;
 }
 
-// Puts `fd` at `target` without close-on-exec. 0 on failure.
-static int place(int fd, int target) {
-  if (fd == target) return fcntl(fd, F_SETFD, 0) == 0;
-  return dup2(fd, target) == target;
-}
+// Puts `fd` (above `target`) at `target`, without close-on-exec. 0 on failure.
+static int place(int fd, int target) { return dup2(fd, target) == target; }
 
 // Starts the host as `launch` describes; returns only on failure.
 static void start(const char *host, char **argv, plugboard_launch launch) {
@@ -227,14 +224,11 @@ int main(int argc, char **argv) {
       pid_t parent = getpid();
       pid_t pid = high_record >= 0 && high_read >= 0 && high_write >= 0 ? fork() : -1;
       if (pid == 0) {
-        // As plugboard_fork's child: never outlive the parent; the parent's
-        // forwarded copies wait for the host's handler.
+        // As plugboard_fork's child: never outlive the parent. The parent's
+        // forwarded copies wait for the host's handler: the forwarding
+        // signal is blocked with the others, across exec.
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) raise(SIGKILL);
-        sigset_t forwarding;
-        sigemptyset(&forwarding);
-        sigaddset(&forwarding, PLUGBOARD_FORWARD_SIGNAL);
-        sigprocmask(SIG_BLOCK, &forwarding, NULL);
         plugboard_hand_over_listen_fds(parent);
         if (place(high_record, first) && place(high_write, first + 1)) {
           start(host, argv, (plugboard_launch){PLUGBOARD_LAUNCHED_CHILD, parent, first, first + 1});
