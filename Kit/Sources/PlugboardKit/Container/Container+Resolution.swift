@@ -294,7 +294,7 @@ extension Container {
       // registration, and resolves its dependencies there, so a parent's
       // singleton never captures a child's overrides.
       try makeOnce(
-        record, in: context,
+        record, in: context, into: out,
         found: {
           guard let instance = record.sharedInstance else { return false }
           record.copy(instance, to: out)
@@ -305,23 +305,23 @@ extension Container {
         let instance = record.allocateInstance()
         do {
           try call(record, in: context) { try produce(record.owner, instance) }
+          // An `initCompleted` handler below made and stored it meanwhile
+          // (the child's handler resolved this parent, see `makeOnce`): as
+          // in Swinject, the stored one wins, so both ends see one object.
+          if let stored = record.sharedInstance {
+            record.destroy(instance)
+            instance.deallocate()
+            record.copy(stored, to: out)
+            return
+          }
+          try completeBeforePublishing(record, at: instance, in: context)
         } catch {
           instance.deallocate()
           throw error
         }
-        // An `initCompleted` handler below made and stored it meanwhile
-        // (the child's handler resolved this parent, see `makeOnce`): as
-        // in Swinject, the stored one wins, so both ends see one object.
-        if let stored = record.sharedInstance {
-          record.destroy(instance)
-          instance.deallocate()
-          record.copy(stored, to: out)
-          return
-        }
         record.stampCreation()
         record.shared.store(instance, ordering: .releasing)
         record.copy(instance, to: out)
-        try completeInitialization(of: record, at: out, in: context)
       }
 
     case .weak:
@@ -378,7 +378,7 @@ extension Container {
   ) throws {
     var generation: UInt = 0
     try makeOnce(
-      record, in: context,
+      record, in: context, into: out,
       found: {
         let stored = record.withScopedInstance { $0 }
         generation = stored.generation
@@ -388,29 +388,37 @@ extension Container {
       isReady: { record.withScopedInstance { record.holdsInstance($0.value) } }
     ) {
       try call(record, in: context) { try produce(record.owner, out) }
+      // Made meanwhile by an `initCompleted` handler below (see
+      // `makeOnce`): that one wins, as for `.container`. Unless the scope
+      // was reset while the factory ran: then the instance belongs to the
+      // old generation, and only this caller gets it.
+      let stored = { () -> Any? in
+        record.withScopedInstance { scoped -> Any? in
+          guard scoped.generation == generation, let value = scoped.value, record.holdsInstance(value)
+          else { return nil }
+          return value
+        }
+      }
+      // A weakly kept one may have gone since: then this one serves.
+      if let earlier = stored(), replace(record, at: out, by: { record.initialize($0, fromKept: earlier) }) {
+        return
+      }
+      try completeBeforePublishing(record, at: out, in: context)
       let kept = record.keptForScope(out)
-      let stored = record.withScopedInstance { scoped -> Any? in
-        // Reset while the factory ran: the instance belongs to the old
-        // generation, so only this caller gets it.
+      let earlier = record.withScopedInstance { scoped -> Any? in
         guard scoped.generation == generation else { return nil }
-        // Made meanwhile by an `initCompleted` handler below (see
-        // `makeOnce`): that one wins, as for `.container`.
         if let value = scoped.value, record.holdsInstance(value) { return value }
         scoped.value = kept
         record.stampCreation()
         return nil
       }
-      // A weakly kept one may have gone since: then this one serves.
-      if let stored, replace(record, at: out, by: { record.initialize($0, fromKept: stored) }) {
-        return
-      }
-      try completeInitialization(of: record, at: out, in: context)
+      if let earlier { _ = replace(record, at: out, by: { record.initialize($0, fromKept: earlier) }) }
     }
   }
 
   /// Replaces the instance at `out` with the one `fill` writes into fresh
   /// memory, if it writes one (an object held weakly may be gone).
-  private func replace(
+  func replace(
     _ record: RegistrationRecord, at out: UnsafeMutableRawPointer,
     by fill: (UnsafeMutableRawPointer) -> Bool
   ) -> Bool {
@@ -429,27 +437,34 @@ extension Container {
   ///
   /// An `initCompleted` handler running below this thread's own
   /// construction of the instance (Swinject's parent whose child's handler
-  /// resolves it back) runs `make` again, as Swinject does: this thread
-  /// already owns the construction, the factory is not waiting on itself,
-  /// and `make` keeps whichever instance is stored first. A constructor
-  /// that needs itself never gets here: `enter` reports that cycle.
+  /// resolves it back) gets the instance those handlers complete, if they
+  /// are its own (see ``completeBeforePublishing(_:at:in:coordinator:)``);
+  /// otherwise (the parent's factory still running) it runs `make` again,
+  /// as Swinject does: this thread already owns the construction, the
+  /// factory is not waiting on itself, and `make` keeps whichever instance
+  /// is stored first. A constructor that needs itself never gets here:
+  /// `enter` reports that cycle. Either way the instance is copied into
+  /// `out`.
   ///
   /// A ``ServiceScope`` passes its own `coordinator`, so that scopes making
   /// the same registration neither wait for nor deadlock with each other.
   func makeOnce(
     _ record: RegistrationRecord, in context: ResolutionContext,
-    coordinator: ConstructionCoordinator = .shared, found: () -> Bool, isReady: () -> Bool,
-    make: () throws -> Void
+    coordinator: ConstructionCoordinator = .shared, into out: UnsafeMutableRawPointer,
+    found: () -> Bool, isReady: () -> Bool, make: () throws -> Void
   ) throws {
     let cell = ObjectIdentifier(record)
+    let adopt = { (instance: UnsafeMutableRawPointer) in record.copy(instance, to: out) }
     if context.isMakingBelowCycleFloor(record) {
-      if !found() { try make() }
+      if !found() && !coordinator.adoptCompleting(cell, by: context, adopt) { try make() }
       return
     }
     while !found() {
-      switch coordinator.claim(cell: cell, isReady: isReady, by: context) {
+      switch coordinator.claim(cell: cell, isReady: isReady, adopt: adopt, by: context) {
       case .ready:
         continue
+      case .adopted:
+        return
       case .deadlock(let deadlock):
         throw cycle(deadlock, at: record, in: context)
       case .owned:
@@ -457,6 +472,27 @@ extension Container {
         try make()
         return
       }
+    }
+  }
+
+  /// Runs the record's `initCompleted` handlers on the instance at
+  /// `instance` before its scope publishes it: until they have run, other
+  /// threads wait for it (see ``ConstructionCoordinator/claim(cell:isReady:adopt:by:)``)
+  /// and only what the handlers resolve on this thread gets it. Nothing is
+  /// published if they throw, so the next request makes it again.
+  func completeBeforePublishing(
+    _ record: RegistrationRecord, at instance: UnsafeMutableRawPointer, in context: ResolutionContext,
+    coordinator: ConstructionCoordinator = .shared
+  ) throws {
+    guard record.hasInitCompleted.load(ordering: .relaxed) else { return }
+    let cell = ObjectIdentifier(record)
+    let previous = coordinator.beginCompleting(cell, at: instance, by: context)
+    defer { coordinator.endCompleting(cell, restoring: previous) }
+    do {
+      try completeInitialization(of: record, at: instance, in: context)
+    } catch {
+      record.destroy(instance)
+      throw error
     }
   }
 

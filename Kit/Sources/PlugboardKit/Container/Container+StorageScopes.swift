@@ -39,36 +39,29 @@ extension Container {
       return made
     }
     session.touch(record, storage)
+    let kept = { record.withScopedInstance { _ in storage.instance(inGraph: graph) } }
     try makeOnce(
-      record, in: context,
+      record, in: context, into: out,
       found: {
-        guard let kept = record.withScopedInstance({ _ in storage.instance(inGraph: graph) }) else {
-          return false
-        }
+        guard let kept = kept() else { return false }
         return record.initialize(out, fromBoxed: kept)
       },
-      isReady: { record.withScopedInstance { _ in storage.instance(inGraph: graph) != nil } }
+      isReady: { kept() != nil }
     ) {
       try call(record, in: context) { try produce(record.owner, out) }
+      // Made meanwhile by an `initCompleted` handler below (see
+      // `makeOnce`): that one wins, as for `.container`.
+      if let earlier = kept(), replace(record, at: out, by: { record.initialize($0, fromBoxed: earlier) }) {
+        return
+      }
+      try completeBeforePublishing(record, at: out, in: context)
       let made = record.boxed(out)
-      let stored = record.withScopedInstance { _ -> Any? in
-        // Made meanwhile by an `initCompleted` handler below (see
-        // `makeOnce`): that one wins, as for `.container`.
+      let earlier = record.withScopedInstance { _ -> Any? in
         if let kept = storage.instance(inGraph: graph) { return kept }
         storage.setInstance(made, inGraph: graph)
         return nil
       }
-      if let stored {
-        let scratch = record.allocateInstance()
-        defer { scratch.deallocate() }
-        if record.initialize(scratch, fromBoxed: stored) {
-          record.destroy(out)
-          record.copy(scratch, to: out)
-          record.destroy(scratch)
-          return
-        }
-      }
-      try completeInitialization(of: record, at: out, in: context)
+      if let earlier { _ = replace(record, at: out) { record.initialize($0, fromBoxed: earlier) } }
     }
   }
 }

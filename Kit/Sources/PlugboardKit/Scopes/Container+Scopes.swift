@@ -110,7 +110,7 @@ extension Container {
   ) throws {
     guard let storage = enclosingScope else { throw outsideScope(record, ended: false, in: context) }
     try makeOnce(
-      record, in: context, coordinator: storage.coordinator,
+      record, in: context, coordinator: storage.coordinator, into: out,
       found: {
         guard let kept = storage.instance(of: record) else { return false }
         return record.initialize(out, fromBoxed: kept)
@@ -122,12 +122,16 @@ extension Container {
       try call(record, in: context) { try produce(self, out) }
       // Made meanwhile by an `initCompleted` handler below (see
       // `makeOnce`): that one wins, as for `.container`.
-      if let kept = storage.keep(record.boxed(out), of: record) {
+      if let kept = storage.instance(of: record) {
         record.destroy(out)
         _ = record.initialize(out, fromBoxed: kept)
         return
       }
-      try completeInitialization(of: record, at: out, in: context)
+      try completeBeforePublishing(record, at: out, in: context, coordinator: storage.coordinator)
+      if let kept = storage.keep(record.boxed(out), of: record) {
+        record.destroy(out)
+        _ = record.initialize(out, fromBoxed: kept)
+      }
     }
   }
 
