@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A container's registrations as they were at one moment, for what looks
 /// at all of them: the inspection properties, lifecycle hooks, and the
 /// suggestions and notes of a ``ResolutionError`` (which keeps the
@@ -7,13 +9,18 @@
 /// it is a count into the container's ``RecordLog``. Which registration
 /// serves each key, which replaced which and which are left out by the
 /// profile are worked out when asked, from the registrations in order;
-/// lookups use the container's ``Registry`` instead.
+/// lookups use the container's ``Registry`` instead. That work is kept
+/// once done: `plugboard check` asks for ``records`` and ``duplicates``
+/// of one snapshot several times, each a dictionary of every key.
 final class RegistrySnapshot: @unchecked Sendable {
   // Never mutated after init; the log's records below `count` never change.
   private let log: RecordLog
   private let count: Int
   let activeProfile: String?
   let selections: [ObjectIdentifier: ServiceSelection]
+  private let worked = Mutex<Outcome?>(nil)
+
+  private typealias Outcome = (records: [RegistrationRecord], duplicates: [DuplicateRegistration])
 
   init(
     log: RecordLog, count: Int, activeProfile: String?,
@@ -29,8 +36,19 @@ final class RegistrySnapshot: @unchecked Sendable {
   /// which ones later registrations of the same key replaced (in the
   /// order of the replacing ones); the profile's inactive ones take no
   /// part.
-  private var outcome: (records: [RegistrationRecord], duplicates: [DuplicateRegistration]) {
+  private var outcome: Outcome {
+    if let done = worked.withLock({ $0 }) { return done }
+    // Worked out outside the lock: two threads asking at once both do the
+    // work and get equal answers.
+    let done = workOutOutcome()
+    worked.withLock { $0 = done }
+    return done
+  }
+
+  private func workOutOutcome() -> Outcome {
+    // Sized up front: growing it rehashed every key, nearly half the cost.
     var latest: [ServiceKey: Int] = [:]
+    latest.reserveCapacity(count)
     var winner = [Bool](repeating: false, count: count)
     var duplicates: [DuplicateRegistration] = []
     for index in 0..<count {

@@ -231,12 +231,12 @@ class RegistrationRecord: @unchecked Sendable {
   final var sharedInstance: UnsafeMutableRawPointer? { shared.load(ordering: .acquiring) }
 
   var info: RegistrationInfo {
-    let metadata = readingMetadata { $0 }
+    let (dependencies, details) = readingMetadata { ($0.dependencies, $0.details) }
     return RegistrationInfo(
-      key: key, scope: scope, site: site, dependencies: metadata.dependencies,
-      optionalDependencies: metadata.optionalDependencies, profiles: metadata.profiles,
-      deferredDependencies: metadata.deferredDependencies, forwardsTo: metadata.forwardsTo,
-      customScope: isCustomScoped ? metadata.customScope?.name : nil, exclusion: metadata.exclusion)
+      key: key, scope: scope, site: site, dependencies: dependencies,
+      optionalDependencies: details.optionalDependencies, profiles: details.profiles,
+      deferredDependencies: details.deferredDependencies, forwardsTo: details.forwardsTo,
+      customScope: isCustomScoped ? details.customScope?.name : nil, exclusion: details.exclusion)
   }
 
   /// Runs `body` on the metadata, under the record's lock, to change it:
@@ -311,7 +311,10 @@ class RegistrationRecord: @unchecked Sendable {
   /// profiles match, and configuration did not exclude it.
   func isActive(inProfile profile: String?) -> Bool {
     guard hasProfiles.load(ordering: .relaxed) else { return true }
-    return readingMetadata { $0.exclusion == nil && ($0.profiles?.matches(profile) ?? true) }
+    return readingMetadata {
+      let details = $0.details
+      return details.exclusion == nil && (details.profiles?.matches(profile) ?? true)
+    }
   }
 }
 
