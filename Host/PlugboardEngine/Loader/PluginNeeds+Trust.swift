@@ -72,12 +72,12 @@ extension PluginNeeds {
     if let problem = vetting.folderProblem(canonical) {
       return "whose libraries are trusted only as far as their folders: a library there \(problem)"
     }
-    return Self.hwcapsProblem(in: canonical, vetting: vetting)
+    return vetting.hwcapsProblem(in: canonical, judge: Self.hwcapsProblem(in:))
   }
 
   /// The loader tries `FOLDER/glibc-hwcaps/<level>/` before `FOLDER`: a
   /// subfolder others can write there overrides every library of it.
-  private static func hwcapsProblem(in folder: String, vetting: PluginVetting) -> String? {
+  private static func hwcapsProblem(in folder: String) -> String? {
     let hwcaps = folder + "/glibc-hwcaps"
     guard FileKind.of(hwcaps) == .directory,
       case .success(let names) = FilePath.names(in: hwcaps, limit: 64)

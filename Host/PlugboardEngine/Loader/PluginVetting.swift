@@ -112,6 +112,15 @@ package struct PluginVetting {
     return verdict
   }
 
+  /// `judge`'s verdict on `folder`'s `glibc-hwcaps` subfolders, judged
+  /// once per bring-up.
+  func hwcapsProblem(in folder: String, judge: (String) -> String?) -> String? {
+    if let known = folders.hwcaps[folder] { return known }
+    let verdict = judge(folder)
+    folders.hwcaps[folder] = .some(verdict)
+    return verdict
+  }
+
   static func path(_ path: String, isInside root: String) -> Bool {
     root == "/" || path.hasPrefix(root + "/")
   }
@@ -129,4 +138,9 @@ final class FolderVerdicts {
   /// walks each component with a system call (4,487 of them for `check`
   /// of 201 generated plugins).
   var canonical: [String: String?] = [:]
+  /// The verdicts on each run path folder's `glibc-hwcaps` subfolders, by
+  /// the folder's canonical path: every plugin of a deployment searches
+  /// the same few folders (a `stat` and a listing each, per plugin, were
+  /// a tenth of `check`'s vetting of 201 generated plugins).
+  var hwcaps: [String: String?] = [:]
 }
