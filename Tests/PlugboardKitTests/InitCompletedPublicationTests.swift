@@ -27,8 +27,11 @@ import Testing
   }
 
   /// The scopes that make an instance once under the coordinator.
-  enum Scope: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case container, custom, storage
+  enum Scope: String, Sendable, CustomTestStringConvertible {
+    case container, custom, storage, weak
+
+    /// The scopes made once under the coordinator.
+    static let exclusive: [Scope] = [.container, .custom, .storage]
 
     static let session = CustomScope("session")
     static let permanent = CustomScope(storageFactory: PermanentStorage.init, description: "permanent")
@@ -38,6 +41,7 @@ import Testing
       case .container: entry.inObjectScope(.container)
       case .custom: entry.inObjectScope(Self.session)
       case .storage: entry.inObjectScope(Self.permanent)
+      case .weak: entry.inObjectScope(.weak)
       }
     }
 
@@ -65,6 +69,9 @@ import Testing
       let childMade = Atomic<Int>(0)
       let beforeWiring = Mutex<(@Sendable () -> Void)?>(nil)
       let beforeChild = Mutex<(@Sendable () -> Void)?>(nil)
+      /// Every parent made, held: a `.weak` one nobody holds would go, and
+      /// its child's `parent` with it.
+      let parents = Mutex<[any ParentP]>([])
 
       func runOnce(_ hook: borrowing Mutex<(@Sendable () -> Void)?>) {
         hook.withLock { hook in
@@ -84,7 +91,9 @@ import Testing
       let parent = container.register((any ParentP).self) { r in
         tally.parentMade.add(1, ordering: .relaxed)
         tally.runOnce(tally.beforeChild)
-        return Parent(child: try r.resolve())
+        let parent = Parent(child: try r.resolve())
+        tally.parents.withLock { $0.append(parent) }
+        return parent
       }
       scope.apply(parent)
       let child = container.register((any ChildP).self) { _ in
@@ -138,7 +147,7 @@ import Testing
 
   /// The reported case: a thread resolving the child while another runs
   /// its handler got it with `parent` still `nil`.
-  @Test(arguments: Scope.allCases)
+  @Test(arguments: Scope.exclusive)
   func anotherThreadGetsTheChildOnlyOnceItsHandlerHasRun(scope: Scope) throws {
     let wiring = Wiring(scope)
     let entered = Gate()
@@ -170,6 +179,33 @@ import Testing
     #expect(wiring.tally.parentMade.load(ordering: .relaxed) == 1)
   }
 
+  /// `.weak` construction is not exclusive, so another thread asking
+  /// while the child's handler runs makes a child of its own, but it
+  /// never gets the one still being wired.
+  @Test func aWeakChildReachesOtherThreadsOnlyOnceItsHandlerHasRun() throws {
+    let wiring = Wiring(.weak)
+    let entered = Gate()
+    let proceed = Gate()
+    wiring.tally.beforeWiring.withLock {
+      $0 = {
+        entered.open()
+        _ = proceed.pass()
+      }
+    }
+    let wirer = Background { Result { try wiring.container.resolve((any ChildP).self) } }
+    // Whether the child had its parent when this thread got it.
+    let other = Background { () -> Result<Bool, any Error>? in
+      guard entered.pass() else { return nil }
+      return Result { try wiring.container.resolve((any ChildP).self).parent != nil }
+    }
+    wiring.awaitWaiter(on: wiring.childCell, unless: { other.done })
+    proceed.open()
+    let sawParent = try #require(other.join() ?? nil).get()
+    let child = try #require(wirer.join()).get()
+    #expect(sawParent)
+    #expect(child.parent != nil)
+  }
+
   /// Which thread closes the wait between a parent's factory (wanting the
   /// child) and the child's handler (wanting the parent).
   enum Closer: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -186,7 +222,7 @@ import Testing
 
   /// A parent made on one thread and its child wired on another need each
   /// other: neither a cycle error nor a hang, but one pair, wired.
-  @Test(arguments: Scope.allCases, Closer.allCases)
+  @Test(arguments: Scope.exclusive, Closer.allCases)
   func twoThreadsWiringOnePairGetOnePair(scope: Scope, closer: Closer) throws {
     let wiring = Wiring(scope)
     let parentStarted = Gate()
@@ -231,7 +267,7 @@ import Testing
 
   /// Unforced: many rounds of eight threads asking for either end at
   /// once. Every request gets the one pair, wired.
-  @Test(arguments: Scope.allCases)
+  @Test(arguments: Scope.exclusive)
   func everyRequestUnderContentionGetsThePairWired(scope: Scope) throws {
     // In a class: the thread sanitizer took a local `Mutex` captured by
     // `concurrentPerform`'s closure for an unguarded stack variable.
@@ -259,7 +295,7 @@ import Testing
 
   /// A handler that throws leaves nothing stored: the next request makes
   /// the instance again instead of getting one half wired.
-  @Test(arguments: Scope.allCases)
+  @Test(arguments: Scope.exclusive)
   func aHandlerThatThrowsStoresNothing(scope: Scope) throws {
     struct Refused: Error {}
     let attempts = Atomic<Int>(0)

@@ -350,19 +350,24 @@ extension Container {
         return
       }
       // Another thread may have made one meanwhile; if so, share that one.
-      let earlier = record.withWeakObject { stored -> AnyObject? in
-        if let stored { return stored }
-        stored = object
-        record.stampCreation()
-        return nil
-      }
-      if let existing = earlier {
-        _ = replace(record, at: out) { record.initialize($0, from: existing) }
+      if let existing = record.withWeakObject({ $0 }),
+        replace(record, at: out, by: { record.initialize($0, from: existing) })
+      {
         context.keepGraphInstance(of: record, copying: out)
         return
       }
+      // Kept in the graph for this thread's handlers, and published to
+      // other threads only once they have run, so none gets it half wired
+      // (`.container` waits instead; `.weak` construction is not exclusive).
       context.keepGraphInstance(of: record, copying: out)
       try completeInitialization(of: record, at: out, in: context)
+      // One made meanwhile by another thread stays the one stored; this
+      // resolution keeps its own, which its graph already holds.
+      record.withWeakObject { stored in
+        guard stored == nil else { return }
+        stored = object
+        record.stampCreation()
+      }
 
     case .scoped:
       try makePerScope(record, in: context, into: out, produce: produce)
