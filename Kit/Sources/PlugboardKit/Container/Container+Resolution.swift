@@ -397,15 +397,13 @@ extension Container {
       // `makeOnce`): that one wins, as for `.container`. Unless the scope
       // was reset while the factory ran: then the instance belongs to the
       // old generation, and only this caller gets it.
-      let stored = { () -> Any? in
-        record.withScopedInstance { scoped -> Any? in
-          guard scoped.generation == generation, let value = scoped.value, record.holdsInstance(value)
-          else { return nil }
-          return value
-        }
+      let stored = record.withScopedInstance { scoped -> Any? in
+        guard scoped.generation == generation, let value = scoped.value, record.holdsInstance(value)
+        else { return nil }
+        return value
       }
       // A weakly kept one may have gone since: then this one serves.
-      if let earlier = stored(), replace(record, at: out, by: { record.initialize($0, fromKept: earlier) }) {
+      if let stored, replace(record, at: out, by: { record.initialize($0, fromKept: stored) }) {
         return
       }
       try completeBeforePublishing(record, at: out, in: context)

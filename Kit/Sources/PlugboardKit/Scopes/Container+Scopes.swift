@@ -122,15 +122,14 @@ extension Container {
       try call(record, in: context) { try produce(self, out) }
       // Made meanwhile by an `initCompleted` handler below (see
       // `makeOnce`): that one wins, as for `.container`.
-      if let kept = storage.instance(of: record) {
-        record.destroy(out)
-        _ = record.initialize(out, fromBoxed: kept)
+      if let kept = storage.instance(of: record),
+        replace(record, at: out, by: { record.initialize($0, fromBoxed: kept) })
+      {
         return
       }
       try completeBeforePublishing(record, at: out, in: context, coordinator: storage.coordinator)
       if let kept = storage.keep(record.boxed(out), of: record) {
-        record.destroy(out)
-        _ = record.initialize(out, fromBoxed: kept)
+        _ = replace(record, at: out) { record.initialize($0, fromBoxed: kept) }
       }
     }
   }
