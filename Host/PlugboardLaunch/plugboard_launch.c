@@ -48,6 +48,11 @@ void plugboard_hand_over_listen_fds(pid_t parent) {
   setenv("LISTEN_PID", pid, 1);
 }
 
+const char *plugboard_supervised_command(int index) {
+  static const char *const commands[] = {"run", "list", "check", "explain", "graph"};
+  return index >= 0 && (size_t)index < sizeof commands / sizeof commands[0] ? commands[index] : NULL;
+}
+
 const int plugboard_forwarded_signals[PLUGBOARD_FORWARDED_SIGNAL_COUNT] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 static void mask_forwarded_signals(int how) {

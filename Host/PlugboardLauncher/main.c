@@ -175,11 +175,11 @@ static int vet(const char *path) {
 // Whether the command line plainly names a command that brings a
 // deployment up, without --unsupervised before a `--`.
 static int supervised(int argc, char **argv) {
-  static const char *const commands[] = {"run", "list", "check", "explain", "graph"};
   if (argc < 2) return 0;
   int named = 0;
-  for (size_t index = 0; index < sizeof commands / sizeof commands[0]; index++) {
-    if (strcmp(argv[1], commands[index]) == 0) named = 1;
+  const char *command;
+  for (int index = 0; (command = plugboard_supervised_command(index)) != NULL; index++) {
+    if (strcmp(argv[1], command) == 0) named = 1;
   }
   if (!named) return 0;
   for (int index = 2; index < argc && strcmp(argv[index], "--") != 0; index++) {

@@ -46,8 +46,17 @@ package struct Supervisor {
   /// service manager starts, and the one an embedding program's supervised
   /// run reports as.
   package static let runCommand = "run"
-  /// The commands that bring a deployment up.
-  package static let supervisedCommands: Set<String> = [runCommand, "list", "check", "explain", "graph"]
+  /// The commands that bring a deployment up: the launcher's list, so the
+  /// two cannot disagree about which commands fork.
+  package static let supervisedCommands: Set<String> = {
+    var commands: Set<String> = []
+    var index: Int32 = 0
+    while let command = plugboard_supervised_command(index) {
+      commands.insert(String(cString: command))
+      index += 1
+    }
+    return commands
+  }()
   static let defaultStageTimeout = Duration.seconds(10)
   /// How long a crashing child may take to write its crash report (the
   /// Swift runtime's backtrace) before it is killed.

@@ -58,6 +58,13 @@ typedef struct {
 /// the child directly (and lost), as a second SIGTERM would be.
 #define PLUGBOARD_FORWARD_SIGNAL (SIGRTMAX - 1)
 
+/// The `index`th of the commands that bring a deployment up and so run
+/// supervised ("run", "list", "check", "explain", "graph"), or NULL past
+/// the last. The one list: the launcher forks before starting the host
+/// for them, and the host (`Supervisor.supervisedCommands`) forks by
+/// itself when it was started otherwise.
+const char *plugboard_supervised_command(int index);
+
 /// The signals the supervising parent passes on to its child: SIGINT,
 /// SIGTERM, SIGHUP and SIGQUIT.
 #define PLUGBOARD_FORWARDED_SIGNAL_COUNT 4
