@@ -12,7 +12,9 @@ extension ResolutionError {
     /// `ulimit -v`).
     case threadRefused(errno: Int32)
     /// `limit` helper threads were already running deep chains, the most
-    /// the process runs at a time.
+    /// the process runs at a time, and an older chain than this one held
+    /// some of them. The oldest chain is never refused for want of a
+    /// helper, so one deep resolution always completes.
     case helpersBusy(limit: Int)
 
     /// The reason as a clause: "the system refused to create a thread (…)".

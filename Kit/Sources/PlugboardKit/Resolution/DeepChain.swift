@@ -35,7 +35,7 @@ enum DeepChain {
     try withoutActuallyEscaping(body) { body in
       let box = HopBox(context: context, body: body)
       let callerLimit = context.stackLimit
-      if let failure = threads.run({ box.runOnHelper() }) {
+      if let failure = threads.run(for: context, { box.runOnHelper() }) {
         box.body = nil
         throw refused(failure)
       }

@@ -98,6 +98,10 @@ final class ResolutionContext {
   @inlinable static var scanLimit: Int { 32 }
   private static let graphScanLimit = 16
   @usableFromInline let state: UnsafeMutablePointer<State>
+  /// The chain's place in line for helper threads while it holds any (see
+  /// ``HopThreads``), 0 otherwise. Read and written only under the lock of
+  /// the `HopThreads` the chain hops on.
+  var hopTicket: UInt64 = 0
 
   init() {
     let capacity = 64
