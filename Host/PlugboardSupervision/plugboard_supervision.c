@@ -256,13 +256,16 @@ void plugboard_exit(int status) {
 
 // MARK: Descriptors of plugboard's own (child)
 
-int plugboard_move_high(int fd) {
-  int floor = 10;
+int plugboard_move_high_floor(void) {
   struct rlimit limit;
   if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur > 64) {
-    floor = (int)limit.rlim_cur - 32;
+    return (int)limit.rlim_cur - 32;
   }
-  int moved = fcntl(fd, F_DUPFD_CLOEXEC, floor);
+  return 10;
+}
+
+int plugboard_move_high(int fd) {
+  int moved = fcntl(fd, F_DUPFD_CLOEXEC, plugboard_move_high_floor());
   if (moved < 0) {
     if (fd >= 0) fcntl(fd, F_SETFD, FD_CLOEXEC);
     return fd;

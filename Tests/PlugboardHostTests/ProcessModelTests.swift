@@ -201,12 +201,54 @@ import Testing
         result.stderrLines.contains {
           $0.hasPrefix("plugboard: find entry: plugin 'CloseDescriptors' (\(file)) returned NULL")
         }, "attempt \(attempt): \(result.stderr)")
-      guard limit != nil else { continue }
+      // The runtime's event loop went with the rest: put back, unless the
+      // limit let the plugin close plugboard's copies too.
+      let runtime = result.stderrLines.first ?? ""
+      #expect(runtime.hasPrefix(Self.runtimeWarning), "attempt \(attempt): \(result.stderr)")
+      guard limit != nil else {
+        #expect(runtime.contains(" (anon_inode:[eventpoll])"))
+        #expect(runtime.hasSuffix(" \(Self.whileOpened); \(Self.putBack)"), "attempt \(attempt): \(runtime)")
+        continue
+      }
+      #expect(runtime.hasSuffix(" \(Self.whileOpened); \(Self.notPutBack)"), "attempt \(attempt): \(runtime)")
       #expect(
-        result.stderrLines.first
+        result.stderrLines.dropFirst().first
           == "plugboard: warning: plugin code closed or replaced plugboard's descriptor of standard output while "
           + "the plugins loaded; plugboard took standard output back from its supervising process")
     }
+  }
+
+  static let runtimeWarning =
+    "plugboard: warning: plugin 'CloseDescriptors' closed or replaced the runtime's descriptors "
+  static let whileOpened = "while being opened (in its library initialisers)"
+  static let putBack = "plugboard put them back. A plugin must close only the descriptors it opened."
+  static let notPutBack =
+    "plugboard could not put them back, and Dispatch's timers and sources may stop working. A plugin must "
+    + "close only the descriptors it opened."
+
+  /// The same constructor took the runtime's event loop (libdispatch's
+  /// epoll, eventfd and timerfd, at the lowest numbers): no Dispatch timer
+  /// or source fired again, so a start hook's time limit never came and
+  /// SIGTERM went unhandled, and `run` hung for good. They are put back
+  /// once the plugin's stage ends. (`timeout` bounds the old hang.)
+  @Test func aPluginThatClosesTheRuntimesDescriptorsLeavesTimersWorking() throws {
+    let (folder, manifest, _) = try CFixtures.deployment(
+      "CloseDescriptors", optional: true, before: ["LifecycleProbe"], extras: #""hookTimeout": 0.2,"#)
+    defer { withExtendedLifetime(folder) {} }
+    let result = try Subprocess.run(
+      "/usr/bin/timeout", ["-s", "KILL", "60", BuildProducts.plugboard, "run", "--manifest", manifest],
+      environment: ["LIFECYCLE_PROBE": "hang-cache"])
+    #expect(result.exited && result.status == 69, "\(result.stderr)")
+    let lines = result.stderrLines
+    #expect(lines.first?.hasPrefix(Self.runtimeWarning) == true)
+    #expect(lines.first?.hasSuffix(" \(Self.whileOpened); \(Self.putBack)") == true)
+    #expect(
+      lines.dropFirst(2) == [
+        "plugboard: run: plugin 'LifecycleProbe': the start hook of Cache "
+          + "(LifecycleProbe/LifecycleProbePlugin.swift:24) did not finish within 0.2 s and was cancelled (if it "
+          + "is only slow, raise \"hookTimeout\" in the manifest or pass --hook-timeout)",
+        "plugboard: run: stopped the 2 services already started; the application was not run",
+      ])
   }
 
   /// A plugin thread prints a line every millisecond, from bring-up to

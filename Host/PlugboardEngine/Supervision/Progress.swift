@@ -70,8 +70,10 @@ package enum Progress {
       // overflow there is still reported; and an address in a plugin's
       // library is blamed on it, whichever stage it crashes in.
       prepareForCrashes(stage, plugin: plugin, file: file)
+      RuntimeDescriptors.stageBegins(stage, plugin: plugin)
       parent.record.publish(stage, plugin: plugin, file: file, phase: phase)
     case .reporting, .running:
+      RuntimeDescriptors.stageBegins(nil, plugin: nil)
       if phase == .bringingUp { plugboard_release_request_signals() }
       if event == .running { plugboard_note_application_running() }
       phase = event == .running ? .running : .reporting

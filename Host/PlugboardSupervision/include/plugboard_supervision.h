@@ -96,6 +96,9 @@ typedef struct {
 /// itself when it cannot be moved.
 int plugboard_move_high(int fd);
 
+/// The lowest number `plugboard_move_high` moves a descriptor to.
+int plugboard_move_high_floor(void);
+
 /// Grows the process's descriptor table to hold the numbers
 /// `plugboard_move_high` uses, now. Call it while the process has one
 /// thread: Linux grows the table of a process with several threads only

@@ -1,0 +1,133 @@
+import Dispatch
+import PlugboardSupervision
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The runtime's event-loop descriptors (libdispatch's epoll, eventfd and
+/// timerfd), kept in a supervised child before the first plugin code runs
+/// and put back after each stage of plugin code that closed or replaced
+/// them (see plugboard_runtime_descriptors.h).
+///
+/// Plugin code that closes every descriptor from 3 up takes them: they were
+/// opened at the lowest free numbers, not moved high as plugboard's own
+/// are. libdispatch's next use of one, at most a second later, ended the
+/// process with SIGILL, blamed on whatever stage was current by then. Put
+/// back as soon as the stage that broke them ends, they can only fail
+/// while that plugin's own code runs, and it is the one blamed.
+///
+/// Only in a supervised child: the process is bring-up's alone there. In a
+/// process that embeds plugboard, another part may close its own
+/// descriptors of those kinds at any time, and putting them back would be
+/// wrong.
+enum RuntimeDescriptors {
+  nonisolated(unsafe) private static var kept: [plugboard_kept_descriptor]?
+  /// The stage of plugin code running now, to check after it ends.
+  nonisolated(unsafe) private static var current: (stage: LoadStage, plugin: String?)?
+
+  /// The stages in which plugin code runs.
+  static func runsPluginCode(_ stage: LoadStage) -> Bool {
+    switch stage {
+    case .open, .findEntry, .makeAssemblies, .configure, .assemble, .loadedHook, .resolveApplication, .run,
+      .running:
+      true
+    case .readManifest, .locate, .vet, .checkVersions, .requirements, .applyProfile, .validate:
+      false
+    }
+  }
+
+  /// A new stage begins (nil: bring-up has ended): what the last one's
+  /// plugin code broke is put back, and the descriptors are kept before
+  /// the first plugin code.
+  static func stageBegins(_ stage: LoadStage?, plugin: String?) {
+    if let current {
+      self.current = nil
+      restore(after: current.stage, plugin: current.plugin)
+    }
+    guard let stage, runsPluginCode(stage) else { return }
+    if kept == nil { kept = keep() }
+    current = (stage, plugin)
+  }
+
+  private static func keep() -> [plugboard_kept_descriptor] {
+    settleDispatch()
+    let capacity: Int32 = 16
+    var buffer = [plugboard_kept_descriptor](repeating: .init(), count: Int(capacity))
+    let count = plugboard_keep_runtime_descriptors(&buffer, capacity)
+    return Array(buffer.prefix(Int(count)))
+  }
+
+  /// Waits until libdispatch's manager thread has fired a timer of ours.
+  /// It sets its own event loop up (its timerfd, armed for its once-a-second
+  /// worker monitor) on that thread a little after the first worker
+  /// starts; until it has, it may be in the middle of using the epoll and
+  /// timerfd while the first plugin's initialisers replace them (seen once
+  /// in forty runs under load). Timers fire in order of their deadlines, so
+  /// once ours has, the monitor's (due at start-up) is armed.
+  private static func settleDispatch() {
+    let fired = DispatchSemaphore(value: 0)
+    let timer = DispatchSource.makeTimerSource(queue: .global())
+    timer.setEventHandler { fired.signal() }
+    timer.schedule(deadline: .now())
+    timer.resume()
+    fired.wait()
+    timer.cancel()
+  }
+
+  private static func restore(after stage: LoadStage, plugin: String?) {
+    guard let kept else { return }
+    var putBack: [plugboard_kept_descriptor] = []
+    var lost: [plugboard_kept_descriptor] = []
+    for descriptor in kept {
+      var descriptor = descriptor
+      switch plugboard_restore_runtime_descriptor(&descriptor) {
+      case 0: continue
+      case 1: putBack.append(descriptor)
+      default: lost.append(descriptor)
+      }
+    }
+    guard !putBack.isEmpty || !lost.isEmpty else { return }
+    // What cannot be put back (plugin code closed the copy as well) is
+    // reported once, not blamed on every plugin after.
+    if !lost.isEmpty { self.kept = kept.filter { kept in !lost.contains { $0.fd == kept.fd } } }
+    StandardError.write(
+      warning(putBack: putBack.map(describe), lost: lost.map(describe), stage: stage, plugin: plugin),
+      priority: .warning)
+  }
+
+  /// "3 (anon_inode:[eventpoll])", from the kept copy: the number itself
+  /// may be a plugin's file now.
+  private static func describe(_ descriptor: plugboard_kept_descriptor) -> String {
+    var target = [CChar](repeating: 0, count: 64)
+    guard plugboard_descriptor_target(descriptor.copy, &target, Int32(target.count)) == 0 else {
+      return "\(descriptor.fd)"
+    }
+    let text = String(decoding: target.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return "\(descriptor.fd) (\(text))"
+  }
+
+  /// The warning, one line: which plugin, which descriptors, in which
+  /// stage, what plugboard did, and what the plugin must do instead.
+  static func warning(putBack: [String], lost: [String], stage: LoadStage, plugin: String?) -> String {
+    let who = plugin.map { "plugin '\($0)'" } ?? "plugin code"
+    let when = plugin.flatMap { _ in CrashReport.clause(for: stage) } ?? "in the stage \(stage.rawValue)"
+    let all = putBack + lost
+    let head =
+      "plugboard: warning: \(who) closed or replaced the runtime's "
+      + (all.count == 1 ? "descriptor " : "descriptors ") + all.joined(separator: ", ") + " \(when); "
+    let pronoun = all.count == 1 ? "it" : "them"
+    let outcome =
+      lost.isEmpty
+      ? "plugboard put \(pronoun) back"
+      : putBack.isEmpty
+        ? "plugboard could not put \(pronoun) back, and Dispatch's timers and sources may stop working"
+        : "plugboard put back \(numbers(putBack)) but not \(numbers(lost)), and Dispatch's timers and "
+          + "sources may stop working"
+    return head + outcome + ". A plugin must close only the descriptors it opened."
+  }
+
+  private static func numbers(_ described: [String]) -> String {
+    described.map { String($0.prefix { $0 != " " }) }.joined(separator: ", ")
+  }
+}
