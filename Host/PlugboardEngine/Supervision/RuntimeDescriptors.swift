@@ -64,14 +64,16 @@ enum RuntimeDescriptors {
   /// starts; until it has, it may be in the middle of using the epoll and
   /// timerfd while the first plugin's initialisers replace them (seen once
   /// in forty runs under load). Timers fire in order of their deadlines, so
-  /// once ours has, the monitor's (due at start-up) is armed.
+  /// once ours has, the monitor's (due at start-up) is armed. Bounded: a
+  /// Dispatch that cannot run the handler soon (no thread to be had) is
+  /// not waited for, and what is open then is kept.
   private static func settleDispatch() {
     let fired = DispatchSemaphore(value: 0)
     let timer = DispatchSource.makeTimerSource(queue: .global())
     timer.setEventHandler { fired.signal() }
     timer.schedule(deadline: .now())
     timer.resume()
-    fired.wait()
+    _ = fired.wait(timeout: .now() + .milliseconds(500))
     timer.cancel()
   }
 
