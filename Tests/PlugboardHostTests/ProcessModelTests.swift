@@ -188,6 +188,7 @@ import Testing
     let (folder, manifest, file) = try deployment("CloseDescriptors")
     defer { withExtendedLifetime(folder) {} }
     let arguments = ["list", "--json", "--manifest", manifest]
+    var crashes = 0
     for attempt in 1...20 {
       let result =
         try limit.map {
@@ -197,6 +198,12 @@ import Testing
       #expect(result.exited && result.status == 1, "attempt \(attempt)")
       let json = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
       #expect(json != nil, "attempt \(attempt): \(result.stdout.prefix(200))")
+      // Dispatch may use its descriptors while the constructor has them
+      // (see RuntimeDescriptors): the process ends, and the report says so.
+      if result.stderrLines.contains(where: { Self.isCrashReport($0, file: file) }) {
+        crashes += 1
+        continue
+      }
       #expect(
         result.stderrLines.contains {
           $0.hasPrefix("plugboard: find entry: plugin 'CloseDescriptors' (\(file)) returned NULL")
@@ -216,11 +223,20 @@ import Testing
           == "plugboard: warning: plugin code closed or replaced plugboard's descriptor of standard output while "
           + "the plugins loaded; plugboard took standard output back from its supervising process")
     }
+    // Once in forty runs under load, not as a rule.
+    #expect(crashes <= 4)
+  }
+
+  /// The report of the fixture's crash in its constructor, blamed on it.
+  static func isCrashReport(_ line: String, file: String) -> Bool {
+    line.hasPrefix("plugboard: open: plugin 'CloseDescriptors' (\(file)) crashed with SIG")
+      && line.contains(" while being opened (in its library initialisers)")
   }
 
   static let runtimeWarning =
     "plugboard: warning: plugin 'CloseDescriptors' closed or replaced the runtime's descriptors "
-  static let whileOpened = "while being opened (in its library initialisers)"
+  static let whileOpened =
+    "while being opened (in its library initialisers) or in its entry point plugboard_entry_v1"
   static let putBack = "plugboard put them back. A plugin must close only the descriptors it opened."
   static let notPutBack =
     "plugboard could not put them back, and Dispatch's timers and sources may stop working. A plugin must "
@@ -232,15 +248,23 @@ import Testing
   /// SIGTERM went unhandled, and `run` hung for good. They are put back
   /// once the plugin's stage ends. (`timeout` bounds the old hang.)
   @Test func aPluginThatClosesTheRuntimesDescriptorsLeavesTimersWorking() throws {
-    let (folder, manifest, _) = try CFixtures.deployment(
+    let (folder, manifest, file) = try CFixtures.deployment(
       "CloseDescriptors", optional: true, before: ["LifecycleProbe"], extras: #""hookTimeout": 0.2,"#)
     defer { withExtendedLifetime(folder) {} }
-    let result = try Subprocess.run(
-      "/usr/bin/timeout", ["-s", "KILL", "60", BuildProducts.plugboard, "run", "--manifest", manifest],
-      environment: ["LIFECYCLE_PROBE": "hang-cache"])
+    // A run in which the constructor did not end the process (see the test
+    // above): a few tries at most.
+    var tried: ProcessResult?
+    for _ in 1...5 {
+      let result = try Subprocess.run(
+        "/usr/bin/timeout", ["-s", "KILL", "60", BuildProducts.plugboard, "run", "--manifest", manifest],
+        environment: ["LIFECYCLE_PROBE": "hang-cache"])
+      tried = result
+      if !result.stderrLines.contains(where: { Self.isCrashReport($0, file: file) }) { break }
+    }
+    let result = try #require(tried)
     #expect(result.exited && result.status == 69, "\(result.stderr)")
     let lines = result.stderrLines
-    #expect(lines.first?.hasPrefix(Self.runtimeWarning) == true)
+    #expect(lines.first?.hasPrefix(Self.runtimeWarning) == true, "\(result.stderr)")
     #expect(lines.first?.hasSuffix(" \(Self.whileOpened); \(Self.putBack)") == true)
     #expect(
       lines.dropFirst(2) == [

@@ -29,8 +29,9 @@ typedef struct {
 /// plugboard or a plugin opened by path. Returns how many were kept.
 int plugboard_keep_runtime_descriptors(plugboard_kept_descriptor *kept, int capacity);
 
-/// Whether `kept->fd` still refers to what it was kept as; if not (plugin
-/// code closed it, or a file took its number), puts it back from the copy.
+/// Whether `kept->fd` still refers to what it was kept as (its inode: one
+/// `fstat`); if not (plugin code closed it, or a file took its number),
+/// puts it back from the copy.
 /// 0 when intact, 1 when put back, -1 when it could not be (errno set).
 int plugboard_restore_runtime_descriptor(const plugboard_kept_descriptor *kept);
 
