@@ -3,7 +3,6 @@
 #include "plugboard_supervision.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +21,7 @@ int plugboard_descriptor_target(int fd, char *buffer, int size) {
 }
 
 // Whether `fd` still refers to the kept file: by its inode, a third of what
-// kcmp(2) costs (it runs after every stage of plugin code of every plugin).
+// kcmp(2) costs (it runs after the stages of every plugin).
 // A plugin's file that took the number has an inode of its own (a pipe's or
 // a socket's too); only another anonymous file in its place would pass,
 // which the inode of the anonymous files, shared, cannot tell.

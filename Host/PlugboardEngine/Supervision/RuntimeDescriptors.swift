@@ -7,15 +7,16 @@ import PlugboardSupervision
 
 /// The runtime's event-loop descriptors (libdispatch's epoll, eventfd and
 /// timerfd), kept in a supervised child before the first plugin code runs
-/// and put back after each stage of plugin code that closed or replaced
-/// them (see plugboard_runtime_descriptors.h).
+/// and put back after the stages of plugin code of a plugin that closed or
+/// replaced them (see plugboard_runtime_descriptors.h).
 ///
 /// Plugin code that closes every descriptor from 3 up takes them: they were
 /// opened at the lowest free numbers, not moved high as plugboard's own
-/// are. libdispatch's next use of one, at most a second later, ended the
-/// process with SIGILL, blamed on whatever stage was current by then. Put
-/// back as soon as the stage that broke them ends, they can only fail
-/// while that plugin's own code runs, and it is the one blamed.
+/// are. No Dispatch timer or source fired again: a start hook's
+/// `hookTimeout` never came, SIGTERM went unhandled, and `run` hung for
+/// good; and Dispatch's use of one while it was a plugin's file ended the
+/// process with SIGILL. Put back as soon as that plugin's stages end, they
+/// can only fail while its own code runs, and it is the one blamed.
 ///
 /// Only in a supervised child: the process is bring-up's alone there. In a
 /// process that embeds plugboard, another part may close its own

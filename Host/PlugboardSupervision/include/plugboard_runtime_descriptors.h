@@ -8,10 +8,10 @@
 /// Plugin code may close every descriptor from 3 up (a daemon's habit, in a
 /// library initialiser) and open files that take the numbers. plugboard's
 /// own descriptors sit high, out of the way; the runtime's were opened at
-/// the lowest free numbers. libdispatch re-arms its timers every second
-/// (its worker-thread monitor), and its next `epoll_ctl` or
-/// `timerfd_settime` on a number that is now another file ends the process
-/// with SIGILL, in whatever stage is current by then.
+/// the lowest free numbers. Once they are closed, no Dispatch timer or
+/// source fires again (a time limit never comes, SIGTERM goes unhandled);
+/// and a use of one while it is another file (`epoll_wait`, `epoll_ctl`,
+/// `timerfd_settime`) ends the process with SIGILL.
 
 /// One kept descriptor: `fd` as the runtime uses it, `copy` a close-on-exec
 /// duplicate at a high number, `cloexec` its close-on-exec flag.
