@@ -5,10 +5,10 @@ import PlugboardSupervision
   import Glibc
 #endif
 
-/// The runtime's event-loop descriptors (libdispatch's epoll, eventfd and
-/// timerfd), kept in a supervised child before the first plugin code runs
-/// and put back after the stages of plugin code of a plugin that closed or
-/// replaced them (see plugboard_runtime_descriptors.h).
+/// The runtime's event loop (libdispatch's epoll instance and the eventfd
+/// and timerfd it watches), kept in a supervised child before the first
+/// plugin code runs and put back after the stages of plugin code of a
+/// plugin that closed or replaced them (see plugboard_runtime_descriptors.h).
 ///
 /// Plugin code that closes every descriptor from 3 up takes them: they were
 /// opened at the lowest free numbers, not moved high as plugboard's own
@@ -59,42 +59,51 @@ enum RuntimeDescriptors {
   }
 
   private static func keep() -> [plugboard_kept_descriptor] {
-    settleDispatch()
+    settleDispatch(within: .seconds(2))
     let capacity: Int32 = 16
     var buffer = [plugboard_kept_descriptor](repeating: .init(), count: Int(capacity))
     let count = plugboard_keep_runtime_descriptors(&buffer, capacity)
     return Array(buffer.prefix(Int(count)))
   }
 
-  /// Waits until libdispatch's manager thread has fired a timer of ours.
-  /// It sets its own event loop up (its timerfd, armed for its once-a-second
-  /// worker monitor) on that thread a little after the first worker
-  /// starts; until it has, it may be in the middle of using the epoll and
-  /// timerfd while the first plugin's initialisers replace them (seen once
-  /// in forty runs under load). Timers fire in order of their deadlines, so
-  /// once ours has, the monitor's (due at start-up) is armed. The timer is
-  /// not cancelled: a fired one-shot timer is disarmed already, and
-  /// cancelling it would give the manager work to do, on those
-  /// descriptors, just as the first plugin's initialisers run. Bounded: a
-  /// Dispatch that cannot run the handler soon (no thread to be had) is
-  /// not waited for, and what is open then is kept.
+  /// The settling timer, kept: see ``settleDispatch(within:)``.
+  nonisolated(unsafe) private static var settled: (any DispatchSourceTimer)?
+
+  /// Waits until libdispatch's event loop is set up and asleep: a timer of
+  /// ours has fired, and the manager thread is back in `epoll_wait`.
   ///
-  /// This narrows the window, it does not close it: the manager may still
-  /// be finishing that round, or wake for another reason, while a
-  /// constructor has its descriptors. It then ends the process, and the
-  /// supervisor names the plugin and the stage.
-  private static func settleDispatch() {
+  /// The manager sets its loop up (its epoll instance, its eventfd, the
+  /// timerfd of its once-a-second worker monitor) on its own thread a
+  /// little after the first worker starts, and every round it runs uses
+  /// those descriptors. A first plugin initialiser that closed them in the
+  /// middle of a round ended the process (seen once in forty runs under
+  /// load, right after this wait when it only waited for the timer). Timers
+  /// fire in order of their deadlines, so once ours has, the monitor's (due
+  /// at start-up) is armed; once the manager sleeps again, the round is
+  /// over, and it wakes next for the monitor, up to a second later, or when
+  /// plugboard gives it work. Nothing tells when it sleeps, so its thread's
+  /// system call is looked at, every 0.2 ms.
+  ///
+  /// The timer is not cancelled: a fired one-shot timer is disarmed
+  /// already, and cancelling it would give the manager a round of work on
+  /// those descriptors. Bounded: a Dispatch that cannot run the handler
+  /// soon (no thread to be had) or a loop that never sleeps is not waited
+  /// for past `patience`, and what is there then is kept.
+  private static func settleDispatch(within patience: Duration) {
+    let deadline = ContinuousClock.now + patience
     let fired = DispatchSemaphore(value: 0)
     let timer = DispatchSource.makeTimerSource(queue: .global())
     timer.setEventHandler { fired.signal() }
     timer.schedule(deadline: .now())
     timer.resume()
-    _ = fired.wait(timeout: .now() + .milliseconds(500))
     settled = timer
+    let milliseconds = Int(patience / .milliseconds(1))
+    guard fired.wait(timeout: .now() + .milliseconds(milliseconds)) == .success else { return }
+    while plugboard_event_loop_is_idle() == 0, ContinuousClock.now < deadline {
+      var pause = timespec(tv_sec: 0, tv_nsec: 200_000)
+      _ = nanosleep(&pause, nil)
+    }
   }
-
-  /// The settling timer, kept: see ``settleDispatch()``.
-  nonisolated(unsafe) private static var settled: (any DispatchSourceTimer)?
 
   private static func restore(after stages: [LoadStage], plugin: String?) {
     guard let kept else { return }

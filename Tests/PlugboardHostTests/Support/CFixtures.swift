@@ -39,6 +39,7 @@ enum CFixtures {
     "libForgeTimeout.so": ["-shared", "-DFIXTURE_FORGE_TIMEOUT"],
     // Constructors that take plugboard's descriptors, or its standard output.
     "libCloseDescriptors.so": ["-shared", "-DFIXTURE_CLOSE_FDS"],
+    "libBreakEventLoop.so": ["-shared", "-DFIXTURE_BREAK_EVENT_LOOP"],
     "libChattyThread.so": ["-shared", "-DFIXTURE_CHATTY_THREAD", "-pthread"],
     // Exit-time plugin code: a destructor that hangs, one that crashes.
     "libDtorHang.so": ["-shared", "-DFIXTURE_DTOR_HANG"],
@@ -92,8 +93,7 @@ enum CFixtures {
       let source = BuildProducts.packageRoot + "/Tests/Fixtures/fixture_plugin.c"
       let include = BuildProducts.packageRoot + "/Kit/Sources/PlugboardABI/include"
       guard let compiler = Toolchain.cCompiler else {
-        return .failure(
-          Failure(description: "no C compiler: no clang beside swiftc, and no clang or cc on PATH"))
+        return .failure(noCompiler)
       }
       for (name, flags) in variants.sorted(by: { $0.key < $1.key }) {
         let result = try Subprocess.run(
@@ -109,6 +109,41 @@ enum CFixtures {
       return .failure(Failure(description: "cannot compile the C fixtures: \(error)"))
     }
   }()
+
+  private static let noCompiler = Failure(
+    description: "no C compiler: no clang beside swiftc, and no clang or cc on PATH")
+
+  /// `Tests/Fixtures/late_close_preload.c`, compiled beside the variants:
+  /// a library for `LD_PRELOAD` that holds a supervised child's main
+  /// thread where `dispatch_main` closes the main queue's eventfd (see
+  /// there). Its path, or why compiling failed.
+  static let lateClosePreload = library("late_close_preload", flags: ["-ldl", "-pthread"])
+
+  /// `Tests/Fixtures/event_loop_fixture.c`, compiled beside the variants:
+  /// makes an event loop's descriptors in the process that opens it.
+  static let eventLoopFixture = library("event_loop_fixture")
+
+  /// `Tests/Fixtures/<source>.c` compiled into `lib<source>.so` in the
+  /// fixtures' folder: its path, or why compiling failed.
+  private static func library(_ source: String, flags: [String] = []) -> Result<String, Failure> {
+    do {
+      let folder = try directory.get()
+      guard let compiler = Toolchain.cCompiler else {
+        return .failure(noCompiler)
+      }
+      let library = folder + "/lib\(source).so"
+      let file = BuildProducts.packageRoot + "/Tests/Fixtures/\(source).c"
+      let result = try Subprocess.run(compiler, ["-shared", "-fPIC", "-o", library, file] + flags)
+      guard result.exited, result.status == 0 else {
+        return .failure(Failure(description: "\(compiler) failed for \(library):\n\(result.stderr)"))
+      }
+      return .success(library)
+    } catch let failure as Failure {
+      return .failure(failure)
+    } catch {
+      return .failure(Failure(description: "cannot compile \(source).c: \(error)"))
+    }
+  }
 
   private static func descriptor(
     name: String, swift: String = PlugboardBuild.compilerVersion,
