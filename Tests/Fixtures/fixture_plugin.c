@@ -27,7 +27,15 @@
 //                        among them) in a constructor, then never returns
 //   FIXTURE_CLOSE_FDS    closes descriptors 3–1023 in a constructor, opens
 //                        12 files, and carries on; plugboard_entry_v1
-//                        returns NULL
+//                        returns NULL. It does so while the runtime's event
+//                        loop sleeps (see wait_while_dispatch_may_wake), as
+//                        a short initialiser almost always does: a loop
+//                        that wakes meanwhile ends the process, which
+//                        FIXTURE_BREAK_EVENT_LOOP makes certain
+//   FIXTURE_BREAK_EVENT_LOOP closes descriptors 3–63 (the runtime's event
+//                        loop among them) in a constructor and waits, up
+//                        to 5 s, for the loop to wake on them;
+//                        plugboard_entry_v1 returns NULL
 //   FIXTURE_CHATTY_THREAD starts a thread in a constructor that prints a
 //                        line on standard output every millisecond;
 //                        plugboard_entry_v1 returns NULL
@@ -65,6 +73,7 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <string.h>
+#include <time.h>
 
 #if defined(FIXTURE_CONSTRUCTOR_CRASH)
 __attribute__((constructor)) static void fixture_constructor_crash(void) { *(volatile int *)0 = 1; }
@@ -208,12 +217,67 @@ __attribute__((constructor)) static void fixture_forge_timeout(void) {
 const void *plugboard_entry_v1(void) { return NULL; }
 
 #elif defined(FIXTURE_CLOSE_FDS)
+// The time left until the earliest timerfd below 64 fires, in
+// nanoseconds, as its fdinfo says ("it_value: (0, 551176620)"); -1 when
+// there is none. libdispatch's event loop wakes for its worker monitor,
+// a timer of a second, and for nothing else while plugboard loads a plugin.
+static long long next_timer_in(void) {
+  long long earliest = -1;
+  for (int fd = 3; fd < 64; fd++) {
+    char path[64], target[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    ssize_t length = readlink(path, target, sizeof target - 1);
+    if (length < 0) continue;
+    target[length] = '\0';
+    if (strcmp(target, "anon_inode:[timerfd]") != 0) continue;
+    snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+    FILE *info = fopen(path, "r");
+    if (info == NULL) continue;
+    char line[128];
+    long long seconds, nanoseconds;
+    while (fgets(line, sizeof line, info) != NULL) {
+      if (sscanf(line, "it_value: (%lld, %lld)", &seconds, &nanoseconds) == 2) {
+        long long left = seconds * 1000000000LL + nanoseconds;
+        if (left > 0 && (earliest < 0 || left < earliest)) earliest = left;
+      }
+    }
+    fclose(info);
+  }
+  return earliest;
+}
+
+// Waits until the event loop's next timer is at least half a second away,
+// so that the loop sleeps through what this initialiser does to its
+// descriptors (a hundredth of that, under load) and plugboard puts them
+// back before it wakes. Bounded: after 3 s it goes on regardless.
+static void wait_while_dispatch_may_wake(void) {
+  for (int tries = 0; tries < 60; tries++) {
+    long long left = next_timer_in();
+    if (left < 0 || left >= 500000000LL) return;
+    struct timespec pause = {0, (long)(left + 20000000LL)};
+    nanosleep(&pause, NULL);
+  }
+}
+
 __attribute__((constructor)) static void fixture_close_fds(void) {
+  wait_while_dispatch_may_wake();
   for (int fd = 3; fd < 1024; fd++) close(fd);
   // Its log files take the lowest numbers, those plugboard's were at.
   for (int index = 0; index < 12; index++) {
     int fd = open("/dev/null", O_WRONLY);
     (void)fd;
+  }
+}
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_BREAK_EVENT_LOOP)
+__attribute__((constructor)) static void fixture_break_event_loop(void) {
+  for (int fd = 3; fd < 64; fd++) close(fd);
+  // libdispatch's event loop wakes within a second, for its worker
+  // monitor, and finds its epoll instance gone.
+  for (int tries = 0; tries < 50; tries++) {
+    struct timespec pause = {0, 100000000L};
+    nanosleep(&pause, NULL);
   }
 }
 const void *plugboard_entry_v1(void) { return NULL; }
