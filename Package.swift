@@ -155,12 +155,15 @@ let package = Package(
     // C: a child's ru_maxrss includes the peak of the image it exec'd
     // from, so the measuring parent must be tiny (see its main.c).
     .executableTarget(name: "plugboard-peak-rss", path: "Benchmarks/plugboard-peak-rss"),
+    // What both test targets share about running tests: the executor that
+    // tests which block their thread run on (see its files).
+    .target(name: "PlugboardTestSupport", path: "Tests/PlugboardTestSupport"),
     .testTarget(
-      name: "PlugboardKitTests", dependencies: [kit, stamping, "PlugboardBenchSupport"],
+      name: "PlugboardKitTests", dependencies: [kit, stamping, "PlugboardBenchSupport", "PlugboardTestSupport"],
       path: "Tests/PlugboardKitTests"),
     .testTarget(
       name: "PlugboardHostTests",
-      dependencies: ["PlugboardCLI", "PlugboardEngine", kit, contracts, stamping],
+      dependencies: ["PlugboardCLI", "PlugboardEngine", kit, contracts, stamping, "PlugboardTestSupport"],
       path: "Tests/PlugboardHostTests"),
     .target(
       name: "ThrowingPlugin", dependencies: [kit], path: "Tests/Plugins/ThrowingPlugin",

@@ -1,3 +1,4 @@
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -5,7 +6,7 @@ import Testing
 /// `plugboard run` with an `Application` made by an async factory that
 /// awaits an async `.container` registration (the test plugin
 /// AsyncApplication): resolved through the awaited path.
-@Suite struct AsyncApplicationRunTests {
+@Suite(.blocking) struct AsyncApplicationRunTests {
   @Test func runResolvesAnApplicationMadeByAnAsyncFactory() throws {
     let folder = try TemporaryDirectory()
     defer { withExtendedLifetime(folder) {} }

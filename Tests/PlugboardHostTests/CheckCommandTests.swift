@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -6,7 +7,7 @@ import Testing
 /// `plugboard check` on deliberately broken deployments, through the built
 /// binary: each report's exact text and the exit status (1 for errors, 0
 /// when there are only warnings).
-@Suite struct CheckCommandTests {
+@Suite(.blocking) struct CheckCommandTests {
   typealias Plugin = CheckedDeployment.Plugin
 
   /// The sample without Keychain: Application → LoginFeature → AuthService
@@ -244,7 +245,7 @@ import Testing
 
 /// `LD_LIBRARY_PATH` decides where plugins' dependencies come from, ahead of
 /// their own folders: `check` says so when it is set, and not otherwise.
-@Suite struct LibraryPathCheckTests {
+@Suite(.blocking) struct LibraryPathCheckTests {
   private func libraryPathFindings(_ environment: [String: String]) throws -> [String] {
     let folder = try TemporaryDirectory()
     let manifest = try folder.writeManifest([("Networking", BuildProducts.library("Networking"))])

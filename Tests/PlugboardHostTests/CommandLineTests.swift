@@ -1,9 +1,10 @@
 import Foundation
 import PlugboardKit
+import PlugboardTestSupport
 import Testing
 
 /// The built `plugboard` executable, run as a subprocess.
-@Suite struct CommandLineTests {
+@Suite(.blocking) struct CommandLineTests {
   @Test func printsItsVersion() throws {
     let result = try Subprocess.plugboard(["--version"])
     #expect(result.status == 0)

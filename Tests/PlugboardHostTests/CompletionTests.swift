@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardCLI
@@ -6,7 +7,7 @@ import Testing
 
 /// `plugboard completion SHELL`: scripts each shell accepts, made from the
 /// command specs, that complete commands, options and values.
-@Suite struct CompletionTests {
+@Suite(.blocking) struct CompletionTests {
   /// zsh and fish are not on a fresh machine: their tests skip without
   /// them, unless `PLUGBOARD_REQUIRE_TOOLS` names them (`.ci/run` does).
   private static let hasZsh = ExternalTool.shouldRun("zsh")

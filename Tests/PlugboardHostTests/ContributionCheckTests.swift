@@ -1,10 +1,11 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 /// `plugboard check` sees contributions: in a profile that leaves out a
 /// contributing plugin, the extension point gets one contribution fewer,
 /// and the warning says which, where it is made and why it is missing.
-@Suite struct ContributionCheckTests {
+@Suite(.blocking) struct ContributionCheckTests {
   /// The sample with IssueList loaded in `live` only.
   private func sample() throws -> (TemporaryDirectory, String) {
     let analytics = try ThirdPartyBuild.analytics.get()

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -7,7 +8,7 @@ import Testing
 /// contributions to an extension point, for every profile or per profile,
 /// with no rebuild; a misspelt extension point or contribution is a
 /// problem of the deployment with a did-you-mean (issue 24).
-@Suite struct ContributionRuleTests {
+@Suite(.blocking) struct ContributionRuleTests {
   /// The sample manifest with `topLevel` as its top-level
   /// `"contributions"` and `mock` as profile mock's (either may be nil).
   private func sample(topLevel: String?, mock: String? = nil) throws -> (TemporaryDirectory, String) {

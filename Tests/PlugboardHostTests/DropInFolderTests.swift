@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -6,7 +7,7 @@ import Testing
 /// `"pluginFolders"`: the `lib*.so` files of a drop-in folder load after the
 /// listed plugins, byte-wise by file name, under the names they report,
 /// vetted as listed ones are; a name-only `plugins` entry gives settings.
-@Suite struct DropInFolderTests {
+@Suite(.blocking) struct DropInFolderTests {
   /// A folder holding `plugins.d/` and a manifest naming it, with `entries`
   /// as its `plugins` and `top` as more top-level members.
   private struct Layout {

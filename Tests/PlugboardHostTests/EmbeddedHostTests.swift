@@ -2,12 +2,13 @@ import Foundation
 // Not @testable: what is used here must be public, as an embedding program sees it.
 import PlugboardEngine
 import PlugboardKit
+import PlugboardTestSupport
 import Testing
 
 /// The example embedding program (Examples/EmbeddedHost), run as a
 /// separate executable on the sample deployment; and the facade it uses,
 /// called in this process.
-@Suite struct EmbeddedHostTests {
+@Suite(.blocking) struct EmbeddedHostTests {
   private static var executable: String { BuildProducts.directory + "/embedded-host" }
 
   private func sample() throws -> (folder: TemporaryDirectory, manifest: String) {

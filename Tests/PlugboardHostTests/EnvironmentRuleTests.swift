@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -8,7 +9,7 @@ import Testing
 /// profile is misuse, and a `PLUGBOARD_CONFIG_` variable naming no
 /// declared setting is a warning. Otherwise CI that checks before it runs
 /// passes `check` and then fails `run`.
-@Suite struct EnvironmentRuleTests {
+@Suite(.blocking) struct EnvironmentRuleTests {
   private static let commands: [[String]] = [
     ["run"], ["check"], ["list"], ["explain", "AuthService"], ["graph"],
   ]

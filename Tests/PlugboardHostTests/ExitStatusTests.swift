@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardCLI
@@ -7,7 +8,7 @@ import Testing
 /// The statuses scripts rely on (Docs/plugins.md "Exit status"): `graph`
 /// and `explain` fail as `check` does on a broken deployment, and `run`'s
 /// own failures are told apart from its application's.
-@Suite struct ExitStatusTests {
+@Suite(.blocking) struct ExitStatusTests {
   /// The sample with a cycle (CyclicAPI's APIClient needs AuthService) and
   /// a plugin whose library does not exist.
   private func brokenDeployment() throws -> CheckedDeployment {

@@ -1,11 +1,12 @@
 import Foundation
 import PlugboardKit
+import PlugboardTestSupport
 import Testing
 
 /// `Scripts/export-sdk`: PlugboardKit as a package repository of its own,
 /// which a plugin outside this repository depends on by version, and which
 /// the host then loads.
-@Suite struct ExportSDKTests {
+@Suite(.blocking) struct ExportSDKTests {
   private static let script = BuildProducts.packageRoot + "/Scripts/export-sdk"
 
   /// The export and SwiftPM's fetching by URL need git: skipped without it,

@@ -1,11 +1,12 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 /// The embedding API seen from a package of its own, as a team embedding
 /// the host sees it: the `PlugboardEngine` product builds and runs the
 /// sample, and the `plugboard` executable's own declarations are out of
 /// reach (`package` access).
-@Suite(.serialized) struct ExternalEmbedderTests {
+@Suite(.serialized, .blocking) struct ExternalEmbedderTests {
   @Test func aProgramInAnotherPackageRunsTheSample() throws {
     let built = try ExternalEmbedderBuild.built.get()
     let analytics = try ThirdPartyBuild.analytics.get()

@@ -1,5 +1,6 @@
 import Foundation
 import PlugboardKit
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardCLI
@@ -9,7 +10,7 @@ import Testing
 /// and `check`, ends with `plugboard` exiting (never killed by a signal),
 /// with the documented status and a message naming the plugin, the stage
 /// and the fix.
-@Suite struct FaultCorpusTests {
+@Suite(.blocking) struct FaultCorpusTests {
   /// A short stage timeout keeps the hanging cases quick; the default (10 s)
   /// is covered by the supervision tests.
   static let timeout = ["--stage-timeout", "1"]

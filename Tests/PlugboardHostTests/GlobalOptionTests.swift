@@ -1,3 +1,4 @@
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardCLI
@@ -5,7 +6,7 @@ import Testing
 
 /// Options before the command (`plugboard --manifest x.json list`) mean
 /// what they mean after it.
-@Suite struct GlobalOptionTests {
+@Suite(.blocking) struct GlobalOptionTests {
   @Test func optionsBeforeTheCommandAreTheCommandsOwn() throws {
     #expect(
       try ArgumentParser.parse(["--manifest", "x.json", "list", "--json"])

@@ -1,10 +1,11 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
 
 /// `plugboard graph`'s output in the tools that draw it.
-@Suite struct GraphAndProbeTests {
+@Suite(.blocking) struct GraphAndProbeTests {
   /// Graphviz accepts the sample's DOT. Skipped without Graphviz, unless
   /// `PLUGBOARD_REQUIRE_TOOLS` names `dot` (`.ci/run` installs it and does).
   @Test(

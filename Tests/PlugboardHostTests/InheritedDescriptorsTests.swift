@@ -1,11 +1,12 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 /// Descriptors plugboard inherited above 2 are closed before plugin code
 /// runs (issue 23, as sudo's `closefrom`), except the sockets systemd's
 /// socket activation passes, which the application in the supervised child
 /// receives as its own.
-@Suite(.serialized) struct InheritedDescriptorsTests {
+@Suite(.serialized, .blocking) struct InheritedDescriptorsTests {
   /// Runs `plugboard list` on a deployment of the fixture that reports
   /// what it finds open, from a shell that opens `file` first on
   /// `descriptor` and then replaces itself with plugboard (`exec`), so

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -6,7 +7,7 @@ import Testing
 /// `Scripts/install-host`: the host installed into a prefix, with the
 /// libraries it needs beside it, runs the sample from there and still does
 /// once the prefix has moved.
-@Suite struct InstallHostTests {
+@Suite(.blocking) struct InstallHostTests {
   private static let script = BuildProducts.packageRoot + "/Scripts/install-host"
 
   /// Installs this build's `plugboard` (no build of its own) into `prefix`.

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -8,7 +9,7 @@ import Testing
 /// Docs/schemas/ field for field (see ``SchemaValidator`` for the subset
 /// checked: every documented required field and type, every enum value,
 /// and no undocumented field).
-@Suite struct JSONDocumentTests {
+@Suite(.blocking) struct JSONDocumentTests {
   private static let validator = SchemaValidator(folder: BuildProducts.packageRoot + "/Docs/schemas")
 
   /// The commands and their schemas; `TYPE` stands for the type explained.

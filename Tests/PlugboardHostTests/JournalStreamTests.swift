@@ -1,11 +1,12 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
 
 /// Diagnostics on standard error carry syslog priorities when, and only
 /// when, `JOURNAL_STREAM` names the file standard error is.
-@Suite struct JournalStreamTests {
+@Suite(.blocking) struct JournalStreamTests {
   /// A missing optional plugin (a warning) and no `Application` (an
   /// error), with `--verbose` stage lines (information).
   @Test func eachLineCarriesItsPriorityOnlyWhenStandardErrorIsTheJournal() throws {

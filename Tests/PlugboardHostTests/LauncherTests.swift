@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 /// `plugboard`, the launcher: a command that brings a deployment up is
@@ -6,7 +7,7 @@ import Testing
 /// `plugboard-host` (issue 27: the host's own fork left its child to fault
 /// Swift, Foundation and the SDK in again). The host beside it is vetted
 /// before it is started, as a plugin is.
-@Suite(.serialized) struct LauncherTests {
+@Suite(.serialized, .blocking) struct LauncherTests {
   /// LifecycleProbe (three services with hooks) beside a manifest.
   private func lifecycleDeployment() throws -> (TemporaryDirectory, String) {
     let folder = try TemporaryDirectory()

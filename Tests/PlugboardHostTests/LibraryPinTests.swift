@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -9,7 +10,7 @@ import Testing
 /// sealed copies, `requirePins` refuses one without a pin, and `plugboard
 /// pin` writes them, one per library whatever the number of plugins that
 /// need it.
-@Suite struct LibraryPinTests {
+@Suite(.blocking) struct LibraryPinTests {
   /// A deployment of copies of the built `plugins` and of the contracts
   /// they need, side by side in a fresh folder, with a manifest listing
   /// them by relative path.

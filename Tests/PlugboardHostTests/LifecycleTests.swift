@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -6,7 +7,7 @@ import Testing
 /// Start and stop hooks under `plugboard run` (Docs/lifecycle.md), with
 /// the test plugin LifecycleProbe: `Cache` → `Sessions` → `Pool`, registered
 /// in the opposite order, each printing its hooks on standard output.
-@Suite struct LifecycleTests {
+@Suite(.blocking) struct LifecycleTests {
   private static let site = "LifecycleProbe/LifecycleProbePlugin.swift:24"
 
   /// A folder with a manifest naming LifecycleProbe, with `extra` members.

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -6,7 +7,7 @@ import Testing
 /// What `list` and `explain` say of the operating features: a plugin's
 /// being optional, discovered and what it requires, and a registration's
 /// start and stop hooks — in text and JSON.
-@Suite struct ListingAnnotationsTests {
+@Suite(.blocking) struct ListingAnnotationsTests {
   private func manifest(in folder: TemporaryDirectory) throws -> String {
     let plugins = [
       #"{ "name": "LifecycleProbe", "path": "\#(BuildProducts.library("LifecycleProbe"))" }"#,

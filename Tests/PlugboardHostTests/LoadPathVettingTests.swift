@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -11,7 +12,7 @@ import Testing
 /// vetted too (issue 23): a neighbour library others can write, or a
 /// `glibc-hwcaps` subfolder the loader searches first, is refused before
 /// `dlopen`, naming the file or folder, its mode and owner, and the fix.
-@Suite struct LoadPathVettingTests {
+@Suite(.blocking) struct LoadPathVettingTests {
   /// A folder holding the Networking plugin and the neighbours its run
   /// path (`$ORIGIN`) finds, and a manifest listing it.
   private struct Deployment {

@@ -1,5 +1,6 @@
 import Foundation
 import PlugboardKit
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardCLI
@@ -7,7 +8,7 @@ import Testing
 
 /// Every way a plugin can fail to load, each reported with its stage and an
 /// exact message, with exit status 1 and the process ending by exiting.
-@Suite struct LoaderFailureTests {
+@Suite(.blocking) struct LoaderFailureTests {
   /// The message for a plugin named `name` whose library is `file`, as
   /// `plugboard` prints it, given the fixture folder.
   typealias Expectation = @Sendable (_ file: String, _ folder: String) -> String
@@ -279,7 +280,7 @@ import Testing
 
 /// A plugin built for another machine is refused before `dlopen`, against
 /// the host's own ELF header (read once, from /proc/self/exe).
-@Suite struct ForeignMachineTests {
+@Suite(.blocking) struct ForeignMachineTests {
   @Test func refusesALibraryBuiltForAnotherMachine() throws {
     let folder = try TemporaryDirectory()
     var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: BuildProducts.library("Healthy"))))

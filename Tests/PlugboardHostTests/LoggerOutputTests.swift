@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -6,7 +7,7 @@ import Testing
 /// plugboard's default `Logger`: its level from `--log-level`,
 /// `PLUGBOARD_LOG_LEVEL` and the manifest's `logLevel`, its sanitised
 /// lines, and its replacement by a plugin.
-@Suite struct LoggerOutputTests {
+@Suite(.blocking) struct LoggerOutputTests {
   private func logWriter(in folder: TemporaryDirectory, logLevel: String? = nil, ownLogger: Bool = false)
     throws -> String
   {

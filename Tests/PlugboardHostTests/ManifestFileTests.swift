@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -10,7 +11,7 @@ import Testing
 /// Where the manifest is and what kind of file it is: links resolved as the
 /// kernel resolves them, files that are not regular named for what they
 /// are, and no relative path taken from `/`.
-@Suite struct ManifestFileTests {
+@Suite(.blocking) struct ManifestFileTests {
   private static let manifestText =
     #"{ "formatVersion": 1, "plugins": [ { "name": "A", "path": "lib/a.so" } ] }"#
 
@@ -137,7 +138,7 @@ import Testing
 /// A second local user is simulated by `chown` to `nobody`, which needs
 /// root (CI runs as root); elsewhere those tests skip, and the mode half
 /// still runs.
-@Suite struct ManifestVettingTests {
+@Suite(.blocking) struct ManifestVettingTests {
   private static let nobody: uid_t = 65_534
 
   private func manifest(in folder: TemporaryDirectory, mode: mode_t) throws -> String {

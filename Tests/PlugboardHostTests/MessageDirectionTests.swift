@@ -1,12 +1,13 @@
 import Foundation
 import PlugboardKit
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
 
 /// Messages that used to point the wrong way (issue 14), each pinned to
 /// its exact text.
-@Suite struct MessageDirectionTests {
+@Suite(.blocking) struct MessageDirectionTests {
   /// Keychain and SecondKeychain both register SecureStore.
   private func twoKeychains() throws -> CheckedDeployment {
     let names = ["Networking", "Keychain", "SecondKeychain", "Auth", "Login", "IssueList", "Shell"]

@@ -1,6 +1,7 @@
 import AppContracts
 import Foundation
 import PlugboardKit
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardCLI
@@ -8,7 +9,7 @@ import Testing
 
 /// `plugboard new`: the package it makes builds with `swift build` and
 /// loads into the sample deployment unchanged, with a clean first check.
-@Suite struct NewCommandTests {
+@Suite(.blocking) struct NewCommandTests {
   /// The package's build folder: one per stamp of PlugboardKit and of the
   /// contracts, beside this build's products, so later runs are incremental
   /// (as ``ThirdPartyBuild`` does for Analytics).

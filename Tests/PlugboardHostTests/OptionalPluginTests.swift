@@ -1,11 +1,12 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
 
 /// `"optional": true`: a failing optional plugin is a warning, at any
 /// stage, and the deployment runs without it; a required one still blocks.
-@Suite struct OptionalPluginTests {
+@Suite(.blocking) struct OptionalPluginTests {
   /// Healthy (the application) and `plugin` at `path`, optional or not.
   private static func manifest(_ plugin: String, path: String, optional: Bool = true) throws -> (
     TemporaryDirectory, String

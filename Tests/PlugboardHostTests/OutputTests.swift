@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -8,7 +9,7 @@ import Testing
 /// standard output fails the command, a plugin's own printing stays out of
 /// machine-readable output, and diagnostics never overtake output printed
 /// before them.
-@Suite struct OutputTests {
+@Suite(.blocking) struct OutputTests {
   /// Runs `script` with `sh -c`, `plugboard` being `$0`.
   private func shell(_ script: String, _ arguments: [String] = []) throws -> ProcessResult {
     try Subprocess.run("/bin/sh", ["-c", script, BuildProducts.plugboard] + arguments)
@@ -113,7 +114,7 @@ import Testing
 
 /// Text from manifests and plugins reaches a terminal escaped, and JSON
 /// stays exact JSON.
-@Suite struct SanitizedOutputTests {
+@Suite(.blocking) struct SanitizedOutputTests {
   @Test func controlCharactersAreEscapedOnTheWayOut() throws {
     let result = try Subprocess.plugboard(["fr\u{1B}[31mob\rplugboard: check: all good"])
     #expect(result.status == 2)

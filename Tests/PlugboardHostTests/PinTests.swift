@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -6,7 +7,7 @@ import Testing
 /// Integrity pins through the built `plugboard`: pinned plugins load with
 /// their `$ORIGIN` neighbours, a wrong or missing pin is refused, and
 /// `plugboard pin` writes the pins without disturbing the manifest.
-@Suite struct PinTests {
+@Suite(.blocking) struct PinTests {
   private static let auth = BuildProducts.library("Auth")
   private static let networking = BuildProducts.library("Networking")
 
@@ -248,7 +249,7 @@ import Testing
 /// stands in for a pinned plugin's `$ORIGIN` is reached through its
 /// descriptor, so renaming it and putting a decoy in its place changes
 /// nothing of what is loaded; and a `TMPDIR` others can change is not used.
-@Suite struct PrivateOriginTests {
+@Suite(.blocking) struct PrivateOriginTests {
   @Test func aDecoyPutInThePrivateFolderPlaceIsNotLoaded() throws {
     let fixtures = try CFixtures.directory.get()
     let origin = try PrivateOrigin.make(

@@ -1,5 +1,6 @@
 import Foundation
 import PlugboardKit
+import PlugboardTestSupport
 import Testing
 
 /// A plugin's requirements (`requires:` on `PluginExport.descriptor`): the
@@ -7,7 +8,7 @@ import Testing
 /// requirement, a version outside the range and a cycle, naming both
 /// plugins. RequirerA (1.0.0) requires what `PLUGBOARD_TEST_REQUIRES_A`
 /// lists; RequirerB (2.0.0) requires RequirerA 1.0.0..<2.0.0.
-@Suite struct PluginRequirementTests {
+@Suite(.blocking) struct PluginRequirementTests {
   private static let fileA = BuildProducts.library("RequirerA")
   private static let fileB = BuildProducts.library("RequirerB")
   private static let healthy = BuildProducts.library("Healthy")

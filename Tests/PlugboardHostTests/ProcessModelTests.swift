@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -8,7 +9,7 @@ import Testing
 /// arrives, plugboard ends by the signal that stopped it, and plugin code
 /// that signals its own process is at fault (see SECURITY.md, "The process
 /// model").
-@Suite(.serialized) struct ProcessModelTests {
+@Suite(.serialized, .blocking) struct ProcessModelTests {
   /// LifecycleProbe (three services with hooks) beside a manifest.
   private func lifecycleDeployment() throws -> (TemporaryDirectory, String) {
     let folder = try TemporaryDirectory()
@@ -126,7 +127,7 @@ import Testing
 
 /// No process outlives plugboard: the child dies with the parent, and what
 /// plugin code started is ended with the child that started it.
-@Suite(.serialized) struct DescendantsTests {
+@Suite(.serialized, .blocking) struct DescendantsTests {
   /// A constructor forks a process that sleeps 60 s, holding standard
   /// output, then the entry point crashes: the plugin is set aside, and
   /// `list --json | consumer` gets its whole document and the end of it
@@ -174,7 +175,7 @@ import Testing
 /// plugboard's descriptors are its own: `list --json` prints one JSON
 /// document on standard output whatever plugin code does to descriptors or
 /// prints from its threads.
-@Suite(.serialized) struct OwnDescriptorsTests {
+@Suite(.serialized, .blocking) struct OwnDescriptorsTests {
   private func deployment(_ fixture: String) throws -> (TemporaryDirectory, String, String) {
     try CFixtures.deployment(fixture, before: ["Healthy"])
   }
@@ -297,7 +298,7 @@ import Testing
 /// Exit-time code (library destructors, `atexit` handlers) is plugin code:
 /// bounded by the stage timeout, and a hang or a crash there is named as
 /// such, keeping the status the command earned.
-@Suite(.serialized) struct ExitTimeCodeTests {
+@Suite(.serialized, .blocking) struct ExitTimeCodeTests {
   private func deployment(_ fixture: String) throws -> (TemporaryDirectory, String) {
     let (folder, manifest, _) = try CFixtures.deployment(
       fixture, optional: true, before: ["Healthy"], extras: #""stageTimeout": 0.5,"#)

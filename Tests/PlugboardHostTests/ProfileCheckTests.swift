@@ -1,9 +1,10 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 /// `plugboard check` per profile on the sample deployment, and `explain`
 /// and `graph` in a chosen profile, through the built binary.
-@Suite struct ProfileCheckTests {
+@Suite(.blocking) struct ProfileCheckTests {
   private func sample(_ edit: (String) -> String = { $0 }) throws -> (TemporaryDirectory, String) {
     let analytics = try ThirdPartyBuild.analytics.get()
     let folder = try TemporaryDirectory()

@@ -1,5 +1,6 @@
 import Foundation
 import PlugboardKit
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -8,7 +9,7 @@ import Testing
 /// in process: plugin-level switching (Auth / AuthMock), service-level
 /// switching (Networking's "Mock" API client), a registration tagged
 /// `!live` (Shell's labelled console), and the profile diagnostics.
-@Suite struct ProfileDeploymentTests {
+@Suite(.blocking) struct ProfileDeploymentTests {
   static let liveOutput = """
     Keychain: unlocked
     Auth: session store opened

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -12,7 +13,7 @@ import Testing
 /// or a pipe never sees it is the decision function's test, and every
 /// test reading stderr from a file: a slow stage with stderr on a file
 /// would need a wait the test cannot observe.
-@Suite struct ProgressIndicatorTests {
+@Suite(.blocking) struct ProgressIndicatorTests {
   @Test func onlyATerminalWithoutNoColorOrADumbTermAndNotQuiet() {
     #expect(ProgressIndicator.enabled(isTerminal: true, noColor: nil, term: "xterm", verbosity: .normal))
     #expect(ProgressIndicator.enabled(isTerminal: true, noColor: "", term: nil, verbosity: .verbose))

@@ -1,10 +1,11 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
 
 /// `--quiet` prints only errors; with `--verbose` it is a usage error.
-@Suite struct QuietOptionTests {
+@Suite(.blocking) struct QuietOptionTests {
   /// LogWriter's application, with the Keychain plugin's `SecureStore`
   /// registered twice (Keychain, then SecondKeychain): `run` warns of it.
   private func duplicateDeployment(in folder: TemporaryDirectory) throws -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -7,7 +8,7 @@ import Testing
 /// debug plugin under a host built for release is told what to do, and
 /// `Scripts/build-deployment --release` writes a manifest that names the
 /// release build.
-@Suite struct ReleaseBuildTests {
+@Suite(.blocking) struct ReleaseBuildTests {
   /// A debug build needs the runtime's `libswiftSwiftOnoneSupport.so`, which
   /// a release host does not load and a machine without the toolchain does
   /// not have: the loader's "cannot open shared object file" becomes the

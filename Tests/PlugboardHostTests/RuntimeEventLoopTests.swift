@@ -1,5 +1,6 @@
 import Foundation
 import PlugboardSupervision
+import PlugboardTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -14,7 +15,7 @@ import Testing
 /// thread while a worker already runs the program) is not one of them,
 /// or plugboard blames a plugin for it and puts back over whatever took its
 /// number.
-@Suite struct RuntimeEventLoopTests {
+@Suite(.blocking) struct RuntimeEventLoopTests {
   /// An event loop made in this process by the C fixture: a loose
   /// eventfd, then an epoll instance watching an eventfd, a timerfd and a
   /// signalfd. Closed again by the caller.

@@ -1,12 +1,13 @@
 import Foundation
 import PlugboardKit
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
 
 /// The sample deployment, from the real plugin libraries SwiftPM built —
 /// including Analytics, built from its own package.
-@Suite struct SampleDeploymentTests {
+@Suite(.blocking) struct SampleDeploymentTests {
   /// A folder with the sample's `plugins.json` (profiles included) naming
   /// every sample plugin by absolute path, Analytics last.
   private func deployment() throws -> SampleDeployment {

@@ -1,11 +1,12 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 /// The sample's extension point, `AppFeature`: the application shows every
 /// feature the loaded plugins contribute and names none, so a plugin
 /// dropped into a `pluginFolders` folder appears in its menu with no
 /// change to the application or to the manifest's `plugins`.
-@Suite struct SampleExtensionPointTests {
+@Suite(.blocking) struct SampleExtensionPointTests {
   /// The sample manifest with IssueList taken out of `plugins` and an
   /// empty `plugins.d` beside it, named in `pluginFolders`.
   private func withoutIssueList() throws -> (folder: TemporaryDirectory, manifest: String) {

@@ -1,4 +1,5 @@
 import PlugboardKit
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -79,7 +80,7 @@ struct SystemProfiledClock: ProfiledClock {}
 }
 
 /// The same through `check` on the sample deployment.
-@Suite struct ServiceChoiceCheckTests {
+@Suite(.blocking) struct ServiceChoiceCheckTests {
   @Test func checkNamesTheChoiceThatSpellsAServiceTwice() throws {
     let folder = try TemporaryDirectory()
     let manifest = try SampleManifest.write(

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -7,7 +8,7 @@ import Testing
 /// symbol explained, a plugin that would load only because another loaded
 /// its neighbour first, and two different copies of one library. Real
 /// libraries, built by ``WeatherBuild``, run through `plugboard`.
-@Suite struct SharedLibraryTests {
+@Suite(.blocking) struct SharedLibraryTests {
   /// Tomorrow lies alone in its folder, without the libWeatherContracts.so
   /// it needs; Today ships one. Whatever the order, Tomorrow is refused,
   /// and Today loads.

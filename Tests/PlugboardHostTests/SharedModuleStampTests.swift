@@ -1,5 +1,6 @@
 import Foundation
 import PlugboardKit
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -8,7 +9,7 @@ import Testing
 /// compiled against it is refused before any of the plugin's code runs,
 /// by `run` and by `check`, naming the module, both stamps, the file loaded
 /// and the rebuild; a change of comments and layout alone is not.
-@Suite struct SharedModuleStampTests {
+@Suite(.blocking) struct SharedModuleStampTests {
   typealias Contracts = StampFixtures.Contracts
 
   static func expected(plugin: String, contracts: String) -> String {

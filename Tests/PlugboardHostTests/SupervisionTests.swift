@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -7,7 +8,7 @@ import Testing
 /// `Application` is resolved, an application that crashes once running,
 /// exit statuses passed through, signals passed on, the stage timeout from
 /// the manifest and the flag, and what `--unsupervised` gives up.
-@Suite struct SupervisionTests {
+@Suite(.blocking) struct SupervisionTests {
   /// A deployment of one built plugin, copied beside its manifest.
   private func deployment(_ product: String, manifestExtras: String = "") throws -> (
     TemporaryDirectory, String

@@ -1,9 +1,10 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 /// Exactly one copy of PlugboardKit (and of the shared contracts) exists in
 /// a process: no plugin, and not the host, defines their Swift symbols.
-@Suite struct SymbolTests {
+@Suite(.blocking) struct SymbolTests {
   /// The dynamic symbols `library` defines, from `nm -D --defined-only`.
   private func definedSymbols(_ library: String) throws -> [String] {
     let result = try Subprocess.run("/usr/bin/env", ["nm", "-D", "--defined-only", library])

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -7,7 +8,7 @@ import Testing
 /// a fake `NOTIFY_SOCKET`: the supervising parent, systemd's main PID,
 /// says when the service is ready and when it stops, and pings the
 /// watchdog (see Docs/operating.md, "Running under systemd").
-@Suite(.serialized) struct SystemdNotifyTests {
+@Suite(.serialized, .blocking) struct SystemdNotifyTests {
   static let loading = "STATUS=Loading the plugins"
   static let ready = "READY=1\nSTATUS=Running"
   static let stopping = "STOPPING=1\nSTATUS=Stopping"

@@ -1,11 +1,12 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
 
 /// `error:` and `warning:` are coloured for a person at a terminal, and
 /// for nobody else.
-@Suite struct TerminalOutputTests {
+@Suite(.blocking) struct TerminalOutputTests {
   @Test func colourIsOnlyForATerminalWithoutNoColor() {
     #expect(Highlight.enabled(isTerminal: true, noColor: nil))
     #expect(Highlight.enabled(isTerminal: true, noColor: ""))

@@ -1,11 +1,12 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
 
 /// `--verbose`: every stage of every plugin, with its time, in load order,
 /// and a total; the same supervised and `--unsupervised`.
-@Suite struct VerboseOutputTests {
+@Suite(.blocking) struct VerboseOutputTests {
   /// `took 1.2 ms` and `took 3.45 s` as `took <time>`: the times vary, the
   /// lines do not.
   static func masked(_ text: String) throws -> String {

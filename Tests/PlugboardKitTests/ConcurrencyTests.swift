@@ -1,12 +1,13 @@
 import Dispatch
 import Foundation
 import PlugboardKit
+import PlugboardTestSupport
 import Synchronization
 import Testing
 
 /// Stress and ordering tests for resolving from many threads. They also run
 /// under `swift test --sanitize=thread` in CI.
-@Suite struct ConcurrencyTests {
+@Suite(.blocking) struct ConcurrencyTests {
   static let threads = 8
   static let resolvesPerThread = 100_000
 

@@ -1,4 +1,5 @@
 import Dispatch
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardKit
@@ -14,7 +15,7 @@ final class ChainNode: Sendable {
   init(next: ChainNode?) { self.next = next }
 }
 
-@Suite struct DeepChainTests {
+@Suite(.blocking) struct DeepChainTests {
   static let depth = 10_000
 
   func chainContainer(

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PlugboardTestSupport
 import Synchronization
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
 /// Each test holds a handler or a factory at a barrier until the other
 /// thread is either waiting in the construction coordinator or has
 /// already returned, so each interleaving is forced, not hoped for.
-@Suite struct InitCompletedPublicationTests {
+@Suite(.blocking) struct InitCompletedPublicationTests {
   // Sendable so the threads can hand them back; their fields are set
   // before they are handed over, or under the container's wiring.
   protocol ParentP: AnyObject, Sendable { var child: any ChildP { get } }

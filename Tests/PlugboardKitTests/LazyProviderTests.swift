@@ -1,5 +1,6 @@
 import Dispatch
 import PlugboardKit
+import PlugboardTestSupport
 import Synchronization
 import Testing
 
@@ -145,7 +146,7 @@ import Testing
 }
 
 extension LazyProviderTests {
-  @Test func concurrentFirstReadsShareOneInstance() throws {
+  @Test(.blocking) func concurrentFirstReadsShareOneInstance() throws {
     let container = Container()
     container.register(Engine.self) { _ in Engine() }
     let lazy = try container.resolve(Lazy<Engine>.self)

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PlugboardKit
 import Synchronization
+import PlugboardTestSupport
 import Testing
 
 /// What the dispose hooks saw, in the order they ran.
@@ -33,6 +34,7 @@ private final class Recorder: Logger {
 /// Runs `body` on two threads of their own at once (not a pool's, which
 /// on two cores may run them one after the other) and waits for both.
 private func onTwoThreads(_ body: @escaping @Sendable () -> Void) {
+  Blocking.requireBlockingThread("Waiting for two threads")
   let done = DispatchSemaphore(value: 0)
   for _ in 0..<2 {
     Thread {
@@ -96,7 +98,7 @@ extension CustomScope {
     #expect(log.all == ["C", "A", "B", "A", "B", "C"])
   }
 
-  @Test func endTwiceFromTwoThreadsDisposesOnce() throws {
+  @Test(.blocking) func endTwiceFromTwoThreadsDisposesOnce() throws {
     let log = DisposalLog()
     let container = units(logging: log)
     let scope = container.makeScope()
@@ -141,7 +143,7 @@ extension CustomScope {
   /// Two scopes making the same registration at once neither wait for
   /// each other nor take it for a cycle: each factory waits until the
   /// other has started.
-  @Test func scopesMakeTheSameRegistrationIndependently() throws {
+  @Test(.blocking) func scopesMakeTheSameRegistrationIndependently() throws {
     let container = Container()
     let started = DispatchSemaphore(value: 0)
     let arrivals = Atomic(0)
@@ -167,7 +169,7 @@ extension CustomScope {
 
   /// `end()` while an instance is being made waits for it, then disposes
   /// it too; the resolution that made it still gets it.
-  @Test func endWhileConstructingWaitsAndDisposesIt() throws {
+  @Test(.blocking) func endWhileConstructingWaitsAndDisposesIt() throws {
     let log = DisposalLog()
     let container = Container()
     let scope = container.makeScope()

@@ -1,3 +1,5 @@
+import PlugboardTestSupport
+
 @testable import PlugboardKit
 
 #if canImport(Glibc)
@@ -9,6 +11,7 @@
 /// thread could not be created. The thread is started the way deep chains
 /// start their helpers.
 func onThread<Value: Sendable>(stackSize: Int, _ body: @escaping @Sendable () -> Value) -> Value? {
+  Blocking.requireBlockingThread("Waiting for a thread")
   let result = Locked<Value?>(nil)
   let started = HopThreads.startThread(stackSize: stackSize) {
     let value = body()

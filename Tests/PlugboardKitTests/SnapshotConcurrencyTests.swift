@@ -1,13 +1,14 @@
 import Dispatch
 import PlugboardBenchSupport
 import PlugboardKit
+import PlugboardTestSupport
 import Synchronization
 import Testing
 
 /// Registry snapshots replaced by registering between resolutions are
 /// freed, also while other threads resolve (this suite matches the
 /// `ConcurrencyTests` filter, so it runs under `--sanitize=thread` in CI).
-@Suite struct SnapshotConcurrencyTests {
+@Suite(.blocking) struct SnapshotConcurrencyTests {
   final class Service: Sendable {}
 
   /// Bytes the C heap has handed out and not yet taken back (the

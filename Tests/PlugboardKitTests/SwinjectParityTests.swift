@@ -1,5 +1,6 @@
 import Dispatch
 import PlugboardKit
+import PlugboardTestSupport
 import Synchronization
 import Testing
 
@@ -42,7 +43,7 @@ import Testing
     #expect(try container.resolve((any ChildP).self) === parent.child)
   }
 
-  @Test func containerScopedParentAndChildAreMadeOnceUnderContention() throws {
+  @Test(.blocking) func containerScopedParentAndChildAreMadeOnceUnderContention() throws {
     let made = Tally()
     let container = Self.parentAndChild(.container, counting: made)
     let parents = Mutex<[ObjectIdentifier]>([])
@@ -167,7 +168,7 @@ import Testing
     #expect(try container.resolve(Cat.self) !== cat)
   }
 
-  @Test func resetsWhileOtherThreadsResolveHandOutWholeInstances() throws {
+  @Test(.blocking) func resetsWhileOtherThreadsResolveHandOutWholeInstances() throws {
     let container = Container()
     container.register(Dog.self) { _ in Dog(name: "Hachi") }.inObjectScope(.container)
     let names = Mutex<Set<String>>([])

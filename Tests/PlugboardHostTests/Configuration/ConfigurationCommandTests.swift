@@ -1,10 +1,11 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 /// Plugin configuration through the built `plugboard`: `check`'s findings
 /// in every profile with their exact text, the configured plugin given its
 /// values, and secrets never printed by any command.
-@Suite struct ConfigurationCommandTests {
+@Suite(.blocking) struct ConfigurationCommandTests {
   private static let secret = "hunter2-secret"
 
   /// A manifest with the test plugin `Configured` (required `region`,

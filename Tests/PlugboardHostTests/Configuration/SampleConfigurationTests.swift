@@ -1,9 +1,10 @@
+import PlugboardTestSupport
 import Testing
 
 /// The sample's Networking plugin, configured in plugins.json, uses other
 /// settings in `mock` than in `live`, and the environment overrides both;
 /// it prints what it uses before each fetch.
-@Suite struct SampleConfigurationTests {
+@Suite(.blocking) struct SampleConfigurationTests {
   @Test func theSampleUsesOtherSettingsInMockThanInLive() throws {
     let analytics = try ThirdPartyBuild.analytics.get()
     let folder = try TemporaryDirectory()

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -9,7 +10,7 @@ import Testing
 /// makes root the owner of the files of its `/proc/<pid>` folder, which needs plugboard
 /// to run as a user other than root (`nobody`, through `setpriv`): so the
 /// test needs root, as CI has.
-@Suite(.serialized) struct SecretProcessTests {
+@Suite(.serialized, .blocking) struct SecretProcessTests {
   private static let nobody: uid_t = 65_534
 
   /// The owner of the supervised child's `/proc/<pid>/environ` while the

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardCLI
@@ -10,7 +11,7 @@ import Testing
 /// means, and each command's `--help` ends with the statuses it can end
 /// with. A new quote fails until it is added here with its meaning, so no
 /// number in the docs goes unchecked.
-@Suite struct DocsExitStatusTests {
+@Suite(.blocking) struct DocsExitStatusTests {
   private typealias ExitStatus = PlugboardEngine.ExitStatus
 
   private static let documents =

@@ -1,11 +1,12 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 /// Docs/writing-a-plugin.md shows only code that builds: each ```swift
 /// block is, but for its import lines, a region of GuideSnippets.swift
 /// (compiled with these tests) or a file `plugboard new` writes (built by
 /// ``NewCommandTests``), and every region is shown.
-@Suite struct GuideTests {
+@Suite(.blocking) struct GuideTests {
   private static let guide = BuildProducts.packageRoot + "/Docs/writing-a-plugin.md"
   private static let snippets =
     BuildProducts.packageRoot + "/Tests/PlugboardHostTests/Guide/GuideSnippets.swift"

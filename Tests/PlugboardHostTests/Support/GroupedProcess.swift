@@ -1,5 +1,6 @@
 import Foundation
 import PlugboardSupervision
+import PlugboardTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -124,6 +125,7 @@ final class GroupedProcess {
 
   /// Reads what is waiting on either pipe; false once both ended.
   private func readSome() throws -> Bool {
+    Blocking.requireBlockingThread("Waiting for plugboard's output")
     var watched: [pollfd] = []
     if output >= 0 { watched.append(pollfd(fd: output, events: Int16(POLLIN), revents: 0)) }
     if errors >= 0 { watched.append(pollfd(fd: errors, events: Int16(POLLIN), revents: 0)) }
@@ -172,6 +174,7 @@ final class GroupedProcess {
   /// Whether process `pid` (not a child of this one) has ended, waiting
   /// for its end up to ``limit``.
   static func hasEnded(_ pid: pid_t) throws -> Bool {
+    Blocking.requireBlockingThread("Waiting for a process to end")
     let descriptor = plugboard_pidfd_open(pid)
     guard descriptor >= 0 else {
       if errno == ESRCH { return true }

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Synchronization
 
 /// Threads that keep processors busy until stopped: the load of other
@@ -11,6 +12,7 @@ final class ProcessorLoad: Sendable {
 
   /// Starts `count` threads that spin at the default priority.
   init(threads count: Int) {
+    Blocking.requireBlockingThread("Loading the processors")
     stopped = (0..<count).map { _ in DispatchSemaphore(value: 0) }
     for done in stopped {
       let thread = Thread { [self] in

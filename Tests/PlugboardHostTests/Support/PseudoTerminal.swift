@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -15,6 +16,7 @@ enum PseudoTerminal {
   /// `\r\n` turned back into `\n`. `NO_COLOR` is unset unless
   /// `environment` sets it.
   static func plugboard(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+    Blocking.requireBlockingThread("Running plugboard on a terminal")
     let (master, slave) = try openPair()
     defer { close(master) }
     let process = Process()

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 
 /// A finished child process: how it ended and what it wrote.
 struct ProcessResult: Sendable {
@@ -24,6 +25,7 @@ enum Subprocess {
     _ executable: String, _ arguments: [String], in directory: String? = nil,
     environment: [String: String] = [:], stderrIdentity: String? = nil
   ) throws -> ProcessResult {
+    Blocking.requireBlockingThread("Running \(executable) to its end")
     let outputs = try TemporaryDirectory()
     let stdoutPath = outputs.path + "/stdout"
     let stderrPath = outputs.path + "/stderr"

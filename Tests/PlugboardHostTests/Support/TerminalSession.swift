@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -62,6 +63,7 @@ final class TerminalSession {
   }
 
   private func readChunk() -> Bool {
+    Blocking.requireBlockingThread("Waiting for what a terminal shows")
     var watched = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
     guard poll(&watched, 1, Self.patience) > 0 else { return false }
     var buffer = [UInt8](repeating: 0, count: 4096)
