@@ -93,9 +93,9 @@ import Testing
 
   /// The hook waits forever and ignores cancellation: the limit, from the
   /// manifest or the flag (which wins), ends it.
-  @Test(arguments: [([String](), "0.2"), (["--hook-timeout", "0.3"], "0.3")])
+  @Test(arguments: [([String](), "2"), (["--hook-timeout", "1.5"], "1.5")])
   func aStartHookThatNeverReturnsIsGivenUpAtTheLimit(flag: [String], limit: String) throws {
-    let (folder, manifest) = try deployment(#" "hookTimeout": 0.2,"#)
+    let (folder, manifest) = try deployment(#" "hookTimeout": 2,"#)
     defer { withExtendedLifetime(folder) {} }
     let result = try Subprocess.plugboard(
       ["run", "--manifest", manifest] + flag, environment: ["LIFECYCLE_PROBE": "hang-cache"])
@@ -116,7 +116,7 @@ import Testing
   /// A start hook runs after the stages the supervisor times: one slower
   /// than `stageTimeout` is bounded by `hookTimeout` alone.
   @Test func theStageTimeoutDoesNotApplyToAStartHook() throws {
-    let (folder, manifest) = try deployment(#" "stageTimeout": 0.1,"#)
+    let (folder, manifest) = try deployment(#" "stageTimeout": 1,"#)
     defer { withExtendedLifetime(folder) {} }
     let result = try Subprocess.plugboard(
       ["run", "--manifest", manifest], environment: ["LIFECYCLE_PROBE": "slow-cache"])
@@ -202,11 +202,11 @@ import Testing
   /// An application that ignores cancellation gets `hookTimeout` to end,
   /// then the services are stopped anyway.
   @Test func anApplicationThatIgnoresTheRequestIsLeftBehindAfterTheLimit() throws {
-    let result = try run(["--hook-timeout", "0.2", "--", "stubborn"], until: "ready", signal: SIGTERM)
+    let result = try run(["--hook-timeout", "1.5", "--", "stubborn"], until: "ready", signal: SIGTERM)
     #expect(result.signal == SIGTERM)
     #expect(
       result.stderr
-        == "plugboard: run: the application did not end within 0.2 s of the request to stop; stopping the "
+        == "plugboard: run: the application did not end within 1.5 s of the request to stop; stopping the "
         + "services anyway\n")
     #expect(result.stdout.suffix(3) == ["stop Cache", "stop Sessions", "stop Pool"])
   }

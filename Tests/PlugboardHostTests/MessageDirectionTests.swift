@@ -91,7 +91,7 @@ import Testing
     let hang = try CFixtures.directory.get() + "/libHang.so"
     let deployment = try CheckedDeployment(
       CheckedDeployment.live + [CheckedDeployment.Plugin(name: "Hang", path: hang, enabled: false)])
-    let result = try deployment.check(["--stage-timeout", "0.5", "--json"])
+    let result = try deployment.check(["--stage-timeout", "2", "--json"])
     let json = try JSONParser.parse(result.stdout)
     guard case .array(let reports)? = json["reports"], case .array(let findings)? = reports.first?["findings"]
     else {

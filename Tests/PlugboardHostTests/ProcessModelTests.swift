@@ -262,7 +262,7 @@ import Testing
   /// once the plugin's stage ends. (`timeout` bounds the old hang.)
   @Test func aPluginThatClosesTheRuntimesDescriptorsLeavesTimersWorking() throws {
     let (folder, manifest, _) = try CFixtures.deployment(
-      "CloseDescriptors", optional: true, before: ["LifecycleProbe"], extras: #""hookTimeout": 0.2,"#)
+      "CloseDescriptors", optional: true, before: ["LifecycleProbe"], extras: #""hookTimeout": 2,"#)
     defer { withExtendedLifetime(folder) {} }
     let result = try Subprocess.run(
       "/usr/bin/timeout", ["-s", "KILL", "60", BuildProducts.plugboard, "run", "--manifest", manifest],
@@ -274,7 +274,7 @@ import Testing
     #expect(
       lines.dropFirst(2) == [
         "plugboard: run: plugin 'LifecycleProbe': the start hook of Cache "
-          + "(LifecycleProbe/LifecycleProbePlugin.swift:24) did not finish within 0.2 s and was cancelled (if it "
+          + "(LifecycleProbe/LifecycleProbePlugin.swift:24) did not finish within 2 s and was cancelled (if it "
           + "is only slow, raise \"hookTimeout\" in the manifest or pass --hook-timeout)",
         "plugboard: run: stopped the 2 services already started; the application was not run",
       ])
@@ -301,7 +301,7 @@ import Testing
 @Suite(.serialized, .blocking) struct ExitTimeCodeTests {
   private func deployment(_ fixture: String) throws -> (TemporaryDirectory, String) {
     let (folder, manifest, _) = try CFixtures.deployment(
-      fixture, optional: true, before: ["Healthy"], extras: #""stageTimeout": 0.5,"#)
+      fixture, optional: true, before: ["Healthy"], extras: #""stageTimeout": 2,"#)
     return (folder, manifest)
   }
 
@@ -316,17 +316,17 @@ import Testing
     #expect(
       process.stderrText.split(separator: "\n").last.map(String.init)
         == "plugboard: list: plugin code run at exit (a library destructor or an atexit handler) did not finish "
-        + "within 0.5 s after the report was written; it was stopped")
+        + "within 2 s after the report was written; it was stopped")
     #expect(process.groupIsGone)
   }
 
   /// The exit timeout is its own setting: with stages allowed a minute, a
   /// manifest's `exitTimeout` of 0.3 s stops the hanging destructor after
   /// 0.3 s, and `--exit-timeout` overrides the manifest's.
-  @Test(arguments: [([String](), "0.3"), (["--exit-timeout", "0.2"], "0.2")])
+  @Test(arguments: [([String](), "2"), (["--exit-timeout", "1.5"], "1.5")])
   func theExitTimeoutBoundsExitTimeCodeAlone(flags: [String], limit: String) throws {
     let (folder, manifest, _) = try CFixtures.deployment(
-      "DtorHang", optional: true, before: ["Healthy"], extras: #""stageTimeout": 60, "exitTimeout": 0.3,"#)
+      "DtorHang", optional: true, before: ["Healthy"], extras: #""stageTimeout": 60, "exitTimeout": 2,"#)
     defer { withExtendedLifetime(folder) {} }
     let process = try GroupedProcess(["list", "--json", "--manifest", manifest] + flags)
     #expect(try process.finish() == .exited(0))

@@ -99,29 +99,29 @@ import Testing
     try FileManager.default.copyItem(atPath: hang, toPath: folder.path + "/libHang.so")
     let manifest = try folder.write(
       "plugins.json",
-      #"{ "formatVersion": 1, "stageTimeout": 0.5, "plugins": [ { "name": "Hang", "path": "libHang.so" } ] }"#
+      #"{ "formatVersion": 1, "stageTimeout": 2, "plugins": [ { "name": "Hang", "path": "libHang.so" } ] }"#
     )
     let stopped = "open: plugin 'Hang' (\(folder.path)/libHang.so) was stopped after"
     let fromManifest = try Subprocess.plugboard(["list", "--manifest", manifest])
     #expect(fromManifest.exited && fromManifest.status == 1)
     #expect(
-      fromManifest.stderrLines.first?.hasPrefix("plugboard: \(stopped) 0.5 s while being opened") == true)
-    let fromFlag = try Subprocess.plugboard(["list", "--manifest", manifest, "--stage-timeout", "0.25"])
-    #expect(fromFlag.stderrLines.first?.hasPrefix("plugboard: \(stopped) 0.25 s while being opened") == true)
+      fromManifest.stderrLines.first?.hasPrefix("plugboard: \(stopped) 2 s while being opened") == true)
+    let fromFlag = try Subprocess.plugboard(["list", "--manifest", manifest, "--stage-timeout", "1.5"])
+    #expect(fromFlag.stderrLines.first?.hasPrefix("plugboard: \(stopped) 1.5 s while being opened") == true)
   }
 
   /// A constructor that writes `T3600` on the progress pipe it inherited
   /// does not buy itself an hour: the stage timeout the child sent first,
   /// before any plugin code ran, stands.
   @Test func aForgedStageTimeoutIsIgnored() throws {
-    let (folder, manifest, file) = try CFixtures.deployment("ForgeTimeout", extras: #""stageTimeout": 0.5,"#)
+    let (folder, manifest, file) = try CFixtures.deployment("ForgeTimeout", extras: #""stageTimeout": 2,"#)
     defer { withExtendedLifetime(folder) {} }
     // Bounded: a switched-off watchdog fails the test instead of hanging it.
     let process = try GroupedProcess(["list", "--manifest", manifest])
     #expect(try process.finish() == .exited(1))
     #expect(
       process.stderrText.split(separator: "\n").first.map(String.init)
-        == "plugboard: open: plugin 'ForgeTimeout' (\(file)) was stopped after 0.5 s while being opened (in its "
+        == "plugboard: open: plugin 'ForgeTimeout' (\(file)) was stopped after 2 s while being opened (in its "
         + "library initialisers): it never returned — \(CrashReport.slowHint)")
   }
 

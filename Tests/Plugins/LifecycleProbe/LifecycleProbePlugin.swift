@@ -9,7 +9,7 @@ import PlugboardKit
 ///
 /// `LIFECYCLE_PROBE` (the tests set it) bends it: `fail-cache` makes Cache's
 /// start hook throw, `hang-cache` print `Cache waits` and wait forever
-/// (ignoring cancellation), `slow-cache` take 0.6 s; `hang-stop-cache`
+/// (ignoring cancellation), `slow-cache` take 1.5 s; `hang-stop-cache`
 /// makes Cache's stop hook print `Cache stopping` and wait forever;
 /// `fail-stop-sessions` makes Sessions' stop hook throw, `fail-make-cache` Cache's factory;
 /// `transient` adds a `.transient` service with a start hook (refused by `check` and `run`).
@@ -32,7 +32,7 @@ struct LifecycleProbeAssembly: Assembly {
           await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
         case "slow-cache":
           // Slower than the test's stageTimeout, well within hookTimeout.
-          try await Task.sleep(for: .milliseconds(600))
+          try await Task.sleep(for: .milliseconds(1_500))
           Probe.say("start Cache")
         default: Probe.say("start Cache")
         }
