@@ -20,8 +20,10 @@ final class GroupedProcess {
   private var errors: Int32
   private(set) var stdout: [UInt8] = []
   private(set) var stderr: [UInt8] = []
-  /// How long any one wait may take before the test gives up.
-  static let limit = Duration.seconds(30)
+  /// How long any one wait may take before the test gives up: a bound on
+  /// a hang, not a time the process is expected to meet, so far beyond
+  /// what a busy machine takes to print a line.
+  static let limit = Duration.seconds(120)
 
   struct Failure: Error, CustomStringConvertible {
     let description: String
