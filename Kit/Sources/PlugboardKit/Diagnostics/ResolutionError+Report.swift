@@ -46,7 +46,7 @@ extension ResolutionError {
   private func action(suggestions: @autoclosure () -> [Suggestion]) -> String {
     switch kind {
     case .notRegistered:
-      if registries.contains(where: { $0.inactive.contains { $0.key.service == key.service } }) {
+      if registries.contains(where: { !$0.inactive(where: { $0.key.service == key.service }).isEmpty }) {
         return "Activate a profile \(key.service.shortName) is registered for, or register it for "
           + "the active profile too (inProfiles(...) on its registration)."
       }

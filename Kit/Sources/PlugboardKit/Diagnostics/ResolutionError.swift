@@ -1,10 +1,12 @@
+import Synchronization
+
 /// Why a resolution failed, with everything needed to act on it.
 ///
 /// Thrown by every `resolve`. Its `description` renders a report in the
 /// spirit of Spring Boot's failure analysis: what went wrong, the chain from
 /// the request to the failing link with each registration site, suggestions,
-/// and an action line. Suggestions are computed only when read, so a failed
-/// lookup that nobody prints stays cheap.
+/// and an action line. Suggestions are computed only when read, and kept,
+/// so a failed lookup that nobody prints stays cheap.
 public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable {
   public enum Kind: Sendable {
     /// Nothing is registered for the failing key.
@@ -52,6 +54,10 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
   /// (the last one waits for an instance this thread is making); empty for
   /// a cycle within one chain.
   let otherThreads: [ThreadWait]
+  /// The suggestions, once worked out, for the kinds that get any: each
+  /// working out is a pass over every registration, and a report reads
+  /// them twice (for its action too), a test or a tool often more.
+  private let worked: WorkedSuggestions?
 
   init(
     kind: Kind, key: ServiceKey, chain: [ChainLink], registries: [RegistrySnapshot],
@@ -62,6 +68,12 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
     self.chain = chain
     self.registries = registries
     self.otherThreads = otherThreads
+    switch kind {
+    case .notRegistered, .argumentsMismatch:
+      worked = WorkedSuggestions()
+    case .cycle, .factoryFailed, .tooDeep, .stackExhausted, .asyncRegistration, .outsideScope:
+      worked = nil
+    }
   }
 
   /// What debuggers and test frameworks show: the error's own facts, not
@@ -78,12 +90,7 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
   /// Only a request that found nothing, or found the service with other
   /// arguments, gets suggestions.
   public var suggestions: [Suggestion] {
-    switch kind {
-    case .notRegistered, .argumentsMismatch:
-      return Suggestion.candidates(for: key, in: registries)
-    case .cycle, .factoryFailed, .tooDeep, .stackExhausted, .asyncRegistration, .outsideScope:
-      return []
-    }
+    worked?.value { Suggestion.candidates(for: key, in: registries) } ?? []
   }
 
   /// Facts about configuration that explain a missing registration: a
@@ -109,7 +116,7 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
           "Unnamed requests for \(key.service.shortName) are served by its registration named "
             + "\"\(selection.name)\" (\(selection.reason)), and there is none.")
       }
-      for record in registry.inactive where record.key.service == key.service {
+      for record in registry.inactive(where: { $0.key.service == key.service }) {
         guard let profiles = record.info.profiles else { continue }
         let name = record.key.name.map { " named \"\($0)\"" } ?? ""
         let active =
@@ -127,5 +134,21 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
   public var underlyingError: (any Error)? {
     guard case .factoryFailed(let underlying) = kind else { return nil }
     return underlying
+  }
+}
+
+/// A ``ResolutionError``'s suggestions once worked out, shared by the
+/// copies of the error.
+final class WorkedSuggestions: Sendable {
+  private let suggestions = Mutex<[Suggestion]?>(nil)
+
+  /// The suggestions, from `work` the first time.
+  func value(_ work: () -> [Suggestion]) -> [Suggestion] {
+    if let done = suggestions.withLock({ $0 }) { return done }
+    // Worked out outside the lock: two threads asking at once both do the
+    // work and get equal answers.
+    let done = work()
+    suggestions.withLock { $0 = done }
+    return done
   }
 }

@@ -36,60 +36,74 @@ public struct Suggestion: Sendable, Hashable, CustomStringConvertible {
   /// arguments, then a type of the same name from a second copy of its
   /// module, then a type with a similar name.
   ///
-  /// One pass over the registrations, comparing names once per distinct
-  /// service type rather than once per record, and one more, newest
-  /// first, to find which registration of each chosen key wins (without
-  /// hashing every key, as working out all winners would): a container of 1,000,000
-  /// registrations of a few types took 8 s (26.5 s for an unrelated type)
-  /// when every record paid for reflecting its type's name and an edit
-  /// distance.
+  /// One pass over the registrations, oldest first, that compares names
+  /// once per distinct service type rather than once per record (a
+  /// container of 1,000,000 registrations of a few types took 8 s when
+  /// every record paid for reflecting its type's name and an edit
+  /// distance) and finds which registration of each chosen key wins (the
+  /// newest) as it goes, without hashing every key. Each record costs a
+  /// probe of ``TypeTable`` and, for a type with a chosen key, a look at
+  /// the chosen names. A second pass to settle the winners, comparing
+  /// every later registration of a chosen type with each chosen key, and
+  /// a `Dictionary` lookup per record for its type's verdict made the
+  /// suggestions for a miss among 100,000 registrations cost 63 million
+  /// instructions (1,140 million in a debug build); 35 million now (167).
   static func candidates(for key: ServiceKey, in registries: [RegistrySnapshot]) -> [Suggestion] {
     var sameType: [Candidate] = []
-    var otherTypes: [Reason: [Candidate]] = [:]
+    var duplicated: [Candidate] = []
+    var similar: [Candidate] = []
     var seen = Set<ServiceKey>()
-    var verdicts: [ObjectIdentifier: Reason?] = [:]
     let wanted = WantedName(key.service)
-    for registry in registries {
-      var chosen: [Candidate] = []
-      // Each key once, at its first registration; which one wins is
-      // settled below for the few chosen.
+    let wantedID = key.service.id
+    var types = TypeTable()
+    defer { types.deallocate() }
+    for (position, registry) in registries.enumerated() {
+      // The keys chosen from this registry, each at its first
+      // registration here, and whether any is of the requested type.
+      var chosen = ChosenKeys()
+      var sameTypeChosen = false
       registry.forEachActive { record in
-        guard record.key != key else { return }
+        let recordKey = record.key
+        let id = recordKey.service.id
         let reason: Reason
-        if record.key.service == key.service {
-          guard sameType.count < limit else { return }
-          reason = record.key.name == key.name ? .otherArguments : .otherName
+        if id == wantedID {
+          if sameTypeChosen && chosen.settle(record) { return }
+          guard sameType.count < limit, recordKey != key else { return }
+          reason = recordKey.name == key.name ? .otherArguments : .otherName
         } else {
-          let service = record.key.service
-          let verdict: Reason?
-          if let known = verdicts[service.id] {
-            verdict = known
+          let facts: TypeTable.Facts
+          if let known = types.facts(of: id) {
+            facts = known
           } else {
-            verdict = wanted.relation(to: service)
-            verdicts[service.id] = verdict
+            facts = types.add(id, verdict: wanted.relation(to: recordKey.service))
           }
-          guard let verdict, otherTypes[verdict, default: []].count < limit else { return }
+          guard let verdict = facts.verdict else { return }
+          if facts.chosenIn == position && chosen.settle(record) { return }
+          guard (verdict == .duplicatedModule ? duplicated : similar).count < limit else { return }
           reason = verdict
         }
-        guard seen.insert(record.key).inserted else { return }
+        guard seen.insert(recordKey).inserted else { return }
         let candidate = Candidate(reason: reason, winner: record)
-        chosen.append(candidate)
-        if reason == .otherName || reason == .otherArguments {
+        chosen.add(candidate)
+        switch reason {
+        case .otherName, .otherArguments:
           sameType.append(candidate)
-        } else {
-          otherTypes[reason, default: []].append(candidate)
+          sameTypeChosen = true
+        case .duplicatedModule:
+          duplicated.append(candidate)
+          types.markChosen(id, in: position)
+        case .similarName:
+          similar.append(candidate)
+          types.markChosen(id, in: position)
         }
       }
-      settleWinners(of: chosen, in: registry)
     }
     // In the order the winning registrations were made, as the registry
     // lists them.
     func ordered(_ group: [Candidate]) -> [Suggestion] {
       group.sorted { $0.winner.sequence < $1.winner.sequence }.map(\.suggestion)
     }
-    let all =
-      ordered(sameType) + ordered(otherTypes[.duplicatedModule, default: []])
-      + ordered(otherTypes[.similarName, default: []])
+    let all = ordered(sameType) + ordered(duplicated) + ordered(similar)
     return Array(all.prefix(limit))
   }
 
@@ -107,21 +121,38 @@ public struct Suggestion: Sendable, Hashable, CustomStringConvertible {
     var suggestion: Suggestion { Suggestion(reason: reason, key: winner.key, site: winner.site) }
   }
 
-  /// Points each of `chosen` (at most a few dozen) at the newest active
-  /// registration of its key in `registry`: one pass, newest first,
-  /// comparing type identities before whole keys.
-  private static func settleWinners(of chosen: [Candidate], in registry: RegistrySnapshot) {
-    guard !chosen.isEmpty else { return }
-    var unsettled = chosen
-    registry.forEachActive(newestFirst: true) { record in
-      guard !unsettled.isEmpty else { return }
-      let id = record.key.service.id
-      if let index = unsettled.firstIndex(where: {
-        $0.winner.key.service.id == id && $0.winner.key == record.key
-      }) {
-        unsettled[index].winner = record
-        unsettled.remove(at: index)
+  /// The keys chosen from one registry (at most a few dozen), for telling
+  /// which of its later registrations registers one of them again.
+  private struct ChosenKeys {
+    private var candidates: [Candidate] = []
+    /// The names among the keys, and whether one has none: a name
+    /// neither holds is not a chosen key's, which spares most
+    /// registrations a comparison with every candidate (in a debug build,
+    /// 600 instructions each).
+    private var names = Set<String>()
+    private var unnamed = false
+
+    mutating func add(_ candidate: Candidate) {
+      candidates.append(candidate)
+      if let name = candidate.winner.key.name {
+        names.insert(name)
+      } else {
+        unnamed = true
       }
+    }
+
+    /// Whether `record` registers one of the keys again; if so it is that
+    /// key's winner now, being newer than every registration before it.
+    func settle(_ record: RegistrationRecord) -> Bool {
+      let key = record.key
+      if let name = key.name {
+        guard names.contains(name) else { return false }
+      } else {
+        guard unnamed else { return false }
+      }
+      guard let candidate = candidates.first(where: { $0.winner.key == key }) else { return false }
+      candidate.winner = record
+      return true
     }
   }
 
@@ -142,6 +173,87 @@ public struct Suggestion: Sendable, Hashable, CustomStringConvertible {
       let otherName = other.name
       if otherName == name { return .duplicatedModule }
       return isSimilar(other.shortName.lowercased(), short) ? .similarName : nil
+    }
+  }
+
+  /// What one pass has learnt of each service type it met, found by the
+  /// metatype's address in an open-addressing table: the verdict on its
+  /// name, and the registry in which one of its keys was last chosen.
+  /// Probed once per record, where a `Dictionary` keyed by
+  /// `ObjectIdentifier` cost about 140 instructions a probe in a release
+  /// build. A struct, freed by its owner: a debug build checks each use
+  /// of a class's stored properties for exclusive access.
+  private struct TypeTable {
+    struct Facts {
+      /// The metatype's address; 0 in an empty slot.
+      var bits: UInt = 0
+      var verdict: Reason?
+      /// The position in the pass's registries of the last registry from
+      /// which one of the type's keys was chosen; -1 for none.
+      var chosenIn = -1
+    }
+
+    private var slots: UnsafeMutablePointer<Facts>
+    private var capacity: Int
+    private var used = 0
+
+    init() {
+      capacity = 64
+      slots = Self.emptySlots(capacity)
+    }
+
+    func deallocate() {
+      slots.deinitialize(count: capacity)
+      slots.deallocate()
+    }
+
+    /// The facts of the type, if it has been met.
+    func facts(of id: ObjectIdentifier) -> Facts? {
+      let index = slot(of: Registry.bits(of: id))
+      return slots[index].bits == 0 ? nil : slots[index]
+    }
+
+    /// Records a type met for the first time, with its verdict.
+    mutating func add(_ id: ObjectIdentifier, verdict: Reason?) -> Facts {
+      let facts = Facts(bits: Registry.bits(of: id), verdict: verdict)
+      slots[slot(of: facts.bits)] = facts
+      used += 1
+      if used * 2 > capacity { grow() }
+      return facts
+    }
+
+    /// Records that one of the type's keys was chosen from the registry at
+    /// `position`; the type has been met.
+    func markChosen(_ id: ObjectIdentifier, in position: Int) {
+      slots[slot(of: Registry.bits(of: id))].chosenIn = position
+    }
+
+    /// The slot holding `bits`, or the empty one where it would go.
+    private func slot(of bits: UInt) -> Int {
+      let mask = capacity - 1
+      var index = Registry.index(of: bits, shift: 64 - capacity.trailingZeroBitCount)
+      while slots[index].bits != bits && slots[index].bits != 0 { index = (index &+ 1) & mask }
+      return index
+    }
+
+    private mutating func grow() {
+      let old = slots
+      let oldCapacity = capacity
+      capacity *= 2
+      slots = Self.emptySlots(capacity)
+      var index = 0
+      while index < oldCapacity {
+        if old[index].bits != 0 { slots[slot(of: old[index].bits)] = old[index] }
+        index += 1
+      }
+      old.deinitialize(count: oldCapacity)
+      old.deallocate()
+    }
+
+    private static func emptySlots(_ capacity: Int) -> UnsafeMutablePointer<Facts> {
+      let slots = UnsafeMutablePointer<Facts>.allocate(capacity: capacity)
+      slots.initialize(repeating: Facts(), count: capacity)
+      return slots
     }
   }
 
