@@ -1,7 +1,11 @@
 import PlugboardKit
 import Testing
 
-/// Which registration of a suggested key a miss points at.
+/// A type whose name is not ASCII, for the short name's other path.
+struct Crème {}
+
+/// Which registration of a suggested key a miss points at, and the short
+/// names suggestions are judged by.
 @Suite struct SuggestionTests {
   @discardableResult
   func repository(_ container: Container, name: String? = nil, line: Int)
@@ -56,5 +60,16 @@ import Testing
     let error = try #require(throws: ResolutionError.self) { try child.resolve(AuthRepository.self) }
     #expect(error.suggestions.filter { $0.key.name == "a" }.map(\.site.line) == [4])
     #expect(error.suggestions.filter { $0.key.name == "b" }.map(\.site.line) == [2])
+  }
+
+  @Test func shortNamesDropTheModuleAndKeepGenericArguments() {
+    #expect(TypeIdentity(KeychainAuthRepository.self).shortName == "KeychainAuthRepository")
+    #expect(
+      TypeIdentity(Optional<KeychainAuthRepository>.self).shortName
+        == "Optional<PlugboardKitTests.KeychainAuthRepository>")
+    #expect(
+      TypeIdentity([String: Crème].self).shortName == "Dictionary<Swift.String, PlugboardKitTests.Crème>")
+    #expect(TypeIdentity(Crème.self).shortName == "Crème")
+    #expect(TypeIdentity((any AuthRepository).self).metatypeSpelling == "(any AuthRepository).self")
   }
 }

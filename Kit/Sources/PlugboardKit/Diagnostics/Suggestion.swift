@@ -170,9 +170,10 @@ public struct Suggestion: Sendable, Hashable, CustomStringConvertible {
     /// `.duplicatedModule` for another type of the same name, `.similarName`
     /// for a type whose short name is close, nil otherwise.
     func relation(to other: TypeIdentity) -> Reason? {
+      // Reflected once: the short name is cut from it.
       let otherName = other.name
       if otherName == name { return .duplicatedModule }
-      return isSimilar(other.shortName.lowercased(), short) ? .similarName : nil
+      return isSimilar(TypeIdentity.shortName(of: otherName).lowercased(), short) ? .similarName : nil
     }
   }
 
@@ -261,17 +262,46 @@ public struct Suggestion: Sendable, Hashable, CustomStringConvertible {
   /// (`AuthRepository` and `AuthRepositoryImpl`).
   static func isSimilar(_ lhs: String, _ rhs: String) -> Bool {
     if lhs == rhs { return true }
-    if lhs.count >= 4 && rhs.count >= 4 && (lhs.contains(rhs) || rhs.contains(lhs)) { return true }
-    let allowed = max(1, min(lhs.count, rhs.count) / 4)
+    let lhsCount = lhs.count
+    let rhsCount = rhs.count
+    if lhsCount >= 4 && rhsCount >= 4 && (contains(lhs, rhs) || contains(rhs, lhs)) { return true }
+    let allowed = max(1, min(lhsCount, rhsCount) / 4)
     return editDistance(lhs, rhs, limit: allowed) <= allowed
+  }
+
+  /// Whether `text` contains `part`. Two ASCII names are compared byte by
+  /// byte, which finds what Foundation's search finds for them (no
+  /// character of either has another form) for a fifteenth of its 5,000
+  /// instructions; any other pair is left to Foundation.
+  private static func contains(_ text: String, _ part: String) -> Bool {
+    guard !TypeBucket.isNotASCII(text) && !TypeBucket.isNotASCII(part) else { return text.contains(part) }
+    var text = text
+    var part = part
+    return text.withUTF8 { textBytes in
+      part.withUTF8 { partBytes in
+        // Foundation finds no empty string.
+        guard let text = textBytes.baseAddress, let part = partBytes.baseAddress,
+          !partBytes.isEmpty && partBytes.count <= textBytes.count
+        else { return false }
+        var start = 0
+        while start + partBytes.count <= textBytes.count {
+          var matched = 0
+          while matched < partBytes.count && text[start + matched] == part[matched] { matched += 1 }
+          if matched == partBytes.count { return true }
+          start += 1
+        }
+        return false
+      }
+    }
   }
 
   /// Levenshtein distance, giving up (returning `limit + 1`) once it exceeds
   /// `limit`.
   static func editDistance(_ lhs: String, _ rhs: String, limit: Int) -> Int {
+    // Counted before they are copied: most pairs differ too much in length.
+    if abs(lhs.unicodeScalars.count - rhs.unicodeScalars.count) > limit { return limit + 1 }
     let a = Array(lhs.unicodeScalars)
     let b = Array(rhs.unicodeScalars)
-    if abs(a.count - b.count) > limit { return limit + 1 }
     var previous = Array(0...b.count)
     var current = [Int](repeating: 0, count: b.count + 1)
     for i in 1...max(a.count, 1) where !a.isEmpty {
