@@ -94,13 +94,26 @@ struct QuickNameTable: @unchecked Sendable {
   /// The words of `name` made anew from its bytes, when they hold the
   /// whole name by value (no storage elsewhere that could be freed and
   /// reused): two strings made from the same bytes then have equal words.
+  ///
+  /// `name` itself is usually held that way already (a literal, or a short
+  /// interpolation): then one string made anew has its words, and no
+  /// second one is needed to tell. The bytes are read in place, not
+  /// copied into an array: building a registry of 100,000 short names
+  /// spent two thirds of its time here.
   static func canonicalWords(of name: String) -> (UInt64, UInt64)? {
     guard name.utf8.count <= 15 else { return nil }
-    let bytes = Array(name.utf8)
-    let first = String(decoding: bytes, as: UTF8.self)
-    let second = String(decoding: bytes, as: UTF8.self)
-    let words = Self.words(of: first)
-    return withExtendedLifetime((first, second)) { words == Self.words(of: second) ? words : nil }
+    var copy = name
+    return copy.withUTF8 { bytes in
+      let first = String(decoding: bytes, as: UTF8.self)
+      let words = Self.words(of: first)
+      // `name` was alive when `first` was made, so their words are equal
+      // only when both hold the bytes themselves: new storage would have
+      // another address.
+      let own = Self.words(of: name)
+      if words.0 == own.0 && words.1 == own.1 { return words }
+      let second = String(decoding: bytes, as: UTF8.self)
+      return withExtendedLifetime((first, second)) { words == Self.words(of: second) ? words : nil }
+    }
   }
 
   @inlinable @inline(__always)

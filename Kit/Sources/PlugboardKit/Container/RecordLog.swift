@@ -40,7 +40,16 @@ final class RecordLog: @unchecked Sendable {
       return self
     }
     let grown = RecordLog(capacity: capacity * 2)
-    for index in 0..<count { grown.append(storage[index]) }
+    // Copied against a local count rather than by `append`, whose
+    // accesses to `count` a debug build checks for exclusivity on every
+    // record copied.
+    let copied = count
+    var index = 0
+    while index < copied {
+      (grown.storage + index).initialize(to: storage[index])
+      index += 1
+    }
+    grown.count = copied
     grown.append(record)
     return grown
   }

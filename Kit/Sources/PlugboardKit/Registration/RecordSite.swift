@@ -24,7 +24,11 @@ struct RecordSite {
   /// `line` beyond 32 bits is kept as the largest that fits: no source
   /// file is that long.
   init(file: UInt32, line: Int, plugin: UInt32) {
-    self.init(file: file, line: Int32(clamping: line), plugin: plugin)
+    // Clamped by hand: `Int32(clamping:)` is generic, which in a debug
+    // build is a call through witness tables, an eighth of a registration.
+    let clamped =
+      line > Int(Int32.max) ? Int32.max : line < Int(Int32.min) ? Int32.min : Int32(truncatingIfNeeded: line)
+    self.init(file: file, line: clamped, plugin: plugin)
   }
 
   /// The ``plugin`` value of registrations `plugin` makes, numbering its
