@@ -159,7 +159,8 @@ let package = Package(
     // tests which block their thread run on (see its files).
     .target(name: "PlugboardTestSupport", path: "Tests/PlugboardTestSupport"),
     .testTarget(
-      name: "PlugboardKitTests", dependencies: [kit, stamping, "PlugboardBenchSupport", "PlugboardTestSupport"],
+      name: "PlugboardKitTests",
+      dependencies: [kit, stamping, "PlugboardBenchSupport", "PlugboardTestSupport"],
       path: "Tests/PlugboardKitTests"),
     .testTarget(
       name: "PlugboardHostTests",
