@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -11,7 +12,7 @@ import Testing
 ///
 /// It needs release products, which this suite's debug build does not
 /// make: see ``ReleaseProducts``.
-@Suite(.enabled(if: ReleaseProducts.directory != nil, ReleaseProducts.missing))
+@Suite(.enabled(if: ReleaseProducts.directory != nil, ReleaseProducts.missing), .blocking)
 struct ReleaseHostTests {
   /// A release `plugboard` installed into a fresh prefix, and a deployment
   /// folder beside it holding the release and the debug `libHealthy.so`,
