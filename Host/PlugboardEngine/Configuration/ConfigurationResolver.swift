@@ -87,6 +87,8 @@ package struct ConfigurationResolver: Sendable {
     case .string: .string("")
     case .int, .double, .duration: .number("0")
     case .bool: .bool(false)
+    // A type a later PlugboardKit adds is read from text, as a string is.
+    @unknown default: .string("")
     }
   }
 

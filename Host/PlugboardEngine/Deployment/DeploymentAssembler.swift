@@ -47,6 +47,8 @@ enum DeploymentAssembler {
           switch stage {
           case .assemble: try assembly.assemble(container: container)
           case .loaded: try assembly.loaded(resolver: container)
+          // The host runs the stages its own PlugboardKit has, no others.
+          @unknown default: break
           }
         } catch {
           let failure = AssemblyError(assembly: type(of: assembly), stage: stage, underlying: error)

@@ -152,6 +152,9 @@ package struct GraphModel: Sendable, Encodable {
     case .lazy: .lazy
     case .provider: .provider
     case .afterInit: .afterInit
+    // Deferred in a way this host does not draw apart: still no part of a
+    // cycle, as every deferral.
+    case .some: .lazy
     case nil:
       node.info.forwardsTo == edge.key ? .forwarded : edge.key.isContribution ? .contribution : .dependency
     }

@@ -123,6 +123,7 @@ public final class ServiceLifecycle: Sendable {
     case .failed(let error): reason = .threw("\(error)")
     case .timedOut: reason = .timedOut(limit)
     case .interrupted: reason = .interrupted
+    @unknown default: reason = .threw("the hook ended in a way this host does not know")
     }
     return LifecycleFailure(hook: hook, registration: service.registration, reason: reason)
   }

@@ -22,13 +22,13 @@ import PlugboardABI
 /// about to be reached, a stack nearly full, a thread's first
 /// resolution) gets `nil` and takes the general path, which reports the
 /// same errors as before.
-@usableFromInline
+@frozen @usableFromInline
 struct DirectCall {
   /// The calling thread's ``ResolutionContext``, unretained: it lives as
   /// long as the thread.
   @usableFromInline let context: UnsafeMutableRawPointer
 
-  @usableFromInline
+  @inlinable
   init(context: UnsafeMutableRawPointer) {
     self.context = context
   }
@@ -46,12 +46,19 @@ extension Container {
   /// a ten-object graph about 350 instructions.
   @inlinable @inline(__always)
   func enterDirectCall(of record: RegistrationRecord, hasArguments: Bool) -> DirectCall? {
+    enterDirectCall(of: record, hasArguments: hasArguments, limit: hot.pointee.maximumDepth)
+  }
+
+  /// ``enterDirectCall(of:hasArguments:)`` with the container's
+  /// ``maximumDepth`` already read.
+  @inlinable @inline(__always)
+  func enterDirectCall(of record: RegistrationRecord, hasArguments: Bool, limit: Int) -> DirectCall? {
     // Anything the push declines (a cycle, the depth limit, a deep chain)
     // is for the general path, which checks again as it enters.
     guard !record.hasHandlers,
       let pointer = plugboard_current_context(),
       Unmanaged<ResolutionContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef({
-        $0.pushIfShallow(record, hasArguments: hasArguments, limit: maximumDepth)
+        $0.pushIfShallow(record, hasArguments: hasArguments, limit: limit)
       })
     else { return nil }
     return DirectCall(context: pointer)

@@ -14,7 +14,10 @@ extension Container {
     // Always inlined, and kept this small: left to the optimizer, the
     // singleton's path was sometimes outlined with its closure, which
     // cost it about 60 instructions per resolve (BENCHMARKS.md, "History").
-    guard let found = lookup(ObjectIdentifier(serviceType), name: name) else {
+    // The container's hot fields, reached once: each read of ``hot`` is a
+    // call into PlugboardKit (the container's layout is not frozen).
+    let hot = self.hot
+    guard let found = lookup(ObjectIdentifier(serviceType), name: name, in: hot) else {
       return try resolveUnregistered(serviceType, name: name)
     }
     // The key matched this metatype with no arguments, so the record's
@@ -22,7 +25,7 @@ extension Container {
     if let instance = found._withUnsafeGuaranteedRef({ $0.sharedInstance }) {
       return instance.assumingMemoryBound(to: Service.self).pointee
     }
-    return try makeInstance(of: Service.self, from: found)
+    return try makeInstance(of: Service.self, from: found, in: hot)
   }
 
   /// A new (or scoped) instance of the registration `resolve` found.
@@ -30,6 +33,16 @@ extension Container {
   func makeInstance<Service>(of _: Service.Type, from found: Unmanaged<RegistrationRecord>) throws
     -> Service
   {
+    try makeInstance(of: Service.self, from: found, in: hot)
+  }
+
+  /// ``makeInstance(of:from:)`` with the container's ``hot`` fields
+  /// already at hand.
+  @inlinable
+  func makeInstance<Service>(
+    of _: Service.Type, from found: Unmanaged<RegistrationRecord>,
+    in hot: UnsafeMutablePointer<ContainerHotPath>
+  ) throws -> Service {
     try found._withUnsafeGuaranteedRef { base in
       // An argument-free key of this metatype matched: only `register`
       // makes such records, and `Service` is their generic argument. The
@@ -38,8 +51,8 @@ extension Container {
       // temporary of dynamic size and moved it with a value-witness call.
       let record = unsafeDowncast(base, to: PlainRecord<Service>.self)
       let scope = record.rawScope
-      if scope == ObjectScope.transient.rawValue {
-        if let call = enterDirectCall(of: record, hasArguments: false) {
+      if scope == RawScope.transient {
+        if let call = enterDirectCall(of: record, hasArguments: false, limit: hot.pointee.maximumDepth) {
           defer { leave(call) }
           do {
             return try record.factory(self)
@@ -47,7 +60,7 @@ extension Container {
             throw failure(error, at: record, in: call)
           }
         }
-      } else if scope == ObjectScope.graph.rawValue, let kept = keptGraphInstance(of: record) {
+      } else if scope == RawScope.graph, let kept = keptGraphInstance(of: record) {
         return kept.assumingMemoryBound(to: Service.self).pointee
       }
       return try makeInstanceInGeneral(from: record)
@@ -113,7 +126,7 @@ extension Container {
     if let instance = record.sharedInstance {
       return instance.assumingMemoryBound(to: Service.self).pointee
     }
-    if record.rawScope == ObjectScope.transient.rawValue,
+    if record.rawScope == RawScope.transient,
       let call = enterDirectCall(of: record, hasArguments: true)
     {
       defer { leave(call) }

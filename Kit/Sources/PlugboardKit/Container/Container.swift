@@ -14,7 +14,7 @@ import Synchronization
 /// Registering the same key (type, name and argument types) twice replaces
 /// the earlier registration — the later one wins, as in Swinject — and the
 /// pair is recorded in ``duplicateRegistrations``.
-public final class Container: @unchecked Sendable {
+public final class Container: _ContainerHotFields, @unchecked Sendable {
   // Mutable state lives behind `state`; `published` is an atomic pointer to
   // the current registry, which `state.current` keeps alive, or nil while
   // registrations wait to be published into it. Replaced registries wait
@@ -89,7 +89,6 @@ public final class Container: @unchecked Sendable {
   let state = Protected(State())
   /// The contributions made here, per contract (Container+Contributions).
   let contributions = ContributionIndex()
-  @usableFromInline let published = Atomic<UnsafeRawPointer?>(nil)
   /// Whether any ``Behavior`` was added, so that registering without one
   /// costs a load rather than the lock.
   let announcing = Atomic<Bool>(false)
@@ -112,6 +111,7 @@ public final class Container: @unchecked Sendable {
     self.maximumDepth = maximumDepth
     self.hopThreads = .shared
     self.scopeStorage = nil
+    super.init(maximumDepth: maximumDepth)
     for behavior in behaviors { addBehavior(behavior) }
   }
 
@@ -137,6 +137,7 @@ public final class Container: @unchecked Sendable {
     self.maximumDepth = maximumDepth
     self.hopThreads = hopThreads
     self.scopeStorage = nil
+    super.init(maximumDepth: maximumDepth)
   }
 
   /// The resolver of a ``ServiceScope`` under `parent`, keeping its
@@ -147,6 +148,7 @@ public final class Container: @unchecked Sendable {
     self.maximumDepth = parent.maximumDepth
     self.hopThreads = parent.hopThreads
     self.scopeStorage = storage
+    super.init(maximumDepth: parent.maximumDepth)
   }
 
   // MARK: Registering
@@ -208,8 +210,8 @@ public final class Container: @unchecked Sendable {
     // Already withdrawn (the common case while assembling): nothing to do.
     // A registry published after the lock above includes the record; one
     // published before it is seen here and withdrawn.
-    if published.load(ordering: .sequentiallyConsistent) != nil {
-      published.store(nil, ordering: .sequentiallyConsistent)
+    if hot.pointee.published.load(ordering: .sequentiallyConsistent) != nil {
+      hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
     }
     if announcing.load(ordering: .acquiring) { announce(record) }
   }
@@ -245,7 +247,7 @@ public final class Container: @unchecked Sendable {
       state.pending = []
       state.rebuildAll = true
     }
-    published.store(nil, ordering: .sequentiallyConsistent)
+    hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
     _ = publish()
   }
 
@@ -274,7 +276,7 @@ public final class Container: @unchecked Sendable {
       state.pending.removeAll { $0.stamp.plugin == number }
       state.rebuildAll = true
     }
-    published.store(nil, ordering: .sequentiallyConsistent)
+    hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
   }
 
   /// The registrations ``removeRegistrations(attributedTo:)`` removed, in
@@ -415,7 +417,7 @@ public final class Container: @unchecked Sendable {
         $0.activeProfile = newValue
         $0.rebuildAll = true
       }
-      published.store(nil, ordering: .sequentiallyConsistent)
+      hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
     }
   }
 
@@ -429,7 +431,7 @@ public final class Container: @unchecked Sendable {
         service: serviceType, name: name, reason: reason)
       $0.rebuildAll = true
     }
-    published.store(nil, ordering: .sequentiallyConsistent)
+    hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
   }
 
   /// The per-service choices in force here.
@@ -465,7 +467,7 @@ public final class Container: @unchecked Sendable {
   /// affects which registrations take part.
   func invalidate() {
     state.withLock { $0.rebuildAll = true }
-    published.store(nil, ordering: .sequentiallyConsistent)
+    hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
   }
 
   /// The registrations as they are now, for inspection and diagnostics.
@@ -503,7 +505,7 @@ public final class Container: @unchecked Sendable {
     let counter = ReaderGate.enter()
     // Retained while the reader is counted in, so a registry replaced
     // meanwhile is not freed under it.
-    let current = published.load(ordering: .acquiring).map {
+    let current = hot.pointee.published.load(ordering: .acquiring).map {
       Unmanaged<Registry>.fromOpaque($0).takeUnretainedValue()
     }
     // Left before publishing: `publish` frees retired registries only when
@@ -525,7 +527,7 @@ public final class Container: @unchecked Sendable {
   @inline(never)
   private func publish() -> Registry {
     state.withLock { state in
-      if let pointer = published.load(ordering: .sequentiallyConsistent) {
+      if let pointer = hot.pointee.published.load(ordering: .sequentiallyConsistent) {
         return Unmanaged<Registry>.fromOpaque(pointer).takeUnretainedValue()
       }
       let profile = state.activeProfile ?? parent?.activeProfile
@@ -538,7 +540,7 @@ public final class Container: @unchecked Sendable {
         }
         if outcome == .placed {
           state.pending = []
-          published.store(
+          hot.pointee.published.store(
             UnsafeRawPointer(Unmanaged.passUnretained(current).toOpaque()),
             ordering: .sequentiallyConsistent)
           return current
@@ -552,7 +554,7 @@ public final class Container: @unchecked Sendable {
       state.current = registry
       state.pending = []
       state.rebuildAll = false
-      published.store(
+      hot.pointee.published.store(
         UnsafeRawPointer(Unmanaged.passUnretained(registry).toOpaque()),
         ordering: .sequentiallyConsistent)
       if !state.retired.isEmpty && ReaderGate.isQuiet() { state.retired = [] }
@@ -565,8 +567,16 @@ public final class Container: @unchecked Sendable {
   /// every resolve: no lock, no reference counting, no allocation.
   @inlinable @inline(__always)
   func lookup(_ id: ObjectIdentifier, name: String?) -> Unmanaged<RegistrationRecord>? {
+    lookup(id, name: name, in: hot)
+  }
+
+  /// ``lookup(_:name:)`` with the container's ``hot`` fields at hand.
+  @inlinable @inline(__always)
+  func lookup(_ id: ObjectIdentifier, name: String?, in hot: UnsafeMutablePointer<ContainerHotPath>)
+    -> Unmanaged<RegistrationRecord>?
+  {
     let counter = ReaderGate.enter()
-    let pointer = published.load(ordering: .acquiring)
+    let pointer = hot.pointee.published.load(ordering: .acquiring)
     let found = pointer.flatMap {
       Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef { registry in
         guard let name else { return registry.plainRecord(for: id) }
@@ -583,7 +593,7 @@ public final class Container: @unchecked Sendable {
   @usableFromInline
   func lookupSlowly(_ id: ObjectIdentifier, name: String?) -> Unmanaged<RegistrationRecord>? {
     let counter = ReaderGate.enter()
-    let pointer = published.load(ordering: .acquiring)
+    let pointer = hot.pointee.published.load(ordering: .acquiring)
     var found = pointer.flatMap {
       Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef {
         Self.find(id, name: name, in: $0)
@@ -611,7 +621,7 @@ public final class Container: @unchecked Sendable {
     RegistrationRecord
   >? {
     let counter = ReaderGate.enter()
-    let pointer = published.load(ordering: .acquiring)
+    let pointer = hot.pointee.published.load(ordering: .acquiring)
     var found = pointer.flatMap {
       Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef {
         $0.argumentRecord(for: id, name: name, signature: signature)
@@ -635,7 +645,7 @@ public final class Container: @unchecked Sendable {
   /// an array.
   func hasRecords(_ id: ObjectIdentifier, name: String?) -> Bool {
     let counter = ReaderGate.enter()
-    let pointer = published.load(ordering: .acquiring)
+    let pointer = hot.pointee.published.load(ordering: .acquiring)
     let found = pointer.map {
       Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.hasRecords(for: id, name: name) }
     }
@@ -664,7 +674,7 @@ public final class Container: @unchecked Sendable {
   /// ``isServed(_:name:)`` without wrappers.
   private func serves(_ id: ObjectIdentifier, name: String?) -> Bool {
     let counter = ReaderGate.enter()
-    let pointer = published.load(ordering: .acquiring)
+    let pointer = hot.pointee.published.load(ordering: .acquiring)
     let found = pointer.map {
       Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.serves(id, name: name) }
     }

@@ -21,11 +21,11 @@ import Synchronization
 /// same key) while readers look on: a slot's words are written before its
 /// record, and never changed once it has one; the record is read and
 /// written atomically.
-@usableFromInline
+@frozen @usableFromInline
 struct QuickNameTable: @unchecked Sendable {
   /// One slot: the name's two words and its registration, whose type is
   /// compared through the record; an empty slot has a `nil` record.
-  @usableFromInline
+  @frozen @usableFromInline
   struct Slot: ~Copyable {
     @usableFromInline var words: (UInt64, UInt64)
     @usableFromInline let record: Atomic<Unmanaged<RegistrationRecord>?>

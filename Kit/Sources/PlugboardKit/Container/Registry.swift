@@ -21,7 +21,7 @@ import Synchronization
 /// room for as many again, when room was what ran out) and free the
 /// replaced one once no lock-free reader can still hold it (see
 /// ``ReaderGate``).
-@usableFromInline
+@_fixed_layout @usableFromInline
 final class Registry: @unchecked Sendable {
   // Fixed at init. The lookup fields are visible to inlinable code so that
   // a singleton resolve runs entirely in the caller.
@@ -357,6 +357,7 @@ final class Registry: @unchecked Sendable {
 /// The registrations of one service type that the quick tables do not
 /// hold: those with arguments, those with names that are long or not
 /// ASCII, and, for a type a profile selection concerns, the unnamed one.
+@usableFromInline
 final class TypeBucket: @unchecked Sendable {
   // Never mutated after init.
   /// The members serving their keys, in registration order.

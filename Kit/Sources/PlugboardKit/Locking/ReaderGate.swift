@@ -16,7 +16,7 @@ import Synchronization
 /// the snapshot pointer at the barrier, so it loads the new snapshot.
 /// Where the system call is unavailable, readers fence themselves
 /// (`plugboard_readers_fence`), the classic store–fence–load handshake.
-@usableFromInline
+@frozen @usableFromInline
 struct ReaderGate: Sendable {
   /// Marks the calling thread inside a lookup; pass the result to
   /// ``leave(_:)``.

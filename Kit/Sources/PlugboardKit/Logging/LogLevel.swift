@@ -12,6 +12,10 @@
 /// LogLevel(name: "loud")     // nil
 /// LogLevel.info < .error     // true
 /// ```
+///
+/// Frozen: the six levels are the whole scale, so a `switch` over them
+/// needs no `@unknown default`, and no release will add one.
+@frozen
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
   /// Step by step detail, for following one request through the code.
   case trace

@@ -7,21 +7,25 @@
 /// the same compiler that compiles the client: a Swift module file can only
 /// be imported by the compiler that wrote it.
 public enum PlugboardBuild {
-  /// The PlugboardKit release this client was compiled against.
+  /// The PlugboardKit release this client was compiled against, a
+  /// semantic version whose promise Kit/ABI.md states: a plugin compiled
+  /// against `1.2.0` runs under a host with any later `1.x` (Kit is built
+  /// with library evolution), and is refused by one with `1.1.x` (it may
+  /// call what that release lacks) or with another major version.
   @_alwaysEmitIntoClient
-  public static var kitRelease: String { "0.1.0" }
+  public static var kitRelease: String { "1.0.0" }
 
   /// The PlugboardKit version this client was compiled against: the
-  /// release and the fingerprint of its sources, `0.1.0+1f2e…`. Plugins
-  /// inline parts of PlugboardKit, so sources that differ under the same
-  /// release number are incompatible, and the host compares this whole.
+  /// release, then as semantic versioning's build metadata the fingerprint
+  /// of Kit's sources, `1.0.0+1f2e…`. The host decides by the release
+  /// alone; the fingerprint tells builds of one release apart in reports.
   @_alwaysEmitIntoClient
   public static var kitVersion: String { "\(kitRelease)+\(sourceFingerprint)" }
 
   /// The version of the PlugboardKit library loaded in this process: what
-  /// a plugin's ``kitVersion`` must equal, since the plugin's inlined code
+  /// a plugin's ``kitVersion`` is compared with, since the plugin's code
   /// runs against this library. Not inlined, so it is always the library's
-  /// own answer, even in a client an incremental build did not recompile.
+  /// own answer, even in a client compiled against an older release.
   public static var loadedKitVersion: String { kitVersion }
 
   /// The plugin ABI version this client speaks (`plugboard_entry_v1`).

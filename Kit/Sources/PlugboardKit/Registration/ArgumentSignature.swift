@@ -4,7 +4,7 @@
 /// identifiers built per call. Equal signatures are only a hint: a match is
 /// confirmed type by type (``ArgumentMatch``), so a collision can never
 /// hand out a registration of other argument types.
-@usableFromInline
+@frozen @usableFromInline
 struct ArgumentSignature {
   @usableFromInline var value: UInt
 
@@ -34,7 +34,7 @@ struct ArgumentSignature {
 
 /// Confirms, type by type, that a registration's argument types are the
 /// ones passed.
-@usableFromInline
+@frozen @usableFromInline
 struct ArgumentMatch {
   @usableFromInline let registered: [TypeIdentity]
   @usableFromInline var index = 0

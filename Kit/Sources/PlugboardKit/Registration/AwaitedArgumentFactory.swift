@@ -2,6 +2,7 @@
 /// its ``ArgumentRecord``: its arguments as one tuple, so that one to
 /// three of them need no variadic generic function type (which the 6.3
 /// compiler cannot abstract when it is `async` and `@isolated(any)`).
+@usableFromInline
 class AwaitedArgumentFactory: @unchecked Sendable {
   /// The name of the global actor the factory is isolated to, if any.
   let isolationName: String?

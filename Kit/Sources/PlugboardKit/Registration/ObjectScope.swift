@@ -60,3 +60,14 @@ public enum ObjectScope: UInt8, Sendable, CaseIterable, CustomStringConvertible 
     }
   }
 }
+
+/// The raw values of the two scopes the inlined resolve tells apart, as
+/// constants. ``ObjectScope`` is not frozen (a release may add a scope), so
+/// a client cannot read a case's raw value without calls into PlugboardKit;
+/// these values are fixed for the major version instead (Kit/ABI.md), and
+/// a test checks that they agree with the enum.
+@usableFromInline
+enum RawScope {
+  @inlinable static var transient: UInt8 { 0 }
+  @inlinable static var graph: UInt8 { 1 }
+}

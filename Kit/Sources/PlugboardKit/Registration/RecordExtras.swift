@@ -7,6 +7,7 @@
 /// of a registration's 452 bytes). The record makes it on the first write,
 /// under its striped lock, which guards every field here; reading never
 /// makes one (`check` reads the metadata of every registration).
+@usableFromInline
 final class RecordExtras {
   var metadata = RegistrationMetadata()
   /// Made when the first instance is kept: most registrations that

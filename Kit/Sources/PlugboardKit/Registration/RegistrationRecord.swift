@@ -11,7 +11,7 @@ import Synchronization
 /// service type, allocated only when the instance is made and published by
 /// storing its address with release ordering: a reader that loads the
 /// address (acquiring) sees the instance.
-@usableFromInline
+@_fixed_layout @usableFromInline
 class RegistrationRecord: @unchecked Sendable {
   // Immutable once the container has stored it, except `scope` (atomic),
   // the extras (behind the record's striped lock) and the shared instance
@@ -42,7 +42,7 @@ class RegistrationRecord: @unchecked Sendable {
   // Unchecked: stamped once under the container's lock before any other
   // thread can see the record, and only read after; the dynamic
   // exclusivity check was a tenth of a registration's cost.
-  @exclusivity(unchecked) var stamp = RecordSite.unstamped
+  @exclusivity(unchecked) var stamp: RecordSite
   /// Position among all registrations of the owning container (see
   /// ``sequence``).
   @exclusivity(unchecked) private var position: UInt32 = 0
@@ -76,6 +76,7 @@ class RegistrationRecord: @unchecked Sendable {
   init(key: ServiceKey, scope: ObjectScope, owner: Container) {
     self.key = key
     self.owner = owner
+    self.stamp = .unstamped
     self.scopeStorage = Atomic(scope.rawValue)
   }
 
@@ -373,7 +374,7 @@ enum TypedInstance<Service> {
 
 /// A registration whose factory takes only the resolver, and the one
 /// generic class a service type instantiates (see ``TypedInstance``).
-@usableFromInline
+@_fixed_layout @usableFromInline
 class PlainRecord<Service>: RegistrationRecord, @unchecked Sendable {
   @usableFromInline final let factory: @Sendable (Resolver) throws -> Service
 
@@ -430,7 +431,7 @@ class PlainRecord<Service>: RegistrationRecord, @unchecked Sendable {
 /// reaches it by the usual path and fails with
 /// ``ResolutionError/Kind/asyncRegistration``. (Not a subclass: a generic
 /// class declaring a type pack cannot be inherited from.)
-@usableFromInline
+@_fixed_layout @usableFromInline
 final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, AwaitedRecord,
   @unchecked Sendable
 {

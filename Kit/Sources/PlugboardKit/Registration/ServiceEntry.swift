@@ -2,13 +2,13 @@
 ///
 /// Configure while assembling; the settings take effect for resolutions that
 /// start after they are made.
-public struct ServiceEntry<Service>: Sendable {
+@frozen public struct ServiceEntry<Service>: Sendable {
   @usableFromInline let record: RegistrationRecord
   /// Held strongly, unlike the record's own unretained pointer to it, so
   /// configuring an entry never touches a container that is gone.
   @usableFromInline let container: Container
 
-  @usableFromInline
+  @inlinable
   init(record: RegistrationRecord, container: Container) {
     self.record = record
     self.container = container

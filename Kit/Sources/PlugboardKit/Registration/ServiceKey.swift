@@ -3,7 +3,7 @@
 ///
 /// Registering twice with an equal key replaces the earlier registration
 /// (see ``Container/duplicateRegistrations``).
-public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
+@frozen public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
   public let service: TypeIdentity
   public let name: String?
   /// The runtime argument types, in order; empty for a plain factory.

@@ -4,17 +4,18 @@
 /// Two types can share a name and differ in identity when a module is loaded
 /// twice (a plugin that linked its own copy of a shared module). Diagnostics
 /// look for exactly that case, so both halves are kept.
-public struct TypeIdentity: Hashable, @unchecked Sendable, CustomStringConvertible {
+@frozen public struct TypeIdentity: Hashable, @unchecked Sendable, CustomStringConvertible {
   // Metatypes are immutable process-wide values; sharing them is safe.
   /// The type itself.
   public let type: any Any.Type
 
+  @inlinable
   public init(_ type: any Any.Type) {
     self.type = type
   }
 
   /// The runtime identity of the metatype.
-  public var id: ObjectIdentifier { ObjectIdentifier(type) }
+  @inlinable public var id: ObjectIdentifier { ObjectIdentifier(type) }
 
   /// The fully qualified name, such as `Contracts.AuthRepository`. Computed on
   /// demand: registering must not pay for reflection.
@@ -89,7 +90,9 @@ public struct TypeIdentity: Hashable, @unchecked Sendable, CustomStringConvertib
     return metadata.load(as: UInt.self) == 0x303 && metadata.load(fromByteOffset: 12, as: UInt32.self) > 0
   }
 
+  @inlinable
   public static func == (lhs: TypeIdentity, rhs: TypeIdentity) -> Bool { lhs.id == rhs.id }
+  @inlinable
   public func hash(into hasher: inout Hasher) { hasher.combine(id) }
   public var description: String { name }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// Makes sure each `.container` instance is made exactly once, without a
 /// global lock around factories.
@@ -64,7 +64,7 @@ final class ConstructionCoordinator: @unchecked Sendable {
     let waitsFor: ObjectIdentifier
   }
 
-  private let condition = NSCondition()
+  private let condition = Condition()
   /// The resolution making each cell. Unretained: it stays alive while it
   /// owns one, on a thread that is inside its factory.
   private var owners: [ObjectIdentifier: Unmanaged<ResolutionContext>] = [:]

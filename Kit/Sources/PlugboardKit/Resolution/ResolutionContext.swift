@@ -11,9 +11,9 @@ import PlugboardABI
 /// managed buffer of unretained records: it is touched on every resolution,
 /// and array bookkeeping, exclusivity checks and reference counting would
 /// cost more than the rest of the lookup.
-@usableFromInline
+@_fixed_layout @usableFromInline
 final class ResolutionContext {
-  @usableFromInline
+  @frozen @usableFromInline
   struct Frame {
     // The records outlive the resolution: their container holds them.
     @usableFromInline unowned(unsafe) let record: RegistrationRecord
@@ -22,7 +22,7 @@ final class ResolutionContext {
     /// only argument-free re-entry counts as a cycle.
     @usableFromInline let hasArguments: Bool
 
-    @usableFromInline
+    @inlinable
     init(record: RegistrationRecord, hasArguments: Bool) {
       self.record = record
       self.hasArguments = hasArguments
@@ -31,7 +31,7 @@ final class ResolutionContext {
 
   // The fields a direct call reads (see `DirectCall`) are visible to the
   // inlined resolve; the rest stay internal.
-  @usableFromInline
+  @frozen @usableFromInline
   struct State {
     @usableFromInline var frames: UnsafeMutablePointer<Frame>
     var capacity: Int
@@ -70,7 +70,8 @@ final class ResolutionContext {
   /// class instance in the entry itself (`reference`, one word), anything
   /// else in memory of its own (`storage`), so the common case costs no
   /// allocation.
-  fileprivate struct GraphInstance {
+  @usableFromInline
+  struct GraphInstance {
     var storage: UnsafeMutableRawPointer?
     /// The reference, retained, when `storage` is `nil`.
     var reference: UnsafeMutableRawPointer?

@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// The `.scoped` instances of one ``ServiceScope``, in the order they were
 /// made, and the constructions under way in it.
@@ -15,7 +15,7 @@ final class ScopeStorage: @unchecked Sendable {
   let coordinator = ConstructionCoordinator()
 
   // Guarded by `condition`.
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var instances: [DroppedInstance] = []
   private var positions: [ObjectIdentifier: Int] = [:]
   private var constructing = 0
