@@ -22,8 +22,9 @@ import Testing
     let result = try Subprocess.plugboard(["explain", "AuthService", "--manifest", deployment.manifest])
     #expect(result.exited)
     #expect(result.status == 1)
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
     #expect(
-      result.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(7).prefix(5) == [
+      lines.drop(while: { $0 != "Dependency tree:" }).prefix(5) == [
         "Dependency tree:",
         "  AuthService  [container]  Auth/AuthAssembly.swift:7 in plugin Auth",
         "  ├─ APIClient  [container]  CyclicAPI/CyclicAPIPlugin.swift:14 in plugin CyclicAPI",

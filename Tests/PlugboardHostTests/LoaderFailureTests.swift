@@ -146,8 +146,37 @@ import Testing
       "OldKit", "libOldKit.so",
       { file, _ in
         "check versions: plugin 'OldKit' (\(file)) was compiled against PlugboardKit 0.0.9; this host uses "
-          + "PlugboardKit \(PlugboardBuild.loadedKitVersion) — rebuild the plugin against the host's PlugboardKit: "
+          + "PlugboardKit \(PlugboardBuild.kitRelease), another major version, which promises no compatibility "
+          + "— rebuild the plugin against PlugboardKit \(KitVersions.current.major).x, such as this host's "
+          + "\(PlugboardBuild.kitRelease): \(RebuildCommand.forLibrary(at: file))"
+      }
+    ),
+    (
+      "NewerKit", "libNewerKit.so",
+      { file, _ in
+        "check versions: plugin 'NewerKit' (\(file)) was compiled against PlugboardKit \(EvolvedKitBuild.release), "
+          + "newer than this host's PlugboardKit \(PlugboardBuild.kitRelease): it may call what this host's "
+          + "PlugboardKit lacks — upgrade the host to one with PlugboardKit \(EvolvedKitBuild.release) or a later "
+          + "\(KitVersions.current.major).x, or rebuild the plugin against PlugboardKit "
+          + "\(PlugboardBuild.kitRelease): \(RebuildCommand.forLibrary(at: file))"
+      }
+    ),
+    (
+      "NextMajorKit", "libNextMajorKit.so",
+      { file, _ in
+        "check versions: plugin 'NextMajorKit' (\(file)) was compiled against PlugboardKit "
+          + "\(KitVersions.nextMajor); this host uses PlugboardKit \(PlugboardBuild.kitRelease), another major "
+          + "version, which promises no compatibility — rebuild the plugin against PlugboardKit "
+          + "\(KitVersions.current.major).x, such as this host's \(PlugboardBuild.kitRelease): "
           + RebuildCommand.forLibrary(at: file)
+      }
+    ),
+    (
+      "UnreadableKit", "libUnreadableKit.so",
+      { file, _ in
+        "check versions: plugin 'UnreadableKit' (\(file)) was compiled against PlugboardKit 'tuesday', which is "
+          + "not a version (MAJOR.MINOR.PATCH); this host uses PlugboardKit \(PlugboardBuild.kitRelease) — "
+          + "rebuild the plugin against the host's PlugboardKit: \(RebuildCommand.forLibrary(at: file))"
       }
     ),
     (

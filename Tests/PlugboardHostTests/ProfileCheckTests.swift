@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardKit
 import PlugboardTestSupport
 import Testing
 
@@ -171,6 +172,7 @@ import Testing
         Chosen:
           AuthService  (registered at AuthMock/AuthMockAssembly.swift:8 in plugin AuthMock)
           scope container, unnamed
+          plugin 'AuthMock' was compiled against PlugboardKit \(PlugboardBuild.kitRelease) (the host's)
 
         Dependency tree:
           AuthService  [container]  AuthMock/AuthMockAssembly.swift:8 in plugin AuthMock

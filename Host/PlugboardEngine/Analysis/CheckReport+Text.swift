@@ -13,6 +13,16 @@ extension CheckReport {
     if isReordered || loadOrder.contains(where: { !$0.requires.isEmpty }) {
       lines.append(AssemblyOrder.line(of: loadOrder))
     }
+    // As the order: worth a line only when it is news, here a plugin built
+    // against an older PlugboardKit than the host's.
+    let older = kits.filter { $0.compatibility == KitCompatibility.older.name }
+    if !older.isEmpty {
+      let host = KitCompatibility.release(of: HostVersions.current.kit)
+      lines.append(
+        "compiled against an older PlugboardKit, which this host's \(host) accepts: "
+          + older.map { "\($0.plugin) (\(KitCompatibility.release(of: $0.version)))" }.joined(separator: ", ")
+      )
+    }
     for finding in findings {
       lines.append("")
       lines += finding.lines

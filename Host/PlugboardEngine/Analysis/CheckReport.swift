@@ -17,6 +17,19 @@ public struct CheckReport: Sendable, Encodable {
   /// Whether requirements changed the order from the manifest's (then the
   /// text report shows it).
   public let isReordered: Bool
+  /// The PlugboardKit each loaded plugin was compiled against, in the
+  /// manifest's order.
+  public let kits: [PluginKit]
+
+  /// The PlugboardKit a loaded plugin was compiled against.
+  public struct PluginKit: Sendable, Equatable, Encodable {
+    public let plugin: String
+    /// What the plugin recorded, such as `1.0.0+1f2e…`.
+    public let version: String
+    /// "same" when it is the host's minor release, "older" when it is an
+    /// older one of the host's major version, which the host accepts.
+    public let compatibility: String
+  }
 
   /// - Parameter registrations: the plugins' registrations, plugboard's
   ///   default Logger aside.
@@ -28,6 +41,11 @@ public struct CheckReport: Sendable, Encodable {
     self.registrations = registrations
     self.findings = findings
     loadOrder = deployment.assemblyOrder?.steps ?? []
+    let host = HostVersions.current.kit
+    kits = deployment.loadedPlugins.map { plugin in
+      let kit = PluginKitVersion(plugin: plugin.kitVersion, host: host)
+      return PluginKit(plugin: plugin.name, version: kit.version, compatibility: kit.compatibility)
+    }
     let assembled = Set(loadOrder.map(\.plugin))
     isReordered =
       loadOrder.map(\.plugin) != deployment.outcomes.map(\.entry.name).filter { assembled.contains($0) }
@@ -40,6 +58,7 @@ public struct CheckReport: Sendable, Encodable {
 
   private enum CodingKeys: String, CodingKey {
     case manifest, profile, plugins, loaded, registrations, findings, errors, warnings, healthy, loadOrder
+    case kits
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -51,6 +70,7 @@ public struct CheckReport: Sendable, Encodable {
     try container.encode(registrations, forKey: .registrations)
     try container.encode(findings, forKey: .findings)
     try container.encode(loadOrder, forKey: .loadOrder)
+    try container.encode(kits, forKey: .kits)
     try container.encode(errors, forKey: .errors)
     try container.encode(warnings, forKey: .warnings)
     try container.encode(healthy, forKey: .healthy)

@@ -58,6 +58,11 @@ package struct Explanation {
     if let plugin = chosenStep?.plugin, let resolved = deployment.configuration(of: plugin) {
       report.settings = SettingListing.of(resolved)
     }
+    if let plugin = chosenStep?.plugin,
+      let loaded = deployment.loadedPlugins.first(where: { $0.name == plugin })
+    {
+      report.pluginKit = PluginKitVersion(plugin: loaded.kitVersion, host: HostVersions.current.kit)
+    }
     if let chosenInfo, let hooks = LifecycleHookNames(deployment.container).of(chosenInfo) {
       report.hooks = hooks
     }
@@ -132,6 +137,7 @@ package struct Explanation {
     case .lazy: "lazy"
     case .provider: "provider"
     case .afterInit: "after init"
+    @unknown default: "deferred"
     }
   }
 

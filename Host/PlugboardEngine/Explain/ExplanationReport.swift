@@ -41,6 +41,9 @@ package struct ExplanationReport: Sendable, Encodable {
   /// The lifecycle hooks of the chosen registration, `start` and/or
   /// `stop` (`Docs/lifecycle.md`); empty when it has none.
   package internal(set) var hooks: [String] = []
+  /// The PlugboardKit the chosen registration's plugin was compiled
+  /// against; absent when no loaded plugin made the chosen registration.
+  package internal(set) var pluginKit: PluginKitVersion?
 
   package init(
     manifest: String, type: String, name: String?, profile: ProfileEffects?, chosen: ChainStep?,
@@ -72,6 +75,9 @@ package struct ExplanationReport: Sendable, Encodable {
         "  scope \(chosen.scope ?? "?"), \(chosen.name.map { "name \"\($0)\"" } ?? "unnamed")",
       ]
       if let selection { lines.append("  unnamed requests are served by \(selection)") }
+      if let pluginKit, let plugin = chosen.plugin {
+        lines.append("  plugin '\(plugin)' was compiled against \(pluginKit.text)")
+      }
       if !hooks.isEmpty {
         lines.append(
           "  \(hooks.joined(separator: " and ")) hook\(hooks.count == 1 ? "" : "s"): `plugboard run` starts it "

@@ -8,6 +8,9 @@ package struct LoadedPlugin {
   package let file: String
   /// The version the plugin reports for itself.
   package let version: String
+  /// The PlugboardKit version it was compiled against, such as
+  /// `1.0.0+1f2e…`: the host's, or an older compatible one.
+  package let kitVersion: String
   /// What the plugin contributes to the container.
   package let bundle: PluginBundle
   /// Libraries it ships beside it that lost to another plugin's file of

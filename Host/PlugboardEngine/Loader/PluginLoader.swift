@@ -171,7 +171,9 @@ package struct PluginLoader {
     }
     Progress.stage(.makeAssemblies, entry.name, file: file)
     let bundle = try makeBundle(descriptor, failure: failure)
-    var plugin = LoadedPlugin(entry: entry, file: file, version: descriptor.version, bundle: bundle)
+    var plugin = LoadedPlugin(
+      entry: entry, file: file, version: descriptor.version, kitVersion: descriptor.kitVersion,
+      bundle: bundle)
     // Two builds of a module whose stamps match carry the same
     // declarations: the one loaded first serves this plugin as well.
     plugin.sharedLibraryConflicts = (needs?.conflicts(plugin: entry.name) ?? []).filter {
@@ -278,12 +280,10 @@ package struct PluginLoader {
           + "Swift \(host.compiler) — rebuild the plugin with the host's toolchain: "
           + RebuildCommand.forLibrary(at: file), nil)
     }
-    guard descriptor.kitVersion == host.kit else {
-      throw failure(
-        .checkVersions,
-        "was compiled against PlugboardKit \(descriptor.kitVersion); this host uses "
-          + "PlugboardKit \(host.kit) — rebuild the plugin against the host's PlugboardKit: "
-          + RebuildCommand.forLibrary(at: file), nil)
+    if let refusal = KitCompatibility(plugin: descriptor.kitVersion, host: host.kit).refusal(
+      plugin: descriptor.kitVersion, host: host.kit, rebuild: RebuildCommand.forLibrary(at: file))
+    {
+      throw failure(.checkVersions, refusal, nil)
     }
     guard let entry, descriptor.name != entry.name else { return }
     throw failure(

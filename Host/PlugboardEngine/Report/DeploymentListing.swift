@@ -14,6 +14,9 @@ package struct DeploymentListing: Encodable, Sendable {
     package let name: String
     /// What the plugin reports for itself; absent unless it loaded.
     package let version: String?
+    /// The PlugboardKit it was compiled against, and whether that is the
+    /// host's release or an older compatible one; absent unless it loaded.
+    package var kit: PluginKitVersion? = nil
     /// The library: canonical when it loaded, as resolved otherwise.
     package let file: String
     /// "loaded", "disabled", "excluded" (left out by the active profile)
@@ -116,6 +119,9 @@ extension DeploymentListing {
       plugins: deployment.outcomes.map { outcome in
         var plugin = Plugin(
           outcome, in: deployment.manifest, registrations: byPlugin[outcome.entry.name] ?? [])
+        if case .loaded(let loaded) = outcome {
+          plugin.kit = PluginKitVersion(plugin: loaded.kitVersion, host: host.kit)
+        }
         if case .loaded = outcome, let resolved = configurations[outcome.entry.name] {
           plugin.settings = SettingListing.of(resolved)
         }

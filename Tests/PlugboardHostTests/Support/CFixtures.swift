@@ -15,6 +15,14 @@ enum CFixtures {
     "libABI2.so": ["-shared", "-DFIXTURE_ABI2"],
     "libOldSwift.so": ["-shared", "-DFIXTURE_DESCRIPTOR"] + descriptor(name: "OldSwift", swift: "6.2.0"),
     "libOldKit.so": ["-shared", "-DFIXTURE_DESCRIPTOR"] + descriptor(name: "OldKit", kit: "0.0.9"),
+    // Compiled against a PlugboardKit this host's does not promise to serve:
+    // the next minor release, the next major one, and no version at all.
+    "libNewerKit.so": ["-shared", "-DFIXTURE_DESCRIPTOR"]
+      + descriptor(name: "NewerKit", kit: EvolvedKitBuild.release + "+0123456789abcdef"),
+    "libNextMajorKit.so": ["-shared", "-DFIXTURE_DESCRIPTOR"]
+      + descriptor(name: "NextMajorKit", kit: KitVersions.nextMajor),
+    "libUnreadableKit.so": ["-shared", "-DFIXTURE_DESCRIPTOR"]
+      + descriptor(name: "UnreadableKit", kit: "tuesday"),
     "libNoBundle.so": ["-shared", "-DFIXTURE_DESCRIPTOR"] + descriptor(name: "NoBundle"),
     "libMisnamed.so": ["-shared", "-DFIXTURE_DESCRIPTOR"] + descriptor(name: "SomethingElse"),
     // A name that would recolour the terminal and forge a line of output.

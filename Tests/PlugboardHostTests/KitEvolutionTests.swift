@@ -1,0 +1,176 @@
+import Foundation
+import PlugboardKit
+import PlugboardTestSupport
+import Testing
+
+@testable import PlugboardEngine
+
+/// Plugins compiled against this checkout's PlugboardKit, copied out of the
+/// build folder with their contracts library as an operator receives them,
+/// run unchanged under a host whose PlugboardKit is a later release that
+/// changed compatibly (``EvolvedKitBuild``): stored properties inserted
+/// first in `Container`, a scope and a record's extras, a public type and
+/// methods added, a requirement with a default added to `Assembly`, a
+/// diagnostic reworded, and the minor version raised. With release plugins
+/// the test holds the rules of Kit/ABI.md too: a stored property inserted
+/// first in `Registry`, a frozen type, made the plugins' inlined lookup
+/// crash (SIGSEGV while making the `Application`).
+@Suite(.blocking) struct KitEvolutionTests {
+  /// The sample's plugins, without the third-party one (built elsewhere).
+  static let plugins = ["Networking", "Keychain", "Auth", "Login", "IssueList", "Shell"]
+
+  /// The sample's output in profile `live`, but for the third-party
+  /// plugin's line.
+  static let output = ProfileDeploymentTests.liveOutput.replacingOccurrences(
+    of: "Analytics recorded: login.succeeded, issues.viewed\n", with: "")
+
+  /// The copied deployment of this suite's (debug) build: the plugins and
+  /// `libAppContracts.so` in a folder of their own under the evolved
+  /// build, and a manifest naming them (in the sample's profile `live`).
+  /// Made once; each test gets the host's `plugboard` and the manifest.
+  private func deployment() throws -> (plugboard: String, manifest: String) {
+    try Self.debugCopy.get()
+  }
+
+  private static let debugCopy = Result { try copy(from: BuildProducts.directory, into: "debug") }
+    .mapError { $0 as? FixtureFailure ?? FixtureFailure(description: "cannot copy the deployment: \($0)") }
+
+  /// The same from a release build, whose plugins have Kit's resolve
+  /// inlined into them (a debug build calls Kit's copy of it instead): only
+  /// these run code compiled against the earlier Kit's frozen layouts.
+  static let releaseCopy = Result {
+    // Fails, naming the variable, when the folder holds no such build.
+    _ = try ReleaseProducts.path("libShell.so")
+    return try copy(from: ReleaseProducts.directory ?? "", into: "release")
+  }
+  .mapError { $0 as? FixtureFailure ?? FixtureFailure(description: "cannot copy the deployment: \($0)") }
+
+  private static func copy(from products: String, into name: String) throws -> (
+    plugboard: String, manifest: String
+  ) {
+    let root = try EvolvedKitBuild.host.get()
+    let folder = root + "/deployment-" + name
+    let manager = FileManager.default
+    try? manager.removeItem(atPath: folder)
+    try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for library in plugins.map({ "lib\($0).so" }) + ["libAppContracts.so"] {
+      try manager.copyItem(atPath: products + "/" + library, toPath: folder + "/" + library)
+    }
+    let entries = plugins.map { name in
+      let config =
+        name == "Networking"
+        ? #", "config": { "baseURL": "https://issues.example.com/api", "timeout": 5 }"# : ""
+      return #"{ "name": "\#(name)", "path": "lib\#(name).so"\#(config) }"#
+    }
+    let manifest = folder + "/plugins.json"
+    try
+      (#"{ "formatVersion": 1, \#(BuildProducts.rootsMember) "activeProfile": "live", "#
+      + #""profiles": { "live": { "description": "the real implementations" } }, "plugins": [ "#
+      + entries.joined(separator: ", ") + " ] }")
+      .write(toFile: manifest, atomically: true, encoding: .utf8)
+    return (root + "/bin/plugboard", manifest)
+  }
+
+  @Test("the upgraded host reports the later PlugboardKit it runs")
+  func theHostRunsTheLaterKit() throws {
+    let plugboard = try deployment().plugboard
+    let result = try Subprocess.run(plugboard, ["--version"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("(PlugboardKit \(EvolvedKitBuild.release)+evolved, plugin ABI 1"))
+  }
+
+  @Test("plugins compiled against the earlier PlugboardKit run unchanged under the later one")
+  func olderPluginsRun() throws {
+    let (plugboard, manifest) = try deployment()
+    let result = try Subprocess.run(plugboard, ["run", "--manifest", manifest])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == Self.output)
+    #expect(result.stderr == "")
+  }
+
+  @Test(
+    "release plugins, with the earlier Kit's resolve inlined, run unchanged under the later Kit",
+    .enabled(if: ReleaseProducts.directory != nil, ReleaseProducts.missing))
+  func olderReleasePluginsRun() throws {
+    let (plugboard, manifest) = try Self.releaseCopy.get()
+    let result = try Subprocess.run(plugboard, ["run", "--manifest", manifest])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == Self.output)
+    #expect(result.stderr == "")
+  }
+
+  @Test("list --json and check name each plugin's PlugboardKit as an older, compatible one")
+  func listAndCheckShowTheOlderKit() throws {
+    let (plugboard, manifest) = try deployment()
+    let list = try Subprocess.run(plugboard, ["list", "--json", "--manifest", manifest])
+    #expect(list.status == 0, "\(list.stderr)")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])
+    let plugins = try #require(json["plugins"] as? [[String: Any]])
+    #expect(plugins.count == Self.plugins.count)
+    for plugin in plugins {
+      let kit = try #require(plugin["kit"] as? [String: Any], "\(plugin["name"] ?? "?") has no kit")
+      #expect(kit["version"] as? String == PlugboardBuild.kitVersion)
+      #expect(kit["compatibility"] as? String == "older")
+    }
+    let check = try Subprocess.run(plugboard, ["check", "--manifest", manifest])
+    #expect(check.status == 0, "\(check.stderr)")
+    let names = Self.plugins.map { "\($0) (\(PlugboardBuild.kitRelease))" }.joined(separator: ", ")
+    #expect(
+      check.stdout.contains(
+        "compiled against an older PlugboardKit, which this host's \(EvolvedKitBuild.release) accepts: \(names)\n"
+      ))
+  }
+
+  @Test("explain names the PlugboardKit the chosen registration's plugin was compiled against")
+  func explainShowsTheKit() throws {
+    let (plugboard, manifest) = try deployment()
+    let result = try Subprocess.run(plugboard, ["explain", "AuthService", "--manifest", manifest])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout.contains(
+        "  plugin 'Auth' was compiled against PlugboardKit \(PlugboardBuild.kitRelease) (older than the "
+          + "host's \(EvolvedKitBuild.release), compatible)\n"))
+  }
+
+  @Test("this checkout's host shows its own PlugboardKit as the host's")
+  func sameKitIsTheHosts() throws {
+    let result = try Subprocess.plugboard([
+      "list", "--json", "--manifest", BuildProducts.packageRoot + "/plugins.json",
+    ])
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let plugins = try #require(json["plugins"] as? [[String: Any]])
+    let shell = try #require(plugins.first { $0["name"] as? String == "Shell" })
+    let kit = try #require(shell["kit"] as? [String: Any])
+    #expect(kit["compatibility"] as? String == "same")
+    #expect(kit["version"] as? String == PlugboardBuild.kitVersion)
+  }
+}
+
+/// How a plugin's PlugboardKit version is judged against the host's.
+@Suite struct KitCompatibilityTests {
+  @Test(arguments: [
+    ("1.0.0+abc", "1.0.0+def", KitCompatibility.same),
+    ("1.2.3", "1.2.0", .same),
+    ("1.0.0", "1.4.2", .older),
+    ("1.5.0", "1.4.2", .newerMinor),
+    ("2.0.0", "1.4.2", .otherMajor),
+    ("0.9.0", "1.0.0", .otherMajor),
+    ("1.0", "1.0.0", .unreadable),
+    ("1.0.0", "v1", .unreadable),
+  ])
+  func compatibility(plugin: String, host: String, expected: KitCompatibility) {
+    #expect(KitCompatibility(plugin: plugin, host: host) == expected)
+  }
+
+  @Test func onlySameAndOlderAreAccepted() {
+    #expect(KitCompatibility.allAccepted == [.same, .older])
+  }
+}
+
+extension KitCompatibility {
+  fileprivate static var allAccepted: [KitCompatibility] {
+    [.same, .older, .newerMinor, .otherMajor, .unreadable].filter(\.isAccepted)
+  }
+}
