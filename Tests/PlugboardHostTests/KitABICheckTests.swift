@@ -1,0 +1,81 @@
+import Foundation
+import PlugboardTestSupport
+import Testing
+
+/// `Scripts/check-kit-abi`, run on ABIs made from the committed baseline:
+/// the baseline itself keeps the ABI; a public method gone is a break the
+/// same major version refuses, naming the method; a new major version may
+/// break it.
+@Suite(
+  .blocking,
+  .enabled(
+    if: Toolchain.find("swift-api-digester") != nil, "needs swift-api-digester (part of the Swift toolchain)")
+)
+struct KitABICheckTests {
+  static let script = BuildProducts.packageRoot + "/Scripts/check-kit-abi"
+  static let baseline = BuildProducts.packageRoot + "/Kit/ABI/PlugboardKit.abi.json"
+
+  /// A build folder whose `Modules/PlugboardKit.abi.json` is the baseline
+  /// with `edit` applied.
+  private func build(_ edit: (String) -> String) throws -> TemporaryDirectory {
+    let folder = try TemporaryDirectory()
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/Modules", withIntermediateDirectories: true)
+    let text = try String(contentsOfFile: Self.baseline, encoding: .utf8)
+    _ = try folder.write("Modules/PlugboardKit.abi.json", edit(text))
+    return folder
+  }
+
+  private func check(_ folder: TemporaryDirectory, version: String) throws -> ProcessResult {
+    try Subprocess.run(
+      Self.script, ["--build", folder.path, "--version", version], in: BuildProducts.packageRoot)
+  }
+
+  private var baseVersion: String {
+    get throws {
+      try String(contentsOfFile: BuildProducts.packageRoot + "/Kit/ABI/baseline-version", encoding: .utf8)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+  }
+
+  @Test func theBaselineKeepsItsABI() throws {
+    let result = try check(try build { $0 }, version: try baseVersion)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout == "check-kit-abi: PlugboardKit \(try baseVersion) keeps the ABI of \(try baseVersion)\n")
+  }
+
+  /// `Container.addBehavior(_:)` renamed in the new build: the method
+  /// plugins call is gone.
+  private func withoutAddBehavior() throws -> TemporaryDirectory {
+    try build {
+      $0.replacingOccurrences(of: #""name": "addBehavior","#, with: #""name": "addBehaviour","#)
+        .replacingOccurrences(
+          of: #""printedName": "addBehavior(_:)","#, with: #""printedName": "addBehaviour(_:)","#)
+    }
+  }
+
+  @Test func aRemovedMethodIsABreakWithinTheMajorVersion() throws {
+    let base = try baseVersion
+    let result = try check(try withoutAddBehavior(), version: "1.9.0")
+    #expect(result.status == 1)
+    #expect(
+      result.stderr == """
+        check-kit-abi: PlugboardKit 1.9.0 breaks the ABI of \(base), which plugins built against
+        \(base) rely on:
+          Func Container.addBehavior(_:) has been renamed to Func addBehaviour(_:)
+        Undo the change (Kit/ABI.md says what may change within a major version), or release it as
+        PlugboardKit 2.0.0 and rebuild every plugin.
+
+        """)
+  }
+
+  @Test func aNewMajorVersionMayBreak() throws {
+    let result = try check(try withoutAddBehavior(), version: "2.0.0")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout.hasPrefix(
+        "check-kit-abi: PlugboardKit 2.0.0 breaks the ABI of \(try baseVersion), as a new major version may:\n"
+      ))
+  }
+}
