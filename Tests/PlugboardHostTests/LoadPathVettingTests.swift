@@ -70,4 +70,46 @@ import Testing
       + "loads — chmod go-w \(subfolder)"
     #expect(result.stderrLines.first == expected)
   }
+  /// The Networking plugin copied into the deployment with its run path
+  /// made `runPath`, as a plugin built elsewhere names a toolchain folder
+  /// this machine lacks.
+  private func plugin(runPath: String, in deployment: Deployment) throws -> String {
+    let manifest = try deployment.prepare()
+    try FileManager.default.removeItem(atPath: deployment.path + "/libNetworking.so")
+    try ShippedPlugin.copy(
+      BuildProducts.library("Networking"), to: deployment.path + "/libNetworking.so", runPath: runPath)
+    return manifest
+  }
+
+  @Test("a run path folder missing under folders only root can write is no risk, and loads")
+  func aMissingFolderOnlyRootCouldCreateLoads() throws {
+    let deployment = Deployment()
+    // The toolchain's folder with one letter changed: its parent exists,
+    // owned by root and not writable by others, as /opt is where no
+    // toolchain was installed.
+    let toolchain = try #require(try ShippedPlugin.runPath(BuildProducts.library("Networking")).first)
+    let missing = String(toolchain.dropLast()) + (toolchain.hasSuffix("x") ? "y" : "x")
+    let manifest = try plugin(runPath: missing + ":$ORIGIN", in: deployment)
+    let result = try Subprocess.plugboard(["list", "--manifest", manifest])
+    #expect(result.status == 0, "\(result.stderr)")
+  }
+
+  @Test("a run path folder missing where others can create it is refused, naming the folder above")
+  func aMissingFolderOthersCouldCreateIsRefused() throws {
+    let deployment = Deployment()
+    // /tmp is writable by everyone (its sticky bit keeps others' files,
+    // not a name nobody has taken yet).
+    let missing = "/tmp/pb-missing-\(getpid())"
+    let manifest = try plugin(runPath: missing + ":$ORIGIN", in: deployment)
+    let result = try deployment.run(manifest)
+    #expect(result.status == 78)
+    let file = deployment.path + "/libNetworking.so"
+    let expected: String =
+      "plugboard: vet: plugin 'Networking' (\(file)) has the run path entry \"\(missing)\" (\(missing):$ORIGIN), "
+      + "which names \(missing), a folder that does not exist, under /tmp, which is writable by group and "
+      + "others (\(LoaderFailureTests.temporaryFolder)), so they can create it: whoever creates it first "
+      + "chooses the libraries the plugin loads — rebuild it without that entry (check with: readelf -d "
+      + "\(file) | grep PATH)"
+    #expect(result.stderrLines.first == expected)
+  }
 }

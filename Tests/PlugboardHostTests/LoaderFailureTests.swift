@@ -110,8 +110,9 @@ import Testing
       { file, _ in
         "vet: plugin 'BuildRunPath' (\(file)) has the run path entry \"/tmp/plugboard-gone-build/lib\" "
           + "(/tmp/plugboard-gone-build/lib), which names /tmp/plugboard-gone-build/lib, a folder that does not "
-          + "exist and lies outside the plugin roots: whoever creates it first chooses the libraries the plugin "
-          + "loads — rebuild it without that entry (check with: readelf -d \(file) | grep PATH)"
+          + "exist, under /tmp, which is writable by group and others (\(LoaderFailureTests.temporaryFolder)), so "
+          + "they can create it: whoever creates it first chooses the libraries the plugin loads — rebuild it "
+          + "without that entry (check with: readelf -d \(file) | grep PATH)"
       }
     ),
     (
@@ -299,6 +300,16 @@ import Testing
 
   /// The explanation of the C fixture's undefined symbol, with the
   /// dynamic loader's words at the end.
+  /// `/tmp`'s mode and owner as plugboard describes them, `mode 1777,
+  /// owner uid 0` on most machines.
+  static var temporaryFolder: String {
+    var status = stat()
+    guard stat("/tmp", &status) == 0 else { return "/tmp cannot be examined" }
+    let octal = String(status.st_mode & 0o7777, radix: 8)
+    let mode = String(repeating: "0", count: max(0, 4 - octal.count)) + octal
+    return "mode \(mode), owner uid \(status.st_uid)"
+  }
+
   static func unresolvedC(_ file: String) -> String {
     "it needs the C symbol plugboard_fixture_missing, which no library loaded in this process defines; a C "
       + "name does not say which library should define it — deploy the library that defines it beside the "

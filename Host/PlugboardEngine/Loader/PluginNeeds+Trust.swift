@@ -65,14 +65,50 @@ extension PluginNeeds {
     }
     guard let canonical = vetting.canonicalFolder(folder) else {
       if vetting.roots.contains(where: { PluginVetting.path(folder, isInside: $0) }) { return nil }
-      return
-        "which names \(Terminal.sanitize(folder)), a folder that does not exist and lies outside the plugin roots: "
-        + "whoever creates it first chooses the libraries the plugin loads — " + fix
+      return missingFolderProblem(folder, vetting: vetting, fix: fix)
     }
     if let problem = vetting.folderProblem(canonical) {
       return "whose libraries are trusted only as far as their folders: a library there \(problem)"
     }
     return vetting.hwcapsProblem(in: canonical, judge: Self.hwcapsProblem(in:))
+  }
+
+  /// A run path folder that does not exist maps nothing today; it is a
+  /// risk only when someone other than root and the user running plugboard
+  /// can create it, and that is decided by the nearest folder above it that
+  /// exists: whoever can write there (a sticky bit does not stop anyone
+  /// creating a folder), or replace a folder above that. Every SwiftPM
+  /// library names its toolchain's folder, so on a machine without that
+  /// toolchain this is the common case, and `/opt` or `/usr` above it keep
+  /// it safe.
+  private func missingFolderProblem(_ folder: String, vetting: PluginVetting, fix: String) -> String? {
+    var ancestor = FilePath.directory(of: folder)
+    while vetting.canonicalFolder(ancestor) == nil, ancestor != "/" {
+      ancestor = FilePath.directory(of: ancestor)
+    }
+    let existing = vetting.canonicalFolder(ancestor) ?? "/"
+    let shown = Terminal.sanitize(folder)
+    let parent = Terminal.sanitize(existing)
+    let creates = "whoever creates it first chooses the libraries the plugin loads — "
+    guard let status = FileTrust.status(existing) else {
+      return "which names \(shown), a folder that does not exist, under \(parent), which cannot be examined: "
+        + creates + fix
+    }
+    let user = geteuid()
+    if status.st_uid != 0, status.st_uid != user {
+      return "which names \(shown), a folder that does not exist, under \(parent), which is owned by uid "
+        + "\(status.st_uid), neither root nor the user running plugboard (uid \(user)): " + creates + fix
+    }
+    if status.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+      return "which names \(shown), a folder that does not exist, under \(parent), which is writable by "
+        + "\(FileTrust.writers(status.st_mode)) (\(FileTrust.describe(status))), so they can create it: "
+        + creates + fix
+    }
+    if let problem = vetting.folderProblem(existing) {
+      return "which names \(shown), a folder that does not exist, under \(parent), whose libraries would be "
+        + "trusted only as far as their folders: a library there \(problem)"
+    }
+    return nil
   }
 
   /// The loader tries `FOLDER/glibc-hwcaps/<level>/` before `FOLDER`: a

@@ -8,18 +8,19 @@ import Foundation
 /// still reaches the toolchain's runtime, so the copy's run path is cut to
 /// `$ORIGIN` (its own folder) and nothing it needs can come from there.
 enum ShippedPlugin {
-  /// Copies `library` to `destination` and cuts its run path to `$ORIGIN`,
-  /// in place: the new string overwrites the old one, padded with NULs
-  /// (what `Scripts/install-host` does to `plugboard`). Fails when the
-  /// library has no run path longer than `$ORIGIN`, or its run path is not
+  /// Copies `library` to `destination` and cuts its run path to `wanted`
+  /// (`$ORIGIN` unless told), in place: the new string overwrites the old
+  /// one, padded with NULs (what `Scripts/install-host` does to
+  /// `plugboard`). Fails when the library has no run path at least as long
+  /// as `wanted`, or its run path is not
   /// found exactly once in the file as a whole NUL-terminated string, or the
   /// engine's ELF reader then reads another.
-  static func copy(_ library: String, to destination: String) throws {
+  static func copy(_ library: String, to destination: String, runPath wanted: String = "$ORIGIN") throws {
     let before = try runPath(library)
     let old = Array(before.joined(separator: ":").utf8) + [0]
-    let new = Array("$ORIGIN".utf8)
-    guard old.count > new.count + 1 else {
-      throw FixtureFailure(description: "\(library) has no run path longer than $ORIGIN to cut: \(before)")
+    let new = Array(wanted.utf8)
+    guard old.count >= new.count + 1 else {
+      throw FixtureFailure(description: "\(library) has no run path as long as \(wanted) to cut: \(before)")
     }
     var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: library)))
     let starts = bytes.indices.dropLast(old.count - 1).filter { start in
@@ -32,7 +33,7 @@ enum ShippedPlugin {
       start..<start + old.count, with: new + [UInt8](repeating: 0, count: old.count - new.count))
     try Data(bytes).write(to: URL(fileURLWithPath: destination))
     let after = try runPath(destination)
-    guard after == ["$ORIGIN"] else {
+    guard after == wanted.split(separator: ":", omittingEmptySubsequences: false).map(String.init) else {
       throw FixtureFailure(description: "\(destination): its run path is \(after) after the cut")
     }
   }
