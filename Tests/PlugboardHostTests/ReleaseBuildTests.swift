@@ -73,6 +73,44 @@ import Testing
         == "../.build/release/libIssueList.so")
   }
 
+  /// A pin is the digest of one file: the debug library's never matches
+  /// the release one, so the release manifest leaves the pins out and
+  /// says how to pin the release build.
+  @Test func theReleaseManifestLeavesTheDebugPinsOut() throws {
+    let checkout = try TemporaryDirectory()
+    let root = BuildProducts.packageRoot
+    try FileManager.default.createDirectory(
+      atPath: checkout.path + "/Scripts", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: root + "/Scripts/build-deployment", toPath: checkout.path + "/Scripts/build-deployment")
+    let digest = String(repeating: "ab", count: 32)
+    let pinned = try String(contentsOfFile: root + "/plugins.json", encoding: .utf8)
+      .replacingOccurrences(
+        of: #""path": ".build/debug/libKeychain.so""#,
+        with: #""path": ".build/debug/libKeychain.so", "sha256": "\#(digest)""#
+      )
+      .replacingOccurrences(
+        of: #"{ "name": "Login","#, with: #"{ "sha256": "\#(digest)", "name": "Login","#)
+    #expect(pinned.components(separatedBy: digest).count == 3)
+    _ = try checkout.write("plugins.json", pinned)
+
+    let result = try Subprocess.run(
+      checkout.path + "/Scripts/build-deployment", ["--release", "--manifest-only"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stderr
+        == "Wrote plugins.release.json and plugins.release.d/ (nothing built).\n"
+        + "plugins.release.json: the pins of plugins.json were left out (they are digests of the debug "
+        + "libraries); pin the release build with: .build/release/plugboard pin --manifest plugins.release.json\n"
+    )
+    let release = try ManifestReader.read(
+      path: checkout.path + "/plugins.release.json", origin: .defaultLocation
+    )
+    .get()
+    #expect(release.plugins.allSatisfy { $0.sha256 == nil })
+    #expect(release.plugins.map(\.name).contains("Login"))
+  }
+
   @Test func manifestOnlyIsForTheReleaseBuild() throws {
     let result = try Subprocess.run(
       BuildProducts.packageRoot + "/Scripts/build-deployment", ["--manifest-only"])
