@@ -109,4 +109,27 @@ struct ReleaseHostTests {
     #expect(check.stdout.hasSuffix("check: 2 errors, 0 warnings; the deployment is broken\n"))
     #expect(check.status == ExitStatus.problems.rawValue)
   }
+
+  /// With `"requirePins": true` the unpinned debug plugin is refused for
+  /// being a debug build, not for lacking a pin: pinning it would not make
+  /// it load.
+  @Test func blamesTheDebugBuildBeforeTheMissingPin() throws {
+    let installation = try Installation()
+    let folder = installation.debugFolder
+    let manifest = try installation.folder.write(
+      "deployment/debug-pins.json",
+      #"{ "formatVersion": 1, "requirePins": true, "plugins": [ { "name": "Healthy", "path": "debug/libHealthy.so" } ] }"#
+    )
+    let run = try installation.run(["run", "--manifest", manifest])
+    #expect(run.status == ExitStatus.runBroken.rawValue)
+    let refusal: String =
+      "plugboard: open: plugin 'Healthy' (\(folder)/libHealthy.so) could not be loaded: it was built in "
+      + "debug: it needs libswiftSwiftOnoneSupport.so, the Swift runtime's library for unoptimised code, which "
+      + "this host, built for release, does not load, and which neither its run path ($ORIGIN, with $ORIGIN "
+      + "being \(folder)) nor the system's folders provide — build the plugin for release (swift build -c "
+      + "release, and name its .build/release library in the manifest), or copy libswiftSwiftOnoneSupport.so "
+      + "from the usr/lib/swift/linux folder of the toolchain it was built with into \(folder) (it was not "
+      + "opened)"
+    #expect(run.stderrLines.first == refusal)
+  }
 }

@@ -79,6 +79,19 @@ enum LoadFailureExplanation {
   /// missing.
   static let debugSupportLibrary = "libswiftSwiftOnoneSupport.so"
 
+  /// Why a plugin cannot load, known before opening it: it was built in
+  /// debug and nothing provides ``debugSupportLibrary`` (this host, built
+  /// for release, does not load it; its run path and the system's folders
+  /// do not hold it). Nil when it is not so. Told before what a pin would
+  /// say, since pinning such a plugin would not make it load.
+  static func debugBuildProblem(_ needs: PluginNeeds?) -> String? {
+    guard let needs,
+      let need = needs.needs.first(where: { $0.name == debugSupportLibrary }),
+      need.own == nil, need.loaded == nil, !need.inSystemFolder
+    else { return nil }
+    return "could not be loaded: " + debugBuild(needs)
+  }
+
   /// A debug plugin missing ``debugSupportLibrary``: copying "the library it
   /// was built against" would not say where that is, nor that a release
   /// build needs none.

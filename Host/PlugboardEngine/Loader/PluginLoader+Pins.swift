@@ -12,6 +12,10 @@ extension PluginLoader {
   ) throws(DeploymentProblem) -> DynamicLibrary {
     defer { LoadedLibraries.attribute(to: entry.name, file: file) }
     guard let pin = entry.sha256 else {
+      // A debug plugin under a release host fails whatever its pin says.
+      if requirePins, let debug = LoadFailureExplanation.debugBuildProblem(needs) {
+        throw .plugin(entry.name, file: file, stage: .open, debug + " (it was not opened)")
+      }
       guard !requirePins else {
         throw .plugin(
           entry.name, file: file, stage: .open,
