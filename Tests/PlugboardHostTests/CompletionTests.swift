@@ -49,7 +49,8 @@ import Testing
     #expect(try bashCompletions(["check", "--j"]) == ["--json"])
     #expect(try bashCompletions(["--manifest", "x.json", "li"]) == ["list"])
     #expect(try bashCompletions(["completion", ""]) == ["bash", "zsh", "fish"])
-    #expect(try bashCompletions(["new", "Weather", "--"]) == ["--path", "--sdk", "--help"])
+    #expect(
+      try bashCompletions(["new", "Weather", "--"]) == ["--path", "--sdk", "--kit", "--contracts", "--help"])
     #expect(try bashCompletions(["graph", "--format", ""]) == ["dot", "mermaid", "json"])
     #expect(try bashCompletions(["graph", "--format", "m"]) == ["mermaid"])
     #expect(try bashCompletions(["run", "--log-level", "w"]) == ["warning"])

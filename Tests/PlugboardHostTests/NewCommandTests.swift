@@ -143,6 +143,83 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
   }
 
+  @Test func theSDKAndTheContractsCanBeDependedOnByVersion() throws {
+    let folder = try TemporaryDirectory()
+    let kit = "https://git.example.com/sdk/PlugboardKit"
+    let contracts = "https://git.example.com/sdk/AppContracts.git"
+    let result = try Subprocess.plugboard(
+      ["new", "Greetings", "--kit", kit + "@1.2.0", "--contracts", contracts + "@1.0.0"], in: folder.path)
+    #expect(result.status == 0, "\(result.stderr)")
+    let manifest = try String(contentsOfFile: folder.path + "/Greetings/Package.swift", encoding: .utf8)
+    #expect(manifest.contains(#".package(url: "\#(kit)", exact: "1.2.0"),"#))
+    #expect(manifest.contains(#".package(url: "\#(contracts)", exact: "1.0.0"),"#))
+    #expect(manifest.contains(#".product(name: "PlugboardKit", package: "PlugboardKit"),"#))
+    #expect(manifest.contains(#".product(name: "AppContracts", package: "AppContracts"),"#))
+    #expect(manifest.contains(#"plugins: [.plugin(name: "PlugboardStamp", package: "PlugboardKit")]"#))
+  }
+
+  @Test(arguments: [
+    (
+      ["--kit", "https://example.com/PlugboardKit@1.0.0"],
+      "--kit and --contracts go together: the plugin depends on both"
+    ),
+    (
+      [
+        "--kit", "https://example.com/PlugboardKit@1.0", "--contracts",
+        "https://example.com/AppContracts@1.0.0",
+      ],
+      "--kit takes URL@VERSION, a repository and its exact version, such as "
+        + "https://git.example.com/sdk/PlugboardKit@1.0.0; found 'https://example.com/PlugboardKit@1.0'"
+    ),
+    (
+      ["--kit", "PlugboardKit@1.0.0", "--contracts", "https://example.com/AppContracts@1.0.0"],
+      "--kit takes URL@VERSION, a repository and its exact version, such as "
+        + "https://git.example.com/sdk/PlugboardKit@1.0.0; found 'PlugboardKit@1.0.0'"
+    ),
+    (
+      [
+        "--sdk", "/srv/plugboard", "--kit", "https://example.com/PlugboardKit@1.0.0", "--contracts",
+        "https://example.com/AppContracts@1.0.0",
+      ],
+      "--sdk names a checkout to depend on by path; --kit and --contracts name repositories to depend on by "
+        + "version: give one or the other"
+    ),
+  ])
+  func dependingByVersionNeedsBothRepositoriesAndExactVersions(arguments: [String], message: String) throws {
+    let folder = try TemporaryDirectory()
+    let result = try Subprocess.plugboard(["new", "Greetings"] + arguments, in: folder.path)
+    #expect(result.status == 2)
+    #expect(result.stderrLines == ["plugboard: \(message)", "Run 'plugboard new --help' for usage."])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+  }
+
+  /// As a plugin vendor meets it: the SDK and the contracts exported as
+  /// repositories (``ExportedSDKBuild``), a package made by `plugboard new`
+  /// that depends on both by version, built with `swift build` outside this
+  /// repository, and loaded by this build's `plugboard`.
+  @Test func aPluginMadeAgainstTheExportedSDKByVersionBuildsAndLoads() throws {
+    let exported = try ExportedSDKBuild.products.get()
+    let folder = URL(fileURLWithPath: exported.repository).deletingLastPathComponent().path
+    let package = folder + "/NewByVersion"
+    try? FileManager.default.removeItem(atPath: package)
+    let created = try Subprocess.plugboard([
+      "new", "Greetings", "--path", package,
+      "--kit", "file://\(exported.repository)@\(ExportedSDKBuild.version)",
+      "--contracts", "file://\(exported.contracts)@\(ExportedSDKBuild.contractsVersion)",
+    ])
+    #expect(created.status == 0, "\(created.stderr)")
+    let build = try Subprocess.run(
+      "/usr/bin/env", ["swift", "build", "--package-path", package, "--scratch-path", folder + "/new-build"])
+    try #require(build.status == 0, "swift build failed:\n\(build.stdout)\(build.stderr)")
+    let library = URL(fileURLWithPath: folder + "/new-build/debug/libGreetings.so").resolvingSymlinksInPath()
+      .path
+    let manifest = try TemporaryDirectory()
+    let written = try manifest.writeManifest([("Greetings", library)])
+    let list = try Subprocess.plugboard(["list", "--manifest", written])
+    #expect(list.status == 0, "\(list.stderr)")
+    #expect(list.stdout.contains("Greetings 0.1.0  \(library)\n"))
+  }
+
   @Test func aFolderInUseIsLeftAlone() throws {
     let folder = try TemporaryDirectory()
     try folder.write("notes.txt", "mine")

@@ -1,4 +1,5 @@
 import PlugboardEngine
+import PlugboardKit
 
 /// The files of a new plugin package, as `plugboard new` writes them: a
 /// `.dynamic` library depending by path on the SDK (`Kit/`) and on the
@@ -9,10 +10,52 @@ import PlugboardEngine
 struct PluginScaffold: Equatable {
   /// The plugin's name: its package, module, product and library (`lib<name>.so`).
   let name: String
-  /// The SDK package's folder, as the manifest's `.package(path:)` writes it.
-  let kitPath: String
-  /// The contracts package's folder, likewise.
-  let contractsPath: String
+  /// Where the SDK package comes from.
+  let kit: PackageSource
+  /// Where the contracts package comes from.
+  let contracts: PackageSource
+
+  /// How the plugin's `Package.swift` reaches a package it depends on.
+  enum PackageSource: Equatable {
+    /// A folder, relative to the plugin's package: a Plugboard checkout.
+    case path(String)
+    /// A repository by URL at an exact version, as `Scripts/export-sdk`
+    /// makes one: `https://git.example.com/sdk/PlugboardKit` at `1.0.0`.
+    case version(url: String, exact: String)
+
+    /// `URL@VERSION`, as `plugboard new --kit` takes it, or nil when the
+    /// text is not a URL (with a scheme), `@`, and a semantic version.
+    static func parsing(_ text: String) -> PackageSource? {
+      guard let at = text.lastIndex(of: "@") else { return nil }
+      let url = String(text[..<at])
+      let version = String(text[text.index(after: at)...])
+      guard url.contains("://"), !url.hasSuffix("/"),
+        SemanticVersion(parsing: version)?.description == version,
+        url.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0 != "\"" && $0 != "\\" })
+      else { return nil }
+      return .version(url: url, exact: version)
+    }
+
+    /// The `.package(…)` line.
+    var declaration: String {
+      switch self {
+      case .path(let path): ".package(path: \"\(path)\")"
+      case .version(let url, let version): ".package(url: \"\(url)\", exact: \"\(version)\")"
+      }
+    }
+
+    /// The package's identity, which `.product(name:package:)` names: the
+    /// last component of its path or URL, without `.git`.
+    var identity: String {
+      let location: String
+      switch self {
+      case .path(let path): location = path
+      case .version(let url, _): location = url
+      }
+      let last = location.split(separator: "/").last.map(String.init) ?? location
+      return last.hasSuffix(".git") ? String(last.dropLast(4)) : last
+    }
+  }
 
   /// Why `name` cannot name a plugin, or nil when it can: a Swift
   /// identifier of ASCII letters, digits and `_`, starting with a capital
@@ -60,19 +103,19 @@ struct PluginScaffold: Equatable {
         .library(name: "\(name)", type: .dynamic, targets: ["\(name)"])
       ],
       dependencies: [
-        .package(path: "\(kitPath)"),
-        .package(path: "\(contractsPath)"),
+        \(kit.declaration),
+        \(contracts.declaration),
       ],
       targets: [
         .target(
           name: "\(name)",
           dependencies: [
-            .product(name: "PlugboardKit", package: "Kit"),
-            .product(name: "AppContracts", package: "Contracts"),
+            .product(name: "PlugboardKit", package: "\(kit.identity)"),
+            .product(name: "AppContracts", package: "\(contracts.identity)"),
           ],
           swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
           // Records the stamp of AppContracts it is compiled against.
-          plugins: [.plugin(name: "PlugboardStamp", package: "Kit")]
+          plugins: [.plugin(name: "PlugboardStamp", package: "\(kit.identity)")]
         )
       ]
     )

@@ -10,6 +10,12 @@ extension CommandSpec {
       OptionSpec(
         name: NewCommand.sdkOption, valueName: "DIR",
         help: "the Plugboard checkout holding Kit/ and Plugins/Contracts/ (default: found above DIR)"),
+      OptionSpec(
+        name: NewCommand.kitOption, valueName: "URL@VERSION",
+        help: "depend on the SDK by version, from the repository Scripts/export-sdk made (with --contracts)"),
+      OptionSpec(
+        name: NewCommand.contractsOption, valueName: "URL@VERSION",
+        help: "depend on the shared contracts by version, from their exported repository (with --kit)"),
     ],
     passthrough: nil, positional: "NAME", statuses: HelpText.newStatuses)
 

@@ -1,14 +1,19 @@
 import Foundation
 import PlugboardEngine
 
-/// `plugboard new NAME [--path DIR] [--sdk DIR]`: creates a plugin package
-/// (``PluginScaffold``) in a folder that does not exist yet or is empty.
-/// Its `Package.swift` reaches the SDK and the contracts by relative
-/// paths, found in the Plugboard checkout given by `--sdk`, or else in the
-/// nearest folder above DIR (then above the current folder) that holds both.
+/// `plugboard new NAME [--path DIR] [--sdk DIR | --kit URL@VERSION
+/// --contracts URL@VERSION]`: creates a plugin package (``PluginScaffold``)
+/// in a folder that does not exist yet or is empty. Its `Package.swift`
+/// reaches the SDK and the contracts by version, from the repositories
+/// `--kit` and `--contracts` name (as `Scripts/export-sdk` makes them), or
+/// else by relative paths, found in the Plugboard checkout given by
+/// `--sdk`, or in the nearest folder above DIR (then above the current
+/// folder) that holds both.
 struct NewCommand {
   static let pathOption = "--path"
   static let sdkOption = "--sdk"
+  static let kitOption = "--kit"
+  static let contractsOption = "--contracts"
 
   let options: ParsedOptions
   let console: any Console
@@ -20,6 +25,28 @@ struct NewCommand {
       return fail("cannot determine the current folder")
     }
     let folder = FilePath.absolute(options.values[Self.pathOption] ?? name, relativeTo: here)
+    let byVersion = (options.values[Self.kitOption], options.values[Self.contractsOption])
+    if byVersion.0 != nil || byVersion.1 != nil {
+      guard options.values[Self.sdkOption] == nil else {
+        return misuse(
+          "\(Self.sdkOption) names a checkout to depend on by path; \(Self.kitOption) and "
+            + "\(Self.contractsOption) name repositories to depend on by version: give one or the other")
+      }
+      guard let kitText = byVersion.0, let contractsText = byVersion.1 else {
+        return misuse("\(Self.kitOption) and \(Self.contractsOption) go together: the plugin depends on both")
+      }
+      var sources: [PluginScaffold.PackageSource] = []
+      for (option, text) in [(Self.kitOption, kitText), (Self.contractsOption, contractsText)] {
+        guard let source = PluginScaffold.PackageSource.parsing(text) else {
+          return misuse(
+            "\(option) takes URL@VERSION, a repository and its exact version, such as "
+              + "https://git.example.com/sdk/PlugboardKit@1.0.0; found '\(Terminal.sanitize(text))'")
+        }
+        sources.append(source)
+      }
+      return write(
+        PluginScaffold(name: name, kit: sources[0], contracts: sources[1]), into: folder, here: here)
+    }
     let sdk: String
     if let given = options.values[Self.sdkOption] {
       sdk = FilePath.absolute(given, relativeTo: here)
@@ -37,12 +64,18 @@ struct NewCommand {
       }
       sdk = found
     }
+    let scaffold = PluginScaffold(
+      name: name, kit: .path(Self.relative(sdk + "/Kit", from: folder)),
+      contracts: .path(Self.relative(sdk + "/Plugins/Contracts", from: folder)))
+    return write(scaffold, into: folder, here: here)
+  }
+
+  /// Writes `scaffold`'s files into `folder` and says what to do next.
+  private func write(_ scaffold: PluginScaffold, into folder: String, here: String) -> ExitStatus.RawValue {
+    let name = scaffold.name
     if let entries = try? FileManager.default.contentsOfDirectory(atPath: folder), !entries.isEmpty {
       return fail("\(Terminal.sanitize(folder)) already exists and is not empty; nothing was written")
     }
-    let scaffold = PluginScaffold(
-      name: name, kitPath: Self.relative(sdk + "/Kit", from: folder),
-      contractsPath: Self.relative(sdk + "/Plugins/Contracts", from: folder))
     do {
       for file in scaffold.files {
         let path = folder + "/" + file.path
