@@ -17,7 +17,7 @@ enum ReleaseProducts {
   /// Why the tests are skipped without it.
   static let missing: Comment = """
     needs a release build: PLUGBOARD_RELEASE_PRODUCTS=.build/release after swift build -c release \
-    --product plugboard, plugboard-host and Healthy (.ci/run sets it)
+    (plugboard, plugboard-host, Healthy and the sample's plugins; .ci/run builds them and sets it)
     """
 
   /// The path of `product` in that folder; fails when the variable is not
