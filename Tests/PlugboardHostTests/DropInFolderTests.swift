@@ -333,6 +333,25 @@ import Testing
     #expect(run.stdout == "Healthy is running\n")
   }
 
+  /// A library rebuilt after it was pinned matches no pin; the name-only
+  /// entry its file name matches is named, with both digests, rather than
+  /// "no pin".
+  @Test func aStalePinIsToldApartFromNoPin() throws {
+    let digest = try SHA256.hash(file: BuildProducts.library("Healthy")).get().hex
+    let stale = String(repeating: "0", count: 64)
+    let layout = try Layout(
+      entries: [#"{ "name": "Healthy", "sha256": "\#(stale)" }"#], top: #""requirePins": true,"#)
+    try layout.add("Healthy", as: "libHealthy.so")
+    let run = try layout.plugboard(["run"])
+    #expect(run.status == 78)
+    let expected: String =
+      "plugboard: open: plugin 'Healthy' (\(layout.dropIn)/libHealthy.so) does not match the pin "
+      + "plugins[0].sha256 of plugin 'Healthy', the entry its file name matches: the pin is \(stale), the "
+      + "file's digest \(digest) — if this file is the one to trust, write its digest into plugins[0].sha256 "
+      + "(plugboard pin lists it); otherwise replace the file (it was not opened)"
+    #expect(run.stderrLines.first == expected)
+  }
+
   @Test func withoutFoldersAnEntryStillNeedsAPath() throws {
     let folder = try TemporaryDirectory()
     let path = try folder.write("plugins.json", #"{ "formatVersion": 1, "plugins": [{ "name": "A" }] }"#)

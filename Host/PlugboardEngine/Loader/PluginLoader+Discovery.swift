@@ -101,10 +101,24 @@ extension PluginLoader {
       let located = try locate(entry, in: manifest, claimed: claimed, vetting: vetting)
       let canonical = located.path
       claimed[canonical] = entry.name
-      let pinned = try pinnedSettings(of: canonical, entry: entry, manifest: manifest)
+      let (pinned, digest) = try pinnedSettings(of: canonical, entry: entry, manifest: manifest)
       if let pinned {
         entry = pinned.discovered(at: file, in: folder)
         current = entry
+      } else if manifest.requirePins, let digest,
+        let stale = manifest.discoveredSettings.first(where: { $0.name == entry.name }),
+        let pin = stale.sha256
+      {
+        // The entry its file name matches pins another file: the library
+        // changed since it was pinned (a rebuild, or someone else's file),
+        // which "has no pin" would hide.
+        current = stale.discovered(at: file, in: folder)
+        throw .plugin(
+          stale.name, file: canonical, stage: .open,
+          "does not match the pin plugins[\(stale.index)].sha256 of plugin '\(stale.name)', the entry its file "
+            + "name matches: the pin is \(pin), the file's digest \(digest) — if this file is the one to trust, "
+            + "write its digest into plugins[\(stale.index)].sha256 (plugboard pin lists it); otherwise replace "
+            + "the file (it was not opened)")
       }
       let plugin = try load(entry, file: located, requirePins: manifest.requirePins, vetting: vetting) {
         (name: String) throws(DeploymentProblem) -> PluginEntry? in
@@ -156,15 +170,16 @@ extension PluginLoader {
   }
 
   /// The name-only entry whose `sha256` is the digest of `file`, when one
-  /// is; digests are computed only when some such entry has a pin.
+  /// is, and that digest; digests are computed only when some such entry
+  /// has a pin.
   private func pinnedSettings(of file: String, entry: PluginEntry, manifest: Manifest)
     throws(DeploymentProblem)
-    -> PluginEntry?
+    -> (entry: PluginEntry?, digest: String?)
   {
     let pins = manifest.discoveredSettings.filter { $0.sha256 != nil }
-    guard !pins.isEmpty else { return nil }
+    guard !pins.isEmpty else { return (nil, nil) }
     switch SHA256.hash(file: file) {
-    case .success(let digest): return pins.first { $0.sha256 == digest.hex }
+    case .success(let digest): return (pins.first { $0.sha256 == digest.hex }, digest.hex)
     case .failure(let error):
       throw .plugin(entry.name, file: file, stage: .vet, "cannot be read to compute its digest: \(error)")
     }
