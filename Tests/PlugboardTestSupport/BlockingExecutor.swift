@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The threads that tests which block run on: a fixed number of threads of
 /// their own, outside Swift's cooperative pool.
@@ -19,10 +18,14 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
   /// The executor of ``Blocking``: one thread per processor, at least two.
   public static let shared = BlockingExecutor(threads: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
+  // One lock for both, an NSCondition: the thread sanitizer does not see
+  // the futex under `Synchronization.Mutex` on Linux, and reported the
+  // threads' registration below as a race.
   private let condition = NSCondition()
   /// Guarded by `condition`.
   private var jobs: [UnownedJob] = []
-  private let threads: Mutex<Set<pthread_t>> = Mutex([])
+  /// This executor's threads. Guarded by `condition`.
+  private var threads: Set<pthread_t> = []
 
   private init(threads count: Int) {
     for index in 0..<count {
@@ -35,7 +38,9 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
   /// Whether the calling thread is one of this executor's.
   public var isCurrent: Bool {
     let current = pthread_self()
-    return threads.withLock { $0.contains(current) }
+    condition.lock()
+    defer { condition.unlock() }
+    return threads.contains(current)
   }
 
   public func enqueue(_ job: consuming ExecutorJob) {
@@ -47,7 +52,9 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
   }
 
   private func run() {
-    threads.withLock { _ = $0.insert(pthread_self()) }
+    condition.lock()
+    threads.insert(pthread_self())
+    condition.unlock()
     while true {
       condition.lock()
       while jobs.isEmpty { condition.wait() }
