@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // The service contracts the sample plugins share. A separate package on
@@ -8,9 +8,15 @@ import PackageDescription
 // fail across plugins. As a `.dynamic` product of its own package, exactly one
 // `libAppContracts.so` is loaded into the process (deduplicated by soname).
 //
-// The PlugboardStamp build plugin stamps the module's interface, so the host
-// refuses a plugin compiled against other declarations of it (see
-// Docs/plugins.md).
+// The module declares its release (ContractsRelease.swift) and is built with
+// library evolution, so that a plugin compiled against an earlier 1.x keeps
+// loading after the contracts gain a type, a method with a default or an
+// enum case; the PlugboardStamp build plugin records the release in each
+// plugin, and the host compares versions as it does PlugboardKit's (see
+// Docs/plugins.md). An unsafe flag is allowed in a package used by version
+// only from tools version 6.2, hence that version.
+let libraryEvolution: [SwiftSetting] = [.unsafeFlags(["-enable-library-evolution"])]
+
 let package = Package(
   name: "AppContracts",
   products: [
@@ -19,7 +25,7 @@ let package = Package(
   dependencies: [.package(path: "../../Kit")],
   targets: [
     .target(
-      name: "AppContracts", swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
+      name: "AppContracts", swiftSettings: [.enableUpcomingFeature("ExistentialAny")] + libraryEvolution,
       plugins: [.plugin(name: "PlugboardStamp", package: "Kit")])
   ]
 )

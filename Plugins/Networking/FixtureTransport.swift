@@ -25,23 +25,23 @@ struct FixtureTransport: HTTPTransport {
     switch (request.method, request.path) {
     case ("POST", "/session"): try session(request)
     case ("GET", "/issues"): try openIssues(request)
-    default: HTTPResponse(status: 404, body: Data())
+    default: HTTPResponse(status: 404, body: [])
     }
   }
 
   private func session(_ request: HTTPRequest) throws -> HTTPResponse {
-    let credentials = try JSONDecoder().decode(Credentials.self, from: request.body ?? Data())
+    let credentials = try JSONDecoder().decode(Credentials.self, from: Data(request.body ?? []))
     guard let account = accounts[credentials.username], account.password == credentials.password
-    else { return HTTPResponse(status: 401, body: Data()) }
+    else { return HTTPResponse(status: 401, body: []) }
     let payload = SessionPayload(token: "token-\(credentials.username)", user: account.user)
-    return HTTPResponse(status: 200, body: try JSONEncoder().encode(payload))
+    return HTTPResponse(status: 200, body: Array(try JSONEncoder().encode(payload)))
   }
 
   private func openIssues(_ request: HTTPRequest) throws -> HTTPResponse {
     let token = request.headers["Authorization"]?.replacingOccurrences(of: "Bearer ", with: "")
     guard let token, accounts.keys.contains(where: { "token-\($0)" == token }) else {
-      return HTTPResponse(status: 401, body: Data())
+      return HTTPResponse(status: 401, body: [])
     }
-    return HTTPResponse(status: 200, body: try JSONEncoder().encode(issues))
+    return HTTPResponse(status: 200, body: Array(try JSONEncoder().encode(issues)))
   }
 }

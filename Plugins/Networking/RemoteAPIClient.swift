@@ -8,7 +8,7 @@ struct RemoteAPIClient: APIClient {
 
   func createSession(username: String, password: String) async throws -> SessionPayload {
     let body = try JSONEncoder().encode(["username": username, "password": password])
-    let request = HTTPRequest(method: "POST", path: "/session", body: body)
+    let request = HTTPRequest(method: "POST", path: "/session", body: Array(body))
     return try JSONDecoder().decode(SessionPayload.self, from: try await send(request))
   }
 
@@ -24,6 +24,6 @@ struct RemoteAPIClient: APIClient {
     guard response.status == 200 else {
       throw APIError(request: request.description, status: response.status)
     }
-    return response.body
+    return Data(response.body)
   }
 }

@@ -23,14 +23,26 @@ func fail(_ message: String) -> Never {
   exit(2)
 }
 
-func stamp(root: String, files: [String]) -> String {
+/// The files, each under its path relative to `root`.
+func read(root: String, files: [String]) -> [InterfaceStamp.SourceFile] {
   let prefix = root.hasSuffix("/") ? root : root + "/"
-  return InterfaceStamp.of(
-    files.map { file in
-      guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { fail("cannot read \(file)") }
-      let relative = file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file
-      return InterfaceStamp.SourceFile(path: relative, text: text)
-    })
+  return files.map { file in
+    guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { fail("cannot read \(file)") }
+    let relative = file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file
+    return InterfaceStamp.SourceFile(path: relative, text: text)
+  }
+}
+
+func stamp(root: String, files: [String]) -> String {
+  InterfaceStamp.of(read(root: root, files: files))
+}
+
+/// The release the group's module declares, if any.
+func version(of group: Group) -> String? {
+  switch ContractsVersion.declared(in: read(root: group.root, files: group.files)) {
+  case .success(let version): return version
+  case .failure(let problem): fail("module \(group.module): \(problem)")
+  }
 }
 
 func sources(under folder: String) -> [String] {
@@ -76,8 +88,10 @@ let text =
   isKit
   ? StampSource.kitFingerprint(stamp: ownStamp)
   : StampSource.module(
-    own.module, stamp: ownStamp,
-    dependencies: groups.dropFirst().map { ($0.module, stamp(root: $0.root, files: $0.files)) })
+    own.module, stamp: ownStamp, version: version(of: own),
+    dependencies: groups.dropFirst().map { ($0.module, stamp(root: $0.root, files: $0.files)) },
+    dependencyVersions: groups.dropFirst().compactMap { group in version(of: group).map { (group.module, $0) }
+    })
 // Rewriting an unchanged file would recompile the module for nothing.
 if (try? String(contentsOfFile: output, encoding: .utf8)) != text {
   do {

@@ -120,7 +120,7 @@ struct StubTransport: HTTPTransport {
   let body: String
 
   func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    HTTPResponse(status: 200, body: Data(body.utf8))
+    HTTPResponse(status: 200, body: Array(body.utf8))
   }
 }
 

@@ -84,36 +84,13 @@ enum StampFixtures {
 
   /// The scratch folder: `libStale.so` (compiled against `original`) and,
   /// in a folder per version, `libStampedContracts.so`.
-  static let folder: Result<String, Failure> = {
-    let key = InterfaceStamp.of(
-      [InterfaceStamp.SourceFile(path: "Stale.swift", text: plugin)]
-        + Contracts.allCases.map { InterfaceStamp.SourceFile(path: $0.rawValue, text: $0.source) })
-    let folder = URL(
-      fileURLWithPath: BuildProducts.directory
-        + "/../../plugboard-tests-stamps-\(PlugboardBuild.sourceFingerprint)-\(key)"
-    ).standardizedFileURL.resolvingSymlinksInPath().path
-    if FileManager.default.fileExists(atPath: folder + "/done") { return .success(folder) }
-    do {
-      try build(into: folder)
-      _ = FileManager.default.createFile(atPath: folder + "/done", contents: Data())
-      return .success(folder)
-    } catch let failure as Failure {
-      return .failure(failure)
-    } catch {
-      return .failure(Failure(description: "cannot build the stamp fixtures: \(error)"))
-    }
-  }()
+  static let folder = ScratchFixture.folder(
+    "plugboard-tests-stamps",
+    sources: [InterfaceStamp.SourceFile(path: "Stale.swift", text: plugin)]
+      + Contracts.allCases.map { InterfaceStamp.SourceFile(path: $0.rawValue, text: $0.source) },
+    build: build(into:))
 
   private static func build(into folder: String) throws {
-    guard let swiftc = Toolchain.find("swiftc") else { throw Failure(description: "no swiftc on PATH") }
-    try? FileManager.default.removeItem(atPath: folder)
-    let modules = BuildProducts.directory + "/Modules"
-    func run(_ arguments: [String]) throws {
-      let result = try Subprocess.run(swiftc, ["-swift-version", "6", "-parse-as-library"] + arguments)
-      guard result.exited, result.status == 0 else {
-        throw Failure(description: "swiftc failed:\n\(result.stdout)\(result.stderr)")
-      }
-    }
     func write(_ text: String, _ path: String) throws {
       try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
@@ -123,7 +100,7 @@ enum StampFixtures {
       try write(version.source, out + "/Greeter.swift")
       try write(
         StampSource.module("StampedContracts", stamp: version.stamp, dependencies: []), out + "/Stamp.swift")
-      try run([
+      try ScratchFixture.swiftc([
         "-emit-library", "-emit-module", "-module-name", "StampedContracts", "-emit-module-path",
         out + "/StampedContracts.swiftmodule", out + "/Greeter.swift", out + "/Stamp.swift",
         "-Xlinker", "-soname=libStampedContracts.so", "-o", out + "/libStampedContracts.so",
@@ -135,12 +112,11 @@ enum StampFixtures {
       StampSource.module(
         "Stale", stamp: "0000000000000000", dependencies: [("StampedContracts", Contracts.original.stamp)]),
       folder + "/StaleStamp.swift")
-    try run([
-      "-emit-library", "-module-name", "Stale", "-I", original, "-I", modules, "-Xcc",
-      "-fmodule-map-file=\(BuildProducts.directory)/PlugboardABI.build/module.modulemap", "-L", original,
-      "-lStampedContracts", "-L", BuildProducts.directory, "-lPlugboardKit", "-Xlinker", "-rpath=$ORIGIN",
-      folder + "/Stale.swift", folder + "/StaleStamp.swift", "-o", folder + "/libStale.so",
-    ])
+    try ScratchFixture.swiftc(
+      ["-emit-library", "-module-name", "Stale", "-I", original, "-L", original, "-lStampedContracts"]
+        + ScratchFixture.kitArguments + [
+          folder + "/Stale.swift", folder + "/StaleStamp.swift", "-o", folder + "/libStale.so",
+        ])
   }
 
   /// A deployment in a fresh folder: `libStale.so` beside the `contracts`
@@ -149,16 +125,12 @@ enum StampFixtures {
     root: TemporaryDirectory, manifest: String, plugin: String
   ) {
     let built = try folder.get()
-    let root = try TemporaryDirectory()
-    let manager = FileManager.default
-    try manager.copyItem(atPath: built + "/libStale.so", toPath: root.path + "/libStale.so")
-    try manager.copyItem(
-      atPath: built + "/\(contracts.rawValue)/libStampedContracts.so",
-      toPath: root.path + "/libStampedContracts.so")
-    let manifest = root.path + "/plugins.json"
-    try #"{ "formatVersion": 1, "plugins": [ { "name": "Stale", "path": "libStale.so" } ] }"#.write(
-      toFile: manifest, atomically: true, encoding: .utf8)
-    let plugin = URL(fileURLWithPath: root.path + "/libStale.so").resolvingSymlinksInPath().path
-    return (root, manifest, plugin)
+    let made = try ScratchFixture.deployment(
+      plugin: "Stale",
+      files: [
+        (built + "/libStale.so", "libStale.so"),
+        (built + "/\(contracts.rawValue)/libStampedContracts.so", "libStampedContracts.so"),
+      ])
+    return (made.root, made.manifest, made.canonical["libStale.so"] ?? "")
   }
 }

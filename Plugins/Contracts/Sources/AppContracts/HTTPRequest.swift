@@ -1,13 +1,14 @@
-import Foundation
-
-/// A request as the transport sees it.
+/// A request as the transport sees it. Its body is bytes, not `Data`, so
+/// that the contracts need no Foundation: a module built with library
+/// evolution may only expose types whose layout can evolve, which
+/// Foundation's on Linux cannot.
 public struct HTTPRequest: Sendable, CustomStringConvertible {
   public var method: String
   public var path: String
   public var headers: [String: String]
-  public var body: Data?
+  public var body: [UInt8]?
 
-  public init(method: String, path: String, headers: [String: String] = [:], body: Data? = nil) {
+  public init(method: String, path: String, headers: [String: String] = [:], body: [UInt8]? = nil) {
     self.method = method
     self.path = path
     self.headers = headers
