@@ -74,6 +74,11 @@ let lifecyclePlugins = ["LifecycleProbe"]
 /// (Tests/Plugins/AsyncApplication), for `run`'s awaited resolve.
 let asyncPlugins = ["AsyncApplication"]
 
+/// Test-only: a plugin that uses PlugboardKit as plugins do and prints what
+/// it saw (Tests/Plugins/KitClient), run under a later Kit by the upgrade
+/// tests.
+let kitClientPlugins = ["KitClient"]
+
 let package = Package(
   name: "Plugboard",
   products: [
@@ -108,7 +113,9 @@ let package = Package(
     // Test-only: the lifecycle tests' plugins.
     + lifecyclePlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
     // Test-only: an application made by an async factory.
-    + asyncPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    + asyncPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
+    // Test-only: a client of every kind of registration, for Kit upgrades.
+    + kitClientPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
   dependencies: [
     .package(path: "Kit"),
     .package(path: "Plugins/Contracts"),
@@ -182,7 +189,8 @@ let package = Package(
     + faultCorpusPlugins.map {
       .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
     }
-    + (feedbackPlugins + requirementPlugins + configurationPlugins + lifecyclePlugins + asyncPlugins).map {
+    + (feedbackPlugins + requirementPlugins + configurationPlugins + lifecyclePlugins + asyncPlugins
+    + kitClientPlugins).map {
       .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
     }
     + samplePlugins.map {

@@ -7,11 +7,13 @@ import Testing
 
 /// Plugins compiled against this checkout's PlugboardKit, copied out of the
 /// build folder with their contracts library as an operator receives them,
-/// run unchanged under a host whose PlugboardKit is a later release that
-/// changed compatibly (``EvolvedKitBuild``): stored properties inserted
-/// first in `Container`, a scope and a record's extras, a public type and
-/// methods added, a requirement with a default added to `Assembly`, a
-/// diagnostic reworded, and the minor version raised. With release plugins
+/// run unchanged under a host rebuilt from a PlugboardKit that is a later
+/// release and changed compatibly (``EvolvedKitBuild``): stored properties
+/// inserted first in `Container`, a scope and a record's extras, a public
+/// type and methods added, a requirement with a default added to
+/// `Assembly`, a case inserted first in two enums plugins switch over, an
+/// inlinable body changed, a diagnostic reworded, and the minor version
+/// raised. With release plugins
 /// the test holds the rules of Kit/ABI.md too: a stored property inserted
 /// first in `Registry`, a frozen type, made the plugins' inlined lookup
 /// crash (SIGSEGV while making the `Application`).
@@ -32,8 +34,32 @@ import Testing
     try Self.debugCopy.get()
   }
 
+  /// What the test plugin KitClient prints: every kind of registration and
+  /// resolution it tries, and the enum cases it switched to.
+  static let kitClientOutput = """
+    KitClient: greeting hello
+    KitClient: undeclared notDeclared
+    KitClient: transient distinct true
+    KitClient: container shared true
+    KitClient: graph shared within a resolution
+    KitClient: arguments Mimi 3
+    KitClient: lazy is the shared one true
+    KitClient: missing notRegistered Missing
+    KitClient: failing factoryFailed failing on purpose
+    KitClient: mismatched argumentsMismatch ["Int", "String"]
+
+    """
+
   private static let debugCopy = Result { try copy(from: BuildProducts.directory, into: "debug") }
     .mapError { $0 as? FixtureFailure ?? FixtureFailure(description: "cannot copy the deployment: \($0)") }
+
+  /// The same, with the later compatible release of the sample's contracts
+  /// (``EvolvedKitBuild/contractsChanges``) in place of the one the plugins
+  /// were compiled against.
+  private static let laterContractsCopy = Result {
+    try copy(from: BuildProducts.directory, into: "debug-later-contracts", laterContracts: true)
+  }
+  .mapError { $0 as? FixtureFailure ?? FixtureFailure(description: "cannot copy the deployment: \($0)") }
 
   /// The same from a release build, whose plugins have Kit's resolve
   /// inlined into them (a debug build calls Kit's copy of it instead): only
@@ -41,11 +67,12 @@ import Testing
   static let releaseCopy = Result {
     // Fails, naming the variable, when the folder holds no such build.
     _ = try ReleaseProducts.path("libShell.so")
+    _ = try ReleaseProducts.path("libKitClient.so")
     return try copy(from: ReleaseProducts.directory ?? "", into: "release")
   }
   .mapError { $0 as? FixtureFailure ?? FixtureFailure(description: "cannot copy the deployment: \($0)") }
 
-  private static func copy(from products: String, into name: String) throws -> (
+  private static func copy(from products: String, into name: String, laterContracts: Bool = false) throws -> (
     plugboard: String, manifest: String
   ) {
     let root = try EvolvedKitBuild.host.get()
@@ -53,8 +80,11 @@ import Testing
     let manager = FileManager.default
     try? manager.removeItem(atPath: folder)
     try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    for library in plugins.map({ "lib\($0).so" }) + ["libAppContracts.so"] {
-      try manager.copyItem(atPath: products + "/" + library, toPath: folder + "/" + library)
+    for library in (plugins + ["KitClient"]).map({ "lib\($0).so" }) + ["libAppContracts.so"] {
+      let source =
+        laterContracts && library == "libAppContracts.so"
+        ? root + "/contracts/" + library : products + "/" + library
+      try manager.copyItem(atPath: source, toPath: folder + "/" + library)
     }
     let entries = plugins.map { name in
       let config =
@@ -68,7 +98,16 @@ import Testing
       + #""profiles": { "live": { "description": "the real implementations" } }, "plugins": [ "#
       + entries.joined(separator: ", ") + " ] }")
       .write(toFile: manifest, atomically: true, encoding: .utf8)
+    try
+      (#"{ "formatVersion": 1, \#(BuildProducts.rootsMember) "plugins": [ "#
+      + #"{ "name": "KitClient", "path": "libKitClient.so" } ] }"#)
+      .write(toFile: folder + "/kit-client.json", atomically: true, encoding: .utf8)
     return (root + "/bin/plugboard", manifest)
+  }
+
+  /// The manifest beside `manifest` that names KitClient alone.
+  private static func kitClientManifest(beside manifest: String) -> String {
+    (manifest as NSString).deletingLastPathComponent + "/kit-client.json"
   }
 
   @Test("the upgraded host reports the later PlugboardKit it runs")
@@ -77,6 +116,32 @@ import Testing
     let result = try Subprocess.run(plugboard, ["--version"])
     #expect(result.status == 0)
     #expect(result.stdout.contains("(PlugboardKit \(EvolvedKitBuild.release)+evolved, plugin ABI 1"))
+    // Compiled here, against the evolved Kit: not the checkout's binary.
+    let rebuilt = FileManager.default.contents(
+      atPath: (plugboard as NSString).deletingLastPathComponent + "/plugboard-host")
+    let checkouts = FileManager.default.contents(atPath: BuildProducts.directory + "/plugboard-host")
+    #expect(rebuilt != nil && rebuilt != checkouts)
+  }
+
+  @Test("a plugin using every kind of registration, compiled against the earlier Kit, sees the same")
+  func kitClientRuns() throws {
+    let (plugboard, manifest) = try deployment()
+    for host in [BuildProducts.directory + "/plugboard", plugboard] {
+      let result = try Subprocess.run(host, ["run", "--manifest", Self.kitClientManifest(beside: manifest)])
+      #expect(result.status == 0, "\(host): \(result.stderr)")
+      #expect(result.stdout == Self.kitClientOutput, "\(host)")
+    }
+  }
+
+  @Test(
+    "a release plugin using every kind of registration, compiled against the earlier Kit, sees the same",
+    .enabled(if: ReleaseProducts.directory != nil, ReleaseProducts.missing))
+  func releaseKitClientRuns() throws {
+    let (plugboard, manifest) = try Self.releaseCopy.get()
+    let result = try Subprocess.run(
+      plugboard, ["run", "--manifest", Self.kitClientManifest(beside: manifest)])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == Self.kitClientOutput)
   }
 
   @Test("plugins compiled against the earlier PlugboardKit run unchanged under the later one")
@@ -97,6 +162,16 @@ import Testing
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout == Self.output)
     #expect(result.stderr == "")
+  }
+
+  @Test("plugins compiled against the sample's contracts 1.0.0 run unchanged with its 1.1.0")
+  func olderPluginsRunWithLaterContracts() throws {
+    let (plugboard, manifest) = try Self.laterContractsCopy.get()
+    for host in [BuildProducts.directory + "/plugboard", plugboard] {
+      let result = try Subprocess.run(host, ["run", "--manifest", manifest])
+      #expect(result.status == 0, "\(host): \(result.stderr)")
+      #expect(result.stdout == Self.output, "\(host)")
+    }
   }
 
   @Test("list --json and check name each plugin's PlugboardKit as an older, compatible one")
