@@ -81,35 +81,73 @@ import Testing
     #expect(!check.stdout.contains("s3cret"))
   }
 
-  /// `pin` lists the drop-in folders' libraries with their digests and
-  /// says which are unpinned or pinned to another digest; it writes only
-  /// the listed plugins' pins (a library's name is learnt by running it).
-  @Test func pinListsDiscoveredLibrariesAndWhatIsUnpinned() throws {
-    let layout = try Layout(entries: [
-      #"{ "name": "Stale", "sha256": "\#(String(repeating: "0", count: 64))" }"#
-    ])
+  /// `pin` pins a drop-in folder's library with no entry by a name-only
+  /// entry named after its file (`libHealthy.so` → `Healthy`), since its
+  /// reported name is learnt only by running it; with `requirePins` the
+  /// deployment then runs as it is.
+  @Test func pinPinsADropInByTheNameItsFileGives() throws {
+    let layout = try Layout(top: #""requirePins": true,"#)
+    try layout.add("Healthy", as: "libHealthy.so")
+    let library = try #require(FilePath.canonical(layout.dropIn + "/libHealthy.so"))
+    let digest = try SHA256.hash(file: library).get().hex
+    #expect(try layout.refusal()?.contains("has no pin and the manifest sets \"requirePins\": true") == true)
+    let pin = try layout.plugboard(["pin"])
+    #expect(pin.status == 0, "\(pin.stderr)")
+    #expect(pin.stderr == "")
+    #expect(
+      pin.stdoutLines == [
+        "\(digest)  Healthy  \(library)  (discovered; pinned as plugins[0], named after its file)",
+        "wrote 1 pins to \(layout.manifest): 1 new, 0 changed, 0 unchanged",
+      ])
+    let written = try String(contentsOfFile: layout.manifest, encoding: .utf8)
+    #expect(written.contains(#""plugins": [{ "name": "Healthy", "sha256": "\#(digest)" }] }"#), "\(written)")
+    let run = try layout.plugboard(["run"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout == "Healthy is running\n")
+    let again = try layout.plugboard(["pin"])
+    #expect(again.stdoutLines.last == "the pins in \(layout.manifest) are up to date (1 unchanged)")
+  }
+
+  /// A rebuilt drop-in: its entry's pin, stale, is refreshed by `pin`
+  /// instead of being pasted by hand.
+  @Test func pinRefreshesARebuiltDropInsPin() throws {
+    let stale = String(repeating: "0", count: 64)
+    let layout = try Layout(
+      entries: [#"{ "name": "Healthy", "sha256": "\#(stale)" }"#], top: #""requirePins": true,"#)
     try layout.add("Healthy", as: "libHealthy.so")
     let library = try #require(FilePath.canonical(layout.dropIn + "/libHealthy.so"))
     let digest = try SHA256.hash(file: library).get().hex
     let pin = try layout.plugboard(["pin"])
     #expect(pin.status == 0)
-    #expect(pin.stdout.split(separator: "\n").last == "\(digest)  -  \(library)  (discovered; not pinned)")
+    #expect(pin.stderr == "")
+    #expect(
+      pin.stdoutLines == [
+        "\(digest)  Healthy  \(library)  (discovered; pinned by plugins[0])",
+        "wrote 1 pins to \(layout.manifest): 0 new, 1 changed, 0 unchanged",
+      ])
+    let run = try layout.plugboard(["run"])
+    #expect(run.status == 0, "\(run.stderr)")
+  }
+
+  /// The name a file gives is a guess: a library that reports another is
+  /// refused, naming both, and the entry is corrected by hand once.
+  @Test func aDropInPinnedUnderItsFileNameThatReportsAnotherIsRefused() throws {
+    let layout = try Layout(entries: [
+      #"{ "name": "Stale", "sha256": "\#(String(repeating: "0", count: 64))" }"#
+    ])
+    try layout.add("Healthy", as: "libWhatever.so")
+    let library = try #require(FilePath.canonical(layout.dropIn + "/libWhatever.so"))
+    let pin = try layout.plugboard(["pin"])
+    #expect(pin.status == 0)
     #expect(
       pin.stderrLines == [
-        "plugboard: pin: warning: plugins[0] pins 'Stale' to a digest no library in the drop-in folders has: "
-          + "update its \"sha256\" to the library's digest above",
-        "plugboard: pin: warning: 1 library in the drop-in folders not pinned: pin cannot learn a library's name "
-          + "without running it, so give each a { \"name\": …, \"sha256\": … } entry with the digest above (its "
-          + "name is what `plugboard list` shows for it)",
+        "plugboard: pin: warning: plugins[0] pins 'Stale' to a digest no library in the drop-in folders has, "
+          + "and no library there is named after it: remove the entry, or put its library in a drop-in folder"
       ])
-    let pinned = try Layout(entries: [#"{ "name": "Healthy", "sha256": "\#(digest)" }"#])
-    try pinned.add("Healthy", as: "libHealthy.so")
-    let again = try pinned.plugboard(["pin"])
-    #expect(again.stderr == "")
-    let file = try #require(FilePath.canonical(pinned.dropIn + "/libHealthy.so"))
     #expect(
-      again.stdout.split(separator: "\n").last
-        == "\(digest)  Healthy  \(file)  (discovered; pinned by plugins[0])")
+      try layout.refusal()
+        == "plugboard: check versions: plugin 'Healthy' (\(library)) has the digest pinned by plugins[1].sha256 "
+        + "for plugin 'Whatever', but reports the name 'Healthy' — correct the entry's name")
   }
 
   @Test func aDiscoveredPluginIsNamedByWhatItReportsAndRuns() throws {

@@ -3,9 +3,8 @@ import PlugboardEngine
 /// `plugboard pin`: writes or refreshes the `sha256` pin of every plugin
 /// in the manifest (enabled or not), and the `libraryPins` of every library
 /// a pinned plugin would load beside it (see ``LibraryClosure``), from the
-/// files as they are now, and lists the drop-in folders' libraries with
-/// their digests (their pins are the operator's to write; see
-/// ``reportDiscovered(in:)``). It only reads and hashes the libraries,
+/// files as they are now, and the pins of the drop-in folders' libraries
+/// (see ``planDropIns(_:in:text:)``). It only reads and hashes the libraries,
 /// never opens them with `dlopen`, so no plugin code runs. The manifest is
 /// rewritten atomically with every other byte as it was; if any library is
 /// missing or unreadable nothing is written and the exit status is 1.
@@ -43,19 +42,91 @@ struct PinCommand {
       case .failure(let problem): problems.append(problem.text)
       }
     }
-    for file in discoveredLibraries(in: manifest) {
+    let discovered = discoveredLibraries(in: manifest)
+    for file in discovered {
       closure.add(neighboursOf: file, user: String(file.split(separator: "/").last ?? ""))
     }
+    let dropIns = planDropIns(discovered, in: manifest, text: text)
     let libraries = libraryDigests(closure, in: manifest, vetting: vetting, problems: &problems)
     guard problems.isEmpty else {
       for problem in problems { console.err("plugboard: pin: \(problem)") }
       console.err("plugboard: pin: no pins written; \(manifest.path) is unchanged")
       return ExitStatus.problems.rawValue
     }
-    let status = write(digests, libraries: libraries, of: manifest, text: text)
-    reportDiscovered(in: manifest)
+    let status = write(digests, dropIns: dropIns, libraries: libraries, of: manifest, text: text)
+    for warning in dropIns.warnings { console.err("plugboard: pin: warning: \(warning)") }
     reportUnpinnable(closure, requirePins: manifest.requirePins)
     return status
+  }
+
+  /// The pins `pin` writes for the drop-in folders' libraries.
+  private struct DropInPins {
+    /// New digests of name-only entries, by their index in `plugins`.
+    var refreshed: [Int: String] = [:]
+    /// Name-only entries to add, named after their files.
+    var added: [(name: String, digest: String)] = []
+    var changes: [Change] = []
+    var warnings: [String] = []
+  }
+
+  /// The pin of each drop-in library, listed on standard output. A
+  /// library's name is what it reports, learnt only by running it, which
+  /// `pin` never does; so a library is pinned by the name-only entry that
+  /// already pins its digest, else by the one named after its file
+  /// (`libAnalytics.so`: `Analytics`), whose pin is refreshed (a rebuilt
+  /// library), else by a new entry of that name. The loader holds a
+  /// library to the entry whose digest it has, and refuses it, naming both
+  /// names, when it reports another: the guess is checked, never trusted.
+  private func planDropIns(_ files: [String], in manifest: Manifest, text: [UInt8]) -> DropInPins {
+    var plan = DropInPins()
+    var used = Set<Int>()
+    let listed = Set(manifest.plugins.map(\.name))
+    let nextIndex = ManifestPinEditor.entryCount(in: text) ?? manifest.plugins.count
+    for file in files {
+      guard case .success(let hash) = SHA256.hash(file: file) else {
+        plan.warnings.append("\(Terminal.sanitize(file)) cannot be read; not pinned")
+        continue
+      }
+      let digest = hash.hex
+      let name = PluginDiscovery.provisionalName(of: file)
+      let shown = Terminal.sanitize(file)
+      if let entry = manifest.discoveredSettings.first(where: {
+        $0.sha256 == digest && !used.contains($0.index)
+      }) {
+        used.insert(entry.index)
+        plan.changes.append(.unchanged)
+        console.out("\(digest)  \(entry.name)  \(shown)  (discovered; pinned by plugins[\(entry.index)])")
+      } else if let entry = manifest.discoveredSettings.first(where: { $0.name == name }),
+        !used.contains(entry.index)
+      {
+        used.insert(entry.index)
+        plan.refreshed[entry.index] = digest
+        plan.changes.append(entry.sha256 == nil ? .new : .changed)
+        console.out("\(digest)  \(entry.name)  \(shown)  (discovered; pinned by plugins[\(entry.index)])")
+      } else if name.isEmpty || Terminal.sanitize(name) != name || listed.contains(name)
+        || plan.added.contains(where: { $0.name == name })
+        || manifest.discoveredSettings.contains(where: { $0.name == name })
+      {
+        console.out("\(digest)  -  \(shown)  (discovered; not pinned)")
+        plan.warnings.append(
+          "\(shown) is not pinned: the name its file gives is not one a new entry can have (it is empty, "
+            + "unprintable, or another entry's) — give it a { \"name\": …, \"sha256\": … } entry with the "
+            + "digest above, named as `plugboard list` shows it")
+      } else {
+        plan.added.append((name, digest))
+        plan.changes.append(.new)
+        console.out(
+          "\(digest)  \(name)  \(shown)  (discovered; pinned as plugins[\(nextIndex + plan.added.count - 1)], "
+            + "named after its file)")
+      }
+    }
+    for entry in manifest.discoveredSettings where entry.sha256 != nil && !used.contains(entry.index) {
+      plan.warnings.append(
+        "plugins[\(entry.index)] pins '\(Terminal.sanitize(entry.name))' to a digest no library in the drop-in "
+          + "folders has, and no library there is named after it: remove the entry, or put its library in a "
+          + "drop-in folder")
+    }
+    return plan
   }
 
   /// The libraries no pin can hold (found through a run path entry other
@@ -73,48 +144,6 @@ struct PinCommand {
           + "through the run path entry '\(Terminal.sanitize(library.entry ?? ""))', where the dynamic loader "
           + "maps that file and not a sealed copy, so it cannot be pinned and \(consequence) — ship it beside "
           + "the plugin and rebuild with $ORIGIN as that run path entry, or install it in a system folder")
-    }
-  }
-
-  /// The libraries of the drop-in folders, with their digests and the
-  /// name-only entries that pin them. Their pins are not written: which
-  /// entry a library belongs to is the name it reports, learnt only by
-  /// running it, which `pin` never does; so the operator writes them, and
-  /// is told what is unpinned or stale.
-  private func reportDiscovered(in manifest: Manifest) {
-    let pinned = manifest.discoveredSettings.filter { $0.sha256 != nil }
-    var matched = Set<Int>()
-    var unpinned = 0
-    for (index, folder) in manifest.pluginFolders.enumerated() {
-      guard case .success(let files) = PluginDiscovery.libraries(in: folder, index: index, manifest: manifest)
-      else { continue }
-      for found in files {
-        let file = FilePath.canonical(found) ?? found
-        guard case .success(let digest) = SHA256.hash(file: file) else {
-          console.err("plugboard: pin: warning: \(file) cannot be read")
-          continue
-        }
-        if let entry = pinned.first(where: { $0.sha256 == digest.hex }) {
-          matched.insert(entry.index)
-          console.out(
-            "\(digest.hex)  \(entry.name)  \(file)  (discovered; pinned by plugins[\(entry.index)])")
-        } else {
-          unpinned += 1
-          console.out("\(digest.hex)  -  \(file)  (discovered; not pinned)")
-        }
-      }
-    }
-    for entry in pinned where !matched.contains(entry.index) {
-      console.err(
-        "plugboard: pin: warning: plugins[\(entry.index)] pins '\(entry.name)' to a digest no library in the "
-          + "drop-in folders has: update its \"sha256\" to the library's digest above")
-    }
-    if unpinned > 0 {
-      let count = unpinned == 1 ? "1 library" : "\(unpinned) libraries"
-      console.err(
-        "plugboard: pin: warning: \(count) in the drop-in folders not pinned: pin cannot learn a library's "
-          + "name without running it, so give each a { \"name\": …, \"sha256\": … } entry with the digest above "
-          + "(its name is what `plugboard list` shows for it)")
     }
   }
 
@@ -191,7 +220,8 @@ struct PinCommand {
   }
 
   private func write(
-    _ digests: [Int: String], libraries: [(key: String, digest: String)], of manifest: Manifest, text: [UInt8]
+    _ digests: [Int: String], dropIns: DropInPins, libraries: [(key: String, digest: String)],
+    of manifest: Manifest, text: [UInt8]
   ) -> ExitStatus.RawValue {
     let written = Dictionary(
       manifest.libraryPins.map { ($0.path, $0.sha256) }, uniquingKeysWith: { first, _ in first })
@@ -200,6 +230,7 @@ struct PinCommand {
         guard let pin = entry.sha256 else { return .new }
         return pin == digests[entry.index] ? .unchanged : .changed
       }
+      + dropIns.changes
       + libraries.map { library -> Change in
         guard let pin = written[library.key] else { return .new }
         return pin == library.digest ? .unchanged : .changed
@@ -215,9 +246,9 @@ struct PinCommand {
     let librariesChanged =
       removed > 0 || libraries.contains { written[$0.key] != $0.digest }
     guard
-      let edited = ManifestPinEditor.apply(digests, to: text).flatMap({
-        librariesChanged ? ManifestLibraryPinEditor.apply(libraries, to: $0) : $0
-      })
+      let edited = ManifestPinEditor.apply(digests.merging(dropIns.refreshed) { $1 }, to: text)
+        .flatMap({ ManifestPinEditor.appending(dropIns.added, to: $0) })
+        .flatMap({ librariesChanged ? ManifestLibraryPinEditor.apply(libraries, to: $0) : $0 })
     else {
       console.err(
         "plugboard: pin: internal error: cannot find the plugins in \(manifest.path); it is unchanged")

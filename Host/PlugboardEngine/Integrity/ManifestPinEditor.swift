@@ -30,6 +30,54 @@ package enum ManifestPinEditor {
     return result
   }
 
+  /// `text` with a name-only entry, `{ "name": …, "sha256": … }`, appended
+  /// to `plugins` for each of `entries`, in order: the pins of drop-in
+  /// libraries no entry names. Each goes on its own line, indented as the
+  /// last element, when the array is written over several lines, else
+  /// after `, `. Nil when the text is not shaped as expected.
+  package static func appending(_ entries: [(name: String, digest: String)], to text: [UInt8]) -> [UInt8]? {
+    guard !entries.isEmpty else { return text }
+    guard let top = PluginObjectSpans.topLevel(text),
+      let plugins = top.members.first(where: { $0.key == "plugins" }),
+      let elements = PluginObjectSpans.locate(text), plugins.value.count >= 2,
+      text[plugins.value.lowerBound] == UInt8(ascii: "["),
+      text[plugins.value.upperBound - 1] == UInt8(ascii: "]")
+    else { return nil }
+    let rendered = entries.map {
+      Array("{ \"name\": \(ManifestLibraryPinEditor.quoted($0.name)), \"sha256\": \"\($0.digest)\" }".utf8)
+    }
+    // Just after the last element, or after `[` when there is none.
+    var end = plugins.value.upperBound - 1
+    while end > plugins.value.lowerBound + 1, isWhitespace(text[end - 1]) { end -= 1 }
+    let newline = UInt8(ascii: "\n")
+    let separator: [UInt8]
+    if let last = elements.last ?? nil, text[plugins.value].contains(newline) {
+      var start = last.open
+      while start > 0, text[start - 1] == UInt8(ascii: " ") || text[start - 1] == UInt8(ascii: "\t") {
+        start -= 1
+      }
+      let lineEnd: [UInt8] = text[plugins.value].contains(UInt8(ascii: "\r")) ? [13, 10] : [10]
+      separator = [UInt8(ascii: ",")] + lineEnd + Array(text[start..<last.open])
+    } else {
+      separator = Array(", ".utf8)
+    }
+    let lead = elements.isEmpty ? [] : separator
+    var result = text
+    result.insert(contentsOf: lead + Array(rendered.joined(separator: separator)), at: end)
+    return result
+  }
+
+  /// How many elements `plugins` has, so the index of the next one; nil
+  /// when the text is not shaped as expected.
+  package static func entryCount(in text: [UInt8]) -> Int? {
+    PluginObjectSpans.locate(text)?.count
+  }
+
+  private static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+      || byte == UInt8(ascii: "\r")
+  }
+
   /// `,` plus a newline and the last member's indentation when the object
   /// is written over several lines, else `, `.
   private static func separator(

@@ -105,7 +105,7 @@ package enum PluginDiscovery {
 
   /// The name a library is known by until it reports its own: its file
   /// name without `lib` and `.so`.
-  static func provisionalName(of file: String) -> String {
+  package static func provisionalName(of file: String) -> String {
     String(fileName(file).dropFirst(3).dropLast(3))
   }
 }

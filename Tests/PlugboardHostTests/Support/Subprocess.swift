@@ -12,6 +12,10 @@ struct ProcessResult: Sendable {
   var stderrLines: [String] {
     stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
   }
+
+  var stdoutLines: [String] {
+    stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+  }
 }
 
 enum Subprocess {
