@@ -70,6 +70,18 @@ struct KitABICheckTests {
         """)
   }
 
+  /// `OnceGate`, a host-only declaration (`@_spi(Host)`), renamed: plugins
+  /// cannot see it, so it is not part of what they were compiled against.
+  @Test func aHostOnlyDeclarationMayChange() throws {
+    let renamed = try build {
+      $0.replacingOccurrences(of: #""printedName": "OnceGate""#, with: #""printedName": "Gate""#)
+        .replacingOccurrences(of: #""name": "OnceGate","#, with: #""name": "Gate","#)
+    }
+    let result = try check(renamed, version: "1.9.0")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "check-kit-abi: PlugboardKit 1.9.0 keeps the ABI of \(try baseVersion)\n")
+  }
+
   @Test func aNewMajorVersionMayBreak() throws {
     let result = try check(try withoutAddBehavior(), version: "2.0.0")
     #expect(result.status == 0, "\(result.stderr)")
