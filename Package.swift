@@ -124,12 +124,17 @@ let package = Package(
     // Manifest, vetting and loading, configuration, deployment, supervision,
     // analysis and the embedding API: everything but the command line.
     .target(
-      name: "PlugboardEngine", dependencies: [kit, "PlugboardSupervision"], path: "Host/PlugboardEngine",
-      swiftSettings: hostSettings),
+      name: "PlugboardEngine", dependencies: [kit, "PlugboardSupervision", "PlugboardDigest"],
+      path: "Host/PlugboardEngine", swiftSettings: hostSettings),
+    // SHA-256, optimized in every build: a pinned plugin is hashed each
+    // time it loads, and unoptimized Swift hashes about 9 MB/s, which made
+    // a debug host's pinned start-up six times its unpinned one.
+    .target(name: "PlugboardDigest", path: "Host/PlugboardDigest", swiftSettings: [.unsafeFlags(["-O"])]),
     // The commands, their options and help, completion scripts and
     // `plugboard new`'s scaffolding, on top of the engine.
     .target(
-      name: "PlugboardCLI", dependencies: ["PlugboardEngine", kit, "PlugboardSupervision"],
+      name: "PlugboardCLI",
+      dependencies: ["PlugboardEngine", kit, "PlugboardSupervision", "PlugboardDigest"],
       path: "Host/PlugboardCLI", swiftSettings: hostSettings),
     // C: fork, pidfd_open and the signal handlers of the supervisor, which
     // Swift cannot call or write safely.
@@ -153,7 +158,8 @@ let package = Package(
       swiftSettings: hostSettings),
     .executableTarget(name: "EmbeddedHost", dependencies: ["PlugboardEngine"], path: "Examples/EmbeddedHost"),
     .executableTarget(
-      name: "plugboard-bench", dependencies: [kit, "PlugboardBenchSupport", "PlugboardEngine"],
+      name: "plugboard-bench",
+      dependencies: [kit, "PlugboardBenchSupport", "PlugboardEngine", "PlugboardDigest"],
       path: "Benchmarks/plugboard-bench", exclude: []),
     // C, because <malloc.h> (mallinfo2, for the memory scenario) is not in
     // Swift's Glibc module.
@@ -171,7 +177,10 @@ let package = Package(
       path: "Tests/PlugboardKitTests"),
     .testTarget(
       name: "PlugboardHostTests",
-      dependencies: ["PlugboardCLI", "PlugboardEngine", kit, contracts, stamping, "PlugboardTestSupport"],
+      dependencies: [
+        "PlugboardCLI", "PlugboardEngine", "PlugboardDigest", kit, contracts, stamping,
+        "PlugboardTestSupport",
+      ],
       path: "Tests/PlugboardHostTests"),
     .target(
       name: "ThrowingPlugin", dependencies: [kit], path: "Tests/Plugins/ThrowingPlugin",

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardDigest
 import PlugboardTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardDigest
 import PlugboardKit
 import PlugboardTestSupport
 import Testing

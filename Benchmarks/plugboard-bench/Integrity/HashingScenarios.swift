@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardDigest
 import PlugboardEngine
 
 /// Issue 9's hashing cost: the throughput of the host's own SHA-256, and

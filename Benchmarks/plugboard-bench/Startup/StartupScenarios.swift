@@ -65,11 +65,43 @@ struct StartupScenarios {
       environment: launch.run.environment)
     let version = ChildProcess(
       executable: launch.run.executable, arguments: ["--version"], environment: launch.run.environment)
+    let pinnedRow: ResultRow
+    switch pinned(deployment.manifest, plugboard: launch.run, work: work) {
+    case .failure(let failure):
+      pinnedRow = .unavailable("\(scenario)_pinned", unit: "ms", reason: "error: \(failure)")
+    case .success(let manifest):
+      let run = ChildProcess(
+        executable: launch.run.executable, arguments: ["run", "--manifest", manifest.path],
+        environment: launch.run.environment)
+      pinnedRow = row("\(scenario)_pinned", run, target: "what pins add: hashing, sealed copies", limit: nil)
+    }
     return [
       row(scenario, launch.run, target: "≤ 1.3× bare dlopen (supervised)", limit: 1.3),
       row("\(scenario)_unsupervised", unsupervised, target: "measured (no target)", limit: nil),
+      pinnedRow,
       row("startup_host_exec", version, target: "what re-exec would add", limit: nil),
     ]
+  }
+
+  /// `startup_sample_pinned`'s manifest: the sample's with
+  /// `"requirePins": true`, pinned by `plugboard pin`, so that every plugin
+  /// and neighbour is hashed and loaded from a sealed copy.
+  private func pinned(_ manifest: URL, plugboard: ChildProcess, work: URL) -> Result<URL, BenchFailure> {
+    let pinned = work.appendingPathComponent("sample-release-pinned.json")
+    guard let data = try? Data(contentsOf: manifest),
+      var root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    else { return .failure(BenchFailure("cannot read \(manifest.path)")) }
+    root["requirePins"] = true
+    do {
+      try JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys]).write(
+        to: pinned)
+    } catch {
+      return .failure(BenchFailure("cannot write \(pinned.path): \(error)"))
+    }
+    let pin = ChildProcess(
+      executable: plugboard.executable, arguments: ["pin", "--manifest", pinned.path],
+      environment: plugboard.environment)
+    return pin.checkedRun(errorFile: work.appendingPathComponent("pin.stderr")).map { _ in pinned }
   }
 
   /// `startup_generated_200`: 200 generated plugins of 20 registrations

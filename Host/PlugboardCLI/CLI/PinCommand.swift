@@ -1,3 +1,4 @@
+import PlugboardDigest
 import PlugboardEngine
 
 /// `plugboard pin`: writes or refreshes the `sha256` pin of every plugin

@@ -1,3 +1,5 @@
+import PlugboardDigest
+
 #if canImport(Glibc)
   import Glibc
 #endif

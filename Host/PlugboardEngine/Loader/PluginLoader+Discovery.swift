@@ -1,3 +1,5 @@
+import PlugboardDigest
+
 /// Loading the plugins of the manifest's drop-in folders, after the listed
 /// ones.
 ///

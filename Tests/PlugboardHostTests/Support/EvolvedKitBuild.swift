@@ -296,9 +296,11 @@ enum EvolvedKitBuild {
     let settings = [
       "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors", "-package-name", "plugboard",
     ]
-    for module in ["PlugboardEngine", "PlugboardCLI"] {
+    // In dependency order; the digest optimized, as Package.swift builds it.
+    let modules = ["PlugboardDigest", "PlugboardEngine", "PlugboardCLI"]
+    for module in modules {
       try compile.swift(
-        settings + [
+        settings + (module == "PlugboardDigest" ? ["-O"] : []) + [
           "-parse-as-library", "-module-name", module, "-emit-module", "-emit-module-path",
           folder + "/modules/\(module).swiftmodule", "-c", "-o", folder + "/objects/\(module).o",
         ] + (try compile.swiftFiles(in: host + "/" + module)))
@@ -306,7 +308,7 @@ enum EvolvedKitBuild {
     try compile.swift(
       settings + ["-module-name", "PlugboardHost", "-o", folder + "/bin/plugboard-host"]
         + (try compile.swiftFiles(in: host + "/PlugboardHost"))
-        + ["PlugboardEngine", "PlugboardCLI"].map { folder + "/objects/\($0).o" } + objects
+        + modules.map { folder + "/objects/\($0).o" } + objects
         + ["-L", folder + "/bin", "-lPlugboardKit", "-Xlinker", "-rpath=$ORIGIN"])
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardDigest
 import PlugboardKit
 
 @testable import PlugboardCLI
@@ -37,8 +38,15 @@ enum ExportedSDKBuild {
   /// The version the contracts are exported and depended on under.
   static let contractsVersion = "1.0.0"
 
-  /// The exported SDK and the plugin built against it, or why not.
-  static let products: Result<Products, Failure> = {
+  /// The exports: the SDK's and the contracts' repositories, in `folder`.
+  struct Exports {
+    let folder: String
+    let repository: String
+    let contracts: String
+  }
+
+  /// The SDK and the contracts exported as repositories, or why not.
+  static let exports: Result<Exports, Failure> = {
     // One folder per content of Kit's files, comments included: a new Kit
     // is a new export under the same tag, and the export refuses a tag
     // that already holds other files, which a comment-only change (the
@@ -48,7 +56,6 @@ enum ExportedSDKBuild {
     ).standardizedFileURL.path
     let repository = folder + "/PlugboardKit"
     let contracts = folder + "/AppContracts"
-    let package = folder + "/Greeter"
     do {
       for arguments in [
         [repository, version],
@@ -62,20 +69,35 @@ enum ExportedSDKBuild {
           return .failure(Failure(description: "Scripts/export-sdk \(arguments) failed:\n\(export.stderr)"))
         }
       }
-      try writeIfChanged(package + "/Package.swift", manifest(sdk: repository, contracts: contracts))
+      return .success(Exports(folder: folder, repository: repository, contracts: contracts))
+    } catch {
+      return .failure(Failure(description: "cannot export the SDK: \(error)"))
+    }
+  }()
+
+  /// The exported SDK and the plugin built against it, or why not.
+  static let products: Result<Products, Failure> = exports.flatMap { exports in
+    let package = exports.folder + "/Greeter"
+    do {
+      try writeIfChanged(
+        package + "/Package.swift", manifest(sdk: exports.repository, contracts: exports.contracts))
       try writeIfChanged(package + "/Sources/Greeter/Greeter.swift", source)
       let build = try Subprocess.run(
-        "/usr/bin/env", ["swift", "build", "--package-path", package, "--scratch-path", folder + "/build"])
+        "/usr/bin/env",
+        ["swift", "build", "--package-path", package, "--scratch-path", exports.folder + "/build"])
       guard build.exited, build.status == 0 else {
         return .failure(Failure(description: "swift build failed:\n\(build.stdout)\(build.stderr)"))
       }
-      let library = URL(fileURLWithPath: folder + "/build/debug/libGreeter.so").resolvingSymlinksInPath().path
+      let library = URL(fileURLWithPath: exports.folder + "/build/debug/libGreeter.so")
+        .resolvingSymlinksInPath()
+        .path
       return .success(
-        Products(repository: repository, contracts: contracts, package: package, library: library))
+        Products(
+          repository: exports.repository, contracts: exports.contracts, package: package, library: library))
     } catch {
       return .failure(Failure(description: "cannot build the Greeter plugin: \(error)"))
     }
-  }()
+  }
 
   /// The first 16 hex digits of a SHA-256 over every file of `Kit/` and
   /// of the contracts (what the exports copy), by path and content.
