@@ -44,7 +44,7 @@ var rows =
     ContainerScenarios.names.filter { only == nil || $0.hasPrefix(only ?? "") }, quick: quick)
   : ContainerScenarios(plan: plan).run(only: only)
 if only == nil || only?.hasPrefix("startup") == true {
-  rows += StartupScenarios(plan: plan, quick: quick).run()
+  rows += StartupScenarios(plan: plan, quick: quick, only: only).run()
 }
 if let index = arguments.firstIndex(of: "--versus"), index < arguments.endIndex - 1,
   only == nil || only?.hasPrefix("versus") == true

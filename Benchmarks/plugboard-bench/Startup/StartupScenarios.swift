@@ -7,6 +7,9 @@ import Foundation
 struct StartupScenarios {
   let plan: MeasurementPlan
   let quick: Bool
+  /// `--only`: `startup` (or nothing) runs both groups; `startup_sample…`
+  /// or `startup_generated…` one of them (every row of that group).
+  var only: String? = nil
 
   static let generatedPluginCount = 200
   static let registrationsPerPlugin = 20
@@ -26,7 +29,12 @@ struct StartupScenarios {
     // checker without probes); startup_generated_200_check also times the
     // full `plugboard check`, probes of unloaded plugins included, and
     // startup_generated_200_list `plugboard list`.
-    return sample(setup.locations, work: setup.work.url) + generated(setup.locations, work: setup.work.url)
+    let wanted = { (group: String) in
+      guard let only else { return true }
+      return only.hasPrefix(group) || group.hasPrefix(only)
+    }
+    return (wanted("startup_sample") ? sample(setup.locations, work: setup.work.url) : [])
+      + (wanted("startup_generated") ? generated(setup.locations, work: setup.work.url) : [])
   }
 
   /// `startup_sample`: the repository's deployment, release-built, under
