@@ -220,6 +220,46 @@ import Testing
     #expect(list.stdout.contains("Greetings 0.1.0  \(library)\n"))
   }
 
+  /// What another user could change before the printed `swift build`
+  /// evaluates `Package.swift` (as root, often) is refused, and nothing is
+  /// written: an empty folder someone else owns, one others can write, and
+  /// one that lies in a folder others can write.
+  @Test(
+    .enabled(if: getuid() == 0, "needs root, to give a folder to another user"),
+    arguments: ["owned by nobody", "writable by others", "in a folder others can write"])
+  func aFolderSomeoneElseCanChangeIsRefused(case: String) throws {
+    let outer = try TemporaryDirectory()
+    let folder = outer.path + "/Greetings"
+    let stake =
+      "change the package before swift build evaluates its Package.swift, and so run code as whoever builds it"
+    let expected: String
+    switch `case` {
+    case "owned by nobody":
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+      #expect(chown(folder, OtherUser.uid, OtherUser.gid) == 0)
+      expected =
+        "\(folder) is owned by uid 65534, neither root nor the user running plugboard (uid 0); its owner can "
+        + "\(stake) — make root or yourself its owner"
+    case "writable by others":
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+      #expect(chmod(folder, 0o777) == 0)
+      expected =
+        "\(folder) is writable by group and others (mode 0777, owner uid 0); anyone who can write it can "
+        + "\(stake) — remove the write permission: chmod go-w \(folder)"
+    default:
+      #expect(chmod(outer.path, 0o777) == 0)
+      expected =
+        "\(folder) lies in the folder \(outer.path), which is writable by group and others (mode 0777, owner "
+        + "uid 0); anyone who can write there can replace the package — chmod go-w \(outer.path)"
+    }
+    let result = try Subprocess.plugboard([
+      "new", "Greetings", "--path", folder, "--sdk", BuildProducts.packageRoot,
+    ])
+    #expect(result.status == 1)
+    #expect(result.stderrLines == ["plugboard: new: \(expected); nothing was written"])
+    #expect((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] == [])
+  }
+
   @Test func aFolderInUseIsLeftAlone() throws {
     let folder = try TemporaryDirectory()
     try folder.write("notes.txt", "mine")

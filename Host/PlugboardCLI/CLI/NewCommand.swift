@@ -76,6 +76,9 @@ struct NewCommand {
     if let entries = try? FileManager.default.contentsOfDirectory(atPath: folder), !entries.isEmpty {
       return fail("\(Terminal.sanitize(folder)) already exists and is not empty; nothing was written")
     }
+    if let problem = Self.trustProblem(of: folder, user: geteuid()) {
+      return fail("\(Terminal.sanitize(folder)) \(problem); nothing was written")
+    }
     do {
       for file in scaffold.files {
         let path = folder + "/" + file.path
@@ -95,6 +98,28 @@ struct NewCommand {
         + "toolchain; then load \(folder)/.build/release/lib\(name).so")
     console.out("Load it:    " + Self.loadHint(name: name, folder: folder, here: here))
     return ExitStatus.healthy.rawValue
+  }
+
+  /// Why `folder` must not receive the package, continuing "<folder> …";
+  /// nil when no one but root and `user` can change what is written there.
+  /// The printed `swift build` evaluates `Package.swift` and compiles the
+  /// sources as whoever runs it, often root, so the folder is judged as a
+  /// plugin's is: owned by root or the user and writable by no one else
+  /// (no sticky exception: in a sticky folder others may still add a
+  /// source file), and so every existing folder above it (where root's
+  /// sticky folders, such as `/tmp`, are fine: no one can replace the
+  /// package folder there).
+  static func trustProblem(of folder: String, user: uid_t) -> String? {
+    let stake =
+      "change the package before swift build evaluates its Package.swift, and so run code as whoever builds it"
+    if let status = FileTrust.status(folder),
+      let problem = FileTrust.fileProblem(status, at: folder, user: user, stake: stake)
+    {
+      return problem
+    }
+    var above = FilePath.directory(of: folder)
+    while FileTrust.status(above) == nil, above != "/" { above = FilePath.directory(of: above) }
+    return FileTrust.foldersProblem(from: above, user: user, thing: "the package", stake: stake)
   }
 
   /// How to add the plugin built in `folder` to the deployment: the

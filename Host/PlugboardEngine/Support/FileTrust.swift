@@ -15,11 +15,11 @@
 /// in its own words. Each problem continues the sentence its caller
 /// starts ("plugin 'X' (path) …", "refusing the manifest … :") and names
 /// the path, its mode and owner, and the fix.
-enum FileTrust {
+package enum FileTrust {
   /// The problem with the file `path` whose status is `status`: `what` is
   /// the verb phrase for an owner problem ("is"), `stake` what its writer
   /// could do ("run code in plugboard").
-  static func fileProblem(_ status: stat, at path: String, user: uid_t, stake: String) -> String? {
+  package static func fileProblem(_ status: stat, at path: String, user: uid_t, stake: String) -> String? {
     if let problem = ownership(status, of: path, what: "is", user: user, stake: stake) { return problem }
     guard status.st_mode & (S_IWGRP | S_IWOTH) != 0 else { return nil }
     return "is writable by \(writers(status.st_mode)) (\(describe(status))); anyone who can write it can "
@@ -46,7 +46,8 @@ enum FileTrust {
 
   /// The problem of the nearest folder from `start` up to `/` that has
   /// one, or nil; without a cache, for a single file (the manifest).
-  static func foldersProblem(from start: String, user: uid_t, thing: String, stake: String) -> String? {
+  package static func foldersProblem(from start: String, user: uid_t, thing: String, stake: String) -> String?
+  {
     var folder = start
     while true {
       if let problem = folderProblem(folder, user: user, thing: thing, stake: stake) { return problem }
@@ -63,7 +64,7 @@ enum FileTrust {
       + "its owner can \(stake) — make root or yourself its owner"
   }
 
-  static func status(_ path: String) -> stat? {
+  package static func status(_ path: String) -> stat? {
     var status = stat()
     return stat(path, &status) == 0 ? status : nil
   }
