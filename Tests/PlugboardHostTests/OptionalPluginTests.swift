@@ -47,7 +47,7 @@ import Testing
     #expect(result.stdout == "Healthy is running\n")
     #expect(
       result.stderrLines == [
-        "plugboard: run: warning: optional plugin 'Throwing' is missing, the application runs without it: "
+        "plugboard: run: warning: optional plugin 'Throwing' failed, the application runs without it: "
           + "assemble: plugin 'Throwing' (\(file)) failed to assemble: ThrowingPlugin.ThrowingAssembly.assemble(container:) "
           + "threw: missing configuration value 'api-key'"
       ])
@@ -79,8 +79,27 @@ import Testing
     #expect(warnings.count == 1)
     #expect(
       warnings.first?.hasPrefix(
-        "plugboard: run: warning: optional plugin 'TrappingAssembly' is missing, the application runs without "
+        "plugboard: run: warning: optional plugin 'TrappingAssembly' failed, the application runs without "
           + "it: assemble: plugin 'TrappingAssembly'") == true)
+    _ = folder
+  }
+
+  /// `list` marks a failed optional plugin "(see stderr)": stderr says
+  /// why, as a warning, and the status stays 0 (the deployment runs).
+  @Test func listSaysWhyAnOptionalPluginFailed() throws {
+    let (folder, manifest) = try Self.manifest("Loose", path: "libLoose.so")
+    let file = folder.path + "/libLoose.so"
+    try FileManager.default.copyItem(atPath: BuildProducts.library("Healthy"), toPath: file)
+    #expect(chmod(file, 0o666) == 0)
+    let result = try Subprocess.plugboard(["list", "--manifest", manifest])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("Loose  \(file)  FAILED at vet (see stderr)  (optional)\n"))
+    #expect(
+      result.stderrLines == [
+        "plugboard: list: warning: optional plugin 'Loose' failed, the application runs without it: vet: "
+          + "plugin 'Loose' (\(file)) is writable by group and others (mode 0666, owner uid \(getuid())); anyone "
+          + "who can write it can run code in plugboard — remove the write permission: chmod go-w \(file)"
+      ])
     _ = folder
   }
 

@@ -18,6 +18,11 @@ struct ListCommand {
       ProcessLifetime.keep(deployment)
       listing = DeploymentListing(deployment)
       warnings = EnvironmentRule().warnings(of: deployment, command: CommandSpec.list.name)
+      // The table marks them "(see stderr)"; they are not problems, so the
+      // status stays 0, as `run` runs without them.
+      warnings += deployment.optionalFailures.map { entry, problem in
+        "plugboard: \(CommandSpec.list.name): \(Deployment.optionalWarning(entry, problem))"
+      }
     case .failure(.manifest(let error)):
       listing = DeploymentListing(manifestPath: error.path, problems: error.problems)
     case .failure(let failure):

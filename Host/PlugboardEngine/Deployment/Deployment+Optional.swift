@@ -9,10 +9,12 @@ extension Deployment {
     }
   }
 
-  /// What `run` prints on standard error for an optional plugin that
-  /// failed: `optional plugin 'Analytics' is missing, the application runs
-  /// without it: <problem>`.
+  /// What `run` and `list` print on standard error for an optional plugin
+  /// that failed: `optional plugin 'Analytics' is missing, the application
+  /// runs without it: <problem>` when its file is not there, `… failed, …`
+  /// when it was refused or broke at a later stage.
   package static func optionalWarning(_ entry: PluginEntry, _ problem: DeploymentProblem) -> String {
-    "warning: optional plugin '\(entry.name)' is missing, the application runs without it: \(problem)"
+    let what = problem.stage == .locate ? "is missing" : "failed"
+    return "warning: optional plugin '\(entry.name)' \(what), the application runs without it: \(problem)"
   }
 }
