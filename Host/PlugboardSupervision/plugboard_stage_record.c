@@ -122,9 +122,14 @@ void plugboard_stage_record_publish(plugboard_stage_record *record, int32_t stag
   publish(record);
 }
 
+static int32_t bounded(int32_t length, int32_t capacity) {
+  return length < 0 ? -1 : length > capacity ? capacity : length;
+}
+
 void plugboard_stage_record_enter_phase(plugboard_stage_record *record, int32_t phase) {
-  // Only the child writes, so it may read its own published slot without
-  // checking.
+  // Only the child writes, so no publication races this read; but plugin
+  // code runs in the child and may have scribbled over the slot, so its
+  // lengths are bounded before they size a copy, as the parent's are.
   uint64_t sequence = __atomic_load_n(&record->sequence, __ATOMIC_RELAXED);
   struct slot local;
   if (sequence == 0) {
@@ -132,16 +137,15 @@ void plugboard_stage_record_enter_phase(plugboard_stage_record *record, int32_t 
   } else {
     const struct slot *current = &record->slots[sequence & 1];
     load_words(&local.started, &current->started, 3);
-    load_words(local.plugin, current->plugin, words_for((int32_t)(local.lengths >> 32)));
-    load_words(local.file, current->file, words_for((int32_t)(uint32_t)local.lengths));
+    int32_t plugin_length = bounded((int32_t)(local.lengths >> 32), PLUGBOARD_STAGE_PLUGIN_CAPACITY);
+    int32_t file_length = bounded((int32_t)(uint32_t)local.lengths, PLUGBOARD_STAGE_FILE_CAPACITY);
+    local.lengths = ((uint64_t)(uint32_t)plugin_length << 32) | (uint32_t)file_length;
+    load_words(local.plugin, current->plugin, words_for(plugin_length));
+    load_words(local.file, current->file, words_for(file_length));
     local.stage_phase = (local.stage_phase & ~(uint64_t)UINT32_MAX) | (uint32_t)phase;
   }
   write_next(record, &local);
   publish(record);
-}
-
-static int32_t bounded(int32_t length, int32_t capacity) {
-  return length < 0 ? -1 : length > capacity ? capacity : length;
 }
 
 uint64_t plugboard_stage_record_copy(const plugboard_stage_record *record, plugboard_stage_snapshot *snapshot) {

@@ -36,6 +36,28 @@ import Testing
     #expect(snapshot.sequence == 4)
   }
 
+  /// Plugin code runs in the child and can scribble over the shared
+  /// record: the child's own copy of the last stage, taken when it enters
+  /// a phase, is bounded as the parent's is, instead of copying as many
+  /// words as the scribbled lengths say (past its buffer: SIGSEGV).
+  @Test func aScribbledLengthIsBoundedInTheChildsCopy() throws {
+    let record = try record()
+    defer { record.destroy() }
+    record.publish(.open, plugin: "Auth", file: "/lib/libAuth.so")
+    // Publication 1 lives in the second slot: after the 8-byte count and
+    // one slot (three words, then the two texts); its lengths are its
+    // third word.
+    let slot = 8 + 24 + Int(PLUGBOARD_STAGE_PLUGIN_CAPACITY) + Int(PLUGBOARD_STAGE_FILE_CAPACITY)
+    UnsafeMutableRawPointer(record.pointer).storeBytes(
+      of: 0x7fff_ffff_7fff_ffff as UInt64, toByteOffset: slot + 16, as: UInt64.self)
+    record.enter(.reporting)
+    let snapshot = try #require(record.read())
+    #expect(snapshot.stage == .open)
+    #expect(snapshot.phase == .reporting)
+    #expect((snapshot.plugin?.utf8.count ?? 0) <= Int(PLUGBOARD_STAGE_PLUGIN_CAPACITY))
+    #expect((snapshot.file?.utf8.count ?? 0) <= Int(PLUGBOARD_STAGE_FILE_CAPACITY))
+  }
+
   /// A child killed while it fills the next slot leaves it unpublished:
   /// the parent still reads the stage before, whole.
   @Test func aHalfWrittenStageIsNeverRead() throws {
