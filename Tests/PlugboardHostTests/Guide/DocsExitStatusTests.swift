@@ -30,6 +30,7 @@ import Testing
     "Docs/embedding.md: throws `RunFailure.startFailed` (exit status": ExitStatus.runStartFailed.rawValue,
     "Docs/feedback.md: usage error (exit status": ExitStatus.of(.misuse, command: "run"),
     "Docs/lifecycle.md: `run` exits with **": ExitStatus.runStartFailed.rawValue,
+    "Docs/operating.md: (optional)`, with exit status": ExitStatus.healthy.rawValue,
     "Docs/plugins.md: writes nothing and exits": ExitStatus.of(.problems, command: "pin"),
     "Docs/plugins.md: is misuse (exit status": ExitStatus.misuse.rawValue,
     "Docs/plugins.md: fail. Misuse (exit status": ExitStatus.misuse.rawValue,
