@@ -1,4 +1,9 @@
 import PlugboardEngine
+import PlugboardSupervision
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 // Which command a command line names, and its timeouts, are the CLI's to
 // read; the engine's Supervisor only forks and watches.
@@ -23,13 +28,39 @@ extension Supervisor {
       guard case .command(let name, let options)? = parsed, supervisedCommands.contains(name),
         !options.flags.contains(OptionSpec.unsupervised.name), let limits = timeouts(options)
       else { return nil }
+      hideGivenSettings()
       return Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1]).supervise()
     }
+    hideGivenSettings()
     guard case .command(let name, let options)? = parsed else {
       return Supervisor(command: arguments.first ?? runCommand, timeout: nil).supervise(adopting: launch)
     }
     let limits = timeouts(options) ?? [nil, nil]
     return Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1]).supervise(adopting: launch)
+  }
+
+  /// The supervising parent keeps the environment it was started with, and
+  /// with it every `PLUGBOARD_CONFIG_…` value. It loads no plugin, so it
+  /// cannot tell a secret from another setting: given any such value (not
+  /// only a `…_FILE` path), it is made non-dumpable, as the child is once
+  /// it reads a secret, so that no other process of the same user can read
+  /// the values from its `/proc/<pid>/environ` or its memory, and no core
+  /// file holds them.
+  private static func hideGivenSettings() {
+    let prefix = ConfigurationVariable.prefix
+    var entry: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
+    while let variable = entry?.pointee {
+      let name = String(cString: variable).prefix { $0 != "=" }
+      if name.hasPrefix(prefix), !name.hasSuffix("_FILE") {
+        if plugboard_make_undumpable() != 0 {
+          StandardError.write(
+            "plugboard: warning: could not make the supervising process, whose environment holds settings, "
+              + "non-dumpable: " + String(cString: strerror(errno)), priority: .warning)
+        }
+        return
+      }
+      entry = entry?.advanced(by: 1)
+    }
   }
 
   /// `--stage-timeout` and `--exit-timeout`, each `nil` when not given;

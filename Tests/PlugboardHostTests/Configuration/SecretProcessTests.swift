@@ -13,10 +13,12 @@ import Testing
 @Suite(.serialized, .blocking) struct SecretProcessTests {
   private static let nobody = OtherUser.uid
 
-  /// The owner of the supervised child's `/proc/<pid>/environ` while the
-  /// application runs, with the plugin `Configured` and its settings, the
-  /// secret `password` among them, when `secret`.
-  private func childOwner(secret: Bool) throws -> uid_t {
+  /// The owners of the supervising parent's and of the supervised child's
+  /// `/proc/<pid>/environ` while the application runs, with the plugin
+  /// `Configured` and its settings, the secret `password` among them, when
+  /// `secret`. The parent loads no plugin, so it cannot tell a secret from
+  /// another setting, but its environment holds them all.
+  private func owners(secret: Bool) throws -> (parent: uid_t, child: uid_t) {
     let folder = try TemporaryDirectory()
     #expect(chmod(folder.path, 0o755) == 0)
     let configured = [("Configured", BuildProducts.library("Configured"))]
@@ -35,11 +37,12 @@ import Testing
     let children = process.children
     #expect(children.count == 1)
     var status = stat()
-    let owner = try #require(
+    let child = try #require(
       children.first.flatMap { stat("/proc/\($0)/environ", &status) == 0 ? status.st_uid : nil })
+    let parent = try #require(stat("/proc/\(process.pid)/environ", &status) == 0 ? status.st_uid : nil)
     process.signal(SIGTERM)
     _ = try process.finish()
-    return owner
+    return (parent, child)
   }
 
   /// Why `nobody` cannot run this build's plugboard on the test's
@@ -55,7 +58,10 @@ import Testing
     .disabled(if: unreachable != nil, Comment(rawValue: unreachable ?? ""))
   )
   func aProcessHoldingASecretIsNotDumpable() throws {
-    #expect(try childOwner(secret: false) == Self.nobody)
-    #expect(try childOwner(secret: true) == 0)
+    let plain = try owners(secret: false)
+    #expect(plain.parent == Self.nobody && plain.child == Self.nobody)
+    let secret = try owners(secret: true)
+    #expect(secret.child == 0)
+    #expect(secret.parent == 0)
   }
 }
