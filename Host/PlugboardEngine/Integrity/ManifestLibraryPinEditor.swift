@@ -12,34 +12,22 @@ package enum ManifestLibraryPinEditor {
       let plugins = top.members.first(where: { $0.key == "plugins" })
     else { return nil }
     let newline = UInt8(ascii: "\n")
-    let lineEnd: [UInt8] = text[top.open..<top.close].contains(UInt8(ascii: "\r")) ? [13, 10] : [10]
+    let lineEnd = PluginObjectSpans.lineEnd(of: text[top.open..<top.close])
     var result = text
     if let existing = top.members.first(where: { $0.key == "libraryPins" }) {
       // Written as it was: over several lines or on one.
       let multiline = text[existing.value].contains(newline)
-      let indent = indentation(of: existing, in: text)
+      let indent = PluginObjectSpans.indentation(before: existing.keyStart, in: text)
       result.replaceSubrange(
         existing.value, with: render(pins, multiline: multiline, indent: indent, lineEnd: lineEnd))
     } else {
-      let indent = indentation(of: plugins, in: text)
+      let indent = PluginObjectSpans.indentation(before: plugins.keyStart, in: text)
       let multiline = text[top.open..<top.close].contains(newline) && !indent.isEmpty
       let value = render(pins, multiline: multiline, indent: indent, lineEnd: lineEnd)
       let separator = multiline ? [UInt8(ascii: ",")] + lineEnd + indent : Array(", ".utf8)
       result.insert(contentsOf: Array("\"libraryPins\": ".utf8) + value + separator, at: plugins.keyStart)
     }
     return result
-  }
-
-  /// The spaces and tabs before `member`'s key when it starts a line, else
-  /// nothing.
-  private static func indentation(of member: PluginObjectSpans.Member, in text: [UInt8]) -> [UInt8] {
-    var start = member.keyStart
-    while start > 0, text[start - 1] == UInt8(ascii: " ") || text[start - 1] == UInt8(ascii: "\t") {
-      start -= 1
-    }
-    let lineStarts =
-      start == 0 || text[start - 1] == UInt8(ascii: "\n") || text[start - 1] == UInt8(ascii: "\r")
-    return lineStarts ? Array(text[start..<member.keyStart]) : []
   }
 
   private static func render(

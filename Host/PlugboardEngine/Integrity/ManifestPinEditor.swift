@@ -48,16 +48,14 @@ package enum ManifestPinEditor {
     }
     // Just after the last element, or after `[` when there is none.
     var end = plugins.value.upperBound - 1
-    while end > plugins.value.lowerBound + 1, isWhitespace(text[end - 1]) { end -= 1 }
-    let newline = UInt8(ascii: "\n")
+    while end > plugins.value.lowerBound + 1, PluginObjectSpans.whitespace.contains(text[end - 1]) {
+      end -= 1
+    }
     let separator: [UInt8]
-    if let last = elements.last ?? nil, text[plugins.value].contains(newline) {
-      var start = last.open
-      while start > 0, text[start - 1] == UInt8(ascii: " ") || text[start - 1] == UInt8(ascii: "\t") {
-        start -= 1
-      }
-      let lineEnd: [UInt8] = text[plugins.value].contains(UInt8(ascii: "\r")) ? [13, 10] : [10]
-      separator = [UInt8(ascii: ",")] + lineEnd + Array(text[start..<last.open])
+    if let last = elements.last ?? nil, text[plugins.value].contains(UInt8(ascii: "\n")) {
+      separator =
+        [UInt8(ascii: ",")] + PluginObjectSpans.lineEnd(of: text[plugins.value])
+        + PluginObjectSpans.indentation(before: last.open, in: text)
     } else {
       separator = Array(", ".utf8)
     }
@@ -73,25 +71,14 @@ package enum ManifestPinEditor {
     PluginObjectSpans.locate(text)?.count
   }
 
-  private static func isWhitespace(_ byte: UInt8) -> Bool {
-    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
-      || byte == UInt8(ascii: "\r")
-  }
-
   /// `,` plus a newline and the last member's indentation when the object
   /// is written over several lines, else `, `.
   private static func separator(
     before last: PluginObjectSpans.Member, in object: PluginObjectSpans.Object, text: [UInt8]
   ) -> [UInt8] {
-    let newline = UInt8(ascii: "\n")
-    guard text[object.open..<object.close].contains(newline) else { return Array(", ".utf8) }
-    var start = last.keyStart
-    while start > 0, text[start - 1] == UInt8(ascii: " ") || text[start - 1] == UInt8(ascii: "\t") {
-      start -= 1
-    }
-    let lineStarts = start == 0 || text[start - 1] == newline || text[start - 1] == UInt8(ascii: "\r")
-    let indent = lineStarts ? Array(text[start..<last.keyStart]) : []
-    let lineEnd: [UInt8] = text[object.open..<object.close].contains(UInt8(ascii: "\r")) ? [13, 10] : [10]
-    return [UInt8(ascii: ",")] + lineEnd + indent
+    let written = text[object.open..<object.close]
+    guard written.contains(UInt8(ascii: "\n")) else { return Array(", ".utf8) }
+    return [UInt8(ascii: ",")] + PluginObjectSpans.lineEnd(of: written)
+      + PluginObjectSpans.indentation(before: last.keyStart, in: text)
   }
 }

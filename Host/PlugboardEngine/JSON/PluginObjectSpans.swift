@@ -146,9 +146,31 @@ struct PluginObjectSpans {
     while let byte = peek(), Self.whitespace.contains(byte) { index += 1 }
   }
 
-  private static let whitespace: Set<UInt8> = Set(" \t\r\n".utf8)
+  static let whitespace: Set<UInt8> = Set(" \t\r\n".utf8)
 
   private func peek() -> UInt8? {
     index < bytes.count ? bytes[index] : nil
+  }
+}
+
+/// The layout a manifest is written in, for the editors that add to it as
+/// its author would have.
+extension PluginObjectSpans {
+  /// The spaces and tabs just before `index` when they begin its line (how
+  /// a new line at that depth is indented), else nothing.
+  static func indentation(before index: Int, in text: [UInt8]) -> [UInt8] {
+    var start = index
+    while start > 0, text[start - 1] == UInt8(ascii: " ") || text[start - 1] == UInt8(ascii: "\t") {
+      start -= 1
+    }
+    let lineStarts =
+      start == 0 || text[start - 1] == UInt8(ascii: "\n") || text[start - 1] == UInt8(ascii: "\r")
+    return lineStarts ? Array(text[start..<index]) : []
+  }
+
+  /// The line break `text` is written with: CRLF when it holds a carriage
+  /// return, else LF.
+  static func lineEnd(of text: ArraySlice<UInt8>) -> [UInt8] {
+    text.contains(UInt8(ascii: "\r")) ? [13, 10] : [10]
   }
 }
