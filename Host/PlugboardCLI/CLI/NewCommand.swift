@@ -117,8 +117,7 @@ struct NewCommand {
     {
       return problem
     }
-    var above = FilePath.directory(of: folder)
-    while FileTrust.status(above) == nil, above != "/" { above = FilePath.directory(of: above) }
+    let above = FilePath.nearestFolder(above: folder) { FileTrust.status($0) != nil }
     return FileTrust.foldersProblem(from: above, user: user, thing: "the package", stake: stake)
   }
 

@@ -82,10 +82,7 @@ extension PluginNeeds {
   /// toolchain this is the common case, and `/opt` or `/usr` above it keep
   /// it safe.
   private func missingFolderProblem(_ folder: String, vetting: PluginVetting, fix: String) -> String? {
-    var ancestor = FilePath.directory(of: folder)
-    while vetting.canonicalFolder(ancestor) == nil, ancestor != "/" {
-      ancestor = FilePath.directory(of: ancestor)
-    }
+    let ancestor = FilePath.nearestFolder(above: folder) { vetting.canonicalFolder($0) != nil }
     let existing = vetting.canonicalFolder(ancestor) ?? "/"
     let shown = Terminal.sanitize(folder)
     let parent = Terminal.sanitize(existing)

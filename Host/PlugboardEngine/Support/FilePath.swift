@@ -39,6 +39,14 @@ package enum FilePath {
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
+  /// The nearest folder above `path` (absolute) that `exists` says does,
+  /// or `/`: what decides who could create the folders below it.
+  package static func nearestFolder(above path: String, where exists: (String) -> Bool) -> String {
+    var folder = directory(of: path)
+    while folder != "/", !exists(folder) { folder = directory(of: folder) }
+    return folder
+  }
+
   /// The current working directory, or nil when it cannot be determined
   /// (it was deleted, or a folder above it cannot be read).
   package static var currentDirectory: String? {
