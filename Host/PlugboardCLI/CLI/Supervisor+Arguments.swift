@@ -1,5 +1,4 @@
 import PlugboardEngine
-import PlugboardSupervision
 
 #if canImport(Glibc)
   import Glibc
@@ -47,16 +46,11 @@ extension Supervisor {
   /// the values from its `/proc/<pid>/environ` or its memory, and no core
   /// file holds them.
   private static func hideGivenSettings() {
-    let prefix = ConfigurationVariable.prefix
     var entry: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
     while let variable = entry?.pointee {
-      let name = String(cString: variable).prefix { $0 != "=" }
-      if name.hasPrefix(prefix), !name.hasSuffix("_FILE") {
-        if plugboard_make_undumpable() != 0 {
-          StandardError.write(
-            "plugboard: warning: could not make the supervising process, whose environment holds settings, "
-              + "non-dumpable: " + String(cString: strerror(errno)), priority: .warning)
-        }
+      let name = String(String(cString: variable).prefix { $0 != "=" })
+      if name.hasPrefix(ConfigurationVariable.prefix), SettingFiles.variable(givenBy: name) == name {
+        DeploymentConfigurator.makeUndumpable("the supervising process, whose environment holds settings")
         return
       }
       entry = entry?.advanced(by: 1)

@@ -74,11 +74,16 @@ package enum DeploymentConfigurator {
   private static func hideProcess() {
     guard !processHidden else { return }
     processHidden = true
-    if plugboard_make_undumpable() != 0 {
-      StandardError.write(
-        "plugboard: warning: could not make the process that holds secret settings non-dumpable: "
-          + String(cString: strerror(errno)), priority: .warning)
-    }
+    makeUndumpable("the process that holds secret settings")
+  }
+
+  /// Makes this process non-dumpable (`PR_SET_DUMPABLE`); when the kernel
+  /// refuses, says so on standard error, naming what `process` is.
+  package static func makeUndumpable(_ process: String) {
+    guard plugboard_make_undumpable() != 0 else { return }
+    StandardError.write(
+      "plugboard: warning: could not make \(process) non-dumpable: " + String(cString: strerror(errno)),
+      priority: .warning)
   }
 
   nonisolated(unsafe) private static var processHidden = false

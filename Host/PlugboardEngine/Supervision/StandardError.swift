@@ -9,8 +9,8 @@
 /// Every diagnostic plugboard itself writes passes here, so this is where
 /// each line gets its syslog priority when standard error is the journal
 /// (``JournalStream``).
-package enum StandardError {
-  package static func write(_ line: String, priority: JournalStream.Priority) {
+enum StandardError {
+  static func write(_ line: String, priority: JournalStream.Priority) {
     DescriptorLine.write(JournalStream.prefixed(line, priority), to: STDERR_FILENO)
   }
 }
