@@ -44,46 +44,49 @@ public enum StampSource {
 
       """
     if !dependencies.isEmpty {
-      let lines = dependencies.map { "\($0.module)=\($0.stamp)\\n" }.joined()
-      text += """
-
-        /// The stamps of the shared modules this module was compiled against,
-        /// `<Module>=<stamp>` a line, for the host to compare with the
-        /// modules it loads before it runs any code that depends on them.
-        @_cdecl("\(compiledStampsSymbol)")
-        public func _plugboardCompiledStamps_\(module)() -> UnsafeRawPointer {
-          // A string literal is stored NUL-terminated.
-          UnsafeRawPointer(("\(lines)" as StaticString).utf8Start)
-        }
-
-        """
+      text += exportedText(
+        compiledStampsSymbol, function: "_plugboardCompiledStamps_\(module)",
+        text: dependencies.map { "\($0.module)=\($0.stamp)\\n" }.joined(),
+        doc: """
+          /// The stamps of the shared modules this module was compiled against,
+          /// `<Module>=<stamp>` a line, for the host to compare with the
+          /// modules it loads before it runs any code that depends on them.
+          """)
     }
     if let version {
-      text += """
-
-        /// The release this module declares, which the host compares with the
-        /// one each plugin recorded for it when it was compiled.
-        @_cdecl("\(versionSymbol(module: module))")
-        public func _plugboardContractsVersion_\(module)() -> UnsafeRawPointer {
-          UnsafeRawPointer(("\(version)" as StaticString).utf8Start)
-        }
-
-        """
+      text += exportedText(
+        versionSymbol(module: module), function: "_plugboardContractsVersion_\(module)", text: version,
+        doc: """
+          /// The release this module declares, which the host compares with the
+          /// one each plugin recorded for it when it was compiled.
+          """)
     }
     if !dependencyVersions.isEmpty {
-      let lines = dependencyVersions.map { "\($0.module)=\($0.version)\\n" }.joined()
-      text += """
-
-        /// The releases of the versioned shared modules this module was
-        /// compiled against, `<Module>=<version>` a line.
-        @_cdecl("\(compiledVersionsSymbol)")
-        public func _plugboardCompiledVersions_\(module)() -> UnsafeRawPointer {
-          UnsafeRawPointer(("\(lines)" as StaticString).utf8Start)
-        }
-
-        """
+      text += exportedText(
+        compiledVersionsSymbol, function: "_plugboardCompiledVersions_\(module)",
+        text: dependencyVersions.map { "\($0.module)=\($0.version)\\n" }.joined(),
+        doc: """
+          /// The releases of the versioned shared modules this module was
+          /// compiled against, `<Module>=<version>` a line.
+          """)
     }
     return text
+  }
+
+  /// The source of a function exported as `symbol`, named `function`, that
+  /// returns `text` (already escaped for a string literal) as a C string,
+  /// with `doc` as its comment.
+  private static func exportedText(_ symbol: String, function: String, text: String, doc: String) -> String {
+    """
+
+    \(doc)
+    @_cdecl("\(symbol)")
+    public func \(function)() -> UnsafeRawPointer {
+      // A string literal is stored NUL-terminated.
+      UnsafeRawPointer(("\(text)" as StaticString).utf8Start)
+    }
+
+    """
   }
 
   /// The source added to PlugboardKit: its stamp as the `sourceFingerprint`
