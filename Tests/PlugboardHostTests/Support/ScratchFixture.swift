@@ -49,6 +49,47 @@ enum ScratchFixture {
     ]
   }
 
+  /// Compiles the shared module `module` from `source` into `folder`
+  /// (`<module>.swift`, `lib<module>.so` and its `.swiftmodule`), with the
+  /// source the `PlugboardStamp` build plugin adds to a shared module: its
+  /// stamp, and its release when it declares `version`. `evolving` builds
+  /// it with library evolution, as a versioned module must be.
+  static func sharedModule(
+    _ module: String, source: String, stamp: String, version: String? = nil, evolving: Bool = false,
+    into folder: String
+  ) throws {
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try source.write(toFile: folder + "/\(module).swift", atomically: true, encoding: .utf8)
+    try StampSource.module(module, stamp: stamp, version: version, dependencies: [])
+      .write(toFile: folder + "/\(module)Stamp.swift", atomically: true, encoding: .utf8)
+    try swiftc(
+      ["-emit-library", "-emit-module"] + (evolving ? ["-enable-library-evolution"] : []) + [
+        "-module-name", module, "-emit-module-path", folder + "/\(module).swiftmodule",
+        folder + "/\(module).swift", folder + "/\(module)Stamp.swift", "-Xlinker", "-soname=lib\(module).so",
+        "-o", folder + "/lib\(module).so",
+      ])
+  }
+
+  /// Compiles the plugin `name` from `source` into `folder/lib<name>.so`
+  /// against this build's PlugboardKit and the shared module `module` built
+  /// in `shared` (``sharedModule(_:source:stamp:version:evolving:into:)``),
+  /// recording that module's `stamp` and, when given, its `version`, as
+  /// the build plugin makes a plugin record them.
+  static func plugin(
+    _ name: String, source: String, against module: String, in shared: String, stamp: String,
+    version: String? = nil, into folder: String
+  ) throws {
+    try source.write(toFile: folder + "/\(name).swift", atomically: true, encoding: .utf8)
+    try StampSource.module(
+      name, stamp: "0000000000000000", dependencies: [(module, stamp)],
+      dependencyVersions: version.map { [(module, $0)] } ?? []
+    ).write(toFile: folder + "/\(name)Stamp.swift", atomically: true, encoding: .utf8)
+    try swiftc(
+      ["-emit-library", "-module-name", name, "-I", shared, "-L", shared, "-l\(module)"] + kitArguments + [
+        folder + "/\(name).swift", folder + "/\(name)Stamp.swift", "-o", folder + "/lib\(name).so",
+      ])
+  }
+
   /// A fresh folder holding `files` (each copied from its path to its
   /// name) and a manifest naming plugin `name` in `lib<name>.so`; with the
   /// canonical path of each file, by name.

@@ -91,32 +91,14 @@ enum StampFixtures {
     build: build(into:))
 
   private static func build(into folder: String) throws {
-    func write(_ text: String, _ path: String) throws {
-      try text.write(toFile: path, atomically: true, encoding: .utf8)
-    }
     for version in Contracts.allCases {
-      let out = folder + "/" + version.rawValue
-      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-      try write(version.source, out + "/Greeter.swift")
-      try write(
-        StampSource.module("StampedContracts", stamp: version.stamp, dependencies: []), out + "/Stamp.swift")
-      try ScratchFixture.swiftc([
-        "-emit-library", "-emit-module", "-module-name", "StampedContracts", "-emit-module-path",
-        out + "/StampedContracts.swiftmodule", out + "/Greeter.swift", out + "/Stamp.swift",
-        "-Xlinker", "-soname=libStampedContracts.so", "-o", out + "/libStampedContracts.so",
-      ])
+      try ScratchFixture.sharedModule(
+        "StampedContracts", source: version.source, stamp: version.stamp,
+        into: folder + "/" + version.rawValue)
     }
-    let original = folder + "/" + Contracts.original.rawValue
-    try write(plugin, folder + "/Stale.swift")
-    try write(
-      StampSource.module(
-        "Stale", stamp: "0000000000000000", dependencies: [("StampedContracts", Contracts.original.stamp)]),
-      folder + "/StaleStamp.swift")
-    try ScratchFixture.swiftc(
-      ["-emit-library", "-module-name", "Stale", "-I", original, "-L", original, "-lStampedContracts"]
-        + ScratchFixture.kitArguments + [
-          folder + "/Stale.swift", folder + "/StaleStamp.swift", "-o", folder + "/libStale.so",
-        ])
+    try ScratchFixture.plugin(
+      "Stale", source: plugin, against: "StampedContracts", in: folder + "/" + Contracts.original.rawValue,
+      stamp: Contracts.original.stamp, into: folder)
   }
 
   /// A deployment in a fresh folder: `libStale.so` beside the `contracts`

@@ -135,39 +135,15 @@ enum VersionedContractsFixtures {
     build: build(into:))
 
   private static func build(into folder: String) throws {
-    func write(_ text: String, _ path: String) throws {
-      try text.write(toFile: path, atomically: true, encoding: .utf8)
-    }
     for release in Release.allCases {
-      let out = folder + "/" + release.rawValue
-      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-      try write(release.source, out + "/Greeter.swift")
-      try write(
-        StampSource.module(
-          "VersionedContracts", stamp: release.stamp, version: release.version, dependencies: []),
-        out + "/Stamp.swift")
-      try ScratchFixture.swiftc([
-        "-emit-library", "-emit-module", "-enable-library-evolution", "-module-name", "VersionedContracts",
-        "-emit-module-path", out + "/VersionedContracts.swiftmodule", out + "/Greeter.swift",
-        out + "/Stamp.swift", "-Xlinker", "-soname=libVersionedContracts.so", "-o",
-        out + "/libVersionedContracts.so",
-      ])
+      try ScratchFixture.sharedModule(
+        "VersionedContracts", source: release.source, stamp: release.stamp, version: release.version,
+        evolving: true, into: folder + "/" + release.rawValue)
     }
-    let compiledAgainst = folder + "/" + Release.compiledAgainst.rawValue
-    try write(plugin, folder + "/Versioned.swift")
-    try write(
-      StampSource.module(
-        "Versioned", stamp: "0000000000000000",
-        dependencies: [("VersionedContracts", Release.compiledAgainst.stamp)],
-        dependencyVersions: [("VersionedContracts", Release.compiledAgainst.version)]),
-      folder + "/VersionedStamp.swift")
-    try ScratchFixture.swiftc(
-      [
-        "-emit-library", "-module-name", "Versioned", "-I", compiledAgainst, "-L", compiledAgainst,
-        "-lVersionedContracts",
-      ] + ScratchFixture.kitArguments + [
-        folder + "/Versioned.swift", folder + "/VersionedStamp.swift", "-o", folder + "/libVersioned.so",
-      ])
+    let compiledAgainst = Release.compiledAgainst
+    try ScratchFixture.plugin(
+      "Versioned", source: plugin, against: "VersionedContracts", in: folder + "/" + compiledAgainst.rawValue,
+      stamp: compiledAgainst.stamp, version: compiledAgainst.version, into: folder)
   }
 
   /// A deployment in a fresh folder: `libVersioned.so` beside `release`'s
