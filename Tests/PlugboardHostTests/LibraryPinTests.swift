@@ -187,7 +187,8 @@ import Testing
         #"  "formatVersion": 1, "libraryPins": { "libAppContracts.so": "\#(contracts)" },"#))
   }
 
-  /// `pin` vets each library it pins, as it vets the plugins.
+  /// `pin` vets each library it pins, in the loader's words: it refuses
+  /// the plugin whose closure the loader would refuse.
   @Test func pinRefusesANeighbourOthersCanWrite() throws {
     let deployment = try Deployment(["Auth"])
     let path = try deployment.manifest(["Auth"], pinned: false)
@@ -197,9 +198,10 @@ import Testing
     #expect(pin.status == 1)
     #expect(
       pin.stderrLines == [
-        "plugboard: pin: library \(deployment.contracts) (needed by 'Auth') is writable by group and others "
-          + "(mode 0666, owner uid \(geteuid())); anyone who can write it can run code in plugboard — remove the "
-          + "write permission: chmod go-w \(deployment.contracts); not pinned",
+        "plugboard: pin: plugin 'Auth' (\(deployment.folder.path)/libAuth.so) needs libAppContracts.so, which it loads "
+          + "from \(deployment.contracts), which is writable by group and others (mode 0666, owner uid "
+          + "\(geteuid())); anyone who can write it can run code in plugboard — remove the write permission: "
+          + "chmod go-w \(deployment.contracts); not pinned",
         "plugboard: pin: no pins written; \(path) is unchanged",
       ])
     #expect(try String(contentsOfFile: path, encoding: .utf8) == before)

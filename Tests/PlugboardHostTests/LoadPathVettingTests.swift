@@ -70,6 +70,59 @@ import Testing
       + "loads — chmod go-w \(subfolder)"
     #expect(result.stderrLines.first == expected)
   }
+
+  /// A C library older than 2.37 also searches the legacy `tls/` and
+  /// platform subfolders before each run path folder: one others can
+  /// write overrides the plugin's neighbours as a `glibc-hwcaps` one does.
+  @Test(
+    .enabled(
+      if: !SearchSubfolders.legacy.isEmpty,
+      "this C library (glibc 2.37 or later) searches no legacy subfolder"),
+    arguments: ["x86_64", "tls"])
+  func aLegacySubfolderOthersCanWriteIsRefused(name: String) throws {
+    let deployment = Deployment()
+    let subfolder = deployment.path + "/" + name
+    try expectOriginRefused(deployment, mode: 0o777, of: subfolder) {
+      "whose subfolder \(name) the dynamic loader of \(SearchSubfolders.cLibraryName) searches first: a "
+        + "library there lies in the folder \(subfolder), which is writable by group and others (mode 0777, "
+        + "owner uid \(geteuid())); anyone who can write there can replace the libraries the plugin loads — "
+        + "chmod go-w \(subfolder)"
+    }
+  }
+
+  /// A root-owned sticky folder may hold plugins (no one can replace
+  /// root's file there), but not one the loader searches: anyone may add a
+  /// library to it, or a `tls/` subfolder searched first.
+  @Test(.enabled(if: geteuid() == 0, "needs root: the sticky exception is for root's folders"))
+  func aStickyFolderTheLoaderSearchesIsRefused() throws {
+    let deployment = Deployment()
+    try expectOriginRefused(deployment, mode: 0o1777, of: deployment.path) {
+      "whose libraries are trusted only as far as their folders: a library there lies in the folder "
+        + "\(deployment.path), which is writable by group and others (mode 1777, owner uid 0) and searched by "
+        + "the dynamic loader: its sticky bit stops no one adding a library there, or a subfolder the loader "
+        + "searches first — chmod go-w \(deployment.path)"
+    }
+  }
+
+  /// `list` of the deployment, with the folder `folder` made (when
+  /// missing) and given `mode`, refuses the Networking plugin for its
+  /// `$ORIGIN` entry: `problem` continues "has the run path entry
+  /// "$ORIGIN" (…), ".
+  private func expectOriginRefused(
+    _ deployment: Deployment, mode: mode_t, of folder: String, problem: () -> String
+  ) throws {
+    let manifest = try deployment.prepare()
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    #expect(chmod(folder, mode) == 0)
+    let result = try Subprocess.plugboard(["list", "--manifest", manifest])
+    #expect(result.status == 1)
+    let runPath = try #require(ELFFile(path: deployment.path + "/libNetworking.so").dynamicInfo()?.runPath)
+    let expected: String =
+      "plugboard: vet: plugin 'Networking' (\(deployment.path)/libNetworking.so) has the run path entry "
+      + "\"$ORIGIN\" (\(runPath.joined(separator: ":"))), " + problem()
+    #expect(result.stderrLines.contains(expected), "\(result.stderr)")
+  }
+
   /// The Networking plugin copied into the deployment with its run path
   /// made `runPath`, as a plugin built elsewhere names a toolchain folder
   /// this machine lacks.

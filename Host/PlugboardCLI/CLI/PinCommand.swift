@@ -211,7 +211,7 @@ struct PinCommand {
       return .failure(Problem(text: "plugin '\(entry.name)' (\(absolute)) does not exist\(origin)"))
     }
     if let problem = vetting.placement(absolute: absolute, canonical: file, entry: entry)
-      ?? vetting.permissions(of: file)
+      ?? vetting.permissions(of: file) ?? vetting.closureProblem(of: file)
     {
       return .failure(Problem(text: "plugin '\(entry.name)' (\(file)) \(problem); not pinned"))
     }

@@ -17,6 +17,8 @@ struct ELFDynamicInfo: Equatable {
   let needed: [String]
   /// The run path's entries, in order, as written (`$ORIGIN` unexpanded).
   let runPath: [String]
+  /// The `DT_NEEDED` names holding a `/`, which the loader opens as paths.
+  var namedByPath: [String] { needed.filter { $0.utf8.contains(UInt8(ascii: "/")) } }
   /// Whether its `PT_GNU_STACK` header asks for an executable stack: the
   /// loader then makes the stack of every thread of the process executable.
   var executableStack = false

@@ -20,25 +20,24 @@ package struct LibraryClosure {
 
   package init() {}
 
-  /// Adds the neighbours of the library at `file` (canonical), and theirs,
-  /// as needed by `user`. A library whose dynamic section cannot be read,
-  /// or whose run path the loader refuses for a pinned plugin, adds none:
-  /// loading it reports that.
+  /// Adds the libraries the loader would map for the library at `file`
+  /// (canonical), as needed by `user`: the walk vetting makes
+  /// (``LoaderClosure``), so `pin` pins the files the loader maps. Those
+  /// found through `$ORIGIN` in the plugin's own folder, and theirs there,
+  /// are sealed and can be pinned; any other outside the system's and the
+  /// toolchain's folders cannot. A library whose dynamic section cannot be
+  /// read adds none: loading it reports that.
   package mutating func add(neighboursOf file: String, user: String) {
     let folder = FilePath.directory(of: file)
     guard let info = ELFFile(path: file).dynamicInfo() else { return }
-    var pending = [info]
-    var seen: Set<String> = []
-    while let next = pending.popLast() {
-      guard case .success(let found) = Neighbours.find(next, folder: folder) else { continue }
-      for (name, path, entry) in found.elsewhere where seen.insert(name).inserted {
-        Self.note(
-          Library(file: FilePath.canonical(path) ?? path, users: [user], entry: entry), in: &unpinnable)
-      }
-      for (name, path) in found.beside where seen.insert(name).inserted {
-        let neighbour = FilePath.canonical(path) ?? path
-        Self.note(Library(file: neighbour, users: [user]), in: &libraries)
-        if let more = ELFFile(path: neighbour).dynamicInfo() { pending.append(more) }
+    let closure = LoaderClosure(folder: folder, needed: info.needed, runPath: info.runPath)
+    // A library needed by an unpinnable one is not named again: its
+    // needer's warning covers it.
+    for library in closure.libraries where library.origin == folder && !Neighbours.isTrusted(library.file) {
+      if library.foundBeside {
+        Self.note(Library(file: library.file, users: [user]), in: &libraries)
+      } else {
+        Self.note(Library(file: library.file, users: [user], entry: library.entry), in: &unpinnable)
       }
     }
   }

@@ -31,8 +31,11 @@ enum Neighbours {
     var found = Found()
     for name in info.needed where !name.utf8.contains(UInt8(ascii: "/")) && !isLoaded(name) {
       for entry in info.runPath {
-        let candidate = (origins.contains(entry) ? folder : entry) + "/" + name
-        guard isRegularFile(candidate) else { continue }
+        // As the loader searches, and as vetting and `pin` found it
+        // (``LoaderClosure``): the subfolders it tries first, then the folder.
+        let base = origins.contains(entry) ? folder : entry
+        let candidates = SearchSubfolders.existing(in: base).map { $0 + "/" + name } + [base + "/" + name]
+        guard let candidate = candidates.first(where: isRegularFile) else { continue }
         if origins.contains(entry) {
           found.beside.append((name, candidate))
         } else if !isTrusted(candidate) {
@@ -58,7 +61,7 @@ enum Neighbours {
   /// A library of the system's folders, or of the folder the Swift runtime
   /// plugboard runs on was loaded from (the toolchain's): trusted as the C
   /// library is (SECURITY.md, "Threat model"), vetted but not pinned.
-  private static func isTrusted(_ path: String) -> Bool {
+  static func isTrusted(_ path: String) -> Bool {
     let file = FilePath.canonical(path) ?? path
     return PluginNeeds.isSystemFile(file)
       || toolchainFolder.map { FilePath.directory(of: file) == $0 } == true

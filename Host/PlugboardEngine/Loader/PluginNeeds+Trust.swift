@@ -5,42 +5,89 @@
 /// Every library the dynamic loader may map for a plugin is code that runs
 /// with plugboard's rights, so what the loader will search is vetted before
 /// `dlopen`, as the plugin's own file is (SECURITY.md, "What the loader
-/// maps"):
+/// maps"), for the plugin and for every library of its closure
+/// (``LoaderClosure``), to the last one:
 ///
 /// - a `DT_NEEDED` name holding a `/` is opened wherever it leads;
 /// - a run path entry that is empty or relative is taken from the current
 ///   directory, whoever controls it; one with `$LIB` or `$PLATFORM` cannot
 ///   be followed here; an absolute one outside the plugin roots that does
 ///   not exist is a folder whoever creates it first fills;
-/// - each folder searched, and the `glibc-hwcaps/*` subfolders the loader
-///   tries first in it, must pass the folder check;
-/// - each library found through the run path (a neighbour such as
-///   `libAppContracts.so`) must pass the file check.
+/// - each folder searched, and the subfolders the loader tries first in
+///   it (``SearchSubfolders``), must pass the folder check, with no sticky
+///   exception: adding a file there is the attack;
+/// - each library found through a run path (a neighbour such as
+///   `libAppContracts.so`, and its own) must pass the file check.
 ///
 /// Libraries of the system's folders, and those plugboard loaded itself,
 /// are trusted as the C library is.
 extension PluginNeeds {
   /// The first problem, continuing "plugin 'X' (path) …", or nil.
   func trustProblem(vetting: PluginVetting) -> String? {
-    if let name = namedByPath.first {
-      return
-        "needs the library \(Terminal.sanitize(name)) by its path, which the dynamic loader opens wherever it "
-        + "leads, outside every check — rebuild it to need that library by its name"
+    if let problem = Self.objectProblem(
+      file: file, folder: folder, namedByPath: namedByPath, runPath: runPath, vetting: vetting)
+    {
+      return problem
     }
+    let closure = LoaderClosure(folder: folder, needed: needed, runPath: runPath)
+    let user = geteuid()
+    for library in closure.libraries {
+      let shown = Terminal.sanitize(library.file)
+      let subject = Self.subject(library)
+      guard let status = FileTrust.status(library.file) else { continue }
+      if let problem = FileTrust.fileProblem(
+        status, at: library.file, user: user, stake: "run code in plugboard")
+        ?? vetting.folderProblem(FilePath.directory(of: library.file))
+      {
+        return "\(subject) \(problem)"
+      }
+      if library.loadedByPlugin { continue }
+      guard let info = library.info else {
+        return "\(subject) has a dynamic section plugboard cannot read, so what the dynamic loader would map "
+          + "for it cannot be vetted — replace it with the library it should be (check with: readelf -d "
+          + "\(shown))"
+      }
+      if let problem = PluginNeeds.beyondSurvey(info)
+        ?? Self.objectProblem(
+          file: library.file, folder: FilePath.directory(of: library.path), namedByPath: info.namedByPath,
+          runPath: info.runPath, vetting: vetting, name: library.name)
+      {
+        return "\(subject) \(problem)"
+      }
+    }
+    if closure.truncated {
+      return "needs more than \(LoaderClosure.maximumLibraries) libraries outside the system's folders, "
+        + "through its own and theirs; plugboard vets at most that many, and a real plugin needs a few dozen "
+        + "— rebuild it"
+    }
+    return nil
+  }
+
+  /// "needs libA.so, which needs libB.so, which it loads from FILE, which".
+  private static func subject(_ library: LoaderClosure.Library) -> String {
+    let chain = library.chain.map(Terminal.sanitize).joined(separator: ", which needs ")
+    return "needs \(chain), which it loads from \(Terminal.sanitize(library.file)), which"
+  }
+
+  /// What is wrong with one object's own dependencies and run path
+  /// (`name`: the library's, or nil for the plugin's own), or nil.
+  private static func objectProblem(
+    file: String, folder: String, namedByPath: [String], runPath: [String], vetting: PluginVetting,
+    name: String? = nil
+  ) -> String? {
+    let it = name.map(Terminal.sanitize) ?? "it"
+    if let needed = namedByPath.first {
+      return
+        "needs the library \(Terminal.sanitize(needed)) by its path, which the dynamic loader opens wherever "
+        + "it leads, outside every check — rebuild \(it) to need that library by its name"
+    }
+    let fix =
+      "rebuild \(it) without that entry (check with: readelf -d \(Terminal.sanitize(file)) | grep PATH)"
     for entry in runPath {
-      if let problem = runPathProblem(entry, vetting: vetting) {
+      if let problem = runPathProblem(entry, origin: folder, fix: fix, vetting: vetting) {
         return
           "has the run path entry \"\(Terminal.sanitize(entry))\" (\(Terminal.sanitize(runPath.joined(separator: ":")))), "
           + problem
-      }
-    }
-    let user = geteuid()
-    for need in needs {
-      guard let own = need.own, !Self.isSystemFile(own), let status = FileTrust.status(own) else { continue }
-      if let problem = FileTrust.fileProblem(status, at: own, user: user, stake: "run code in plugboard")
-        ?? vetting.folderProblem(FilePath.directory(of: own))
-      {
-        return "needs \(need.name), which it loads from \(Terminal.sanitize(own)), which \(problem)"
       }
     }
     return nil
@@ -48,13 +95,14 @@ extension PluginNeeds {
 
   /// What is wrong with one run path entry, continuing "has the run path
   /// entry "E" (…), ", or nil.
-  private func runPathProblem(_ entry: String, vetting: PluginVetting) -> String? {
-    let fix = "rebuild it without that entry (check with: readelf -d \(Terminal.sanitize(file)) | grep PATH)"
+  private static func runPathProblem(_ entry: String, origin: String, fix: String, vetting: PluginVetting)
+    -> String?
+  {
     if entry.isEmpty {
       return "an empty entry, which the dynamic loader takes as the current directory: whoever controls the "
         + "folder plugboard is started in chooses the libraries it loads — " + fix
     }
-    guard let folder = Self.expand(entry, origin: self.folder) else {
+    guard let folder = Self.expand(entry, origin: origin) else {
       if entry.utf8.contains(UInt8(ascii: "$")) {
         return "which names a token other than $ORIGIN that plugboard cannot follow to vet the libraries "
           + "found there — " + fix
@@ -67,10 +115,7 @@ extension PluginNeeds {
       if vetting.roots.contains(where: { PluginVetting.path(folder, isInside: $0) }) { return nil }
       return missingFolderProblem(folder, vetting: vetting, fix: fix)
     }
-    if let problem = vetting.folderProblem(canonical) {
-      return "whose libraries are trusted only as far as their folders: a library there \(problem)"
-    }
-    return vetting.hwcapsProblem(in: canonical, judge: Self.hwcapsProblem(in:))
+    return vetting.searchedFolderProblem(canonical)
   }
 
   /// A run path folder that does not exist maps nothing today; it is a
@@ -81,7 +126,7 @@ extension PluginNeeds {
   /// library names its toolchain's folder, so on a machine without that
   /// toolchain this is the common case, and `/opt` or `/usr` above it keep
   /// it safe.
-  private func missingFolderProblem(_ folder: String, vetting: PluginVetting, fix: String) -> String? {
+  private static func missingFolderProblem(_ folder: String, vetting: PluginVetting, fix: String) -> String? {
     let ancestor = FilePath.nearestFolder(above: folder) { vetting.canonicalFolder($0) != nil }
     let existing = vetting.canonicalFolder(ancestor) ?? "/"
     let shown = Terminal.sanitize(folder)
@@ -104,24 +149,6 @@ extension PluginNeeds {
     if let problem = vetting.folderProblem(existing) {
       return "which names \(shown), a folder that does not exist, under \(parent), whose libraries would be "
         + "trusted only as far as their folders: a library there \(problem)"
-    }
-    return nil
-  }
-
-  /// The loader tries `FOLDER/glibc-hwcaps/<level>/` before `FOLDER`: a
-  /// subfolder others can write there overrides every library of it.
-  private static func hwcapsProblem(in folder: String) -> String? {
-    let hwcaps = folder + "/glibc-hwcaps"
-    guard FileKind.of(hwcaps) == .directory,
-      case .success(let names) = FilePath.names(in: hwcaps, limit: 64)
-    else { return nil }
-    let subfolders = [hwcaps] + names.map { hwcaps + "/" + $0 }
-    for subfolder in subfolders {
-      if let problem = FileTrust.folderProblem(
-        subfolder, user: geteuid(), thing: "the libraries the plugin loads", stake: "run code in plugboard")
-      {
-        return "whose glibc-hwcaps subfolders the dynamic loader searches first: a library there \(problem)"
-      }
     }
     return nil
   }

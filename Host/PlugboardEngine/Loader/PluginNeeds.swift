@@ -36,6 +36,8 @@ struct PluginNeeds {
   /// The run path as written.
   let runPath: [String]
   let needs: [Need]
+  /// Every `DT_NEEDED` name, in order.
+  var needed: [String] = []
   /// The `DT_NEEDED` names holding a `/`, which the loader opens as paths.
   var namedByPath: [String] = []
   /// Whether ``folder`` is the drop-in folder the plugin was discovered in
@@ -91,7 +93,8 @@ struct PluginNeeds {
         loaded: loaded, loader: loader)
     }
     var survey = PluginNeeds(file: file, folder: folder, runPath: info.runPath, needs: needs)
-    survey.namedByPath = info.needed.filter { $0.utf8.contains(UInt8(ascii: "/")) }
+    survey.namedByPath = info.namedByPath
+    survey.needed = info.needed
     return survey
   }
 

@@ -73,6 +73,14 @@ package struct PluginVetting {
       ?? folderProblem(FilePath.directory(of: canonical))
   }
 
+  /// The first problem of what the dynamic loader would map for the
+  /// plugin at `canonical` besides it (``PluginNeeds/trustProblem(vetting:)``),
+  /// as loading it would find it, or nil: for `pin`, which must not vouch
+  /// for a plugin the loader refuses.
+  package func closureProblem(of canonical: String) -> String? {
+    PluginNeeds.survey(ELFFile(path: canonical))?.trustProblem(vetting: self)
+  }
+
   /// What whoever can change a plugin's file or folder can do.
   private static let stake = "run code in plugboard"
 
@@ -112,13 +120,41 @@ package struct PluginVetting {
     return verdict
   }
 
-  /// `judge`'s verdict on `folder`'s `glibc-hwcaps` subfolders, judged
-  /// once per bring-up.
-  func hwcapsProblem(in folder: String, judge: (String) -> String?) -> String? {
-    if let known = folders.hwcaps[folder] { return known }
-    let verdict = judge(folder)
-    folders.hwcaps[folder] = .some(verdict)
+  /// The problem with a folder the dynamic loader searches (canonical),
+  /// continuing "has the run path entry "E" (…), ", or nil: the folder
+  /// itself with no sticky exception (adding a library there is the
+  /// attack), the folders above it as any plugin's, and the subfolders
+  /// the loader tries first in it. Judged once per bring-up: every plugin
+  /// of a deployment searches the same few folders.
+  func searchedFolderProblem(_ folder: String) -> String? {
+    if let known = folders.searched[folder] { return known }
+    let verdict = judgeSearched(folder)
+    folders.searched[folder] = .some(verdict)
     return verdict
+  }
+
+  private func judgeSearched(_ folder: String) -> String? {
+    let thing = "the libraries the plugin loads"
+    if let problem =
+      FileTrust.folderProblem(folder, user: user, thing: thing, stake: Self.stake, exposed: .searchedByLoader)
+      ?? (folder == "/" ? nil : folderProblem(FilePath.directory(of: folder)))
+    {
+      return "whose libraries are trusted only as far as their folders: a library there \(problem)"
+    }
+    for subfolder in SearchSubfolders.existing(in: folder) {
+      guard
+        let problem = FileTrust.folderProblem(
+          subfolder, user: user, thing: thing, stake: Self.stake, exposed: .searchedByLoader)
+      else { continue }
+      let relative = String(subfolder.dropFirst(folder.count + 1))
+      if relative.hasPrefix("glibc-hwcaps") {
+        return "whose glibc-hwcaps subfolders the dynamic loader searches first: a library there \(problem)"
+      }
+      return
+        "whose subfolder \(Terminal.sanitize(relative)) the dynamic loader of \(SearchSubfolders.cLibraryName) "
+        + "searches first: a library there \(problem)"
+    }
+    return nil
   }
 
   static func path(_ path: String, isInside root: String) -> Bool {
@@ -138,9 +174,9 @@ final class FolderVerdicts {
   /// walks each component with a system call (4,487 of them for `check`
   /// of 201 generated plugins).
   var canonical: [String: String?] = [:]
-  /// The verdicts on each run path folder's `glibc-hwcaps` subfolders, by
-  /// the folder's canonical path: every plugin of a deployment searches
-  /// the same few folders (a `stat` and a listing each, per plugin, were
-  /// a tenth of `check`'s vetting of 201 generated plugins).
-  var hwcaps: [String: String?] = [:]
+  /// The verdicts on each folder the loader searches (``PluginVetting/searchedFolderProblem(_:)``), by
+  /// canonical path: every plugin of a deployment searches the same few
+  /// folders (a `stat` and a listing each, per plugin, were a tenth of
+  /// `check`'s vetting of 201 generated plugins).
+  var searched: [String: String?] = [:]
 }

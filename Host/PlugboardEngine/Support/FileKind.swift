@@ -17,6 +17,18 @@ enum FileKind {
   static func of(_ path: String) -> FileKind {
     var status = stat()
     guard lstat(path, &status) == 0 else { return .other }
+    return kind(of: status)
+  }
+
+  /// The kind of what `path` leads to, following links, as the dynamic
+  /// loader does when it searches a folder.
+  static func following(_ path: String) -> FileKind {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return .other }
+    return kind(of: status)
+  }
+
+  private static func kind(of status: stat) -> FileKind {
     switch status.st_mode & S_IFMT {
     case S_IFREG: return .regular
     case S_IFDIR: return .directory

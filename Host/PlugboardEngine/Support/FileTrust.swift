@@ -26,9 +26,25 @@ package enum FileTrust {
       + "\(stake) — remove the write permission: chmod go-w \(Terminal.sanitize(path))"
   }
 
+  /// What a folder holds that a sticky bit does not protect, so that it
+  /// gets no sticky exception.
+  enum Exposed {
+    /// Nothing: root's sticky folder (`/tmp`) is allowed, since others
+    /// can add files there but not replace someone else's.
+    case nothing
+    /// The dynamic loader searches it (`$ORIGIN`, a run path folder, a
+    /// subfolder tried first): adding a library there is the attack.
+    case searchedByLoader
+    /// A symbolic link plugboard follows: removed, even by its owner
+    /// redeploying, anyone can make it again, leading anywhere.
+    case link
+  }
+
   /// What is wrong with `folder` itself (not the folders above it); `thing`
   /// names what lies in it ("the plugin").
-  static func folderProblem(_ folder: String, user: uid_t, thing: String, stake: String) -> String? {
+  static func folderProblem(
+    _ folder: String, user: uid_t, thing: String, stake: String, exposed: Exposed = .nothing
+  ) -> String? {
     let shown = Terminal.sanitize(folder)
     guard let status = status(folder) else { return "lies in \(shown), which cannot be examined" }
     if let problem = ownership(
@@ -36,12 +52,21 @@ package enum FileTrust {
     {
       return problem
     }
+    guard status.st_mode & (S_IWGRP | S_IWOTH) != 0 else { return nil }
     let sticky = status.st_mode & S_ISVTX != 0 && status.st_uid == 0
-    if status.st_mode & (S_IWGRP | S_IWOTH) != 0, !sticky {
-      return "lies in the folder \(shown), which is writable by \(writers(status.st_mode)) "
-        + "(\(describe(status))); anyone who can write there can replace \(thing) — chmod go-w \(shown)"
+    let writable =
+      "lies in the folder \(shown), which is writable by \(writers(status.st_mode)) (\(describe(status)))"
+    switch (sticky, exposed) {
+    case (true, .nothing): return nil
+    case (true, .searchedByLoader):
+      return writable + " and searched by the dynamic loader: its sticky bit stops no one adding a library "
+        + "there, or a subfolder the loader searches first — chmod go-w \(shown)"
+    case (true, .link):
+      return writable + ": its sticky bit keeps the link only while it exists; removed, anyone can make it "
+        + "again, leading anywhere — chmod go-w \(shown)"
+    case (false, _):
+      return writable + "; anyone who can write there can replace \(thing) — chmod go-w \(shown)"
     }
-    return nil
   }
 
   /// The problem of the nearest folder from `start` up to `/` that has

@@ -153,7 +153,7 @@ enum CFixtures {
     }
   }
 
-  private static func descriptor(
+  static func descriptor(
     name: String, swift: String = PlugboardBuild.compilerVersion,
     kit: String = PlugboardBuild.loadedKitVersion
   ) -> [String] {

@@ -1,0 +1,125 @@
+/// Every library the dynamic loader may map when it opens a plugin, found
+/// from the files alone (nothing is opened with `dlopen`), breadth first as
+/// the loader searches: each object's `DT_NEEDED` names through that
+/// object's own run path, `$ORIGIN` being its own folder, and in each
+/// folder the subfolders it tries first (``SearchSubfolders``); a name
+/// found once serves every object that needs it later.
+///
+/// A name plugboard loaded itself is not searched for (the loader uses
+/// that library); one a plugin loaded earlier is found but not followed
+/// further (it was walked when that plugin was vetted); one found in the
+/// system's folders, or not through the run path at all, is the system's,
+/// trusted as the C library is.
+///
+/// Vetting judges every object of it (``PluginNeeds/trustProblem(vetting:)``)
+/// and `pin` pins from it (``LibraryClosure``): one walk, so that `check`,
+/// the loader and `pin` agree on every file.
+struct LoaderClosure {
+  /// One library of the closure.
+  struct Library {
+    /// The `DT_NEEDED` name the loader searches for.
+    let name: String
+    /// The path the loader opens (its folder is the library's `$ORIGIN`),
+    /// and the file it leads to (canonical).
+    let path: String
+    let file: String
+    /// The names from one of the plugin's own needs down to this one
+    /// (`["libA.so", "libB.so"]` for a library of a library).
+    let chain: [String]
+    /// The run path entry that found it, and the `$ORIGIN` of the object
+    /// whose entry it is.
+    let entry: String
+    let origin: String
+    /// Whether an earlier plugin loaded a library of that name, which the
+    /// loader then uses instead: the file is judged, not followed.
+    let loadedByPlugin: Bool
+    /// Its dynamic section; nil when it cannot be read (or was not read,
+    /// for one loaded already).
+    let info: ELFDynamicInfo?
+
+    /// Whether the run path entry that found it is exactly `$ORIGIN`.
+    var foundBeside: Bool { Self.origins.contains(entry) }
+    static let origins: Set = ["$ORIGIN", "${ORIGIN}"]
+  }
+
+  /// In the order the loader would map them.
+  private(set) var libraries: [Library] = []
+  /// Whether the walk stopped at ``maximumLibraries``.
+  private(set) var truncated = false
+
+  /// A real plugin maps a few dozen libraries outside the system's folders
+  /// at most; a closure beyond this is refused rather than walked at a
+  /// cost its author chooses.
+  static let maximumLibraries = 256
+
+  /// The closure of an object in `folder` (its `$ORIGIN`) that needs
+  /// `needed` through `runPath`.
+  init(folder: String, needed: [String], runPath: [String]) {
+    var seen = Set<String>()
+    var subfolders = SubfolderCache()
+    var queue: [(folder: String, needed: [String], runPath: [String], chain: [String])] = [
+      (folder, needed, runPath, [])
+    ]
+    var next = 0
+    while next < queue.count {
+      let object = queue[next]
+      next += 1
+      for name in object.needed where !name.utf8.contains(UInt8(ascii: "/")) && seen.insert(name).inserted {
+        let loaded = LoadedLibraries.match(loadedAs: name)
+        if loaded?.loader == .host { continue }
+        guard
+          let (path, entry) = Self.search(
+            name, runPath: object.runPath, origin: object.folder, subfolders: &subfolders)
+        else {
+          continue
+        }
+        let file = FilePath.canonical(path) ?? path
+        if PluginNeeds.isSystemFile(file) { continue }
+        guard libraries.count < Self.maximumLibraries else {
+          truncated = true
+          return
+        }
+        let followed = loaded == nil
+        let info = followed ? ELFFile(path: file).dynamicInfo() : nil
+        libraries.append(
+          Library(
+            name: name, path: path, file: file, chain: object.chain + [name], entry: entry,
+            origin: object.folder, loadedByPlugin: !followed, info: info))
+        if let info, PluginNeeds.beyondSurvey(info) == nil {
+          queue.append((FilePath.directory(of: path), info.needed, info.runPath, object.chain + [name]))
+        }
+      }
+    }
+  }
+
+  /// Where the loader finds `name` through `runPath` (`$ORIGIN` being
+  /// `origin`), and the entry that finds it: in each folder, the
+  /// subfolders it tries first, then the folder. An entry the loader
+  /// takes from the current directory, or with a token other than
+  /// `$ORIGIN`, is not followed (vetting refuses it).
+  static func search(
+    _ name: String, runPath: [String], origin: String, subfolders: inout SubfolderCache
+  ) -> (path: String, entry: String)? {
+    for entry in runPath {
+      guard let folder = PluginNeeds.expand(entry, origin: origin) else { continue }
+      for candidate in subfolders.existing(in: folder) + [folder] {
+        let path = candidate + "/" + name
+        if FileKind.following(path) == .regular { return (path, entry) }
+      }
+    }
+    return nil
+  }
+
+  /// The subfolders of each folder searched, listed once per walk: every
+  /// name looked for searches the same few folders.
+  struct SubfolderCache {
+    private var known: [String: [String]] = [:]
+
+    mutating func existing(in folder: String) -> [String] {
+      if let found = known[folder] { return found }
+      let found = SearchSubfolders.existing(in: folder)
+      known[folder] = found
+      return found
+    }
+  }
+}

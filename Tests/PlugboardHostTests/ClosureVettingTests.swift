@@ -1,0 +1,103 @@
+import Foundation
+import PlugboardDigest
+import PlugboardTestSupport
+import Testing
+
+@testable import PlugboardEngine
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What the dynamic loader maps for a plugin is vetted to the last
+/// library, not only the plugin's own needs: a library of a neighbour
+/// others can write, a neighbour's empty run path entry, a neighbour that
+/// needs a library by its path. `check`, `list`, `run` and `pin` refuse the
+/// same file before anything of the closure is mapped, pins or not.
+@Suite(.blocking) struct ClosureVettingTests {
+  private static let compiler = Toolchain.cCompiler != nil
+
+  @Test(.enabled(if: compiler, "needs the toolchain's clang to build the libraries"))
+  func aSafeClosurePassesVetting() throws {
+    let fixture = try ClosureFixture()
+    let result = try Subprocess.plugboard(["check", "--manifest", try fixture.manifest()])
+    // The fixture's make_bundle returns nothing: it gets that far.
+    #expect(!result.stdout.contains("vet:"), "\(result.stdout)")
+    #expect(result.stdout.contains("make_bundle"), "\(result.stdout)")
+  }
+
+  @Test(.enabled(if: compiler, "needs the toolchain's clang to build the libraries"))
+  func aLibraryOfANeighbourOthersCanWriteIsRefusedAlike() throws {
+    let fixture = try ClosureFixture()
+    let manifest = try fixture.manifest()
+    let libB = fixture.path + "/libB.so"
+    #expect(chmod(libB, 0o666) == 0)
+    let problem =
+      "plugin 'Chain' (\(fixture.plugin)) needs libA.so, which needs libB.so, which it loads from \(libB), which "
+      + "is writable by group and others (mode 0666, owner uid \(geteuid())); anyone who can write it can run "
+      + "code in plugboard — remove the write permission: chmod go-w \(libB)"
+    for command in ["check", "list", "run"] {
+      let result = try Subprocess.plugboard([command, "--manifest", manifest])
+      #expect(result.status == (command == "run" ? 78 : 1), "\(command): \(result.stderr)")
+      #expect(reports(result, command: command, problem), "\(command): \(result.stdout)\(result.stderr)")
+    }
+    let pinned = try Subprocess.plugboard(["pin", "--manifest", manifest])
+    #expect(pinned.status == 1)
+    #expect(pinned.stderrLines.first == "plugboard: pin: \(problem); not pinned")
+  }
+
+  /// Pinned and sealed, every pin matching: the sealed copy of `libA.so`
+  /// still searches the current directory through its empty entry.
+  @Test(.enabled(if: compiler, "needs the toolchain's clang to build the libraries"))
+  func aNeighboursEmptyRunPathEntryIsRefusedWithEveryPinMatching() throws {
+    let fixture = try ClosureFixture(aRunPath: "$ORIGIN:", z: .byName)
+    try expectRefusedFromAnotherUsersFolder(
+      fixture,
+      problem:
+        "needs libA.so, which it loads from \(fixture.path)/libA.so, which has the run path entry \"\" "
+        + "($ORIGIN:), an empty entry, which the dynamic loader takes as the current directory: whoever "
+        + "controls the folder plugboard is started in chooses the libraries it loads — rebuild libA.so "
+        + "without that entry (check with: readelf -d \(fixture.path)/libA.so | grep PATH)")
+  }
+
+  @Test(.enabled(if: compiler, "needs the toolchain's clang to build the libraries"))
+  func aNeighbourNeedingALibraryByPathIsRefusedWithEveryPinMatching() throws {
+    let fixture = try ClosureFixture(z: .byPath)
+    try expectRefusedFromAnotherUsersFolder(
+      fixture,
+      problem:
+        "needs libA.so, which it loads from \(fixture.path)/libA.so, which needs the library ./libZ.so "
+        + "by its path, which the dynamic loader opens wherever it leads, outside every check — rebuild "
+        + "libA.so to need that library by its name")
+  }
+
+  /// Whether `command` reported `problem` at the vet stage: `check` in
+  /// its report on standard output, the others on standard error.
+  private func reports(_ result: ProcessResult, command: String, _ problem: String) -> Bool {
+    command == "check"
+      ? result.stdoutLines.contains("  vet: " + problem)
+      : result.stderrLines.contains("plugboard: vet: " + problem)
+  }
+
+  /// `check` run from a folder holding another user's `libZ.so`, with
+  /// `requirePins` and pins for the plugin and both its libraries.
+  private func expectRefusedFromAnotherUsersFolder(_ fixture: ClosureFixture, problem: String) throws {
+    func digest(_ file: String) throws -> String { try SHA256.hash(file: file).get().hex }
+    let manifest = try fixture.folder.write(
+      "plugins.json",
+      #"{ "formatVersion": 1, \#(BuildProducts.rootsMember) "requirePins": true, "libraryPins": { "#
+        + #""libA.so": "\#(try digest(fixture.path + "/libA.so"))", "#
+        + #""libB.so": "\#(try digest(fixture.path + "/libB.so"))" }, "plugins": [ "#
+        + #"{ "name": "Chain", "path": "libChain.so", "sha256": "\#(try digest(fixture.plugin))" } ] }"#)
+    let theirs = try TemporaryDirectory()
+    try FileManager.default.copyItem(atPath: fixture.builtZ, toPath: theirs.path + "/libZ.so")
+    for command in ["check", "run"] {
+      let result = try Subprocess.plugboard([command, "--manifest", manifest], in: theirs.path)
+      #expect(result.status == (command == "run" ? 78 : 1), "\(command): \(result.stderr)")
+      #expect(
+        reports(result, command: command, "plugin 'Chain' (\(fixture.plugin)) \(problem)"),
+        "\(command): \(result.stdout)\(result.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: theirs.path + "/ran-Z"), "\(command) ran libZ.so")
+    }
+  }
+}
