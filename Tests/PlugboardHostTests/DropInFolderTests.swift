@@ -336,7 +336,7 @@ import Testing
     let expected: String =
       "plugboard: vet: plugin 'Healthy' (\(plugin)) is reached through the link \(links)/libHealthy.so, which "
       + "lies in the folder \(links), which is writable by group and others (mode 0777, owner uid \(geteuid())); "
-      + "anyone who can write there can replace the plugin — chmod go-w \(links)"
+      + "anyone who can write there can replace the link, and so the plugin — chmod go-w \(links)"
     #expect(run.stderrLines.first == expected)
   }
 

@@ -94,6 +94,7 @@ package struct SettingFiles: Sendable {
     if let problem = FileTrust.fileProblem(status, at: canonical, user: user, stake: stake)
       ?? FileTrust.foldersProblem(
         from: FilePath.directory(of: canonical), user: user, thing: "it", stake: stake)
+      ?? LinkChase.problem(path, user: user, thing: "the setting", stake: stake)
     {
       return .failure(Unusable(problem: problem))
     }

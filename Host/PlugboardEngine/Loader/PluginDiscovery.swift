@@ -96,6 +96,7 @@ package enum PluginDiscovery {
     }
     return FileTrust.foldersProblem(
       from: FilePath.directory(of: canonical), user: user, thing: "the drop-in folder", stake: stake)
+      ?? LinkChase.problem(folder, user: user, thing: "the drop-in folder", stake: stake)
   }
 
   /// `libName.so`, not hidden.

@@ -96,14 +96,12 @@ package struct PluginLoader {
     if let owner = claimed[file] {
       throw failure("is the same file as plugin '\(owner)'; a library can serve one plugin", file: file)
     }
-    // A link is as trustworthy as the folder it sits in: whoever can write
-    // there can point it elsewhere (the target's folders are judged too).
-    let linkFolder = absolute == file ? nil : vetting.canonicalFolder(FilePath.directory(of: absolute))
+    // A link is as trustworthy as the folder it sits in and its owner:
+    // whoever can re-point any link on the way chooses the file (the
+    // target's folders are judged too).
     if let problem = vetting.placement(absolute: absolute, canonical: file, entry: entry)
       ?? (handle.map { vetting.permissions(of: file, status: $0.status) } ?? vetting.permissions(of: file))
-      ?? linkFolder.flatMap({ vetting.folderProblem($0) }).map({
-        "is reached through the link \(absolute), which " + $0
-      })
+      ?? (absolute == file ? nil : vetting.linkProblem(absolute))
     {
       throw DeploymentProblem.plugin(entry.name, file: file, stage: .vet, problem)
     }

@@ -81,6 +81,12 @@ package struct PluginVetting {
     PluginNeeds.survey(ELFFile(path: canonical))?.trustProblem(vetting: self)
   }
 
+  /// The first link on the way to `absolute` that someone else could
+  /// re-point (``LinkChase``), or nil.
+  func linkProblem(_ absolute: String) -> String? {
+    LinkChase.problem(absolute, user: user, thing: "the plugin", stake: Self.stake) { folderProblem($0) }
+  }
+
   /// What whoever can change a plugin's file or folder can do.
   private static let stake = "run code in plugboard"
 

@@ -42,6 +42,7 @@ enum ManifestFile {
     if let problem = FileTrust.fileProblem(status, at: real, user: user, stake: stake)
       ?? FileTrust.foldersProblem(
         from: FilePath.directory(of: real), user: user, thing: "the manifest", stake: stake)
+      ?? LinkChase.problem(path, user: user, thing: "the manifest", stake: stake)
     {
       return .failure(.untrusted(path: real, reason: problem))
     }

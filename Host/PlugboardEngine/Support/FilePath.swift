@@ -70,6 +70,18 @@ package enum FilePath {
     return readlink(path, &byte, 1) < 0 && errno == EINVAL
   }
 
+  /// What the symbolic link `path` holds, as written; nil when it is not a
+  /// link, cannot be read, or holds more than a path can.
+  static func linkTarget(_ path: String) -> String? {
+    let capacity = Int(PATH_MAX)
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+      guard let base = buffer.baseAddress else { return nil }
+      let length = base.withMemoryRebound(to: CChar.self, capacity: capacity) { readlink(path, $0, capacity) }
+      guard length > 0, length < capacity else { return nil }
+      return String(decoding: UnsafeBufferPointer(start: base, count: length), as: UTF8.self)
+    }
+  }
+
   /// Whether following the links of `path` goes round in a loop (ELOOP).
   static func isLinkLoop(_ path: String) -> Bool {
     guard let resolved = realpath(path, nil) else { return errno == ELOOP }

@@ -252,6 +252,32 @@ import Testing
     #expect(credentialReports.map(\.findings) == [[], []])
   }
 
+  /// A setting file named through a link others can re-point is refused,
+  /// though the file it leads to today is safe: re-pointed, any file root
+  /// can read would become the setting.
+  @Test func aSettingFileReachedThroughALinkOthersCanRepointIsAProblem() throws {
+    let folder = try TemporaryDirectory()
+    let manifest = try manifest(folder, entry: #", "config": { "region": "us" }"#)
+    let secrets = try TemporaryDirectory()
+    let file = try secrets.write("password", Self.secret)
+    #expect(chmod(file, 0o600) == 0)
+    let shared = secrets.path + "/shared"
+    try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+    #expect(chmod(shared, 0o777) == 0)
+    try FileManager.default.createSymbolicLink(atPath: shared + "/token", withDestinationPath: file)
+    let (result, reports) = try check(
+      manifest, environment: ["PLUGBOARD_CONFIG_CONFIGURED_PASSWORD_FILE": shared + "/token"])
+    #expect(result.status == 1)
+    let problem: String =
+      "setting 'password': PLUGBOARD_CONFIG_CONFIGURED_PASSWORD_FILE gives the file \(shared)/token, which is "
+      + "reached through the link \(shared)/token, which lies in the folder \(shared), which is writable by group "
+      + "and others (mode 0777, owner uid \(geteuid())); anyone who can write there can replace the link, and so "
+      + "the setting — chmod go-w \(shared)"
+    for report in reports {
+      #expect(report.findings.first?.dropFirst(2).first == problem)
+    }
+  }
+
   /// A file others can write is no source of a setting: it is a problem
   /// of the setting, not skipped.
   @Test func aSettingFileOthersCanWriteIsAProblem() throws {
