@@ -14,6 +14,8 @@
 // does not is still supervised, a little later.
 #define _GNU_SOURCE
 #include "plugboard_launch.h"
+#include "refusal.h"
+#include "trust.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,35 +30,6 @@
 #include <unistd.h>
 
 static const char host_name[] = "plugboard-host";
-
-// `text` on standard error, each byte outside printable ASCII as \xHH: a
-// path is the operator's, but a terminal must never receive control bytes.
-static void put_escaped(const char *text) {
-  char buffer[4 * PATH_MAX + 64];
-  size_t used = 0;
-  for (const unsigned char *byte = (const unsigned char *)text; *byte != '\0' && used + 4 < sizeof buffer; byte++) {
-    if (*byte >= 0x20 && *byte < 0x7F) {
-      buffer[used++] = (char)*byte;
-    } else {
-      used += (size_t)snprintf(buffer + used, sizeof buffer - used, "\\x%02X", *byte);
-    }
-  }
-  (void)!write(STDERR_FILENO, buffer, used);
-}
-
-static void put(const char *text) { (void)!write(STDERR_FILENO, text, strlen(text)); }
-
-// "plugboard: <doing> <path>: <error><advice>", one line.
-static void put_error(const char *doing, const char *path, int error, const char *advice) {
-  put("plugboard: ");
-  put(doing);
-  put(" ");
-  put_escaped(path);
-  put(": ");
-  put(strerror(error));
-  put(advice);
-  put("\n");
-}
 
 // The status plugboard's own failures end with (ExitStatus.crashed):
 // `run` must not be mistaken for the application, so EX_SOFTWARE there.
@@ -81,94 +54,53 @@ static int locate_host(char *path, size_t size) {
   return 1;
 }
 
-// "its group", "others" or "group and others": who, besides the owner,
-// may write a file of `mode`; NULL for no one.
-static const char *writers(mode_t mode) {
-  int group = (mode & S_IWGRP) != 0, others = (mode & S_IWOTH) != 0;
-  return group && others ? "group and others" : group ? "its group" : others ? "others" : NULL;
-}
-
-// " (mode 0775, owner uid 0)", as the host's own refusals say it.
-static void put_mode(const struct stat *status) {
-  char detail[64];
-  snprintf(detail, sizeof detail, " (mode %04o, owner uid %u)", (unsigned)(status->st_mode & 07777),
-           (unsigned)status->st_uid);
-  put(detail);
-}
-
 // Whether `path` may be started: a regular file, owned by root or by the
-// owner of this executable, writable by no one else, in a folder that only
-// they can write to (or that is sticky). The host runs with the rights of
-// whoever runs plugboard, so whoever could change it could act as them;
+// owner of this executable, writable by no one else, in folders up to `/`
+// that only they can write to (or that are sticky); where a link leads,
+// the file and its folders too. The host runs with the rights of whoever
+// runs plugboard, so whoever could change any of them could act as them;
 // sudo refuses such files too. Each refusal names the file, its owner, its
 // mode and the fix.
 static int vet(const char *path) {
-  struct stat host, self, folder;
-  if (stat(path, &host) != 0) {
-    put_error("cannot start", path, errno,
-              " — build it beside plugboard (swift build --product plugboard-host), or install both "
-              "(Scripts/install-host)");
+  struct stat self, host;
+  if (stat("/proc/self/exe", &self) != 0) {
+    put_error("cannot inspect", "/proc/self/exe", errno, " (its own executable); is /proc mounted?");
     return 0;
   }
-  char parent[PATH_MAX];
-  snprintf(parent, sizeof parent, "%s", path);
-  char *slash = strrchr(parent, '/');
-  if (slash == parent) slash[1] = '\0';
-  else if (slash != NULL) *slash = '\0';
-  if (stat("/proc/self/exe", &self) != 0 || stat(parent, &folder) != 0) {
-    put_error("cannot inspect", parent, errno, "");
-    return 0;
+  trust_set_owner(self.st_uid);
+  char target[PATH_MAX];
+  snprintf(target, sizeof target, "%s", path);
+  // Opened once, and judged and read through that descriptor, so that
+  // what is judged is what is read; never through a link, which is
+  // resolved first so that where it leads is judged too.
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0 && errno == ELOOP) {
+    fd = realpath(path, target) != NULL ? open(target, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) : -1;
   }
-  const char *problem = NULL;
-  if (!S_ISREG(host.st_mode)) {
-    put("plugboard: ");
-    put_escaped(path);
-    put(" is not a regular file — install plugboard-host there (Scripts/install-host)\n");
-    return 0;
-  }
-  if (host.st_uid != 0 && host.st_uid != self.st_uid) {
-    char owner[48];
-    snprintf(owner, sizeof owner, "(uid %u)", (unsigned)self.st_uid);
-    put("plugboard: ");
-    put_escaped(path);
-    put(" is owned by neither root nor the owner of plugboard ");
-    put(owner);
-    put_mode(&host);
-    put("; its owner could run code as whoever runs plugboard — chown root ");
-    put_escaped(path);
-    put(", or install both again (Scripts/install-host)\n");
-    return 0;
-  }
-  if ((problem = writers(host.st_mode)) != NULL) {
-    put("plugboard: ");
-    put_escaped(path);
-    put(" is writable by ");
-    put(problem);
-    put_mode(&host);
-    put("; anyone who can write it can run code as whoever runs plugboard — chmod go-w ");
-    put_escaped(path);
-    put("\n");
-    return 0;
-  }
-  if ((folder.st_uid != 0 && folder.st_uid != self.st_uid) ||
-      ((problem = writers(folder.st_mode)) != NULL && (folder.st_mode & S_ISVTX) == 0)) {
-    put("plugboard: ");
-    put_escaped(path);
-    put(" lies in the folder ");
-    put_escaped(parent);
-    if (problem != NULL) {
-      put(", which is writable by ");
-      put(problem);
+  if (fd < 0 || fstat(fd, &host) != 0) {
+    if (errno == ENOENT) {
+      put_error("cannot start", path, errno,
+                " — build it beside plugboard (swift build --product plugboard-host), or install both "
+                "(Scripts/install-host)");
     } else {
-      put(", which is owned by neither root nor the owner of plugboard");
+      put_error("cannot inspect", target, errno, "");
     }
-    put_mode(&folder);
-    put("; anyone who can write there can replace it — ");
-    put(problem != NULL ? "chmod go-w " : "chown root ");
-    put_escaped(parent);
-    put("\n");
+    if (fd >= 0) close(fd);
     return 0;
   }
+  int linked = strcmp(target, path) != 0;
+  trust_subject own = {path, "", NULL, ""};
+  trust_subject subject = linked ? (trust_subject){target, " (where ", path, " leads)"} : own;
+  char folder[PATH_MAX], target_folder[PATH_MAX];
+  folder_of(path, folder, sizeof folder);
+  folder_of(target, target_folder, sizeof target_folder);
+  if (!trust_file(&subject, &host, "install plugboard-host there (Scripts/install-host)",
+                  ", or install both again (Scripts/install-host)") ||
+      !trust_folders(&own, folder) || (linked && !trust_folders(&subject, target_folder))) {
+    close(fd);
+    return 0;
+  }
+  close(fd);
   return 1;
 }
 

@@ -152,6 +152,52 @@ import Testing
     #expect(started.stdout.hasPrefix("plugboard "))
   }
 
+  /// Every folder up to `/` counts: whoever can write the folder above
+  /// the host's can rename the host's folder away and put another there.
+  @Test func aFolderAboveTheHostOthersCanWriteIsRefused() throws {
+    let (folder, bin) = try installation()
+    defer { withExtendedLifetime(folder) {} }
+    #expect(chmod(folder.path, 0o777) == 0)
+    let result = try Subprocess.run(bin + "/plugboard", ["run"])
+    #expect(result.status == 70)
+    #expect(result.stdout == "")
+    #expect(
+      result.stderrLines == [
+        "plugboard: \(bin)/plugboard-host lies under the folder \(folder.path), which is writable by group and "
+          + "others (mode 0777, owner uid \(geteuid())); anyone who can write there can replace it — chmod go-w "
+          + "\(folder.path)"
+      ])
+  }
+
+  /// A linked host is judged where the link leads: the file and its
+  /// folders, as well as the link's own folders.
+  @Test func aLinkedHostIsJudgedWhereItLeads() throws {
+    let (folder, bin) = try installation()
+    defer { withExtendedLifetime(folder) {} }
+    let elsewhere = folder.path + "/elsewhere"
+    try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+    #expect(chmod(elsewhere, 0o755) == 0)
+    // The SDK too, since the host's `$ORIGIN` is the folder it lies in.
+    for name in ["plugboard-host", "libPlugboardKit.so"] {
+      #expect(rename(bin + "/" + name, elsewhere + "/" + name) == 0)
+    }
+    #expect(symlink(elsewhere + "/plugboard-host", bin + "/plugboard-host") == 0)
+    let started = try Subprocess.run(bin + "/plugboard", ["--version"])
+    #expect(started.status == 0, "\(started.stderr)")
+    #expect(started.stdout.hasPrefix("plugboard "))
+
+    #expect(chmod(elsewhere, 0o777) == 0)
+    let refused = try Subprocess.run(bin + "/plugboard", ["--version"])
+    #expect(refused.status == 1)
+    #expect(refused.stdout == "")
+    #expect(
+      refused.stderrLines == [
+        "plugboard: \(elsewhere)/plugboard-host (where \(bin)/plugboard-host leads) lies in the folder "
+          + "\(elsewhere), which is writable by group and others (mode 0777, owner uid \(geteuid())); anyone who "
+          + "can write there can replace it — chmod go-w \(elsewhere)"
+      ])
+  }
+
   /// Owned by a third user: refused (needs root, to give it away).
   @Test(.enabled(if: geteuid() == 0, "needs root, to give the host to another user"))
   func aHostOwnedByAnotherUserIsRefused() throws {
