@@ -13,6 +13,7 @@
 // program only has to recognise the plain cases, and a command line it
 // does not is still supervised, a little later.
 #define _GNU_SOURCE
+#include "host_libraries.h"
 #include "plugboard_launch.h"
 #include "refusal.h"
 #include "trust.h"
@@ -54,13 +55,15 @@ static int locate_host(char *path, size_t size) {
   return 1;
 }
 
-// Whether `path` may be started: a regular file, owned by root or by the
-// owner of this executable, writable by no one else, in folders up to `/`
-// that only they can write to (or that are sticky); where a link leads,
-// the file and its folders too. The host runs with the rights of whoever
-// runs plugboard, so whoever could change any of them could act as them;
-// sudo refuses such files too. Each refusal names the file, its owner, its
-// mode and the fix.
+// Whether `path` may be started, with everything it maps: a regular file,
+// owned by root or by the owner of this executable, writable by no one
+// else, in folders up to `/` that only they can write to (or that are
+// sticky); where a link leads, the file and its folders too; and each
+// library the dynamic loader will map for it from outside the system's
+// folders, with every folder it searches (see host_libraries.h). The host
+// runs with the rights of whoever runs plugboard, so whoever could change
+// any of them could act as them; sudo refuses such files too. Each refusal
+// names the file, its owner, its mode and the fix.
 static int vet(const char *path) {
   struct stat self, host;
   if (stat("/proc/self/exe", &self) != 0) {
@@ -100,8 +103,7 @@ static int vet(const char *path) {
     close(fd);
     return 0;
   }
-  close(fd);
-  return 1;
+  return host_libraries_vetted(fd, host.st_size, &subject);
 }
 
 // Whether the command line plainly names a command that brings a

@@ -63,6 +63,114 @@ import Testing
     try expectRunsTheSample(from: moved)
   }
 
+  /// A prefix with this build installed into it.
+  private func installed() throws -> (folder: TemporaryDirectory, prefix: String) {
+    let folder = try TemporaryDirectory()
+    let prefix = folder.path + "/prefix"
+    let installed = try install(into: prefix)
+    try #require(installed.status == 0, "\(installed.stderr)")
+    return (folder, prefix)
+  }
+
+  /// Runs the installed `plugboard` with `--version` and with `run`, and
+  /// expects both refused with `message` alone, as plugboard's own failures.
+  private func expectRefused(_ prefix: String, _ message: String) throws {
+    for (command, status) in [("--version", Int32(1)), ("run", 70)] {
+      let result = try Subprocess.run(prefix + "/bin/plugboard", [command])
+      #expect(result.status == status, "\(command)")
+      #expect(result.stdout == "", "\(command)")
+      #expect(result.stderrLines == [message], "\(command)")
+    }
+  }
+
+  /// The libraries the host maps run as whoever runs plugboard, as the
+  /// host does: one others can write is never loaded, and the launcher
+  /// says so before the host starts.
+  @Test func aLibraryOthersCanWriteIsRefused() throws {
+    let (folder, prefix) = try installed()
+    defer { withExtendedLifetime(folder) {} }
+    let library = prefix + "/lib/libBlocksRuntime.so"
+    #expect(chmod(library, 0o666) == 0)
+    try expectRefused(
+      prefix,
+      "plugboard: \(library), a library plugboard-host loads, is writable by group and others (mode 0666, owner "
+        + "uid \(geteuid())); anyone who can write it can run code as whoever runs plugboard — chmod go-w \(library)"
+    )
+  }
+
+  /// The folder the host's run path names: whoever can add a file there
+  /// adds a library the host loads, so a sticky bit does not save it.
+  @Test(arguments: [0o777, 0o1777])
+  func aLibraryFolderOthersCanWriteIsRefusedStickyOrNot(mode: Int) throws {
+    let (folder, prefix) = try installed()
+    defer { withExtendedLifetime(folder) {} }
+    #expect(chmod(prefix + "/lib", mode_t(mode)) == 0)
+    try expectRefused(
+      prefix,
+      "plugboard: \(prefix)/lib, a folder the dynamic loader searches for the libraries plugboard-host loads, is "
+        + "writable by group and others (mode \(mode == 0o777 ? "0777" : "1777"), owner uid \(geteuid())); anyone "
+        + "who can write there can add a library plugboard-host loads, sticky bit or not — chmod go-w \(prefix)/lib"
+    )
+  }
+
+  /// The loader tries subfolders of each run path folder first (the
+  /// `glibc-hwcaps` levels, and `x86_64`, `tls` and the like before glibc
+  /// 2.37): one of them that exists counts as the folder does.
+  @Test(arguments: ["x86_64", "tls", "glibc-hwcaps/x86-64-v3"])
+  func aSubfolderTheLoaderSearchesFirstCounts(subfolder: String) throws {
+    let (folder, prefix) = try installed()
+    defer { withExtendedLifetime(folder) {} }
+    let path = prefix + "/lib/" + subfolder
+    try FileManager.default.createDirectory(
+      atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+    let started = try Subprocess.run(prefix + "/bin/plugboard", ["--version"])
+    #expect(started.status == 0, "\(started.stderr)")
+    #expect(chmod(path, 0o777) == 0)
+    try expectRefused(
+      prefix,
+      "plugboard: \(path), a folder the dynamic loader searches before \(prefix)/lib for the libraries "
+        + "plugboard-host loads, is writable by group and others (mode 0777, owner uid \(geteuid())); anyone "
+        + "who can write there can add a library plugboard-host loads, sticky bit or not — chmod go-w \(path)"
+    )
+  }
+
+  /// A file that is not a readable ELF library cannot be vetted, so it is
+  /// refused rather than passed over: the text of a script, and a real
+  /// library's header cut off before its program headers.
+  @Test(arguments: [
+    ("#!/bin/sh\n", "it is not a 64-bit little-endian ELF file for x86-64 or AArch64"),
+    ("header", "its program headers lie outside it"),
+  ])
+  func aLibraryThatCannotBeReadIsRefused(content: String, problem: String) throws {
+    let (folder, prefix) = try installed()
+    defer { withExtendedLifetime(folder) {} }
+    let library = prefix + "/lib/libBlocksRuntime.so"
+    let original = try #require(FileManager.default.contents(atPath: library))
+    let bytes = content == "header" ? original.prefix(64) : Data(content.utf8)
+    #expect(FileManager.default.createFile(atPath: library + ".new", contents: bytes))
+    #expect(chmod(library + ".new", 0o644) == 0)
+    #expect(rename(library + ".new", library) == 0)
+    try expectRefused(
+      prefix,
+      "plugboard: \(library), a library plugboard-host loads, cannot be vetted: \(problem) — install plugboard "
+        + "again (Scripts/install-host)")
+  }
+
+  /// Owned by a third user: refused (needs root, to give it away).
+  @Test(.enabled(if: geteuid() == 0, "needs root, to give a library to another user"))
+  func aLibraryOwnedByAnotherUserIsRefused() throws {
+    let (folder, prefix) = try installed()
+    defer { withExtendedLifetime(folder) {} }
+    let library = prefix + "/lib/libswiftCore.so"
+    let nobody = try #require(getpwnam("nobody")?.pointee.pw_uid)
+    #expect(chown(library, nobody, gid_t.max) == 0)
+    try expectRefused(
+      prefix,
+      "plugboard: \(library), a library plugboard-host loads, is owned by neither root nor the owner of plugboard "
+        + "(uid \(geteuid())) (mode 0644, owner uid \(nobody)); its owner could run code as whoever runs plugboard "
+        + "— chown root \(library)")
+  }
+
   @Test func installingAgainReplacesTheFilesInPlace() throws {
     let folder = try TemporaryDirectory()
     let prefix = folder.path + "/prefix"

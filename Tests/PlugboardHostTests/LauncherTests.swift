@@ -132,10 +132,12 @@ import Testing
       ])
   }
 
-  /// The folder counts too, unless it is sticky (no one may then replace a
-  /// file they do not own, and one they made would not be root's or the
-  /// launcher owner's).
-  @Test func aFolderOthersCanWriteIsRefusedUnlessSticky() throws {
+  /// The folder counts too. The host's folder is also where the dynamic
+  /// loader looks for the SDK beside it (`$ORIGIN` in its run path), and
+  /// there a sticky bit does not help: whoever can add a file there adds a
+  /// library the host loads. A sticky folder above the installation
+  /// (`/tmp`) is fine: no one else can rename what lies in it.
+  @Test func aFolderOthersCanWriteIsRefusedAndStickyOnlyAbove() throws {
     let (folder, bin) = try installation()
     defer { withExtendedLifetime(folder) {} }
     #expect(chmod(bin, 0o777) == 0)
@@ -147,9 +149,23 @@ import Testing
           + "(mode 0777, owner uid \(geteuid())); anyone who can write there can replace it — chmod go-w \(bin)"
       ])
     #expect(chmod(bin, 0o1777) == 0)
+    let sticky = try Subprocess.run(bin + "/plugboard", ["--version"])
+    #expect(sticky.status == 1)
+    #expect(sticky.stdout == "")
+    #expect(sticky.stderrLines == [Self.searchedFolderMessage(bin, mode: "1777")])
+    #expect(chmod(bin, 0o755) == 0)
+    #expect(chmod(folder.path, 0o1777) == 0)
     let started = try Subprocess.run(bin + "/plugboard", ["--version"])
     #expect(started.status == 0, "\(started.stderr)")
     #expect(started.stdout.hasPrefix("plugboard "))
+  }
+
+  /// The refusal of `folder`, a run path folder of the host that group and
+  /// others can write (`mode`, owned by this user).
+  static func searchedFolderMessage(_ folder: String, mode: String) -> String {
+    "plugboard: \(folder), a folder the dynamic loader searches for the libraries plugboard-host loads, is "
+      + "writable by group and others (mode \(mode), owner uid \(geteuid())); anyone who can write there can "
+      + "add a library plugboard-host loads, sticky bit or not — chmod go-w \(folder)"
   }
 
   /// Every folder up to `/` counts: whoever can write the folder above
@@ -196,6 +212,15 @@ import Testing
           + "\(elsewhere), which is writable by group and others (mode 0777, owner uid \(geteuid())); anyone who "
           + "can write there can replace it — chmod go-w \(elsewhere)"
       ])
+  }
+
+  /// The build folder's own launcher starts its host: the toolchain's
+  /// libraries it loads (root's, mode 0755) and the build folder pass.
+  @Test func theBuildFoldersLauncherStarts() throws {
+    let result = try Subprocess.plugboard(["--version"])
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+    #expect(result.stdout.hasPrefix("plugboard "))
   }
 
   /// Owned by a third user: refused (needs root, to give it away).
