@@ -91,7 +91,7 @@ package enum PluginDiscovery {
     }
     if status.st_mode & (S_IWGRP | S_IWOTH) != 0 {
       return
-        "is writable by \(FileTrust.writers(status.st_mode)) (\(FileTrust.describe(status))); anyone who can "
+        "is writable by \(FileTrust.writers(status, at: canonical)) (\(FileTrust.describe(status))); anyone who can "
         + "add a file or a link there adds a plugin, sticky bit or not — chmod go-w \(Terminal.sanitize(canonical))"
     }
     return FileTrust.foldersProblem(

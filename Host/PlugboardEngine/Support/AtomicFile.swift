@@ -78,6 +78,11 @@ package enum AtomicFile {
       guard fchown(descriptor, status.st_uid, status.st_gid) == 0 else { return fail("chown \(temporary)") }
     }
     guard fchmod(descriptor, status.st_mode & 0o7777) == 0 else { return fail("chmod \(temporary)") }
+    // After the mode, which an ACL then completes: the users and groups it
+    // names keep the access they had, no more (its mask is the mode's group bits).
+    if let acl = AccessControlList.of(descriptor: current), !acl.write(to: descriptor) {
+      return fail("set the access control list of \(temporary)")
+    }
     guard fsync(descriptor) == 0 else { return fail("fsync \(temporary)") }
     close(descriptor)
     guard rename(temporary, path) == 0 else {

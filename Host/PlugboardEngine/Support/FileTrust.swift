@@ -22,7 +22,7 @@ package enum FileTrust {
   package static func fileProblem(_ status: stat, at path: String, user: uid_t, stake: String) -> String? {
     if let problem = ownership(status, of: path, what: "is", user: user, stake: stake) { return problem }
     guard status.st_mode & (S_IWGRP | S_IWOTH) != 0 else { return nil }
-    return "is writable by \(writers(status.st_mode)) (\(describe(status))); anyone who can write it can "
+    return "is writable by \(writers(status, at: path)) (\(describe(status))); anyone who can write it can "
       + "\(stake) — remove the write permission: chmod go-w \(Terminal.sanitize(path))"
   }
 
@@ -55,7 +55,7 @@ package enum FileTrust {
     guard status.st_mode & (S_IWGRP | S_IWOTH) != 0 else { return nil }
     let sticky = status.st_mode & S_ISVTX != 0 && status.st_uid == 0
     let writable =
-      "lies in the folder \(shown), which is writable by \(writers(status.st_mode)) (\(describe(status)))"
+      "lies in the folder \(shown), which is writable by \(writers(status, at: folder)) (\(describe(status)))"
     switch (sticky, exposed) {
     case (true, .nothing): return nil
     case (true, .searchedByLoader):
@@ -100,6 +100,24 @@ package enum FileTrust {
     case (true, false): "its group"
     default: "others"
     }
+  }
+
+  /// Who besides its owner can write the file or folder at `path` whose
+  /// status is `status`: as ``writers(_:)`` says from the mode, unless an
+  /// access ACL names users or groups, whose write permission the mode
+  /// shows only as its group's bit ("uid 1001 through its access control
+  /// list"). `chmod go-w` clears that bit, the ACL's mask, and so their
+  /// write permission as well.
+  static func writers(_ status: stat, at path: String) -> String {
+    guard status.st_mode & S_IWGRP != 0, let acl = AccessControlList.of(path), acl.isExtended else {
+      return writers(status.st_mode)
+    }
+    let named = acl.writers.filter { $0 != "others" }
+    let listed =
+      named.count < 2
+      ? named.joined() : named.dropLast().joined(separator: ", ") + " and " + named[named.count - 1]
+    return listed + " through its access control list (getfacl \(Terminal.sanitize(path)))"
+      + (status.st_mode & S_IWOTH != 0 ? ", and others" : "")
   }
 
   /// `mode 0777, owner uid 0`.
