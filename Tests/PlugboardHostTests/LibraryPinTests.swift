@@ -167,6 +167,38 @@ import Testing
     #expect(list.stdout.contains("\nAuth 1.0.0  \(deployment.library("Auth"))\n"))
   }
 
+  /// A copy of a library a drop-in plugin ships beside it never runs when
+  /// a plugin loaded before it (in every profile) maps a library of that
+  /// name: the loader maps a name once. `pin` pins the file that runs, says
+  /// so of the copy, and the pinned deployment loads with `requirePins`.
+  @Test func pinPinsTheCopyThatRunsNotOneAnEarlierPluginShadows() throws {
+    let deployment = try Deployment(["Networking"])
+    let dropIns = deployment.folder.path + "/dropins"
+    try FileManager.default.createDirectory(atPath: dropIns, withIntermediateDirectories: false)
+    for name in ["Auth", "AppContracts"] {
+      try FileManager.default.copyItem(
+        atPath: BuildProducts.library(name), toPath: dropIns + "/lib\(name).so")
+    }
+    let path = try deployment.manifest(
+      ["Networking"], pinned: false, members: #" "requirePins": true, "pluginFolders": ["dropins"],"#)
+    let pin = try deployment.run("pin")
+    #expect(pin.exited && pin.status == 0, "\(pin.stderr)")
+    let copy = dropIns + "/libAppContracts.so"
+    #expect(!pin.stdout.contains(copy), "\(pin.stdout)")
+    #expect(
+      pin.stderrLines == [
+        "plugboard: pin: warning: library \(copy) (needed by 'libAuth.so') is not pinned: it never runs, since a "
+          + "plugin loaded before 'libAuth.so' maps libAppContracts.so first, from \(deployment.contracts), and "
+          + "the dynamic loader maps a name once — remove the copy, or rebuild 'libAuth.so' against that library"
+      ])
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(text.contains(#""libAppContracts.so": "\#(try digest(deployment.contracts))""#), "\(text)")
+    #expect(!text.contains("dropins/libAppContracts.so"), "\(text)")
+    let list = try deployment.run("list")
+    #expect(list.exited && list.status == 0, "\(list.stderr)")
+    #expect(list.stdout.contains("\nAuth 1.0.0  \(dropIns)/libAuth.so"), "\(list.stdout)")
+  }
+
   /// A stale library pin is refreshed in place, one no plugin needs any
   /// more is dropped, and the count says so.
   @Test func pinRefreshesAStaleLibraryPinAndDropsAnUnneededOne() throws {

@@ -39,7 +39,8 @@ struct PinCommand {
       case .success(let (file, digest)):
         digests[entry.index] = digest
         console.out("\(digest)  \(entry.name)  \(file)")
-        closure.add(neighboursOf: file, user: entry.name)
+        closure.add(
+          neighboursOf: file, user: entry.name, everyProfile: entry.enabled && entry.profiles == nil)
       case .failure(let problem): problems.append(problem.text)
       }
     }
@@ -57,7 +58,23 @@ struct PinCommand {
     let status = write(digests, dropIns: dropIns, libraries: libraries, of: manifest, text: text)
     for warning in dropIns.warnings { console.err("plugboard: pin: warning: \(warning)") }
     reportUnpinnable(closure, requirePins: manifest.requirePins)
+    reportShadowed(closure)
     return status
+  }
+
+  /// The copies a plugin ships that the loader never maps, since an
+  /// earlier plugin maps a library of that name: pinning one would vouch
+  /// for a file that does not run.
+  private func reportShadowed(_ closure: LibraryClosure) {
+    for library in closure.shadowed {
+      let users = library.users.map { "'\(Terminal.sanitize($0))'" }.joined(separator: ", ")
+      let name = library.file.split(separator: "/").last.map(String.init) ?? library.file
+      console.err(
+        "plugboard: pin: warning: library \(Terminal.sanitize(library.file)) (needed by \(users)) is not pinned: "
+          + "it never runs, since a plugin loaded before \(users) maps \(Terminal.sanitize(name)) first, from "
+          + "\(Terminal.sanitize(library.entry ?? "")), and the dynamic loader maps a name once — remove "
+          + "the copy, or rebuild \(users) against that library")
+    }
   }
 
   /// The pins `pin` writes for the drop-in folders' libraries.

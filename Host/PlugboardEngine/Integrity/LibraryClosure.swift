@@ -17,6 +17,13 @@ package struct LibraryClosure {
   /// own that is neither the system's nor the toolchain's, with the entry
   /// that finds them: they cannot be pinned (``Neighbours/Found``).
   package private(set) var unpinnable: [Library] = []
+  /// Copies a plugin ships that never run: a plugin loaded before it, in
+  /// every profile, maps a library of that name first, and the loader maps
+  /// a name once. `entry` holds the file that runs instead.
+  package private(set) var shadowed: [Library] = []
+  /// The libraries the plugins surveyed so far that load in every profile
+  /// map, by name, in load order.
+  private var mapped: [String: String] = [:]
 
   package init() {}
 
@@ -27,14 +34,31 @@ package struct LibraryClosure {
   /// are sealed and can be pinned; any other outside the system's and the
   /// toolchain's folders cannot. A library whose dynamic section cannot be
   /// read adds none: loading it reports that.
-  package mutating func add(neighboursOf file: String, user: String) {
+  ///
+  /// Plugins are added in load order; `everyProfile` says the plugin loads
+  /// whatever the profile, so the libraries it maps are the ones later
+  /// plugins get for those names.
+  package mutating func add(neighboursOf file: String, user: String, everyProfile: Bool = false) {
     let folder = FilePath.directory(of: file)
     guard let info = ELFFile(path: file).dynamicInfo() else { return }
-    let closure = LoaderClosure(folder: folder, needed: info.needed, runPath: info.runPath)
+    let closure = LoaderClosure(
+      folder: folder, needed: info.needed, runPath: info.runPath, mappedEarlier: mapped)
+    if everyProfile {
+      for library in closure.libraries where !library.loadedByPlugin { mapped[library.name] = library.file }
+    }
     // A library needed by an unpinnable one is not named again: its
     // needer's warning covers it.
     for library in closure.libraries where library.origin == folder && !Neighbours.isTrusted(library.file) {
-      if library.foundBeside {
+      if library.loadedByPlugin {
+        guard let runs = mapped[library.name] else { continue }
+        if runs != library.file {
+          Self.note(Library(file: library.file, users: [user], entry: runs), in: &shadowed)
+        } else if libraries.contains(where: { $0.file == runs }) {
+          Self.note(Library(file: runs, users: [user]), in: &libraries)
+        } else if unpinnable.contains(where: { $0.file == runs }) {
+          Self.note(Library(file: runs, users: [user]), in: &unpinnable)
+        }
+      } else if library.foundBeside {
         Self.note(Library(file: library.file, users: [user]), in: &libraries)
       } else {
         Self.note(Library(file: library.file, users: [user], entry: library.entry), in: &unpinnable)

@@ -53,8 +53,10 @@ struct LoaderClosure {
   static let maximumLibraries = 256
 
   /// The closure of an object in `folder` (its `$ORIGIN`) that needs
-  /// `needed` through `runPath`.
-  init(folder: String, needed: [String], runPath: [String]) {
+  /// `needed` through `runPath`. `mappedEarlier` names the libraries
+  /// plugins loaded before this one will have mapped (by name), for a walk
+  /// made before anything is loaded (`pin`): taken as loaded by a plugin.
+  init(folder: String, needed: [String], runPath: [String], mappedEarlier: [String: String] = [:]) {
     var seen = Set<String>()
     var subfolders = SubfolderCache()
     var queue: [(folder: String, needed: [String], runPath: [String], chain: [String])] = [
@@ -65,7 +67,7 @@ struct LoaderClosure {
       let object = queue[next]
       next += 1
       for name in object.needed where !name.utf8.contains(UInt8(ascii: "/")) && seen.insert(name).inserted {
-        let loaded = LoadedLibraries.match(loadedAs: name)
+        let loaded = LoadedLibraries.match(loadedAs: name) ?? mappedEarlier[name].map { ($0, .plugin("")) }
         if loaded?.loader == .host { continue }
         guard
           let (path, entry) = Self.search(
