@@ -15,12 +15,14 @@ extension DeploymentChecker {
     for outcome in deployment.outcomes {
       let entry = outcome.entry
       if let resolved = byName[entry.name] {
-        findings += self.findings(resolved, loads: true, hooks)
+        findings +=
+          self.findings(resolved, loads: true, hooks) + exposedSecrets(resolved, files: resolver.files)
       } else if case .disabled = outcome, entry.enabled, let declarations = probed[entry.index] {
         let (configuration, unknown) = resolver.resolve(entry, profile: profile, declarations: declarations)
         var resolved = ResolvedConfiguration(entry: entry, configuration: configuration, unknown: unknown)
         resolved.fileProblems = resolver.fileProblems(of: entry, declarations: declarations)
-        findings += self.findings(resolved, loads: false, hooks)
+        findings +=
+          self.findings(resolved, loads: false, hooks) + exposedSecrets(resolved, files: resolver.files)
       }
     }
     return findings + strayVariables(configured: byName, probed: probed)
@@ -75,6 +77,49 @@ extension DeploymentChecker {
         explanation: [unlisted + "."],
         action: "Correct or unset the variables listed above, then run plugboard check again.")
     ]
+  }
+
+  /// Secret settings whose value others than their owner can read, where
+  /// it is given: a file group or others can read, or a manifest they can.
+  /// Warned of as ssh warns of a private key others can read: the value
+  /// works, and whoever reads it has it too.
+  private func exposedSecrets(_ resolved: ResolvedConfiguration, files: SettingFiles) -> [Finding] {
+    let configuration = resolved.configuration
+    let plugin = resolved.entry.name
+    return configuration.declarations.filter(\.secret).compactMap { declaration in
+      guard let value = configuration.values[declaration.name] else { return nil }
+      let exposure: String
+      let fix: String
+      switch value.source {
+      case .environment:
+        let variable = ConfigurationVariable.name(plugin: plugin, setting: declaration.name)
+        guard let text = files.exposures[variable] else { return nil }
+        exposure = text
+        fix =
+          "Make the file readable by its owner alone (chmod go-r), or by a group only the service's user is in."
+      case .manifest(let keyPath), .profile(_, let keyPath):
+        guard let status = FileTrust.status(deployment.manifest.path),
+          let readers = FileTrust.readers(status.st_mode)
+        else { return nil }
+        let manifest = Terminal.sanitize(deployment.manifest.path)
+        exposure =
+          "Its value is written at \(keyPath) in the manifest \(manifest), which \(readers) can read "
+          + "(\(FileTrust.describe(status)))."
+        fix =
+          "Give the value through a file only you can read (PLUGBOARD_CONFIG_<PLUGIN>_<SETTING>_FILE, or "
+          + "systemd's LoadCredential=) and remove it from the manifest, or chmod go-r \(manifest)."
+      default: return nil
+      }
+      return Finding(
+        .warning, .settingFile,
+        title: "plugin '\(plugin)' has its secret setting '\(declaration.name)' where others can read it"
+          + ConfigurationText.inProfile(configuration.profile),
+        explanation: [
+          exposure.hasSuffix(".") ? exposure : exposure + ".",
+          "A secret setting's value is for the plugin alone: whoever can read where it is given has it too.",
+        ],
+        action: fix + " See Docs/configuration.md.")
+    }
   }
 
   /// Whether `problem` is a plugin failing at the configure stage because

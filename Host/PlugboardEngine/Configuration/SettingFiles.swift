@@ -25,6 +25,10 @@ package struct SettingFiles: Sendable {
   package private(set) var sources: [String: String] = [:]
   /// Variable → why its file could not be used.
   package private(set) var problems: [String: String] = [:]
+  /// Variable → the sentence naming its file, when others than its owner
+  /// can read that file ("… gives the file F, which group and others can
+  /// read (mode 0644, owner uid 0)"): a warning for a secret setting.
+  package private(set) var exposures: [String: String] = [:]
 
   static let suffix = "_FILE"
   static let credentialsVariable = "CREDENTIALS_DIRECTORY"
@@ -56,9 +60,14 @@ package struct SettingFiles: Sendable {
 
   private mutating func take(_ variable: String, from path: String, source: String) {
     switch Self.read(path) {
-    case .success(let text):
+    case .success(let (text, status)):
       environment[variable] = text
       sources[variable] = source
+      if let readers = FileTrust.readers(status.st_mode) {
+        exposures[variable] =
+          "\(source) gives the file \(Terminal.sanitize(path)), which \(readers) can read "
+          + "(\(FileTrust.describe(status)))"
+      }
     case .failure(let unusable):
       problems[variable] = "\(source) gives the file \(Terminal.sanitize(path)), which \(unusable.problem)"
     }
@@ -75,8 +84,9 @@ package struct SettingFiles: Sendable {
     let problem: String
   }
 
-  /// The file's text, vetted and bounded, or what is wrong with it.
-  static func read(_ path: String) -> Result<String, Unusable> {
+  /// The file's text, vetted and bounded, with its status; or what is
+  /// wrong with it.
+  static func read(_ path: String) -> Result<(text: String, status: stat), Unusable> {
     guard path.hasPrefix("/"), let canonical = FilePath.canonical(path) else {
       return .failure(Unusable(problem: path.hasPrefix("/") ? "does not exist" : "is not an absolute path"))
     }
@@ -107,6 +117,6 @@ package struct SettingFiles: Sendable {
     guard let text = String(validating: bytes, as: UTF8.self) else {
       return .failure(Unusable(problem: "is not UTF-8 text"))
     }
-    return .success(text)
+    return .success((text, status))
   }
 }

@@ -120,6 +120,17 @@ package enum FileTrust {
       + (status.st_mode & S_IWOTH != 0 ? ", and others" : "")
   }
 
+  /// Who besides the owner may read a file of `mode` ("its group",
+  /// "others", "group and others"), or nil for no one.
+  static func readers(_ mode: mode_t) -> String? {
+    switch (mode & S_IRGRP != 0, mode & S_IROTH != 0) {
+    case (true, true): "group and others"
+    case (true, false): "its group"
+    case (false, true): "others"
+    case (false, false): nil
+    }
+  }
+
   /// `mode 0777, owner uid 0`.
   static func describe(_ status: stat) -> String {
     let octal = String(status.st_mode & 0o7777, radix: 8)

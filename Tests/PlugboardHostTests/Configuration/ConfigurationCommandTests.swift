@@ -10,16 +10,21 @@ import Testing
 
   /// A manifest with the test plugin `Configured` (required `region`,
   /// required secret `password`, `retries` defaulting to 3).
+  /// The manifest, readable by its owner alone (`mode`): it may hold the
+  /// secret, of which `check` warns when others can read it.
   private func manifest(
-    _ folder: TemporaryDirectory, entry: String = "", live: String = "{}", mock: String = "{}"
+    _ folder: TemporaryDirectory, entry: String = "", live: String = "{}", mock: String = "{}",
+    mode: mode_t = 0o600
   ) throws -> String {
-    try folder.write(
+    let path = try folder.write(
       "plugins.json",
       #"""
       { "formatVersion": 1, \#(BuildProducts.rootsMember) "activeProfile": "live",
         "profiles": { "live": \#(live), "mock": \#(mock) },
         "plugins": [ { "name": "Configured", "path": "\#(BuildProducts.library("Configured"))"\#(entry) } ] }
       """#)
+    #expect(chmod(path, mode) == 0)
+    return path
   }
 
   private struct Reported: Equatable {
@@ -247,9 +252,56 @@ import Testing
     #expect(byFile.status == 1)  // no Application: an error these tests leave aside
     #expect(fileReports.map(\.findings) == [[], []])
     #expect(!byFile.stdout.contains(Self.secret))
-    try secrets.write("PLUGBOARD_CONFIG_CONFIGURED_PASSWORD", Self.secret)
+    let credential = try secrets.write("PLUGBOARD_CONFIG_CONFIGURED_PASSWORD", Self.secret)
+    #expect(chmod(credential, 0o400) == 0)
     let (_, credentialReports) = try check(manifest, environment: ["CREDENTIALS_DIRECTORY": secrets.path])
     #expect(credentialReports.map(\.findings) == [[], []])
+  }
+
+  /// A secret others can read where it is given is a warning, as ssh
+  /// warns of a private key others can read: in a file, or in a manifest.
+  @Test func aSecretOthersCanReadIsAWarning() throws {
+    let folder = try TemporaryDirectory()
+    let secrets = try TemporaryDirectory()
+    let file = try secrets.write("password", Self.secret)
+    #expect(chmod(file, 0o644) == 0)
+    let byFile = try manifest(folder, entry: #", "config": { "region": "us" }"#)
+    let (_, fileReports) = try check(byFile, environment: ["PLUGBOARD_CONFIG_CONFIGURED_PASSWORD_FILE": file])
+    for report in fileReports {
+      #expect(
+        report.findings == [
+          [
+            "settingFile",
+            "plugin 'Configured' has its secret setting 'password' where others can read it in profile "
+              + "'\(report.profile)'",
+            "PLUGBOARD_CONFIG_CONFIGURED_PASSWORD_FILE gives the file \(file), which group and others can read "
+              + "(mode 0644, owner uid \(geteuid())).",
+            "A secret setting's value is for the plugin alone: whoever can read where it is given has it too.",
+            "Make the file readable by its owner alone (chmod go-r), or by a group only the service's user is in. "
+              + "See Docs/configuration.md.",
+          ]
+        ])
+    }
+    let written = try manifest(
+      folder, entry: #", "config": { "region": "us", "password": "\#(Self.secret)" }"#, mode: 0o640)
+    let (result, manifestReports) = try check(written)
+    #expect(!result.stdout.contains(Self.secret))
+    for report in manifestReports {
+      #expect(
+        report.findings == [
+          [
+            "settingFile",
+            "plugin 'Configured' has its secret setting 'password' where others can read it in profile "
+              + "'\(report.profile)'",
+            "Its value is written at plugins[0].config.password in the manifest \(written), which its group can "
+              + "read (mode 0640, owner uid \(geteuid())).",
+            "A secret setting's value is for the plugin alone: whoever can read where it is given has it too.",
+            "Give the value through a file only you can read (PLUGBOARD_CONFIG_<PLUGIN>_<SETTING>_FILE, or "
+              + "systemd's LoadCredential=) and remove it from the manifest, or chmod go-r \(written). See "
+              + "Docs/configuration.md.",
+          ]
+        ])
+    }
   }
 
   /// A setting file named through a link others can re-point is refused,
