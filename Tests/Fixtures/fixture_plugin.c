@@ -56,6 +56,8 @@
 //   FIXTURE_BLAME_THREAD the same, through a thread its constructor starts;
 //                        both: plugboard_entry_v1 returns NULL
 //   FIXTURE_ENTRY_OVERFLOW plugboard_entry_v1 recurses without end
+//   FIXTURE_SILENCE_STDERR points descriptor 2 at /dev/null in a
+//                        constructor; plugboard_entry_v1 returns NULL
 //
 // And, with any of them:
 //   FIXTURE_CONSTRUCTOR_CRASH  dies of SIGSEGV in a constructor (a library
@@ -370,6 +372,15 @@ const void *plugboard_entry_v1(void) {
   fixture_recurse(0);
   return NULL;
 }
+
+#elif defined(FIXTURE_SILENCE_STDERR)
+__attribute__((constructor)) static void fixture_silence_stderr(void) {
+  int null = open("/dev/null", O_WRONLY);
+  if (null < 0) return;
+  dup2(null, 2);
+  close(null);
+}
+const void *plugboard_entry_v1(void) { return NULL; }
 
 #else
 #error "choose a fixture with -DFIXTURE_..."

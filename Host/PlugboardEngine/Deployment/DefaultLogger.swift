@@ -16,8 +16,11 @@ enum DefaultLogger {
       override: LogLevelChoice.current, manifest: manifest.logLevel, verbosity: Verbosity.current)
     container.attributing(to: nil) {
       container.register((any Logger).self) { _ -> any Logger in
+        // To plugboard's own copy of standard error, which plugin code that
+        // points descriptor 2 elsewhere does not silence.
         JournalStream.isStandardError
-          ? JournalLogger(minimumLevel: level) : StandardErrorLogger(minimumLevel: level)
+          ? JournalLogger(minimumLevel: level)
+          : StandardErrorLogger(minimumLevel: level, descriptor: StandardError.descriptor)
       }
       .inObjectScope(.container).dependsOn()
     }

@@ -69,7 +69,7 @@ package struct StandardConsole: Console {
 
   package init() {
     colourOut = Highlight.enabled(forDescriptor: 1)
-    colourErr = Highlight.enabled(forDescriptor: 2)
+    colourErr = Highlight.enabled(forDescriptor: StandardError.descriptor)
   }
 
   package func out(_ line: String) {

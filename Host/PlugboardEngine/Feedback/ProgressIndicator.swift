@@ -37,9 +37,9 @@ package final class ProgressIndicator: @unchecked Sendable {
   /// An indicator for this process's standard error, if it should have one.
   package static func forStandardError(verbosity: Verbosity) -> ProgressIndicator? {
     let environment = ProcessInfo.processInfo.environment
+    let terminal = isatty(StandardError.descriptor) == 1
     let wanted = enabled(
-      isTerminal: isatty(STDERR_FILENO) == 1, noColor: environment["NO_COLOR"], term: environment["TERM"],
-      verbosity: verbosity)
+      isTerminal: terminal, noColor: environment["NO_COLOR"], term: environment["TERM"], verbosity: verbosity)
     return wanted ? ProgressIndicator() : nil
   }
 
@@ -109,13 +109,13 @@ package final class ProgressIndicator: @unchecked Sendable {
   }
 
   private func draw(_ text: String) {
-    DescriptorLine.write(Self.erase + text, to: STDERR_FILENO, terminator: "")
+    DescriptorLine.write(Self.erase + text, to: StandardError.descriptor, terminator: "")
     shown = true
   }
 
   private func eraseIfShown() {
     guard shown else { return }
-    DescriptorLine.write(Self.erase, to: STDERR_FILENO, terminator: "")
+    DescriptorLine.write(Self.erase, to: StandardError.descriptor, terminator: "")
     shown = false
   }
 }

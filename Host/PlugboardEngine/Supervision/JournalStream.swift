@@ -34,11 +34,11 @@ package enum JournalStream {
     }
   }
 
-  /// Decided once, at the first line: `JOURNAL_STREAM` against standard
-  /// error as the process found it (plugin code that later replaces
-  /// descriptor 2 does not change plugboard's mind).
+  /// Decided once, at the first line: `JOURNAL_STREAM` against plugboard's
+  /// own standard error (plugin code that replaces descriptor 2 does not
+  /// change plugboard's mind).
   static let isStandardError: Bool = matches(
-    getenv("JOURNAL_STREAM").map { String(cString: $0) }, descriptor: STDERR_FILENO)
+    getenv("JOURNAL_STREAM").map { String(cString: $0) }, descriptor: StandardError.descriptor)
 
   /// Whether `value` (`"<device>:<inode>"`, both decimal) names the file
   /// open on `descriptor`; false for a missing or malformed value.
@@ -68,6 +68,7 @@ struct JournalLogger: Logger {
 
   func write(_ level: LogLevel, _ message: String) {
     DescriptorLine.write(
-      JournalStream.Priority(level).prefix + StandardErrorLogger.line(level, message), to: STDERR_FILENO)
+      JournalStream.Priority(level).prefix + StandardErrorLogger.line(level, message),
+      to: StandardError.descriptor)
   }
 }

@@ -34,6 +34,9 @@ package enum Progress {
   /// rare events to `descriptor`, and catch fatal signals to say what was
   /// being resolved when they came.
   static func start(descriptor: Int32, record: StageRecord, quarantine: [String: DeploymentProblem]) {
+    // Before any plugin code runs, which may point descriptor 2 elsewhere:
+    // the report is written here, and must reach plugboard's standard error.
+    StandardError.keep(parent: getppid())
     self.parent = (descriptor, record)
     self.quarantine = quarantine
     plugboard_install_crash_reporter(descriptor) { fd in
@@ -116,6 +119,9 @@ package enum Progress {
   /// line in front of `list --json`'s JSON. Supervised or not.
   package static func divertPluginOutput() {
     guard savedOutput == nil else { return }
+    // Unsupervised, plugboard's standard error is kept here, with no parent
+    // to take it back from; a supervised child kept it when it started.
+    StandardError.keep(parent: 0)
     _ = plugboard_stdout_flush()
     let saved = plugboard_move_high(dup(STDOUT_FILENO))
     var identity = plugboard_file_identity()
@@ -154,14 +160,7 @@ package enum Progress {
   /// (the report then goes to standard error, the last resort).
   private static func ownOutput(_ saved: (descriptor: Int32, identity: plugboard_file_identity)) -> Int32 {
     if plugboard_is_same_file(saved.descriptor, saved.identity) != 0 { return saved.descriptor }
-    var reopened: Int32 = -1
-    if isSupervised {
-      reopened = open("/proc/\(getppid())/fd/\(STDOUT_FILENO)", O_WRONLY | O_CLOEXEC)
-      if reopened >= 0, plugboard_is_same_file(reopened, saved.identity) == 0 {
-        close(reopened)
-        reopened = -1
-      }
-    }
+    let reopened = isSupervised ? plugboard_open_from_process(getppid(), STDOUT_FILENO, saved.identity) : -1
     StandardError.write(
       "plugboard: warning: plugin code closed or replaced plugboard's descriptor of standard output while "
         + "the plugins loaded; "

@@ -48,6 +48,10 @@ enum RuntimeDescriptors {
     if let current, stage == nil || plugin == nil || plugin != current.plugin {
       self.current = nil
       restore(after: current.stages, plugin: current.plugin)
+      // plugboard's copy of standard error, taken back now if that plugin's
+      // code closed or replaced it: the default logger writes to its
+      // number without looking first.
+      _ = StandardError.descriptor
     }
     guard let stage, runsPluginCode(stage) else { return }
     if kept == nil { kept = keep() }

@@ -1,3 +1,5 @@
+import PlugboardSupervision
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -9,9 +11,26 @@
 /// Every diagnostic plugboard itself writes passes here, so this is where
 /// each line gets its syslog priority when standard error is the journal
 /// (``JournalStream``).
+///
+/// In a process that runs plugin code, the lines go to plugboard's own
+/// copy of standard error, kept before any plugin code ran (see
+/// `plugboard_keep_standard_error`): a plugin that points descriptor 2
+/// elsewhere silences its own output, never plugboard's report of it.
 enum StandardError {
+  /// The descriptor plugboard's own diagnostics go to: its kept copy of
+  /// standard error once there is one (taken back from the supervising
+  /// parent when plugin code closed or replaced it), else descriptor 2.
+  static var descriptor: Int32 { plugboard_standard_error() }
+
+  /// Keeps plugboard's own copy of standard error, for the rest of the
+  /// process, before any plugin code runs; `parent` is the supervising
+  /// process, to take it back from (0 for none). Only the first call counts.
+  static func keep(parent: pid_t) {
+    _ = plugboard_keep_standard_error(parent)
+  }
+
   static func write(_ line: String, priority: JournalStream.Priority) {
-    DescriptorLine.write(JournalStream.prefixed(line, priority), to: STDERR_FILENO)
+    DescriptorLine.write(JournalStream.prefixed(line, priority), to: descriptor)
   }
 }
 

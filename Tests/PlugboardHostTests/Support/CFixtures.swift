@@ -83,6 +83,9 @@ enum CFixtures {
       "-shared", "-DFIXTURE_DESCRIPTOR", "-Wl,-rpath,/" + String(repeating: "a", count: 5000),
     ]
       + descriptor(name: "LongRunPath"),
+    // Plugin code that takes what plugboard reports with: standard error
+    // pointed at /dev/null.
+    "libSilenceStderr.so": ["-shared", "-DFIXTURE_SILENCE_STDERR"],
     // Reports the descriptors it finds open that plugboard inherited.
     "libReportDescriptors.so": ["-shared", "-DFIXTURE_REPORT_FDS"],
     // A relocatable object: ELF, but not a shared library.
