@@ -58,6 +58,10 @@
 //   FIXTURE_ENTRY_OVERFLOW plugboard_entry_v1 recurses without end
 //   FIXTURE_SILENCE_STDERR points descriptor 2 at /dev/null in a
 //                        constructor; plugboard_entry_v1 returns NULL
+//   FIXTURE_OWN_SIGPIPE  restores SIGPIPE's default action in a constructor
+//                        and writes to a pipe of its own whose read end it
+//                        closed, which ends the process by SIGPIPE;
+//                        plugboard_entry_v1 returns NULL
 //
 // And, with any of them:
 //   FIXTURE_CONSTRUCTOR_CRASH  dies of SIGSEGV in a constructor (a library
@@ -379,6 +383,17 @@ __attribute__((constructor)) static void fixture_silence_stderr(void) {
   if (null < 0) return;
   dup2(null, 2);
   close(null);
+}
+const void *plugboard_entry_v1(void) { return NULL; }
+
+#elif defined(FIXTURE_OWN_SIGPIPE)
+__attribute__((constructor)) static void fixture_own_sigpipe(void) {
+  signal(SIGPIPE, SIG_DFL);
+  int ends[2];
+  if (pipe(ends) != 0) return;
+  close(ends[0]);
+  ssize_t written = write(ends[1], "x", 1);
+  (void)written;
 }
 const void *plugboard_entry_v1(void) { return NULL; }
 

@@ -8,8 +8,11 @@ import Testing
 /// plugin code does to that process (its descriptors 1 and 2, its signal
 /// dispositions) cannot take plugboard's report with it: a plugin that
 /// points standard error elsewhere is reported where plugboard's standard
-/// error goes.
+/// error goes, and a plugin that dies of its own SIGPIPE is told apart from
+/// a reader of plugboard's output that went away.
 @Suite(.serialized, .blocking) struct ReportsOutlivePluginCodeTests {
+  static let fix = #"fix the plugin, or set "enabled": false in the manifest to deploy without it"#
+
   /// The report of `fixture`, whose entry returns NULL, as `command` gives
   /// it: its lines (standard error's; standard output's for `check`, which
   /// reports a plugin's failure as a finding there), with the fixture's
@@ -69,5 +72,57 @@ import Testing
             + "plugboard_entry_v1; expected a pointer to its plugboard_plugin_v1 descriptor"),
         "\(result.stderr)")
     }
+  }
+
+  /// A constructor gives SIGPIPE its default action back and writes to a
+  /// pipe of its own that nobody reads: plugboard's output is fine, so the
+  /// plugin is blamed like one that crashed, set aside, and `list --json`
+  /// still prints its JSON.
+  @Test func aPluginsOwnSIGPIPEIsBlamedOnIt() throws {
+    let (folder, manifest, file) = try CFixtures.deployment("OwnSigpipe", before: ["Healthy"])
+    defer { withExtendedLifetime(folder) {} }
+    let result = try Subprocess.plugboard(["list", "--json", "--manifest", manifest])
+    #expect(result.exited && result.status == 1, "killed: \(!result.exited), status \(result.status)")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+    let plugins = json["plugins"] as? [[String: Any]] ?? []
+    #expect(plugins.map { $0["name"] as? String } == ["Healthy", "OwnSigpipe"])
+    #expect(
+      result.stderrLines == [
+        "plugboard: open: plugin 'OwnSigpipe' (\(file)) died of SIGPIPE (a write to a pipe nobody reads) while "
+          + "being opened (in its library initialisers), with plugboard's own output still open: plugin code "
+          + "gave SIGPIPE back its default action, which plugboard ignores — \(Self.fix)"
+      ])
+  }
+
+  /// `run` refuses the deployment with its usual status, naming the plugin.
+  @Test func runReportsAPluginsOwnSIGPIPE() throws {
+    let (folder, manifest, file) = try CFixtures.deployment("OwnSigpipe")
+    defer { withExtendedLifetime(folder) {} }
+    let result = try Subprocess.plugboard(["run", "--manifest", manifest])
+    #expect(result.exited && result.status == 78, "killed: \(!result.exited), status \(result.status)")
+    #expect(
+      result.stderrLines.first
+        == "plugboard: open: plugin 'OwnSigpipe' (\(file)) died of SIGPIPE (a write to a pipe nobody reads) "
+        + "while being opened (in its library initialisers), with plugboard's own output still open: plugin "
+        + "code gave SIGPIPE back its default action, which plugboard ignores — \(Self.fix)")
+  }
+
+  /// The same plugin, with plugboard's standard output a pipe whose reader
+  /// is gone before plugboard starts: the SIGPIPE is the reader's doing, as
+  /// far as plugboard can tell, and plugboard ends by it without a word, as
+  /// it always did for a reader that went away.
+  @Test func aSIGPIPEWithTheReaderGoneStaysQuiet() throws {
+    let (folder, manifest, _) = try CFixtures.deployment("OwnSigpipe")
+    defer { withExtendedLifetime(folder) {} }
+    // A FIFO opened for reading and writing, then for writing, then the
+    // first closed: a write end with no reader, with no race.
+    let fifo = folder.path + "/output"
+    let script = #"""
+      mkfifo "$1" && exec 3<>"$1" 4>"$1" 3<&- && exec "$0" list --json --manifest "$2" >&4 4>&-
+      """#
+    let result = try Subprocess.run("/bin/bash", ["-c", script, BuildProducts.plugboard, fifo, manifest])
+    #expect(!result.exited && result.status == SIGPIPE, "exited: \(result.exited), status \(result.status)")
+    #expect(result.stderr == "")
   }
 }

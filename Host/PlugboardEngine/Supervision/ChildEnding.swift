@@ -34,9 +34,14 @@ enum SignalName {
   }
 
   /// Signals that ask a process to stop rather than report a fault: the
-  /// supervisor passes them through without a crash report.
-  static func isRequest(_ signal: Int32) -> Bool {
-    [SIGINT, SIGTERM, SIGHUP, SIGPIPE].contains(signal)
+  /// supervisor passes them through without a crash report. SIGPIPE is
+  /// one only when a reader of plugboard's own output went away
+  /// (`readerGone`, asked only for it): plugboard ignores SIGPIPE, so a
+  /// child it ended while that output is still read is plugin code's
+  /// doing, a write to a pipe of its own nobody reads, once it gave the
+  /// signal its default action back.
+  static func isRequest(_ signal: Int32, readerGone: () -> Bool = { OutputReaders.areGone }) -> Bool {
+    [SIGINT, SIGTERM, SIGHUP].contains(signal) || (signal == SIGPIPE && readerGone())
   }
 
   private static let names: [Int32: (name: String, meaning: String)] = [
@@ -45,8 +50,23 @@ enum SignalName {
     SIGBUS: ("BUS", "bus error: a mapped file shorter than expected, or a misaligned access"),
     SIGFPE: ("FPE", "arithmetic exception"), SIGKILL: ("KILL", "killed"), SIGUSR1: ("USR1", "user signal 1"),
     SIGSEGV: ("SEGV", "segmentation fault: a bad memory access"), SIGUSR2: ("USR2", "user signal 2"),
-    SIGPIPE: ("PIPE", "broken pipe"), SIGALRM: ("ALRM", "alarm clock"), SIGTERM: ("TERM", "terminated"),
+    SIGPIPE: ("PIPE", "a write to a pipe nobody reads"), SIGALRM: ("ALRM", "alarm clock"),
+    SIGTERM: ("TERM", "terminated"),
     SIGXCPU: ("XCPU", "CPU time limit exceeded"), SIGXFSZ: ("XFSZ", "file size limit exceeded"),
     SIGSYS: ("SYS", "bad system call"),
   ]
+}
+
+/// The readers of plugboard's own standard output and error, as the
+/// supervising parent, whose descriptors 1 and 2 no plugin code touches,
+/// sees them.
+enum OutputReaders {
+  /// Whether one went away: standard output or error is a pipe whose read
+  /// end is closed (poll reports POLLERR), or a socket or terminal whose
+  /// other end hung up (POLLHUP). A file, or a reader still there, says no.
+  static var areGone: Bool {
+    var descriptors = [STDOUT_FILENO, STDERR_FILENO].map { pollfd(fd: $0, events: 0, revents: 0) }
+    guard poll(&descriptors, nfds_t(descriptors.count), 0) > 0 else { return false }
+    return descriptors.contains { Int32($0.revents) & (POLLERR | POLLHUP) != 0 }
+  }
 }

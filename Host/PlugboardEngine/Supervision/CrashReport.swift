@@ -49,6 +49,12 @@ struct CrashReport {
     let file = watch.file ?? "?"
     let detail: String
     switch ending {
+    case .signaled(SIGPIPE) where watch.crash == nil:
+      // The supervisor asked plugboard's output first (see
+      // SignalName.isRequest): still read, so the pipe was plugin code's.
+      detail =
+        "died of \(SignalName.describe(SIGPIPE)) \(clause), with plugboard's own output still open: plugin code "
+        + "gave SIGPIPE back its default action, which plugboard ignores — \(Self.disableHint)"
     case .signaled(let signal) where watch.selfSignal == signal:
       detail =
         "sent its own process \(SignalName.describe(signal)) \(clause); a plugin must never end the host's "

@@ -84,8 +84,10 @@ enum CFixtures {
     ]
       + descriptor(name: "LongRunPath"),
     // Plugin code that takes what plugboard reports with: standard error
-    // pointed at /dev/null.
+    // pointed at /dev/null, and SIGPIPE's default action restored before a
+    // write to a pipe nobody reads.
     "libSilenceStderr.so": ["-shared", "-DFIXTURE_SILENCE_STDERR"],
+    "libOwnSigpipe.so": ["-shared", "-DFIXTURE_OWN_SIGPIPE"],
     // Reports the descriptors it finds open that plugboard inherited.
     "libReportDescriptors.so": ["-shared", "-DFIXTURE_REPORT_FDS"],
     // A relocatable object: ELF, but not a shared library.
