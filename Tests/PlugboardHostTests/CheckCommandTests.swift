@@ -94,7 +94,7 @@ import Testing
         → EventBuffer  (registered at CaptiveTracker/CaptiveTrackerPlugin.swift:18 in plugin CaptiveTracker  ✗ scope transient, captured)
 
       Action:
-        If one shared EventBuffer is right, register it .inObjectScope(.container); otherwise make AnalyticsTracker .transient or .graph, or let it keep the resolver and resolve EventBuffer each time it needs one.
+        If one shared EventBuffer is right, register it .inObjectScope(.container); otherwise make AnalyticsTracker .transient or .graph, or let it hold a Provider<EventBuffer> and read it each time it needs one.
 
       check: 0 errors, 1 warning; the deployment is healthy
 

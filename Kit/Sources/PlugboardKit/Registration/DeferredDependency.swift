@@ -18,17 +18,29 @@ public struct DeferredDependency: Sendable, Hashable, CustomStringConvertible {
 
   public let key: ServiceKey
   public let kind: Kind
+  /// Whether it is read with `await` (an ``AsyncLazy`` or
+  /// ``AsyncProvider``): then an async registration may serve it, even to
+  /// a synchronous factory, which only stores the wrapper.
+  public let isAwaited: Bool
 
   public init(key: ServiceKey, kind: Kind) {
-    self.key = key
-    self.kind = kind
+    self.init(key: key, kind: kind, isAwaited: false)
   }
 
-  /// `Lazy<Contracts.Engine>`, `Contracts.Parent (after init)`.
+  /// A dependency reached through an async wrapper when `isAwaited`.
+  public init(key: ServiceKey, kind: Kind, isAwaited: Bool) {
+    self.key = key
+    self.kind = kind
+    self.isAwaited = isAwaited
+  }
+
+  /// `Lazy<Contracts.Engine>`, `AsyncProvider<Contracts.Feed>`,
+  /// `Contracts.Parent (after init)`.
   public var description: String {
-    switch kind {
-    case .lazy: "Lazy<\(key)>"
-    case .provider: "Provider<\(key)>"
+    let prefix = isAwaited ? "Async" : ""
+    return switch kind {
+    case .lazy: "\(prefix)Lazy<\(key)>"
+    case .provider: "\(prefix)Provider<\(key)>"
     case .afterInit: "\(key) (after init)"
     }
   }

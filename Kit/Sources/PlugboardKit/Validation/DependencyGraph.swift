@@ -33,6 +33,21 @@ public struct DependencyGraph {
     /// False for registrations made by a plugin that then failed to
     /// assemble: they sit in the container, but the deployment is not run.
     public let isAvailable: Bool
+    /// How many containers up the registration is (1: the parent's), for
+    /// one an ancestor serves a dependency with; 0 for the container's own.
+    /// Only the ancestors' registrations that something here reaches are
+    /// nodes: the parent's other problems are the parent's to check.
+    public var ancestorLevel: Int = 0
+
+    /// Where an ancestor's registration sits, for its link in a chain:
+    /// "in the parent container"; nil for the container's own.
+    public var ancestry: String? {
+      switch ancestorLevel {
+      case 0: nil
+      case 1: "in the parent container"
+      default: "in an ancestor container, \(ancestorLevel) levels up"
+      }
+    }
 
     public var key: ServiceKey { info.key }
     /// The plugin that made the registration, when one did.
@@ -56,14 +71,28 @@ public struct DependencyGraph {
     public let deferral: DeferredDependency.Kind?
     /// The available node serving `key`, if any.
     public let to: Int?
+    /// Whether the deferred dependency is read with `await` (``AsyncLazy``,
+    /// ``AsyncProvider``): an async registration serves it even to a
+    /// synchronous factory.
+    public let isAwaited: Bool
 
-    init(from: Int, key: ServiceKey, isOptional: Bool, deferral: DeferredDependency.Kind? = nil, to: Int?) {
+    init(
+      from: Int, key: ServiceKey, isOptional: Bool, deferral: DeferredDependency.Kind? = nil,
+      isAwaited: Bool = false, to: Int?
+    ) {
       self.from = from
       self.key = key
       self.isOptional = isOptional
       self.deferral = deferral
+      self.isAwaited = isAwaited
       self.to = to
     }
+
+    /// Whether the dependent keeps what the edge resolves for as long as it
+    /// lives: made with it, or through a `Lazy` (resolved once) or an
+    /// `initCompleted` handler; not through a `Provider`, which resolves
+    /// anew on every read.
+    public var isCaptured: Bool { deferral != .provider }
 
     /// Whether the edge is followed only after construction, so it cannot
     /// close a construction cycle.
@@ -95,22 +124,25 @@ public struct DependencyGraph {
   }
 
   /// The graph of `registrations`, the container's in the profile checked,
-  /// with its withdrawn ones unavailable.
+  /// with its withdrawn ones unavailable; `ancestors` are the parents'
+  /// registrations in the same profile, nearest first, which serve what
+  /// the container does not, as they do when it resolves.
   init(
     container: Container, registrations: [RegistrationInfo], failedPlugins: Set<String>,
-    placingLast: (RegistrationSite) -> Bool
+    placingLast: (RegistrationSite) -> Bool, ancestors: [RegistrySnapshot] = []
   ) {
     let withdrawn = container.withdrawnRegistrations
     self.init(
       container: container, all: registrations + withdrawn,
-      failedPlugins: failedPlugins.union(withdrawn.compactMap(\.site.plugin)), placingLast: placingLast)
+      failedPlugins: failedPlugins.union(withdrawn.compactMap(\.site.plugin)), placingLast: placingLast,
+      ancestors: ancestors)
   }
 
   /// The graph of `registrations`, `container`'s own, for a caller that
   /// already holds them: a container makes the list afresh at each call.
   private init(
     container: Container, all registrations: [RegistrationInfo], failedPlugins: Set<String>,
-    placingLast: (RegistrationSite) -> Bool
+    placingLast: (RegistrationSite) -> Bool, ancestors: [RegistrySnapshot] = []
   ) {
     // plugboard's default Logger last, so the plugins' registrations keep
     // their numbers (n0, n1, …) whether or not something uses it. Each is
@@ -129,7 +161,6 @@ public struct DependencyGraph {
       if placingLast(registrations[index].site) { defaults.append(index) } else { add(index) }
     }
     for index in defaults { add(index) }
-    self.nodes = nodes
     var byKey: [ServiceKey: Int] = [:]
     byKey.reserveCapacity(nodes.count)
     for index in nodes.indices where nodes[index].isAvailable { byKey[nodes[index].key] = index }
@@ -142,19 +173,74 @@ public struct DependencyGraph {
     let keys = contributors.isEmpty ? [] : nodes.map(\.key)
     // Every analysis walks the edges, most of them several times (reach,
     // cycles, scopes, optional dependencies): each node's are found once.
+    // An ancestor's registration a dependency reaches becomes a node at the
+    // end, whose own edges are found in turn.
+    var inherited = InheritedNodes(ancestors: ancestors)
     var adjacency: [[Edge]] = []
     adjacency.reserveCapacity(nodes.count)
-    for index in nodes.indices {
+    var index = 0
+    while index < nodes.count {
+      let node = nodes[index]
+      // A `.container` registration resolves its dependencies in the
+      // container that holds it; any other in the one that resolves it.
+      let level = node.info.scope == .container ? node.ancestorLevel : 0
       adjacency.append(
         Self.edges(
-          from: index, info: nodes[index].info,
-          provider: { Self.provider(of: $0, byKey: byKey, selectedNames: selectedNames) },
+          from: index, info: node.info,
+          provider: { key in
+            if level == 0, let own = Self.provider(of: key, byKey: byKey, selectedNames: selectedNames) {
+              return own
+            }
+            return inherited.node(for: key, above: max(level, 1) - 1, into: &nodes)
+          },
           extensionPoint: { key in
             Self.extensionPointEdges(
               from: index, key: key, contributors: contributors[key.service.id] ?? [], keys: keys)
           }))
+      index += 1
     }
+    self.nodes = nodes
     self.adjacency = adjacency
+  }
+
+  /// The ancestors' registrations made nodes, each once, as dependencies
+  /// reach them.
+  private struct InheritedNodes {
+    let ancestors: [RegistrySnapshot]
+    /// Each ancestor's serving registrations by key, made on first use.
+    private var byKey: [[ServiceKey: RegistrationInfo]?]
+    /// The node made for a key at a level.
+    private var made: [Int: [ServiceKey: Int]] = [:]
+
+    init(ancestors: [RegistrySnapshot]) {
+      self.ancestors = ancestors
+      byKey = Array(repeating: nil, count: ancestors.count)
+    }
+
+    /// The node of the nearest ancestor from `start` (0: the parent) that
+    /// serves `key`, appended to `nodes` the first time; nil when none does.
+    mutating func node(for key: ServiceKey, above start: Int, into nodes: inout [Node]) -> Int? {
+      for position in ancestors.indices.dropFirst(start) {
+        let snapshot = ancestors[position]
+        var names: [ObjectIdentifier: String] = [:]
+        for (id, selection) in snapshot.selections { names[id] = selection.name }
+        let wanted = DependencyGraph.servingKey(for: key, selectedNames: names)
+        if byKey[position] == nil {
+          var table: [ServiceKey: RegistrationInfo] = [:]
+          for record in snapshot.records { table[record.key] = record.info }
+          byKey[position] = table
+        }
+        guard let info = byKey[position]?[wanted] else { continue }
+        let level = position + 1
+        if let known = made[level]?[wanted] { return known }
+        var node = Node(index: nodes.count, info: info, isAvailable: true)
+        node.ancestorLevel = level
+        nodes.append(node)
+        made[level, default: [:]][wanted] = node.index
+        return node.index
+      }
+      return nil
+    }
   }
 
   /// The key `plugboard run` resolves.
@@ -220,7 +306,7 @@ public struct DependencyGraph {
       edges.append(
         Edge(
           from: node, key: dependency.key, isOptional: false, deferral: dependency.kind,
-          to: provider(dependency.key)))
+          isAwaited: dependency.isAwaited, to: provider(dependency.key)))
     }
     return edges
   }

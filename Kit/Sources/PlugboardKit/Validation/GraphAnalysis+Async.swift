@@ -2,7 +2,9 @@ extension GraphAnalysis {
   /// Synchronous registrations that declare a dependency (`dependsOn`, an
   /// `autoregister` parameter, a `Lazy` or `Provider`) on an async one:
   /// their factory resolves it with a synchronous `resolve`, which fails
-  /// every time with "registered with an async factory".
+  /// every time with "registered with an async factory". An `AsyncLazy`
+  /// or `AsyncProvider` is read later with `await`: a synchronous factory
+  /// only stores it, so that edge is no such dependency.
   public func synchronousDependenciesOnAsync() -> [Finding] {
     // Nodes are read in place and copied only for a finding: there are thousands.
     let asyncNodes = graph.nodes.indices.filter { graph.nodes[$0].info.isAsync }
@@ -12,7 +14,7 @@ extension GraphAnalysis {
     }
     return dependents.flatMap { index in
       graph.edges(from: index).compactMap { edge -> Finding? in
-        guard let target = edge.to, graph.nodes[target].info.isAsync else { return nil }
+        guard let target = edge.to, !edge.isAwaited, graph.nodes[target].info.isAsync else { return nil }
         let dependent = graph.nodes[index].info
         let awaited = graph.nodes[target].info
         let (dependentName, awaitedName) = (dependent.key.shortDescription, awaited.key.shortDescription)

@@ -36,7 +36,9 @@ extension GraphAnalysis {
       }
       for node in order {
         for edge in graph.edges(from: node) where !edge.isOptional && edge.to == nil {
-          let chain = graph.chain(to: node, parent: parent).map { ChainStep(graph.nodes[$0].info) }
+          let chain = graph.chain(to: node, parent: parent).map {
+            ChainStep(graph.nodes[$0].info, marker: graph.nodes[$0].ancestry)
+          }
           findings.append(missing(edge, chain: chain, reachable: start == graph.root, hooks: hooks))
         }
       }
@@ -88,9 +90,10 @@ extension GraphAnalysis {
       return "the registration \(requester.key.shortDescription) is forwarded to (at \(requester.site))"
     }
     let kind: String
+    let async = edge.isAwaited ? "Async" : ""
     switch edge.deferral {
-    case .lazy: kind = "a lazy dependency (Lazy)"
-    case .provider: kind = "a deferred dependency (Provider)"
+    case .lazy: kind = "a lazy dependency (\(async)Lazy)"
+    case .provider: kind = "a deferred dependency (\(async)Provider)"
     case .afterInit: kind = "a dependency resolved after construction (initCompleted)"
     case nil: kind = "a dependency"
     }

@@ -1,38 +1,108 @@
 extension GraphAnalysis {
-  /// `.container` registrations that hold `.transient`, `.graph` or
-  /// `.scoped` ones, as .NET's ValidateScopes and Simple Injector's
-  /// lifestyle mismatch find them: the held instance is made once and
-  /// kept as long as the container, whatever its own scope says. A
-  /// `.scoped` one cannot even be made there (a `.container` factory
-  /// resolves outside any scope), so that one is an error.
+  /// Shorter-lived registrations a `.container` one keeps, as .NET's
+  /// ValidateScopes and Simple Injector's lifestyle mismatch find them,
+  /// followed through what is made with the holder: from each singleton,
+  /// through the edges that capture (made with it, a `Lazy`, an
+  /// `initCompleted` handler; not a `Provider`, which resolves anew on
+  /// every read) and the registrations that cache nothing (`.transient`,
+  /// `.graph`, `.weak`), since those are made in the singleton's
+  /// resolution too.
+  ///
+  /// - A `.transient` or `.graph` one it holds directly is a warning: made
+  ///   once and kept as long as the container.
+  /// - A custom scope's one is a warning: the singleton keeps the old
+  ///   instance after `resetObjectScope`.
+  /// - A `.scoped` one, directly, further down, or through a `Provider`
+  ///   read from the singleton, is an error: a `.container` factory
+  ///   resolves outside any scope, so resolving it fails every time.
   public func captiveDependencies() -> [Finding] {
     // Nodes are read in place and copied only for a finding: there are thousands.
     let holders = graph.nodes.indices.filter {
       graph.nodes[$0].isAvailable && graph.nodes[$0].info.scope == .container
+        && graph.nodes[$0].info.customScope == nil
     }
-    return holders.flatMap { index in
-      graph.edges(from: index).compactMap { edge -> Finding? in
-        guard let target = edge.to else { return nil }
-        let scope = graph.nodes[target].info.scope
-        guard scope == .transient || scope == .graph || scope == .scoped else { return nil }
-        return captive(graph.nodes[target].info, heldBy: graph.nodes[index])
-      }
-    }
+    return holders.flatMap { captives(of: $0) }
   }
 
-  private func captive(_ held: RegistrationInfo, heldBy holder: DependencyGraph.Node) -> Finding {
+  /// The findings of one singleton, each held registration once, by the
+  /// shortest path that reaches it.
+  private func captives(of holder: Int) -> [Finding] {
+    var findings: [Finding] = []
+    var parent: [Int: Int] = [holder: holder]
+    var queue = [holder]
+    var next = 0
+    while next < queue.count {
+      let current = queue[next]
+      next += 1
+      for edge in graph.edges(from: current) {
+        guard let target = edge.to, parent[target] == nil else { continue }
+        let held = graph.nodes[target].info
+        let direct = current == holder
+        guard edge.isCaptured else {
+          // A Provider resolves when read, from the holder: outside any scope.
+          if held.scope == .scoped {
+            parent[target] = current
+            findings.append(captive(path(to: target, parent: parent), through: edge))
+          }
+          continue
+        }
+        parent[target] = current
+        if held.customScope != nil || held.scope == .scoped || (direct && Self.cachesNothing(held.scope)) {
+          findings.append(captive(path(to: target, parent: parent), through: edge))
+        }
+        // Made in the holder's resolution: what it needs is captured too.
+        if Self.cachesNothing(held.scope) && held.customScope == nil { queue.append(target) }
+      }
+    }
+    return findings
+  }
+
+  private static func cachesNothing(_ scope: ObjectScope) -> Bool {
+    scope == .transient || scope == .graph || scope == .weak
+  }
+
+  /// The nodes from the holder to `node`.
+  private func path(to node: Int, parent: [Int: Int]) -> [Int] {
+    var path = [node]
+    var current = node
+    while let previous = parent[current], previous != current {
+      path.append(previous)
+      current = previous
+    }
+    return path.reversed()
+  }
+
+  private func captive(_ path: [Int], through edge: DependencyGraph.Edge) -> Finding {
+    let holder = graph.nodes[path[0]]
+    let held = graph.nodes[path[path.count - 1]].info
     let (holderName, heldName) = (holder.key.shortDescription, held.key.shortDescription)
+    let heldScope = held.customScope.map { "custom scope \($0)" } ?? held.scope.description
+    let through =
+      path.count > 2
+      ? " through "
+        + path.dropFirst().dropLast().map { graph.nodes[$0].key.shortDescription }.joined(separator: ", ")
+      : ""
     let isScoped = held.scope == .scoped
     let problem: String
     let action: String
     if isScoped {
+      let reading = edge.isCaptured ? "resolves its dependencies" : "reads its Provider"
       problem =
-        "\(holderName) is made once per container and resolves its dependencies from the container, "
+        "\(holderName) is made once per container and \(reading) from the container\(through), "
         + "outside any scope, but \(heldName) is registered scoped (one instance per scope): "
-        + "resolving \(holderName) fails, whichever scope asks for it."
+        + "resolving \(edge.isCaptured ? holderName : heldName) fails, whichever scope asks for it."
       action =
         "Register \(holderName) .inObjectScope(.scoped) (or .transient, resolved from a scope); or, "
         + "if one shared \(heldName) is right, register it .inObjectScope(.container)."
+    } else if let custom = held.customScope {
+      problem =
+        "\(holderName) is made once per container and keeps the \(heldName) it receives\(through) for as "
+        + "long as the container lives, although \(heldName) is registered in the custom scope \(custom): "
+        + "after resetObjectScope(\(custom)) everything else gets a new \(heldName), and \(holderName) "
+        + "keeps the old one."
+      action =
+        "Let \(holderName) hold a Provider<\(heldName)> and read it each time it needs one; or register "
+        + "\(holderName) in the custom scope \(custom) too."
     } else {
       let meaning =
         held.scope == .transient ? "a new instance for every resolution" : "one instance per resolution"
@@ -42,17 +112,21 @@ extension GraphAnalysis {
         + "(\(meaning)): everything using \(holderName) shares one \(heldName)."
       action =
         "If one shared \(heldName) is right, register it .inObjectScope(.container); "
-        + "otherwise make \(holderName) .transient or .graph, or let it keep the resolver and "
-        + "resolve \(heldName) each time it needs one."
+        + "otherwise make \(holderName) .transient or .graph, or let it hold a Provider<\(heldName)> and "
+        + "read it each time it needs one."
     }
+    var chain = [ChainStep(holder.info, marker: "scope container")]
+    for node in path.dropFirst().dropLast() {
+      let info = graph.nodes[node].info
+      chain.append(ChainStep(info, marker: "scope \(info.scope), made with it"))
+    }
+    let how = edge.isCaptured ? (isScoped ? "out of reach" : "captured") : "read outside any scope"
+    chain.append(ChainStep(held, marker: "✗ scope \(heldScope), \(how)"))
     return Finding(
       isScoped ? .error : .warning, .captiveDependency,
-      title: "captive dependency: \(holderName) (container) holds \(heldName) (\(held.scope))",
-      explanation: [problem, "The dependency is declared at \(holder.info.site)."],
-      chain: [
-        ChainStep(holder.info, marker: "scope container"),
-        ChainStep(held, marker: "✗ scope \(held.scope), \(isScoped ? "out of reach" : "captured")"),
-      ],
+      title: "captive dependency: \(holderName) (container) holds \(heldName) (\(heldScope))",
+      explanation: [problem, "The dependency is declared at \(graph.nodes[edge.from].info.site)."],
+      chain: chain,
       action: action)
   }
 }

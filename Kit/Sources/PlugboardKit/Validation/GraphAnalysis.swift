@@ -44,7 +44,7 @@
     self.registries = registries
     graph = DependencyGraph(
       container: container, registrations: registries[0].records.map(\.info), failedPlugins: failedPlugins,
-      placingLast: isDefault)
+      placingLast: isDefault, ancestors: Array(registries.dropFirst()))
   }
 
   /// Registrations a request for `key` may have meant, as a failed

@@ -33,6 +33,6 @@ extension AwaitingWrapper {
   }
 
   static func declaredDependency(name: String?) -> DeclaredDependency {
-    .deferred(DeferredDependency(key: ServiceKey(Service.self, name: name), kind: kind))
+    .deferred(DeferredDependency(key: ServiceKey(Service.self, name: name), kind: kind, isAwaited: true))
   }
 }
