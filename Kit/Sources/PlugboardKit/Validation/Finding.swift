@@ -86,6 +86,9 @@ public struct Finding: Sendable, Equatable, Encodable {
     /// A synchronous registration that declares a dependency on an async
     /// one, which only `try await` can resolve.
     case synchronousDependencyOnAsync
+    /// ``Container/checkByResolving(profile:)``: resolving a registration
+    /// failed.
+    case resolutionFailed
     /// `explain TYPE --json`: TYPE names no registered type.
     case unknownType
     /// `explain TYPE --json`: TYPE names several registered types.
