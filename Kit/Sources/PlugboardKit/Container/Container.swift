@@ -356,6 +356,12 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   /// Drops the instance `drop` takes from each registration here and in
   /// the parents, then disposes them all, newest first.
   private func disposeAfterReset(_ drop: (RegistrationRecord) -> Any?) {
+    Disposal.afterReset(droppedInstances(inParents: true, drop), in: self)
+  }
+
+  /// The instances `drop` takes from each registration here (and in the
+  /// parents, with `inParents`), in the order they were made.
+  func droppedInstances(inParents: Bool, _ drop: (RegistrationRecord) -> Any?) -> [DroppedInstance] {
     var dropped: [(made: UInt64, instance: DroppedInstance)] = []
     var next: Container? = self
     while let container = next {
@@ -367,10 +373,10 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
         guard let instance = drop(record) else { continue }
         dropped.append((made, DroppedInstance(record: record, instance: instance)))
       }
-      next = container.parent
+      next = inParents ? container.parent : nil
     }
     dropped.sort { $0.made < $1.made }
-    Disposal.afterReset(dropped.map(\.instance), in: self)
+    return dropped.map(\.instance)
   }
 
   /// Returns the container itself: Swinject's `synchronize()` makes a

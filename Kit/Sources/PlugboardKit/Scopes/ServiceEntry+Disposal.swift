@@ -20,10 +20,11 @@ extension ServiceEntry {
   /// no time limit. A second `onDispose` replaces the first.
   ///
   /// `.transient` and `.graph` instances belong to whoever resolved them,
-  /// so their hooks never run; a `.weak` instance's runs only when a reset
-  /// drops it while it is still alive. For the application's end,
-  /// use lifecycle hooks (``onStop(_:)``): the container does not dispose
-  /// its `.container` instances when it goes.
+  /// so their hooks never run (`check` warns of such a hook); a `.weak`
+  /// instance's runs only when a reset drops it while it is still alive.
+  /// The container does not dispose its `.container` instances when it
+  /// goes: at the application's end, `try await container.dispose()`
+  /// (``Container/dispose()``) does, or use lifecycle hooks (``onStop(_:)``).
   @discardableResult
   public func onDispose(_ hook: @escaping @Sendable (Service) throws -> Void) -> ServiceEntry<Service> {
     record.withMetadata {

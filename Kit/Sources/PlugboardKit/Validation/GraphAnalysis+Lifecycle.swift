@@ -32,6 +32,32 @@ extension GraphAnalysis {
     }
   }
 
+  /// Dispose hooks that never run: a `.transient` or `.graph` instance
+  /// belongs to whoever resolved it, so no scope's end or reset hands it
+  /// to its `onDispose`, and what the hook would close stays open.
+  public func disposeHooksThatNeverRun() -> [Finding] {
+    registries[0].records.compactMap { record -> Finding? in
+      guard record.scope == .transient || record.scope == .graph, !record.isCustomScoped,
+        record.readingMetadata({ $0.dispose != nil })
+      else { return nil }
+      let info = record.info
+      let name = info.key.shortDescription
+      return Finding(
+        .warning, .lifecycleHookScope,
+        title: "a dispose hook on \(name), which is never disposed (\(info.scope))",
+        explanation: [
+          "\(name) has an onDispose hook, but a \(info.scope) instance belongs to whoever resolved it: no "
+            + "scope's end, reset or container.dispose() hands it to the hook, so what the hook would close "
+            + "stays open.",
+          "It is registered at \(info.site).",
+        ],
+        chain: [ChainStep(info, marker: "✗ onDispose on scope \(info.scope)")],
+        action:
+          "Register \(name) .inObjectScope(.scoped) to have it disposed with the scope that made it, or "
+          + ".inObjectScope(.container) to have container.dispose() dispose it; or let its owner close it.")
+    }
+  }
+
   /// The error for a container that registers no `Application`, which
   /// `plugboard run` resolves first: `plugboard check` always reports it,
   /// ``Container/check(profile:requireApplication:configurations:)`` when

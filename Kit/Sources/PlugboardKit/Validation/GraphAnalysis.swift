@@ -64,6 +64,6 @@
     (requireApplication ? missingApplication(hooks) : []) + missingDependencies(hooks) + cycles()
       + captiveDependencies() + duplicateRegistrations(hooks) + undeclaredDependencies()
       + extensionPointCardinalities(hooks) + configurations.flatMap { configurationFindings($0, hooks) }
-      + lifecycleHookScopes() + synchronousDependenciesOnAsync()
+      + lifecycleHookScopes() + disposeHooksThatNeverRun() + synchronousDependenciesOnAsync()
   }
 }
