@@ -15,12 +15,21 @@ import PlugboardEngine
 /// Every line this program writes itself begins with it.
 let prefix = "[embedded-host] "
 
-/// Writes `line` as it is to standard error.
+/// Writes `line` as it is to standard error. A write that fails (standard
+/// error a pipe whose reader is gone, as after `2>&1 | head -1`; a full
+/// disk) loses the line and nothing else: `FileHandle.write` would trap
+/// there, ending the program by SIGILL instead of its exit status.
 func say(_ line: String) {
   // Standard output is the application's; this program's own lines go to
   // standard error, after whatever the application printed so far.
   fflush(nil)
-  FileHandle.standardError.write(Data((line + "\n").utf8))
+  var bytes = Array((line + "\n").utf8)[...]
+  while !bytes.isEmpty {
+    let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    if written < 0 && errno == EINTR { continue }
+    guard written > 0 else { return }
+    bytes = bytes.dropFirst(written)
+  }
 }
 
 /// Writes `line` to standard error, after this program's prefix.

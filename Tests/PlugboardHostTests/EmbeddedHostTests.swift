@@ -149,6 +149,23 @@ import Testing
     #expect(misuse.status == 64)
   }
 
+  /// Standard error a pipe whose reader is gone (`2>&1 | head -1` after
+  /// `head` ended): the example's own lines are lost, but it ends by its
+  /// exit status, not by a trap in the write, which embedders would copy.
+  @Test(arguments: [(["--bogus"], Int32(64)), (["--profile", "mock"], Int32(0))])
+  func theExampleSurvivesStandardErrorWithTheReaderGone(arguments: [String], status: Int32) throws {
+    let sample = try sample()
+    // A FIFO opened for reading and writing, then for writing, then the
+    // first closed: a write end with no reader, with no race.
+    let fifo = sample.folder.path + "/errors"
+    let script = #"""
+      mkfifo "$1" && exec 3<>"$1" 4>"$1" 3<&- && PLUGBOARD_PROFILE= exec "$0" "${@:2}" 2>&4 4>&-
+      """#
+    let result = try Subprocess.run(
+      "/bin/bash", ["-c", script, Self.executable, fifo, "--manifest", sample.manifest] + arguments)
+    #expect(result.exited && result.status == status, "exited: \(result.exited), status \(result.status)")
+  }
+
   /// Supervised, a plugin that traps while it assembles is set aside and
   /// named, as `plugboard` does; in process (the default), it takes the
   /// program down: what embedding without supervision gives up.
