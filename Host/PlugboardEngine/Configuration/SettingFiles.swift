@@ -7,8 +7,8 @@
 ///
 /// - `PLUGBOARD_CONFIG_<PLUGIN>_<SETTING>_FILE=/run/secrets/token` gives
 ///   `PLUGBOARD_CONFIG_<PLUGIN>_<SETTING>` the file's content;
-/// - with systemd's `LoadCredential=PLUGBOARD_CONFIG_AUTH_APITOKEN:/etc/…`,
-///   the file `$CREDENTIALS_DIRECTORY/PLUGBOARD_CONFIG_AUTH_APITOKEN` does.
+/// - with systemd's `LoadCredential=PLUGBOARD_CONFIG_NETWORKING_APITOKEN:/etc/…`,
+///   the file `$CREDENTIALS_DIRECTORY/PLUGBOARD_CONFIG_NETWORKING_APITOKEN` does.
 ///
 /// A variable set directly wins over both. The file is vetted as the
 /// manifest is (``FileTrust``: owned by root or the user running plugboard,
