@@ -20,6 +20,22 @@ import Testing
     return (folder, try folder.write("plugins.json", SampleManifest.text(analytics: analytics)))
   }
 
+  /// `command` succeeded with the warning `title`: a finding of `check`'s,
+  /// with `suggestion` among its did-you-mean, or the one line the other
+  /// commands write on standard error.
+  private func expectWarning(
+    _ result: ProcessResult, of command: [String], title: String, suggesting suggestion: String
+  ) {
+    #expect(result.status == 0)
+    if command[0] == "check" {
+      #expect(result.stdout.contains("warning: \(title)"))
+      #expect(result.stdout.contains("  - \(suggestion)"))
+    } else {
+      #expect(
+        result.stderrLines == ["plugboard: \(command[0]): warning: \(title); did you mean \(suggestion)?"])
+    }
+  }
+
   @Test(arguments: commands)
   func anUndeclaredProfileInTheEnvironmentIsMisuseForEveryCommand(command: [String]) throws {
     let (folder, manifest) = try sample()
@@ -55,16 +71,24 @@ import Testing
     let result = try Subprocess.plugboard(
       command + ["--manifest", manifest, "--profile", "live"],
       environment: ["PLUGBOARD_CONFIG_NETWORKING_BASEUR": "x"])
-    #expect(result.status == 0)
-    if command[0] == "check" {
-      #expect(result.stdout.contains("warning: \(title)"))
-      #expect(result.stdout.contains("PLUGBOARD_CONFIG_NETWORKING_BASEURL"))
-    } else {
-      #expect(
-        result.stderrLines == [
-          "plugboard: \(command[0]): warning: \(title); did you mean PLUGBOARD_CONFIG_NETWORKING_BASEURL?"
-        ])
-    }
+    expectWarning(result, of: command, title: title, suggesting: "PLUGBOARD_CONFIG_NETWORKING_BASEURL")
+    _ = folder
+  }
+
+  /// A credential file is read by every command as its variable is, so a
+  /// misnamed one is warned of by every command too.
+  @Test(arguments: commands)
+  func aCredentialNamingNoSettingIsWarnedByEveryCommand(command: [String]) throws {
+    let (folder, manifest) = try sample()
+    let credentials = try TemporaryDirectory()
+    #expect(chmod(try credentials.write("PLUGBOARD_CONFIG_NETWORKING_APITOKN", "token"), 0o400) == 0)
+    let title =
+      "the credential file PLUGBOARD_CONFIG_NETWORKING_APITOKN in \(credentials.path) (CREDENTIALS_DIRECTORY) "
+      + "names no setting any plugin declares, so it is ignored"
+    let result = try Subprocess.plugboard(
+      command + ["--manifest", manifest, "--profile", "live"],
+      environment: ["CREDENTIALS_DIRECTORY": credentials.path])
+    expectWarning(result, of: command, title: title, suggesting: "PLUGBOARD_CONFIG_NETWORKING_APITOKEN")
     _ = folder
   }
 

@@ -11,9 +11,9 @@ import PlugboardKit
 ///   misuse in every command (``DeploymentRequest/profile(for:)``), even in
 ///   `check`, which checks every declared profile whatever the variable
 ///   names;
-/// - a `PLUGBOARD_CONFIG_` variable naming no setting any plugin declares
-///   is a warning in every command: `check` reports it as a finding, the
-///   others say it on standard error (``warnStrayVariables(of:probes:command:on:)``).
+/// - a `PLUGBOARD_CONFIG_` variable, or a file of the credentials folder,
+///   naming no setting any plugin declares is a warning in every command:
+///   `check` reports it as a finding, the others say it on standard error (``warnStrayVariables(of:probes:command:on:)``).
 struct EnvironmentRule {
   let environment: [String: String]
 
@@ -28,7 +28,9 @@ struct EnvironmentRule {
   /// probed (their code runs, as for `check`), unless `probes` already
   /// tells what they declare.
   func strayVariables(of deployment: Deployment, probes: [ProbeResult]? = nil) -> [Finding] {
-    let variables = environment.keys.filter { $0.hasPrefix(ConfigurationVariable.prefix) }
+    let variables =
+      environment.keys.filter { $0.hasPrefix(ConfigurationVariable.prefix) }
+      + SettingFiles.credentialVariables(environment)
     guard !variables.isEmpty else { return [] }
     let loaded = Set(
       deployment.configurations.flatMap { resolved in

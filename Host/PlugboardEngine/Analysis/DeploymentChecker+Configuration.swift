@@ -25,19 +25,28 @@ extension DeploymentChecker {
           self.findings(resolved, loads: false, hooks) + exposedSecrets(resolved, files: resolver.files)
       }
     }
-    return findings + strayVariables(configured: byName, probed: probed)
+    return findings + strayVariables(configured: byName, probed: probed, files: resolver.files)
   }
 
-  /// `PLUGBOARD_CONFIG_` variables that name no setting any plugin
-  /// declares: a typo there would otherwise be silently ignored. Only
-  /// when every enabled plugin's declarations are known (none failed).
+  /// `PLUGBOARD_CONFIG_` variables, and files of the credentials folder,
+  /// that name no setting any plugin declares: a typo there would
+  /// otherwise be silently ignored. Only when every enabled plugin's
+  /// declarations are known (none failed).
   private func strayVariables(
-    configured: [String: ResolvedConfiguration], probed: [Int: [SettingDeclaration]]
+    configured: [String: ResolvedConfiguration], probed: [Int: [SettingDeclaration]], files: SettingFiles
   )
     -> [Finding]
   {
-    // Nothing to look for, and no declaration to gather, without such a variable.
-    guard environment.keys.contains(where: { $0.hasPrefix(ConfigurationVariable.prefix) }) else { return [] }
+    // A variable set directly wins over the credential of its name, and is
+    // warned of itself.
+    let credentials = files.credentials.map { found in
+      (folder: found.folder, names: found.names.filter { environment[$0] == nil })
+    }
+    // Nothing to look for, and no declaration to gather, without such a variable or credential.
+    guard
+      environment.keys.contains(where: { $0.hasPrefix(ConfigurationVariable.prefix) })
+        || credentials?.names.isEmpty == false
+    else { return [] }
     var known: [String] = []
     // The outcomes, not the manifest's list: plugins found in drop-in
     // folders declare settings too.
@@ -66,6 +75,26 @@ extension DeploymentChecker {
           ],
           suggestions: KeySuggestion.closest(to: variable, among: known).map { [$0] } ?? [],
           action: "Correct the variable's name (see Docs/configuration.md), or unset it."))
+    }
+    if let credentials {
+      let folder = Terminal.sanitize(credentials.folder)
+      for name in credentials.names where !declared.contains(name) {
+        findings.append(
+          Finding(
+            .warning, .unknownSettingVariable,
+            title:
+              "the credential file \(Terminal.sanitize(name)) in \(folder) (\(SettingFiles.credentialsVariable)) "
+              + "names no setting any plugin declares, so it is ignored",
+            explanation: [
+              "A file of the credentials folder (systemd's LoadCredential=) is named as the variable it sets: "
+                + "\(ConfigurationVariable.prefix)<PLUGIN>_<SETTING>, the plugin's and the setting's names "
+                + "upper-cased, other characters than letters and digits as _."
+            ],
+            suggestions: KeySuggestion.closest(to: name, among: known).map { [$0] } ?? [],
+            action:
+              "Correct the credential's name (the name before the colon in LoadCredential=; see "
+              + "Docs/configuration.md), or remove it."))
+      }
     }
     guard let unlisted = findings.unlistedSummary else { return findings.listed }
     return findings.listed + [

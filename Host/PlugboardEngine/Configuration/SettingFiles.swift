@@ -29,6 +29,10 @@ package struct SettingFiles: Sendable {
   /// can read that file ("… gives the file F, which group and others can
   /// read (mode 0644, owner uid 0)"): a warning for a secret setting.
   package private(set) var exposures: [String: String] = [:]
+  /// The credentials folder, and the names of its files that name a
+  /// setting's variable: a name no plugin declares is warned of, as a
+  /// variable's is.
+  package private(set) var credentials: (folder: String, names: [String])?
 
   static let suffix = "_FILE"
   static let credentialsVariable = "CREDENTIALS_DIRECTORY"
@@ -45,8 +49,10 @@ package struct SettingFiles: Sendable {
       guard environment[variable] == nil else { continue }
       take(variable, from: path, source: key)
     }
-    if let folder = environment[Self.credentialsVariable], folder.hasPrefix("/") {
-      for name in Self.credentials(in: folder) where self.environment[name] == nil {
+    if let folder = Self.credentialsFolder(environment) {
+      let names = Self.credentials(in: folder)
+      credentials = (folder, names)
+      for name in names where self.environment[name] == nil {
         take(name, from: folder + "/" + name, source: Self.credentialsVariable)
       }
     }
@@ -71,6 +77,17 @@ package struct SettingFiles: Sendable {
     case .failure(let unusable):
       problems[variable] = "\(source) gives the file \(Terminal.sanitize(path)), which \(unusable.problem)"
     }
+  }
+
+  /// The variables the credentials folder `environment` names has files
+  /// for, without reading them: what a command checks before it probes
+  /// plugins for what they declare.
+  package static func credentialVariables(_ environment: [String: String]) -> [String] {
+    credentialsFolder(environment).map(credentials(in:)) ?? []
+  }
+
+  private static func credentialsFolder(_ environment: [String: String]) -> String? {
+    environment[credentialsVariable].flatMap { $0.hasPrefix("/") ? $0 : nil }
   }
 
   /// The names of the credentials folder that name a setting's variable.

@@ -27,6 +27,14 @@ import Testing
     return path
   }
 
+  /// A credentials folder (as systemd's `LoadCredential=` makes it) with
+  /// `files` by name, each readable by its owner alone.
+  private func credentials(_ files: [String: String]) throws -> TemporaryDirectory {
+    let folder = try TemporaryDirectory()
+    for (name, text) in files { #expect(chmod(try folder.write(name, text), 0o400) == 0) }
+    return folder
+  }
+
   private struct Reported: Equatable {
     var profile: String
     var findings: [[String]]
@@ -210,6 +218,30 @@ import Testing
           ],
         ])
     }
+  }
+
+  /// A file of the credentials folder names its variable as an environment
+  /// variable would: one naming no declared setting is warned of as the
+  /// variable is, naming the file and the folder, with the did-you-mean.
+  @Test func aCredentialNamingNoDeclaredSettingIsAWarningWithASuggestion() throws {
+    let folder = try TemporaryDirectory()
+    let manifest = try manifest(folder, entry: #", "config": { "region": "us" }"#)
+    let secrets = try credentials(["PLUGBOARD_CONFIG_CONFIGURED_PASWORD": Self.secret])
+    let (result, reports) = try check(manifest, environment: ["CREDENTIALS_DIRECTORY": secrets.path])
+    #expect(result.status == 1)  // no Application, no password: errors these tests leave aside
+    #expect(!result.stdout.contains(Self.secret))
+    let expected: [String] = [
+      "unknownSettingVariable",
+      "the credential file PLUGBOARD_CONFIG_CONFIGURED_PASWORD in \(secrets.path) (CREDENTIALS_DIRECTORY) "
+        + "names no setting any plugin declares, so it is ignored",
+      "A file of the credentials folder (systemd's LoadCredential=) is named as the variable it sets: "
+        + "PLUGBOARD_CONFIG_<PLUGIN>_<SETTING>, the plugin's and the setting's names upper-cased, other "
+        + "characters than letters and digits as _.",
+      "PLUGBOARD_CONFIG_CONFIGURED_PASSWORD",
+      "Correct the credential's name (the name before the colon in LoadCredential=; see "
+        + "Docs/configuration.md), or remove it.",
+    ]
+    for report in reports { #expect(report.findings.last == expected) }
   }
 
   /// The environment is as long as whoever starts plugboard makes it:
