@@ -62,6 +62,22 @@ struct Crème {}
     #expect(error.suggestions.filter { $0.key.name == "b" }.map(\.site.line) == [2])
   }
 
+  /// A name that differs from the requested one only in case is the
+  /// likeliest meant, then a similar name, then any other (the unnamed
+  /// registration among them), each in the order they were registered.
+  @Test func aNearlyIdenticalNameIsSuggestedFirst() throws {
+    let container = Container()
+    repository(container, line: 1)
+    repository(container, name: "remote", line: 2)
+    repository(container, name: "mocks", line: 3)
+    repository(container, name: "Mock", line: 4)
+    let error = try #require(throws: ResolutionError.self) {
+      try container.resolve(KeychainAuthRepository.self, name: "mock")
+    }
+    #expect(error.suggestions.map(\.key.name) == ["Mock", "mocks", nil, "remote"])
+    #expect(error.suggestions.map(\.reason) == Array(repeating: .otherName, count: 4))
+  }
+
   @Test func shortNamesDropTheModuleAndKeepGenericArguments() {
     #expect(TypeIdentity(KeychainAuthRepository.self).shortName == "KeychainAuthRepository")
     #expect(

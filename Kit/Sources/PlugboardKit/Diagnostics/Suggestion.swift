@@ -99,12 +99,29 @@ public struct Suggestion: Sendable, Hashable, CustomStringConvertible {
       }
     }
     // In the order the winning registrations were made, as the registry
-    // lists them.
-    func ordered(_ group: [Candidate]) -> [Suggestion] {
-      group.sorted { $0.winner.sequence < $1.winner.sequence }.map(\.suggestion)
+    // lists them; the same type by how close its name is first.
+    func ordered(_ group: [Candidate], rank: (Candidate) -> Int = { _ in 0 }) -> [Suggestion] {
+      group.map { (rank($0), $0) }
+        .sorted { ($0.0, $0.1.winner.sequence) < ($1.0, $1.1.winner.sequence) }
+        .map(\.1.suggestion)
     }
-    let all = ordered(sameType) + ordered(duplicated) + ordered(similar)
+    let all =
+      ordered(sameType, rank: { closeness(of: $0.winner.key.name, to: key.name) }) + ordered(duplicated)
+      + ordered(similar)
     return Array(all.prefix(limit))
+  }
+
+  /// How close a registered name is to the requested one, closest 0: the
+  /// same name (other arguments), then the same but for case (`name:
+  /// "mock"` meant "Mock" rather than the unnamed registration), then a
+  /// similar name, then any other or none.
+  private static func closeness(of name: String?, to wanted: String?) -> Int {
+    guard let name, let wanted else { return 3 }
+    if name == wanted { return 0 }
+    let lowered = name.lowercased()
+    let wantedLowered = wanted.lowercased()
+    if lowered == wantedLowered { return 1 }
+    return isSimilar(lowered, wantedLowered) ? 2 : 3
   }
 
   /// A registration chosen as a suggestion, and the one of its key that
