@@ -136,7 +136,7 @@ import Testing
     let profile = try embeddedHost(["--manifest", sample.manifest, "--profile", "moc"])
     #expect(
       profile.stderrLines == [
-        "[embedded-host] --profile moc: no profile 'moc' is declared in \(sample.manifest); did you mean 'mock'?"
+        "[embedded-host] no profile 'moc' is declared in \(sample.manifest); did you mean 'mock'?"
       ])
     #expect(profile.status == 78)
     let misuse = try embeddedHost(["--bogus"])
@@ -282,6 +282,29 @@ import Testing
           "app: \(problem)", "app: the deployment has 1 problem; the application was not run",
         ])
       #expect(error.exitStatus == 78)
+    }
+  }
+
+  /// A program that embeds the engine has no `--profile` of its own
+  /// unless it makes one: a profile it asked for that the manifest lacks
+  /// is named without plugboard's flag (which `plugboard` keeps), and
+  /// `PLUGBOARD_PROFILE`, which bring-up consults too, as it is.
+  @Test func anUndeclaredProfileIsNamedWithoutPlugboardsFlag() throws {
+    let sample = try sample()
+    let missing = "no profile 'mok' is declared in \(sample.manifest); did you mean 'mock'?"
+    let cases: [(profile: String?, environment: [String: String], line: String)] = [
+      ("mok", [:], "app: " + missing),
+      (nil, ["PLUGBOARD_PROFILE": "mok"], "app: PLUGBOARD_PROFILE=mok: " + missing),
+    ]
+    for (profile, environment, line) in cases {
+      do throws(EmbeddedDeployment.BringUpError) {
+        _ = try EmbeddedDeployment.bringUp(
+          manifest: sample.manifest, profile: profile, environment: environment)
+        Issue.record("the undeclared profile was brought up")
+      } catch {
+        #expect(error.lines(prefix: "app: ") == [line])
+        #expect(error.description == "plugboard: " + line.dropFirst("app: ".count))
+      }
     }
   }
 

@@ -65,7 +65,10 @@ public struct EmbeddedDeployment {
       // and its ending (an exit with its status) is not a plugin's.
       Progress.report(.reporting)
       return EmbeddedDeployment(deployment: deployment, environment: environment)
-    case .failure(let error): throw .profile(error)
+    case .failure(var error):
+      // The message names the profile; plugboard's flag is not this program's.
+      error.optionName = nil
+      throw .profile(error)
     }
   }
 

@@ -7,12 +7,17 @@ public struct ProfileChoiceError: Error, Equatable, Sendable, CustomStringConver
   public let requested: String
   /// The complete sentence after the source.
   public let message: String
+  /// The flag a ``ProfileSource/option`` was given by, named before the
+  /// message; nil when the profile came from a program embedding the
+  /// engine, whose command line is its own (it may have no such flag).
+  package var optionName: String? = ProfileChooser.optionName
 
-  /// `--profile moc: no profile 'moc' is declared in /srv/plugins.json; did you mean 'mock'?`
+  /// `--profile moc: no profile 'moc' is declared in /srv/plugins.json; did you mean 'mock'?`;
+  /// the message alone for a profile an embedding program asked for.
   public var description: String {
     let shown = Terminal.sanitize(requested)
     return switch source {
-    case .option: "\(ProfileChooser.optionName) \(shown): \(message)"
+    case .option: optionName.map { "\($0) \(shown): \(message)" } ?? message
     case .environment, .manifest: "\(ProfileChooser.environmentVariable)=\(shown): \(message)"
     }
   }
