@@ -4,6 +4,11 @@ import Testing
 /// A type whose name is not ASCII, for the short name's other path.
 struct Crème {}
 
+/// A type named as one of another module (the standard library's), as a
+/// plugin that declares its own copy of a contract names it: for the
+/// suggestion of the other module's type, and why it is not the one asked for.
+struct SystemRandomNumberGenerator: Sendable {}
+
 /// Which registration of a suggested key a miss points at, and the short
 /// names suggestions are judged by.
 @Suite struct SuggestionTests {
@@ -76,6 +81,32 @@ struct Crème {}
     }
     #expect(error.suggestions.map(\.key.name) == ["Mock", "mocks", nil, "remote"])
     #expect(error.suggestions.map(\.reason) == Array(repeating: .otherName, count: 4))
+  }
+
+  /// The type asked for is declared again, with the same name, in
+  /// another module: the did-you-mean names that module's type, and the
+  /// action names the cause, where registering it again would not help.
+  @Test func aTypeDeclaredInTwoModulesIsNamedAsTheCause() throws {
+    let container = Container()
+    container.register(Swift.SystemRandomNumberGenerator.self, file: "Shared/Random.swift", line: 1) { _ in
+      Swift.SystemRandomNumberGenerator()
+    }
+    container.register(Crème.self, file: "Plugin/Creme.swift", line: 2) { _ in Crème() }
+      .dependsOn(SystemRandomNumberGenerator.self)
+    let action =
+      "SystemRandomNumberGenerator is declared in two modules, PlugboardKitTests and Swift, so they are two "
+      + "types: declare it once, in the shared contracts package, and import it from there."
+    let error = try #require(throws: ResolutionError.self) {
+      try container.resolve(SystemRandomNumberGenerator.self)
+    }
+    #expect(error.suggestions.map(\.reason) == [.similarName])
+    #expect(error.suggestions.map(\.key.service.name) == ["Swift.SystemRandomNumberGenerator"])
+    #expect(error.action == action)
+    let finding = try #require(container.check().errors.first)
+    #expect(finding.kind == .missingDependency)
+    #expect(
+      finding.suggestions == ["Swift.SystemRandomNumberGenerator (registered at Shared/Random.swift:1)"])
+    #expect(finding.action == action)
   }
 
   @Test func shortNamesDropTheModuleAndKeepGenericArguments() {

@@ -59,6 +59,7 @@ extension ResolutionError {
           + "identities. Make it a .dynamic library product of its own package, depended on by "
           + "path (.package(path: ...)), so the host and every plugin share one copy."
       }
+      if let action = Suggestion.declaredTwiceAction(for: key, among: suggestions()) { return action }
       // Only a report with a "Did you mean" section can point at it.
       let alternative = suggestions().isEmpty ? "" : ", or request one of the registrations suggested above"
       return "Register \(key.service.shortName) in an assembly that is loaded, for example "

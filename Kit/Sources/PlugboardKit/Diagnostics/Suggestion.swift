@@ -28,6 +28,25 @@ public struct Suggestion: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The action for a miss of `key` when one of `suggestions` is a type of
+  /// the same name declared in another module: a contract a plugin
+  /// declared itself instead of importing it from the shared package, so
+  /// registering either copy again would not help. Nil otherwise.
+  static func declaredTwiceAction(for key: ServiceKey, among suggestions: [Suggestion]) -> String? {
+    guard let wantedModule = key.service.moduleName else { return nil }
+    let wantedName = key.service.name.dropFirst(wantedModule.count + 1)
+    for suggestion in suggestions where suggestion.reason == .similarName {
+      let other = suggestion.key.service
+      guard let module = other.moduleName, module != wantedModule,
+        other.name.dropFirst(module.count + 1) == wantedName
+      else { continue }
+      return
+        "\(key.service.shortName) is declared in two modules, \(wantedModule) and \(module), so they are two "
+        + "types: declare it once, in the shared contracts package, and import it from there."
+    }
+    return nil
+  }
+
   /// At most this many suggestions are made.
   static let limit = 8
 

@@ -76,7 +76,8 @@ extension GraphAnalysis {
       explanation: explanation,
       chain: chain + [ChainStep(key: key, site: nil, scope: nil, marker: "✗ not registered")],
       suggestions: suggestions.map(\.description),
-      action: "Register \(key.shortDescription) in a plugin the deployment loads, for example "
+      action: Suggestion.declaredTwiceAction(for: key, among: suggestions)
+        ?? "Register \(key.shortDescription) in a plugin the deployment loads, for example "
         + "container.register(\(MetatypeSpelling.registration(key))) { r in ... }, or correct the dependency "
         + "\(declared).",
       missingKey: key)
