@@ -160,6 +160,29 @@ import Testing
     #expect(made.count.load(ordering: .relaxed) == 1)
   }
 
+  /// A task waiting for another's construction of a `.container`
+  /// instance that is cancelled stops waiting with `CancellationError`;
+  /// the owner's construction goes on, and serves the next request.
+  @Test func aCancelledWaiterStopsWaitingForTheOwner() async throws {
+    let gate = Latch()
+    let container = Container()
+    let entry = container.register(Database.self) { _ in
+      await gate.wait()
+      return Database()
+    }.inObjectScope(.container)
+    let cell = ObjectIdentifier(entry.record)
+    let owner = Task { try await container.asyncResolver.resolve(Database.self) }
+    while AsyncConstructionCoordinator.shared.isOwned(cell) == false { await Task.yield() }
+    let waiter = Task { try await container.asyncResolver.resolve(Database.self) }
+    while AsyncConstructionCoordinator.shared.waiterCount(for: cell) < 1 { await Task.yield() }
+    waiter.cancel()
+    await #expect(throws: CancellationError.self) { try await waiter.value }
+    #expect(AsyncConstructionCoordinator.shared.waiterCount(for: cell) == 0)
+    gate.open()
+    let made = try await owner.value
+    #expect(try await container.asyncResolver.resolve(Database.self) === made)
+  }
+
   /// As for a synchronous `.container` registration, a factory that
   /// throws stores nothing, and the next request runs it again.
   @Test func aFailingContainerFactoryLetsTheNextRequestRetry() async throws {

@@ -181,6 +181,8 @@ extension Container {
       case .owned:
         defer { coordinator.release(cell: cell) }
         return try await make()
+      case .cancelled:
+        throw CancellationError()
       }
     }
   }

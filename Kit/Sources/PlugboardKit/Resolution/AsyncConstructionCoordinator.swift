@@ -25,9 +25,14 @@ final class AsyncConstructionCoordinator: @unchecked Sendable {
     case owned
     /// Waiting would never end; the closed cycle of keys.
     case deadlock(path: [ServiceKey])
+    /// The waiting task was cancelled: it stops waiting for the owner,
+    /// whose construction goes on for the others.
+    case cancelled
   }
 
   private struct Waiter {
+    /// Tells this waiter from the others, for its cancellation.
+    let id: UInt64
     /// The link that wants the cell: its record is the cell's.
     let link: AsyncResolutionContext
     let cell: ObjectIdentifier
@@ -38,6 +43,7 @@ final class AsyncConstructionCoordinator: @unchecked Sendable {
     /// The link making each cell: its record is the cell's.
     var owners: [ObjectIdentifier: AsyncResolutionContext] = [:]
     var waiters: [Waiter] = []
+    var nextWaiter: UInt64 = 0
   }
 
   private let state = Protected(State())
@@ -45,25 +51,42 @@ final class AsyncConstructionCoordinator: @unchecked Sendable {
   /// Claims `cell` for the request at `link`, the link entered to make the
   /// cell's record: `.ready` when `isReady` says the instance exists,
   /// `.owned` when no one is making it, else suspends until its owner
-  /// releases it and tries again.
+  /// releases it and tries again; `.cancelled` as soon as the waiting
+  /// task is cancelled.
   nonisolated(nonsending) func claim(
     cell: ObjectIdentifier, by link: AsyncResolutionContext, isReady: () -> Bool
   ) async -> Claim {
     while true {
-      let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Claim?, Never>) in
-        let immediate = state.withLock { state -> Claim? in
-          if isReady() { return .ready }
-          guard let owner = state.owners[cell] else {
-            state.owners[cell] = link
-            return .owned
+      let id = state.withLock { state -> UInt64 in
+        state.nextWaiter += 1
+        return state.nextWaiter
+      }
+      // Cancellation is checked under the lock before the waiter is added,
+      // and the handler removes it under the lock: whichever comes first,
+      // a cancelled waiter is resumed once, and never left behind.
+      let outcome = await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Claim?, Never>) in
+          let immediate = state.withLock { state -> Claim? in
+            if isReady() { return .ready }
+            guard let owner = state.owners[cell] else {
+              state.owners[cell] = link
+              return .owned
+            }
+            if let path = Self.deadlock(wanting: owner, by: link, in: state) {
+              return .deadlock(path: path)
+            }
+            if Task.isCancelled { return .cancelled }
+            state.waiters.append(Waiter(id: id, link: link, cell: cell, continuation: continuation))
+            return nil
           }
-          if let path = Self.deadlock(wanting: owner, by: link, in: state) {
-            return .deadlock(path: path)
-          }
-          state.waiters.append(Waiter(link: link, cell: cell, continuation: continuation))
-          return nil
+          if let immediate { continuation.resume(returning: immediate) }
         }
-        if let immediate { continuation.resume(returning: immediate) }
+      } onCancel: {
+        let removed = state.withLock { state -> Waiter? in
+          guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+          return state.waiters.remove(at: index)
+        }
+        removed?.continuation.resume(returning: .cancelled)
       }
       if let outcome { return outcome }
     }
@@ -78,6 +101,12 @@ final class AsyncConstructionCoordinator: @unchecked Sendable {
       return woken
     }
     for waiter in woken { waiter.continuation.resume(returning: nil) }
+  }
+
+  /// Whether a request is making `cell`'s instance, for tests that need
+  /// the owner at work before a contender arrives.
+  func isOwned(_ cell: ObjectIdentifier) -> Bool {
+    state.withLock { $0.owners[cell] != nil }
   }
 
   /// The requests suspended for `cell`, for tests that need every
