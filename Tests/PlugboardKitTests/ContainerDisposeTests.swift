@@ -80,3 +80,28 @@ import Testing
     #expect(container.check().findings.isEmpty)
   }
 }
+
+/// A scope disposes an instance before what it declares it depends on,
+/// even when that was made later, through a `Lazy`.
+@Suite struct DisposalOrderTests {
+  final class Report: Sendable {
+    let store: Lazy<Store>
+    init(store: Lazy<Store>) { self.store = store }
+  }
+  final class Store: Sendable {}
+
+  @Test func aServiceIsDisposedBeforeTheLazyDependencyItMadeLater() async throws {
+    let order = Mutex<[String]>([])
+    let container = Container()
+    container.register(Report.self) { r in Report(store: try r.resolve()) }.inObjectScope(.scoped)
+      .dependsOn(Lazy<Store>.self).onDispose { _ in order.withLock { $0.append("report") } }
+    container.register(Store.self) { _ in Store() }.inObjectScope(.scoped).dependsOn()
+      .onDispose { _ in order.withLock { $0.append("store") } }
+    try await container.withScope { scope in
+      let report = try scope.resolve(Report.self)
+      // Made now, after the Report: newest first would dispose it first.
+      _ = try report.store.instance
+    }
+    #expect(order.withLock { $0 } == ["report", "store"])
+  }
+}

@@ -1,11 +1,46 @@
-/// Runs the dispose hooks of instances a scope lets go of, newest first;
-/// every hook runs, and the failures are collected.
+/// Runs the dispose hooks of instances a scope lets go of, newest first,
+/// dependents before what they depend on (``disposalOrder(_:)``); every
+/// hook runs, and the failures are collected.
 enum Disposal {
-  /// The hooks of `dropped`, in reverse, on the calling thread. An async
-  /// hook cannot be awaited here and is reported as such.
+  /// `dropped` (in the order made) in the order to dispose them: newest
+  /// first, except that an instance is disposed before every instance it
+  /// declares a dependency on, made later or not. A `.scoped` dependency
+  /// reached through a `Lazy` is made after the service that uses it, so
+  /// newest first alone would close it while its user may still need it
+  /// in its own hook. Declared dependencies only (what `check` sees); a
+  /// cycle of them keeps the order made.
+  static func disposalOrder(_ dropped: [DroppedInstance]) -> [DroppedInstance] {
+    guard dropped.count > 1 else { return dropped }
+    // Made first, disposed last: order dependencies before their
+    // dependents, then reverse.
+    var positions: [ServiceKey: [Int]] = [:]
+    for (index, item) in dropped.enumerated() { positions[item.record.key, default: []].append(index) }
+    var dependencies = [[Int]](repeating: [], count: dropped.count)
+    for (index, item) in dropped.enumerated() {
+      let info = item.record.info
+      let keys = (info.dependencies ?? []) + info.optionalDependencies + info.deferredDependencies.map(\.key)
+      dependencies[index] = keys.flatMap { positions[$0] ?? [] }.filter { $0 != index }
+    }
+    var placed = [Bool](repeating: false, count: dropped.count)
+    var visiting = [Bool](repeating: false, count: dropped.count)
+    var order: [Int] = []
+    func place(_ index: Int) {
+      guard !placed[index], !visiting[index] else { return }
+      visiting[index] = true
+      for dependency in dependencies[index] { place(dependency) }
+      visiting[index] = false
+      placed[index] = true
+      order.append(index)
+    }
+    for index in dropped.indices { place(index) }
+    return order.reversed().map { dropped[$0] }
+  }
+
+  /// The hooks of `dropped`, in ``disposalOrder(_:)``, on the calling
+  /// thread. An async hook cannot be awaited here and is reported as such.
   static func runSynchronously(_ dropped: [DroppedInstance]) -> (hooks: Int, failures: [DisposalFailure]) {
     var (hooks, failures) = (0, [DisposalFailure]())
-    for item in dropped.reversed() {
+    for item in disposalOrder(dropped) {
       guard let hook = item.record.readingMetadata({ $0.dispose }) else { continue }
       hooks += 1
       switch hook {
@@ -20,12 +55,13 @@ enum Disposal {
     return (hooks, failures)
   }
 
-  /// The hooks of `dropped`, in reverse, each async one within `limit`.
+  /// The hooks of `dropped`, in ``disposalOrder(_:)``, each async one
+  /// within `limit`.
   static func run(_ dropped: [DroppedInstance], limit: Duration) async -> (
     hooks: Int, failures: [DisposalFailure]
   ) {
     var (hooks, failures) = (0, [DisposalFailure]())
-    for item in dropped.reversed() {
+    for item in disposalOrder(dropped) {
       guard let hook = item.record.readingMetadata({ $0.dispose }) else { continue }
       hooks += 1
       let reason: DisposalFailure.Reason
