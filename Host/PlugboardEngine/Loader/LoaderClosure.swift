@@ -56,9 +56,14 @@ struct LoaderClosure {
   /// `needed` through `runPath`. `mappedEarlier` names the libraries
   /// plugins loaded before this one will have mapped (by name), for a walk
   /// made before anything is loaded (`pin`): taken as loaded by a plugin.
-  init(folder: String, needed: [String], runPath: [String], mappedEarlier: [String: String] = [:]) {
+  /// `subfolders` lists each folder's search subfolders once for every
+  /// walk that shares it (a bring-up's: every plugin searches the same
+  /// few folders).
+  init(
+    folder: String, needed: [String], runPath: [String], mappedEarlier: [String: String] = [:],
+    subfolders: SubfolderCache = SubfolderCache()
+  ) {
     var seen = Set<String>()
-    var subfolders = SubfolderCache()
     var queue: [(folder: String, needed: [String], runPath: [String], chain: [String])] = [
       (folder, needed, runPath, [])
     ]
@@ -71,7 +76,7 @@ struct LoaderClosure {
         if loaded?.loader == .host { continue }
         guard
           let (path, entry) = Self.search(
-            name, runPath: object.runPath, origin: object.folder, subfolders: &subfolders)
+            name, runPath: object.runPath, origin: object.folder, subfolders: subfolders)
         else {
           continue
         }
@@ -100,7 +105,7 @@ struct LoaderClosure {
   /// takes from the current directory, or with a token other than
   /// `$ORIGIN`, is not followed (vetting refuses it).
   static func search(
-    _ name: String, runPath: [String], origin: String, subfolders: inout SubfolderCache
+    _ name: String, runPath: [String], origin: String, subfolders: SubfolderCache
   ) -> (path: String, entry: String)? {
     for entry in runPath {
       guard let folder = PluginNeeds.expand(entry, origin: origin) else { continue }
@@ -112,12 +117,15 @@ struct LoaderClosure {
     return nil
   }
 
-  /// The subfolders of each folder searched, listed once per walk: every
-  /// name looked for searches the same few folders.
-  struct SubfolderCache {
+  /// The subfolders of each folder searched, listed once per walk, or per
+  /// bring-up when its walks share one: every name looked for searches the
+  /// same few folders.
+  final class SubfolderCache {
     private var known: [String: [String]] = [:]
 
-    mutating func existing(in folder: String) -> [String] {
+    init() {}
+
+    func existing(in folder: String) -> [String] {
       if let found = known[folder] { return found }
       let found = SearchSubfolders.existing(in: folder)
       known[folder] = found

@@ -29,7 +29,8 @@ extension PluginNeeds {
     {
       return problem
     }
-    let closure = LoaderClosure(folder: folder, needed: needed, runPath: runPath)
+    let closure = LoaderClosure(
+      folder: folder, needed: needed, runPath: runPath, subfolders: vetting.subfolders)
     let user = geteuid()
     for library in closure.libraries {
       let shown = Terminal.sanitize(library.file)

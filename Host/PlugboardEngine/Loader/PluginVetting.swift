@@ -126,6 +126,9 @@ package struct PluginVetting {
     return verdict
   }
 
+  /// The subfolder listings this bring-up's closure walks share.
+  var subfolders: LoaderClosure.SubfolderCache { folders.subfolders }
+
   /// The problem with a folder the dynamic loader searches (canonical),
   /// continuing "has the run path entry "E" (…), ", or nil: the folder
   /// itself with no sticky exception (adding a library there is the
@@ -185,4 +188,7 @@ final class FolderVerdicts {
   /// folders (a `stat` and a listing each, per plugin, were a tenth of
   /// `check`'s vetting of 201 generated plugins).
   var searched: [String: String?] = [:]
+  /// The subfolders the loader tries first in each folder, for the walks
+  /// of every plugin's closure (``LoaderClosure``).
+  let subfolders = LoaderClosure.SubfolderCache()
 }
