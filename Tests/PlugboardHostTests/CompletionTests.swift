@@ -58,6 +58,16 @@ import Testing
     #expect(try bashCompletions(["run", "--stage-timeout", ""]) == [])
   }
 
+  /// Before a command: the commands, `--help`, `--version` and the options
+  /// every command reading a manifest takes, not each command's own; and
+  /// never the option the scripts call themselves.
+  @Test func bashOffersCommandsAndSharedOptionsFirstAndHidesItsOwnHelper() throws {
+    let first = try bashCompletions([""])
+    #expect(first == CommandSpec.all.map(\.name) + ["--help", "--version", "--manifest"])
+    #expect(try bashCompletions(["--"]) == ["--help", "--version", "--manifest"])
+    #expect(try bashCompletions(["completion", "--"]) == ["--manifest", "--help"])
+  }
+
   /// A manifest declaring `live`, `mock` and two names no shell word can
   /// hold, which are left out.
   private func manifestWithProfiles(in folder: TemporaryDirectory) throws -> String {

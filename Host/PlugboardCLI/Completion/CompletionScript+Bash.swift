@@ -15,7 +15,7 @@ extension CompletionScript {
       $0.valueName != nil && !takesPath($0) && $0.choices.isEmpty && $0.name != OptionSpec.profile.name
     }.map(\.name)
     let cases = commands.map { spec in
-      let words = spec.options.map(\.name) + ["--help"]
+      let words = spec.options.map(\.name).filter { !internalOptions.contains($0) } + ["--help"]
       let positional = positionalValues(spec)
       let values = positional.isEmpty ? "" : #" values=\#(bashQuoted(positional.joined(separator: " ")));"#
       return "    \(spec.name)) opts=\(bashQuoted(words.joined(separator: " ")));\(values) ;;"
@@ -47,7 +47,7 @@ extension CompletionScript {
         esac
         case "$command" in
           "")
-            COMPREPLY=($(compgen -W \(bashQuoted((commands.map(\.name) + ["--help", "--version"] + options.map(\.name)).joined(separator: " "))) -- "$cur"))
+            COMPREPLY=($(compgen -W \(bashQuoted((commands.map(\.name) + ["--help", "--version"] + sharedOptions(commands).map(\.name)).joined(separator: " "))) -- "$cur"))
             return 0 ;;
       \(cases.joined(separator: "\n"))
           *) COMPREPLY=(); return 0 ;;

@@ -28,6 +28,19 @@ enum CompletionScript {
     ["PATH", "DIR"].contains(option.valueName ?? "")
   }
 
+  /// Options the scripts call themselves (`completion --profile-names`),
+  /// never offered to whoever types.
+  static let internalOptions: Set = [CompletionCommand.profileNamesOption]
+
+  /// The options offered before a command is typed: those every command
+  /// that reads a manifest takes (`--manifest`), which mean the same
+  /// whichever command follows. A command's own options come after it.
+  static func sharedOptions(_ commands: [CommandSpec]) -> [OptionSpec] {
+    let readers = commands.filter { $0.option(named: OptionSpec.manifest.name) != nil }
+    guard let first = readers.first else { return [] }
+    return first.options.filter { option in readers.allSatisfy { $0.option(named: option.name) != nil } }
+  }
+
   /// Every option of any command, once each, in order of first appearance.
   static func allOptions(_ commands: [CommandSpec]) -> [OptionSpec] {
     var seen: Set<String> = []
