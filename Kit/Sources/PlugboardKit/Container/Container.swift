@@ -553,9 +553,13 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
         }
         if outcome == .needsRoom { room = current.used }
       }
+      // Fallbacks first: any other registration of their key, made before
+      // or after, then replaces them as a later registration does.
+      let records = state.log.records(upTo: state.log.count)
+      let fallbacks = records.filter(\.isFallback)
       let registry = Registry(
-        records: state.log.records(upTo: state.log.count), activeProfile: profile,
-        selections: state.selections, room: room)
+        records: fallbacks.isEmpty ? records : fallbacks + records.filter { !$0.isFallback },
+        activeProfile: profile, selections: state.selections, room: room)
       if let previous = state.current { state.retired.append(previous) }
       state.current = registry
       state.pending = []

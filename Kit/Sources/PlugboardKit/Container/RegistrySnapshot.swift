@@ -51,15 +51,29 @@ final class RegistrySnapshot: @unchecked Sendable {
     latest.reserveCapacity(count)
     var winner = [Bool](repeating: false, count: count)
     var duplicates: [DuplicateRegistration] = []
+    var fallbacks: Set<Int> = []
     for index in 0..<count {
       let record = log[index]
       guard record.isActive(inProfile: activeProfile) else { continue }
-      winner[index] = true
-      if let previous = latest.updateValue(index, forKey: record.key) {
-        winner[previous] = false
+      let isFallback = record.isFallback
+      if isFallback { fallbacks.insert(index) }
+      guard let previous = latest[record.key] else {
+        latest[record.key] = index
+        winner[index] = true
+        continue
+      }
+      // A fallback yields to any other registration of its key, whichever
+      // came first, and being replaced is no duplicate: it is what it is for.
+      switch (fallbacks.contains(previous), isFallback) {
+      case (false, true): continue
+      case (true, false): break
+      default:
         duplicates.append(
           DuplicateRegistration(key: record.key, winner: record.site, replaced: log[previous].site))
       }
+      winner[previous] = false
+      winner[index] = true
+      latest[record.key] = index
     }
     var records: [RegistrationRecord] = []
     records.reserveCapacity(latest.count)

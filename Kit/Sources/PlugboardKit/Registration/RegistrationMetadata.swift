@@ -38,6 +38,9 @@ struct RegistrationMetadata: Sendable {
     /// What to do with an instance its scope lets go of
     /// (``ServiceEntry/onDispose(_:)-(_)``).
     var dispose: DisposeHook?
+    /// Serves its key only when no other registration of the key does
+    /// (``ServiceEntry/asFallback()``).
+    var isFallback = false
   }
 
   private final class Box: Sendable {

@@ -50,9 +50,9 @@ class RegistrationRecord: @unchecked Sendable {
   /// Whether any `initCompleted` handler was added, so that making an
   /// instance can skip the metadata lock in the common case.
   @usableFromInline let hasInitCompleted = Atomic<Bool>(false)
-  /// Whether any profile condition or exclusion was set, so that
-  /// publishing can skip the metadata lock for the (common) unconditional
-  /// registration.
+  /// Whether any profile condition, exclusion or fallback mark was set,
+  /// so that publishing can skip the metadata lock for the (common)
+  /// unconditional registration.
   let hasProfiles = Atomic<Bool>(false)
   /// Whether the service type is a class, learned when first asked: 0
   /// not yet, 1 a class, 2 not.
@@ -310,6 +310,14 @@ class RegistrationRecord: @unchecked Sendable {
 
   /// Whether this registration takes part when `profile` is active: its
   /// profiles match, and configuration did not exclude it.
+  /// Whether ``ServiceEntry/asFallback()`` made it a default others replace.
+  /// Read for every registration when the lookup tables are rebuilt, so
+  /// behind ``hasProfiles``, which a fallback sets as well: the flag says
+  /// "read the details before choosing this registration".
+  var isFallback: Bool {
+    hasProfiles.load(ordering: .relaxed) && readingMetadata { $0.details.isFallback }
+  }
+
   func isActive(inProfile profile: String?) -> Bool {
     guard hasProfiles.load(ordering: .relaxed) else { return true }
     return readingMetadata {

@@ -84,6 +84,30 @@
     return self
   }
 
+  /// Makes this registration a default that any other registration of
+  /// the same key replaces, made before it or after: a plugin provides a
+  /// service another plugin may provide better, whatever the order the
+  /// manifest loads them in (MS.DI's `TryAdd`, Spring's
+  /// `@ConditionalOnMissingBean`).
+  ///
+  /// ```swift
+  /// container.register((any Logger).self) { _ in PrintLogger() }.asFallback()
+  /// // in another plugin, loaded before or after:
+  /// container.register((any Logger).self) { _ in JournalLogger() }  // wins
+  /// ```
+  ///
+  /// Being replaced is what a fallback is for, so `check` reports no
+  /// duplicate registration for it; two fallbacks of one key are
+  /// duplicates as usual (the later wins).
+  @discardableResult
+  public func asFallback() -> ServiceEntry<Service> {
+    record.withMetadata { $0.isFallback = true }
+    // The flag that makes table rebuilds read a registration's details.
+    record.hasProfiles.store(true, ordering: .relaxed)
+    container.invalidate()
+    return self
+  }
+
   /// The key this entry registered.
   public var key: ServiceKey { record.key }
   /// The scope currently set (`.container` for a custom scope).
