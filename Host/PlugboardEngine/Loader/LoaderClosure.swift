@@ -59,9 +59,14 @@ struct LoaderClosure {
   /// `subfolders` lists each folder's search subfolders once for every
   /// walk that shares it (a bring-up's: every plugin searches the same
   /// few folders).
+  ///
+  /// `matched` holds what ``LoadedLibraries/match(loadedAs:)`` answered
+  /// for names already asked (the plugin's own needs, which its survey
+  /// asked): each answer costs a `dlopen`, a `dlinfo` and a `realpath`.
   init(
     folder: String, needed: [String], runPath: [String], mappedEarlier: [String: String] = [:],
-    subfolders: SubfolderCache = SubfolderCache()
+    subfolders: SubfolderCache = SubfolderCache(),
+    matched: [String: (file: String, loader: LoadedLibraries.Loader?)?] = [:]
   ) {
     var seen = Set<String>()
     var queue: [(folder: String, needed: [String], runPath: [String], chain: [String])] = [
@@ -72,7 +77,8 @@ struct LoaderClosure {
       let object = queue[next]
       next += 1
       for name in object.needed where !name.utf8.contains(UInt8(ascii: "/")) && seen.insert(name).inserted {
-        let loaded = LoadedLibraries.match(loadedAs: name) ?? mappedEarlier[name].map { ($0, .plugin("")) }
+        let answer = matched[name] ?? LoadedLibraries.match(loadedAs: name)
+        let loaded = answer ?? mappedEarlier[name].map { ($0, .plugin("")) }
         if loaded?.loader == .host { continue }
         guard
           let (path, entry) = Self.search(

@@ -29,8 +29,12 @@ extension PluginNeeds {
     {
       return problem
     }
+    // The survey asked the loader about the plugin's own needs already;
+    // those it left out are plugboard's own (a cached answer).
+    var matched: [String: (file: String, loader: LoadedLibraries.Loader?)?] = [:]
+    for need in needs { matched[need.name] = need.loaded.map { ($0, need.loader) } }
     let closure = LoaderClosure(
-      folder: folder, needed: needed, runPath: runPath, subfolders: vetting.subfolders)
+      folder: folder, needed: needed, runPath: runPath, subfolders: vetting.subfolders, matched: matched)
     let user = geteuid()
     for library in closure.libraries {
       let shown = Terminal.sanitize(library.file)
