@@ -34,8 +34,9 @@ enum Neighbours {
         // As the loader searches, and as vetting and `pin` found it
         // (``LoaderClosure``): the subfolders it tries first, then the folder.
         let base = origins.contains(entry) ? folder : entry
-        let candidates = SearchSubfolders.existing(in: base).map { $0 + "/" + name } + [base + "/" + name]
-        guard let candidate = candidates.first(where: isRegularFile) else { continue }
+        guard
+          let candidate = LoaderClosure.find(name, in: base, subfolders: SearchSubfolders.existing(in: base))
+        else { continue }
         if origins.contains(entry) {
           found.beside.append((name, candidate))
         } else if !isTrusted(candidate) {
@@ -51,11 +52,6 @@ enum Neighbours {
   /// match a `DT_NEEDED` entry before searching any folder.
   private static func isLoaded(_ name: String) -> Bool {
     dlopen(name, RTLD_LAZY | RTLD_NOLOAD) != nil
-  }
-
-  private static func isRegularFile(_ path: String) -> Bool {
-    var status = stat()
-    return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
   }
 
   /// A library of the system's folders, or of the folder the Swift runtime

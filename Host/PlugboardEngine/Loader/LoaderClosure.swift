@@ -114,13 +114,20 @@ struct LoaderClosure {
     _ name: String, runPath: [String], origin: String, subfolders: SubfolderCache
   ) -> (path: String, entry: String)? {
     for entry in runPath {
-      guard let folder = PluginNeeds.expand(entry, origin: origin) else { continue }
-      for candidate in subfolders.existing(in: folder) + [folder] {
-        let path = candidate + "/" + name
-        if FileKind.following(path) == .regular { return (path, entry) }
-      }
+      guard let folder = PluginNeeds.expand(entry, origin: origin),
+        let path = find(name, in: folder, subfolders: subfolders.existing(in: folder))
+      else { continue }
+      return (path, entry)
     }
     return nil
+  }
+
+  /// The file the loader maps for `name` from `folder`, whose search
+  /// subfolders are `subfolders`: the first of them that holds it, else
+  /// the folder's own; nil when none does. Sealing a pinned plugin's
+  /// neighbours looks the same way (``Neighbours``).
+  static func find(_ name: String, in folder: String, subfolders: [String]) -> String? {
+    (subfolders + [folder]).lazy.map { $0 + "/" + name }.first { FileKind.following($0) == .regular }
   }
 
   /// The subfolders of each folder searched, listed once per walk, or per

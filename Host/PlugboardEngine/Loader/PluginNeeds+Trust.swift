@@ -35,15 +35,11 @@ extension PluginNeeds {
     for need in needs { matched[need.name] = need.loaded.map { ($0, need.loader) } }
     let closure = LoaderClosure(
       folder: folder, needed: needed, runPath: runPath, subfolders: vetting.subfolders, matched: matched)
-    let user = geteuid()
     for library in closure.libraries {
       let shown = Terminal.sanitize(library.file)
       let subject = Self.subject(library)
       guard let status = FileTrust.status(library.file) else { continue }
-      if let problem = FileTrust.fileProblem(
-        status, at: library.file, user: user, stake: "run code in plugboard")
-        ?? vetting.folderProblem(FilePath.directory(of: library.file))
-      {
+      if let problem = vetting.permissions(of: library.file, status: status) {
         return "\(subject) \(problem)"
       }
       if library.loadedByPlugin { continue }

@@ -150,7 +150,7 @@ package struct PluginVetting {
     {
       return "whose libraries are trusted only as far as their folders: a library there \(problem)"
     }
-    for subfolder in SearchSubfolders.existing(in: folder) {
+    for subfolder in subfolders.existing(in: folder) {
       guard
         let problem = FileTrust.folderProblem(
           subfolder, user: user, thing: thing, stake: Self.stake, exposed: .searchedByLoader)
