@@ -207,30 +207,25 @@ public struct DependencyGraph {
   /// reach them.
   private struct InheritedNodes {
     let ancestors: [RegistrySnapshot]
-    /// Each ancestor's serving registrations by key, made on first use.
-    private var byKey: [[ServiceKey: RegistrationInfo]?]
+    /// Each ancestor's serving registrations by key, and the names its
+    /// profile chose, made on first use: a graph asks each ancestor about
+    /// many keys.
+    private var tables: [(byKey: [ServiceKey: RegistrationInfo], selectedNames: [ObjectIdentifier: String])?]
     /// The node made for a key at a level.
     private var made: [Int: [ServiceKey: Int]] = [:]
 
     init(ancestors: [RegistrySnapshot]) {
       self.ancestors = ancestors
-      byKey = Array(repeating: nil, count: ancestors.count)
+      tables = Array(repeating: nil, count: ancestors.count)
     }
 
     /// The node of the nearest ancestor from `start` (0: the parent) that
     /// serves `key`, appended to `nodes` the first time; nil when none does.
     mutating func node(for key: ServiceKey, above start: Int, into nodes: inout [Node]) -> Int? {
       for position in ancestors.indices.dropFirst(start) {
-        let snapshot = ancestors[position]
-        var names: [ObjectIdentifier: String] = [:]
-        for (id, selection) in snapshot.selections { names[id] = selection.name }
-        let wanted = DependencyGraph.servingKey(for: key, selectedNames: names)
-        if byKey[position] == nil {
-          var table: [ServiceKey: RegistrationInfo] = [:]
-          for record in snapshot.records { table[record.key] = record.info }
-          byKey[position] = table
-        }
-        guard let info = byKey[position]?[wanted] else { continue }
+        let table = tables[position] ?? makeTable(position)
+        let wanted = DependencyGraph.servingKey(for: key, selectedNames: table.selectedNames)
+        guard let info = table.byKey[wanted] else { continue }
         let level = position + 1
         if let known = made[level]?[wanted] { return known }
         var node = Node(index: nodes.count, info: info, isAvailable: true)
@@ -240,6 +235,18 @@ public struct DependencyGraph {
         return node.index
       }
       return nil
+    }
+
+    private mutating func makeTable(_ position: Int)
+      -> (byKey: [ServiceKey: RegistrationInfo], selectedNames: [ObjectIdentifier: String])
+    {
+      let snapshot = ancestors[position]
+      var byKey: [ServiceKey: RegistrationInfo] = [:]
+      for record in snapshot.records { byKey[record.key] = record.info }
+      var names: [ObjectIdentifier: String] = [:]
+      for (id, selection) in snapshot.selections { names[id] = selection.name }
+      tables[position] = (byKey, names)
+      return (byKey, names)
     }
   }
 
