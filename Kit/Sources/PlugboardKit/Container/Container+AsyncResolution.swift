@@ -208,6 +208,13 @@ extension Container {
     }
     guard record.hasHandlers else { return made }
     var instance = made
+    if !decoratorSlots(of: record).isEmpty {
+      // Below this link, as a factory's own requests are.
+      let box = AwaitedInstance(value: instance)
+      instance = try await AsyncResolutionContext.$current.withValue(link) {
+        try await decorateAwaited(box.value, of: record, resolver: resolver)
+      }
+    }
     try link.enteredIntoThread { thread in
       for handler in record.readingMetadata({ $0.initCompleted }) {
         do {
@@ -231,6 +238,12 @@ extension Container {
       kind: .cycle(path: records[start...].map(\.key) + [record.key]), key: record.key,
       chain: context.links + [closing], registries: registries)
   }
+}
+
+/// An instance an async factory made, on its way through its decorators:
+/// one request holds it, and hands it to one decorator at a time.
+private struct AwaitedInstance<Value>: @unchecked Sendable {
+  let value: Value
 }
 
 /// Runtime arguments the caller of an awaited resolve sent, on their way

@@ -213,6 +213,18 @@ extension Container {
     try ResolutionContext.withCurrent { context in
       try enter(record, hasArguments: hasArguments, in: context)
       defer { context.pop() }
+      // A decorated registration has a completion step, so it always
+      // comes here; the check costs the others one load.
+      if record.hasInitCompleted.load(ordering: .relaxed) {
+        let slots = decoratorSlots(of: record)
+        if !slots.isEmpty {
+          try withoutActuallyEscaping(produce) { produce in
+            try makeScopedOnEnoughStack(
+              record, in: context, into: out, produce: decorated(record, slots: slots, produce: produce))
+          }
+          return
+        }
+      }
       try makeScopedOnEnoughStack(record, in: context, into: out, produce: produce)
     }
   }
@@ -534,6 +546,8 @@ extension Container {
   ) throws {
     guard record.hasInitCompleted.load(ordering: .relaxed) else { return }
     let handlers = record.readingMetadata { $0.initCompleted }
+    // Decorators set the flag too, and have no handlers here.
+    guard !handlers.isEmpty else { return }
     let floor = context.cycleFloor
     context.completions &+= 1
     context.cycleFloor = context.depth

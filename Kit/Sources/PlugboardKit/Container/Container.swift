@@ -89,6 +89,8 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   let state = Protected(State())
   /// The contributions made here, per contract (Container+Contributions).
   let contributions = ContributionIndex()
+  /// The decorators declared here, per target (Container+Decorators).
+  let decorators = DecoratorIndex()
   /// Whether any ``Behavior`` was added, so that registering without one
   /// costs a load rather than the lock.
   let announcing = Atomic<Bool>(false)
@@ -207,6 +209,7 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
       state.log = state.log.appending(record)
       state.pending.append(record)
     }
+    markIfDecorated(record)
     // Already withdrawn (the common case while assembling): nothing to do.
     // A registry published after the lock above includes the record; one
     // published before it is seen here and withdrawn.

@@ -142,10 +142,17 @@ extension Container {
   ///   in this container are ignored.
   @discardableResult
   public func excludeContributions(_ reasons: [ServiceKey: String]) -> Set<ServiceKey> {
-    guard reasons.keys.contains(where: \.isContribution) else { return [] }
+    exclude(reasons, where: \.isContribution)
+  }
+
+  /// Leaves out each registration of `reasons`' keys that `isExcludable`
+  /// accepts (a contribution, a decorator), with its reason, in one pass
+  /// and with one change published.
+  func exclude(_ reasons: [ServiceKey: String], where isExcludable: (ServiceKey) -> Bool) -> Set<ServiceKey> {
+    guard reasons.keys.contains(where: isExcludable) else { return [] }
     let records = state.withLock { $0.log.records(upTo: $0.log.count) }
     var excluded: Set<ServiceKey> = []
-    for record in records where record.key.isContribution {
+    for record in records where isExcludable(record.key) {
       guard let reason = reasons[record.key] else { continue }
       record.withMetadata { $0.exclusion = reason }
       record.hasProfiles.store(true, ordering: .relaxed)

@@ -38,6 +38,11 @@ extension ServiceKey {
   static func nameClause(_ name: String) -> String {
     guard name.hasPrefix("\u{0}") else { return " named \"\(escaped(name))\"" }
     if name == ContributionIndex.extensionPointName { return " (every contribution)" }
+    if name.hasPrefix(DecoratorIndex.reservedPrefix) {
+      let rest = name.dropFirst(DecoratorIndex.reservedPrefix.count)
+      guard let colon = rest.firstIndex(of: ":") else { return " decorator #\(rest)" }
+      return " decorator \"\(escaped(String(rest[rest.index(after: colon)...].dropFirst())))\""
+    }
     guard name.hasPrefix(ContributionIndex.reservedPrefix) else { return " named \"\(escaped(name))\"" }
     let rest = name.dropFirst(ContributionIndex.reservedPrefix.count)
     guard let colon = rest.firstIndex(of: ":") else { return " contribution #\(rest)" }

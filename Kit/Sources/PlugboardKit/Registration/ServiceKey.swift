@@ -23,11 +23,14 @@
   /// A name's quotes, backslashes and control characters are escaped, as in
   /// a Swift string literal: names come from plugins, and a description is
   /// printed, so a name holding a line break must not start a line of its own.
-  /// A contribution's reserved name reads `contribution "help"` instead.
+  /// A contribution's reserved name reads `contribution "help"` instead,
+  /// and a decorator's `decorator "timing"`, without the instance it takes.
   public var description: String {
     var text = service.name
     if let name { text += Self.nameClause(name) }
-    if !arguments.isEmpty { text += " with arguments (\(arguments.map(\.name).joined(separator: ", ")))" }
+    if !arguments.isEmpty && !isDecorator {
+      text += " with arguments (\(arguments.map(\.name).joined(separator: ", ")))"
+    }
     return text
   }
 
@@ -35,7 +38,9 @@
   public var shortDescription: String {
     var text = service.shortName
     if let name { text += Self.nameClause(name) }
-    if !arguments.isEmpty { text += " (\(arguments.map(\.shortName).joined(separator: ", ")))" }
+    if !arguments.isEmpty && !isDecorator {
+      text += " (\(arguments.map(\.shortName).joined(separator: ", ")))"
+    }
     return text
   }
 

@@ -171,6 +171,7 @@ public struct DependencyGraph {
     self.root = byKey[Self.applicationKey]
     let contributors = Self.contributors(of: nodes, in: container)
     let keys = contributors.isEmpty ? [] : nodes.map(\.key)
+    let decorators = Self.decorators(of: nodes, in: container)
     // Every analysis walks the edges, most of them several times (reach,
     // cycles, scopes, optional dependencies): each node's are found once.
     // An ancestor's registration a dependency reaches becomes a node at the
@@ -197,6 +198,10 @@ public struct DependencyGraph {
             Self.extensionPointEdges(
               from: index, key: key, contributors: contributors[key.service.id] ?? [], keys: keys)
           }))
+      if !decorators.isEmpty, node.ancestorLevel == 0 {
+        adjacency[index] += Self.decoratorEdges(
+          from: index, key: node.key, decorators: decorators, nodes: nodes)
+      }
       index += 1
     }
     self.nodes = nodes

@@ -89,6 +89,11 @@ public struct Finding: Sendable, Equatable, Encodable {
     /// ``Container/checkByResolving(profile:)``: resolving a registration
     /// failed.
     case resolutionFailed
+    /// A decorator whose target nothing registers: it never runs.
+    case decoratorWithoutTarget
+    /// An async decorator of a synchronous registration, which synchronous
+    /// code makes and cannot await.
+    case asyncDecoratorOfSynchronousRegistration
     /// `explain TYPE --json`: TYPE names no registered type.
     case unknownType
     /// `explain TYPE --json`: TYPE names several registered types.

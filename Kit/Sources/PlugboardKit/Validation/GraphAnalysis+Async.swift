@@ -14,7 +14,9 @@ extension GraphAnalysis {
     }
     return dependents.flatMap { index in
       graph.edges(from: index).compactMap { edge -> Finding? in
-        guard let target = edge.to, !edge.isAwaited, graph.nodes[target].info.isAsync else { return nil }
+        // An async decorator of a synchronous registration has its own finding.
+        guard let target = edge.to, !edge.isAwaited, !edge.key.isDecorator, graph.nodes[target].info.isAsync
+        else { return nil }
         let dependent = graph.nodes[index].info
         let awaited = graph.nodes[target].info
         let (dependentName, awaitedName) = (dependent.key.shortDescription, awaited.key.shortDescription)

@@ -65,5 +65,6 @@
       + captiveDependencies() + duplicateRegistrations(hooks) + undeclaredDependencies()
       + extensionPointCardinalities(hooks) + configurations.flatMap { configurationFindings($0, hooks) }
       + lifecycleHookScopes() + disposeHooksThatNeverRun() + synchronousDependenciesOnAsync()
+      + decoratorsWithoutTarget() + asyncDecoratorsOfSynchronousRegistrations()
   }
 }

@@ -1,0 +1,26 @@
+extension DependencyGraph {
+  /// The available decorator nodes of each decorated registration (its
+  /// type and name, without arguments), in the order they apply.
+  static func decorators(of nodes: [Node], in container: Container) -> [ServiceKey: [Int]] {
+    var found: [ServiceKey: [(order: Int, sequence: Int, node: Int)]] = [:]
+    for node in nodes where node.isAvailable && node.key.isDecorator {
+      guard let decorator = container.decorator(of: node.key) else { continue }
+      found[decorator.target, default: []].append((decorator.order, decorator.sequence, node.index))
+    }
+    return found.mapValues { list in
+      list.sorted { ($0.order, $0.sequence) < ($1.order, $1.sequence) }.map(\.node)
+    }
+  }
+
+  /// The edges from a decorated registration to its decorators: making
+  /// its instance runs each of them, so what they need is needed, and a
+  /// decorator that needs the registration it decorates closes a cycle.
+  static func decoratorEdges(from node: Int, key: ServiceKey, decorators: [ServiceKey: [Int]], nodes: [Node])
+    -> [Edge]
+  {
+    guard !key.isDecorator, let list = decorators[ServiceKey(service: key.service, name: key.name)] else {
+      return []
+    }
+    return list.map { Edge(from: node, key: nodes[$0].key, isOptional: false, to: $0) }
+  }
+}
