@@ -34,6 +34,10 @@ enum DOTRenderer {
         attributes += [
           "style=bold", ##"color="#2f6fb0""##, ##"fontcolor="#2f6fb0""##, ##"label="contribution""##,
         ]
+      case .decorator:
+        attributes += [
+          "style=bold", ##"color="#7a4fb0""##, ##"fontcolor="#7a4fb0""##, ##"label="decorated by""##,
+        ]
       case .lazy, .provider, .afterInit:
         attributes += ["style=dotted", "label=\(quoted(MermaidRenderer.deferralLabel(edge.kind)))"]
       }

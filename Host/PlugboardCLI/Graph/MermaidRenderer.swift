@@ -23,6 +23,7 @@ enum MermaidRenderer {
         case .dependency: "-->"
         case .forwarded: "== forwards ==>"
         case .contribution: "== contribution ==>"
+        case .decorator: "== decorated by ==>"
         case .lazy, .provider, .afterInit: "-. \(Self.deferralLabel(edge.kind)) .->"
         }
       lines.append("  \(edge.from) \(arrow) \(edge.to)")
@@ -54,7 +55,7 @@ enum MermaidRenderer {
     case .lazy: "lazy"
     case .provider: "provider"
     case .afterInit: "after init"
-    case .dependency, .forwarded, .contribution: ""
+    case .dependency, .forwarded, .contribution, .decorator: ""
     }
   }
 

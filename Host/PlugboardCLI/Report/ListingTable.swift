@@ -44,6 +44,7 @@ enum ListingTable {
   /// order is in the extension point's table).
   private static func name(_ registration: DeploymentListing.Registration) -> String {
     let quoted = registration.name.map { "\"\(Terminal.sanitize($0))\"" }
+    if registration.decorator != nil { return quoted.map { "decorator \($0)" } ?? "decorator" }
     guard registration.contribution != nil else { return quoted ?? "-" }
     return quoted.map { "contribution \($0)" } ?? "contribution"
   }
@@ -79,6 +80,10 @@ enum ListingTable {
   /// The type with its runtime argument types, if any: `Cat (String, Int)`.
   /// A forwarded type names its target: `Starter → Engine (forwarded)`.
   private static func type(_ registration: DeploymentListing.Registration) -> String {
+    if let decorator = registration.decorator {
+      return
+        "\(registration.type) (decorates \(Terminal.sanitize(decorator.decorates)), order \(decorator.order))"
+    }
     let forwarded = registration.forwardsTo.map { " → \($0) (forwarded)" } ?? ""
     guard !registration.arguments.isEmpty else { return registration.type + forwarded }
     return "\(registration.type) (\(registration.arguments.joined(separator: ", ")))" + forwarded

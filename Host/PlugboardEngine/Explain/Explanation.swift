@@ -109,7 +109,7 @@ package struct Explanation {
       for edge in graph.edges(from: node) {
         // A Lazy, Provider or initCompleted edge: shown, and not a cycle
         // when it leads back up, since the instance exists by then.
-        let via = edge.deferral.map { " (\(Self.phrase($0)))" } ?? ""
+        let via = edge.deferral.map { " (\(Self.phrase($0)))" } ?? (edge.key.isDecorator ? " (wraps it)" : "")
         if let target = edge.to, !path.contains(target), target != node {
           children.append(
             describe(target, optional: edge.isOptional, path: path + [node], seen: &seen, via: via))
@@ -147,10 +147,11 @@ package struct Explanation {
     let chosenKey = request.flatMap { graph.provider(of: $0) }.map { graph.nodes[$0].key }
     let identity = request?.service
     // A contribution is no candidate for a single request: its tree is
-    // listed among the contributions.
+    // listed among the contributions. A decorator is none either: it is
+    // in the chosen registration's tree.
     for node in graph.nodes
     where node.key.service.name == typeName && node.key != chosenKey
-      && !(node.isAvailable && node.key.isContribution)
+      && !(node.isAvailable && node.key.isContribution) && !node.key.isDecorator
     {
       let site = "\(node.key.shortDescription) at \(node.info.site)"
       if !node.isAvailable {

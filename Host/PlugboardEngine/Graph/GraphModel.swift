@@ -24,6 +24,8 @@ package struct GraphModel: Sendable, Encodable {
     package var shadowedBy: String? = nil
     /// For a contribution: its extension point and declared order.
     package var contribution: ContributionMark? = nil
+    /// For a decorator: the registration it decorates and its declared order.
+    package var decorator: DecoratorMark? = nil
   }
 
   package struct Edge: Sendable, Encodable {
@@ -32,9 +34,10 @@ package struct GraphModel: Sendable, Encodable {
     /// instance; a deferred edge (`Lazy`, `Provider`, `initCompleted`) is
     /// followed only after construction, so it never closes a cycle; a
     /// contribution edge leads from a `Contributions<T>` dependency to one
-    /// of the contributions to `T`.
+    /// of the contributions to `T`; a decorator edge leads from a
+    /// registration to a decorator that wraps its instance.
     package enum Kind: String, Sendable, Encodable {
-      case dependency, forwarded, lazy, provider, afterInit, contribution
+      case dependency, forwarded, lazy, provider, afterInit, contribution, decorator
     }
     package let from: String
     package let to: String
@@ -74,6 +77,7 @@ package struct GraphModel: Sendable, Encodable {
         file: node.info.site.fileID, line: node.info.site.line,
         status: node.isAvailable ? "registered" : "failed")
       drawn.contribution = ContributionMark.of(node.key, in: container)
+      drawn.decorator = DecoratorMark.of(node.key, in: container)
       return drawn
     }
     var missing: [ServiceKey: String] = [:]
@@ -156,18 +160,21 @@ package struct GraphModel: Sendable, Encodable {
     // cycle, as every deferral.
     case .some: .lazy
     case nil:
-      node.info.forwardsTo == edge.key ? .forwarded : edge.key.isContribution ? .contribution : .dependency
+      node.info.forwardsTo == edge.key
+        ? .forwarded
+        : edge.key.isContribution ? .contribution : edge.key.isDecorator ? .decorator : .dependency
     }
   }
 
   /// A key's name as drawn: a contribution's own name, not the reserved
   /// name it is stored under.
   private static func name(_ key: ServiceKey) -> String? {
-    key.isContribution || key.isExtensionPoint ? key.contributionName : key.name
+    if key.isDecorator { return key.decoratorName }
+    return key.isContribution || key.isExtensionPoint ? key.contributionName : key.name
   }
 
   private static func label(_ key: ServiceKey) -> String {
-    guard !key.isContribution, !key.isExtensionPoint else { return key.shortDescription }
+    guard !key.isContribution, !key.isExtensionPoint, !key.isDecorator else { return key.shortDescription }
     var label = key.service.shortName
     if let name = key.name { label += " \"\(name)\"" }
     if !key.arguments.isEmpty { label += " (\(key.arguments.map(\.shortName).joined(separator: ", ")))" }

@@ -57,6 +57,9 @@ package struct DeploymentListing: Encodable, Sendable {
     /// For a contribution: its extension point and order (its `name` is
     /// the one it was given); absent for a plain registration.
     package var contribution: ContributionMark? = nil
+    /// For a decorator: the registration it decorates and its order (its
+    /// `name` is the one it was given); absent for any other registration.
+    package var decorator: DecoratorMark? = nil
   }
 
   package struct Problem: Encodable, Sendable {
@@ -103,6 +106,7 @@ extension DeploymentListing {
       var registration = Registration(registrations[index])
       registration.hooks = hooks.of(registrations[index])
       registration.contribution = ContributionMark.of(registrations[index].key, in: deployment.container)
+      registration.decorator = DecoratorMark.of(registrations[index].key, in: deployment.container)
       let plugin = registrations[index].site.plugin ?? ""
       if run?.plugin != plugin {
         if let finished = run { byPlugin[finished.plugin, default: []] += finished.registrations }
@@ -180,10 +184,21 @@ extension DeploymentListing.Plugin {
 extension DeploymentListing.Registration {
   init(_ info: RegistrationInfo) {
     self.init(
-      type: info.key.service.name, name: info.key.isContribution ? info.key.contributionName : info.key.name,
-      arguments: info.key.arguments.map(\.name),
+      type: info.key.service.name, name: Self.name(of: info.key),
+      // A decorator takes the instance it wraps: no argument a caller passes.
+      arguments: info.key.isDecorator ? [] : info.key.arguments.map(\.name),
       scope: info.scopeName, file: info.site.fileID, line: info.site.line,
       forwardsTo: info.forwardsTo?.description)
+  }
+}
+
+extension DeploymentListing.Registration {
+  /// A contribution's or decorator's own name, never the reserved name it
+  /// is stored under.
+  static func name(of key: ServiceKey) -> String? {
+    if key.isContribution { return key.contributionName }
+    if key.isDecorator { return key.decoratorName }
+    return key.name
   }
 }
 
