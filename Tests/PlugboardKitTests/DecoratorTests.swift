@@ -265,3 +265,52 @@ import Testing
     #expect(await container.checkByResolving().findings.isEmpty)
   }
 }
+
+/// A profile's choice of a named registration for a type's unnamed
+/// requests makes that registration the one a decorator of the unnamed
+/// one wraps: decorators follow what requests get.
+@Suite struct DecoratorSelectionTests {
+  protocol Client: Sendable { var trace: String { get } }
+  struct Real: Client { let trace: String }
+  struct Wrapped: Client {
+    let inner: any Client
+    var trace: String { "w(\(inner.trace))" }
+  }
+
+  @Test func theChosenRegistrationIsDecoratedAsTheUnnamedOne() throws {
+    let container = Container()
+    container.register((any Client).self) { _ in Real(trace: "live") }.dependsOn()
+    container.register((any Client).self, name: "Mock") { _ in Real(trace: "mock") }.dependsOn()
+    container.decorate((any Client).self, name: "timing") { _, inner in Wrapped(inner: inner) }.dependsOn()
+    #expect(try container.resolve((any Client).self).trace == "w(live)")
+    container.select(name: "Mock", for: TypeIdentity((any Client).self), reason: "profile mock")
+    #expect(try container.resolve((any Client).self).trace == "w(mock)")
+    let report = container.check()
+    #expect(report.findings.isEmpty)
+  }
+}
+
+/// A decorator of a singleton is part of making it: no captive itself,
+/// and what it holds is held by the singleton.
+@Suite struct DecoratorCaptiveTests {
+  protocol Client: Sendable {}
+  struct Real: Client {}
+  struct Wrapped: Client {
+    let inner: any Client
+    let clock: Clock
+  }
+  struct Clock: Sendable {}
+
+  @Test func aSingletonsDecoratorIsNoCaptiveButItsTransientDependencyIs() throws {
+    let container = Container()
+    container.register((any Client).self) { _ in Real() }.inObjectScope(.container).dependsOn()
+    container.register(Clock.self) { _ in Clock() }.inObjectScope(.transient).dependsOn()
+    container.decorate((any Client).self, name: "timing") { r, inner in
+      Wrapped(inner: inner, clock: try r.resolve())
+    }
+    .dependsOn(Clock.self)
+    let captives = container.check().findings.filter { $0.kind == .captiveDependency }
+    #expect(captives.count == 1)
+    #expect(captives.first?.chain.map(\.display) == ["Client", "Client decorator \"timing\"", "Clock"])
+  }
+}

@@ -115,8 +115,11 @@ extension Container {
         key: reserved, name: name, targetName: target, order: order, sequence: sequence,
         applier: TypedDecoratorApplier<Service>(isAsync: isAsync)),
       for: DecoratorIndex.Target(type: id, name: target))
+    // Every registration of the type, whatever its name: a profile's
+    // choice of a named one makes it serve the unnamed requests a
+    // decorator of the unnamed one wraps.
     let records = state.withLock { $0.log.records(upTo: $0.log.count) }
-    for record in records where record.key.service.id == id && record.key.name == target {
+    for record in records where record.key.service.id == id {
       record.hasInitCompleted.store(true, ordering: .relaxed)
     }
     invalidate()
@@ -124,23 +127,30 @@ extension Container {
   }
 
   /// Marks `record` as having a completion step when decorators target
-  /// its key, so that the resolving code leaves its direct path for it;
+  /// its type, so that the resolving code leaves its direct path for it;
   /// called as a registration is stored.
   func markIfDecorated(_ record: RegistrationRecord) {
-    guard !decorators.isEmpty, !record.key.isDecorator else { return }
-    let target = DecoratorIndex.Target(type: record.key.service.id, name: record.key.name)
-    guard !decorators.slots(for: target).isEmpty else { return }
+    guard !decorators.isEmpty, !record.key.isDecorator, decorators.decorates(record.key.service.id) else {
+      return
+    }
     record.hasInitCompleted.store(true, ordering: .relaxed)
   }
 
-  /// The decorators of `record`'s key declared in the container that
-  /// made it, in the order they apply; `[]` for most records, at the cost
-  /// of one atomic load.
+  /// The decorators of `record` declared in the container that made it,
+  /// in the order they apply: those of its key, and when a profile's
+  /// choice makes it serve its type's unnamed requests, those of the
+  /// unnamed registration too. `[]` for most records, at the cost of one
+  /// atomic load.
   func decoratorSlots(of record: RegistrationRecord) -> [DecoratorIndex.Slot] {
     let owner = record.owner
     guard !owner.decorators.isEmpty, !record.key.isDecorator else { return [] }
-    return owner.decorators.slots(
-      for: DecoratorIndex.Target(type: record.key.service.id, name: record.key.name))
+    let id = record.key.service.id
+    let own = owner.decorators.slots(for: DecoratorIndex.Target(type: id, name: record.key.name))
+    guard let name = record.key.name, owner.state.withLock({ $0.selections[id]?.name }) == name else {
+      return own
+    }
+    let unnamed = owner.decorators.slots(for: DecoratorIndex.Target(type: id, name: nil))
+    return (own + unnamed).sorted { ($0.order, $0.sequence) < ($1.order, $1.sequence) }
   }
 
   /// `produce` followed by the decorators of `record`, each replacing the

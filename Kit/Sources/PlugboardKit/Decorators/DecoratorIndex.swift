@@ -89,6 +89,12 @@ final class DecoratorIndex: Sendable {
     return slots.withLock { $0[target] ?? [] }
   }
 
+  /// Whether any decorator here targets a registration of `type`.
+  func decorates(_ type: ObjectIdentifier) -> Bool {
+    guard !isEmpty else { return false }
+    return slots.withLock { $0.keys.contains { $0.type == type } }
+  }
+
   /// Every target and its decorators.
   var all: [Target: [Slot]] {
     guard !isEmpty else { return [:] }

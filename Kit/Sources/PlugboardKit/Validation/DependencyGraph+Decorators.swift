@@ -15,11 +15,15 @@ extension DependencyGraph {
   /// The edges from a decorated registration to its decorators: making
   /// its instance runs each of them, so what they need is needed, and a
   /// decorator that needs the registration it decorates closes a cycle.
-  static func decoratorEdges(from node: Int, key: ServiceKey, decorators: [ServiceKey: [Int]], nodes: [Node])
-    -> [Edge]
-  {
-    guard !key.isDecorator, let list = decorators[ServiceKey(service: key.service, name: key.name)] else {
-      return []
+  /// A named registration a profile chose to serve its type's unnamed
+  /// requests (`selectedName`) is decorated as the unnamed one too.
+  static func decoratorEdges(
+    from node: Int, key: ServiceKey, decorators: [ServiceKey: [Int]], nodes: [Node], selectedName: String?
+  ) -> [Edge] {
+    guard !key.isDecorator else { return [] }
+    var list = decorators[ServiceKey(service: key.service, name: key.name)] ?? []
+    if let name = key.name, name == selectedName {
+      list += decorators[ServiceKey(service: key.service)] ?? []
     }
     return list.map { Edge(from: node, key: nodes[$0].key, isOptional: false, to: $0) }
   }

@@ -200,7 +200,8 @@ public struct DependencyGraph {
           }))
       if !decorators.isEmpty, node.ancestorLevel == 0 {
         adjacency[index] += Self.decoratorEdges(
-          from: index, key: node.key, decorators: decorators, nodes: nodes)
+          from: index, key: node.key, decorators: decorators, nodes: nodes,
+          selectedName: selectedNames[node.key.service.id])
       }
       index += 1
     }

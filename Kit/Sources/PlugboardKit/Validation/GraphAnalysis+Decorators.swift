@@ -11,9 +11,9 @@ extension GraphAnalysis {
     }
     return decoratorNodes.compactMap { index -> Finding? in
       let info = graph.nodes[index].info
-      guard let decorator = container.decorator(of: info.key), !registered.contains(decorator.target) else {
-        return nil
-      }
+      guard let decorator = container.decorator(of: info.key), !registered.contains(decorator.target),
+        graph.provider(of: decorator.target) == nil
+      else { return nil }
       let target = decorator.target.shortDescription
       let candidates = suggestions(for: decorator.target).filter { !$0.key.isDecorator }
       return Finding(

@@ -37,7 +37,15 @@ extension GraphAnalysis {
       for edge in graph.edges(from: current) {
         guard let target = edge.to, parent[target] == nil else { continue }
         let held = graph.nodes[target].info
-        let direct = current == holder
+        // A decorator of the holder runs once, on the instance the holder's
+        // scope keeps: part of making it, so what it needs is what the
+        // holder needs, and it is no captive itself.
+        let direct = current == holder || (graph.nodes[current].key.isDecorator && parent[current] == holder)
+        if held.key.isDecorator, edge.key.isDecorator {
+          parent[target] = current
+          queue.append(target)
+          continue
+        }
         guard edge.isCaptured else {
           // A Provider resolves when read, from the holder: outside any scope.
           if held.scope == .scoped {
