@@ -81,8 +81,13 @@ enum ListingTable {
   /// A forwarded type names its target: `Starter → Engine (forwarded)`.
   private static func type(_ registration: DeploymentListing.Registration) -> String {
     if let decorator = registration.decorator {
-      return
-        "\(registration.type) (decorates \(Terminal.sanitize(decorator.decorates)), order \(decorator.order))"
+      // The decorated type is the decorator's own; its name and a
+      // declared order are worth saying.
+      let notes =
+        (decorator.decorates == registration.type
+          ? [] : ["decorates \(Terminal.sanitize(decorator.decorates))"])
+        + (decorator.order == 0 ? [] : ["order \(decorator.order)"])
+      return registration.type + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")
     }
     let forwarded = registration.forwardsTo.map { " → \($0) (forwarded)" } ?? ""
     guard !registration.arguments.isEmpty else { return registration.type + forwarded }

@@ -60,6 +60,8 @@ package struct DeploymentChecker {
       + configurationFindings(hooks)
     findings += analysis.lifecycleHookScopes()
     findings += analysis.synchronousDependenciesOnAsync()
+    findings += analysis.disposeHooksThatNeverRun()
+    findings += analysis.decoratorsWithoutTarget() + analysis.asyncDecoratorsOfSynchronousRegistrations()
     let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     // The plugins' registrations: plugboard's default Logger is not one.
     let registrations = graph.nodes.count { !DefaultLogger.isDefault($0.info.site) }

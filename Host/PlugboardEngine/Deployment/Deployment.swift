@@ -76,6 +76,9 @@ package struct Deployment {
       profileProblems += ContributionFilter.apply(
         manifest.contributions, profile: profile?.declaration, to: container, manifest: manifest.path,
         failedPlugins: failed, notLoaded: notLoaded)
+      profileProblems += ContributionFilter.apply(
+        manifest.decorators, profile: profile?.declaration, to: container, manifest: manifest.path,
+        failedPlugins: failed, notLoaded: notLoaded, subject: .decorators)
     }
     var deployment = Deployment(manifest: manifest, outcomes: outcomes, container: container)
     deployment.profile = profile

@@ -56,6 +56,9 @@ package struct Manifest: Equatable, Sendable {
   /// left out in every profile (a profile's own rule for an extension
   /// point replaces this one); see ``ContributionRule``.
   package var contributions: [ContributionRule] = []
+  /// `"decorators"`: per decorated service, the decorators kept or left
+  /// out in every profile, in the same shape.
+  package var decorators: [ContributionRule] = []
 
   package init(
     path: String, plugins: [PluginEntry], profiles: [ProfileDeclaration] = [], activeProfile: String? = nil,

@@ -6,29 +6,37 @@
 extension ManifestDecoder {
   static let contributionRule = AllowedKeys(["include", "exclude"])
 
-  /// The rules of a `contributions` object at `path`, in written order.
-  mutating func contributionRules(_ node: Int, at path: ManifestPath) -> [ContributionRule] {
+  /// The rules of a `contributions` (or `decorators`) object at `path`, in
+  /// written order.
+  mutating func contributionRules(_ node: Int, at path: ManifestPath, subject: RuleSubject = .contributions)
+    -> [ContributionRule]
+  {
     let tape = self.tape
     var rules: [ContributionRule] = []
     for (key, body) in orderedMembers(node, at: path) {
       let extensionPoint = tape.text(key)
       let place = path.key(extensionPoint)
       guard !extensionPoint.isEmpty else {
-        report(place, "expected an extension point's type name, found an empty key")
+        report(
+          place,
+          subject == .contributions
+            ? "expected an extension point's type name, found an empty key"
+            : "expected a decorated service's type name, found an empty key")
         continue
       }
       guard let members = object(body, at: place, allowed: Self.contributionRule, reserved: [:]) else {
         continue
       }
-      let include = members.node("include").map { selectors($0, at: place.key("include")) }
-      let exclude = members.node("exclude").map { selectors($0, at: place.key("exclude")) } ?? []
+      let include = members.node("include").map { selectors($0, at: place.key("include"), subject: subject) }
+      let exclude =
+        members.node("exclude").map { selectors($0, at: place.key("exclude"), subject: subject) } ?? []
       guard include != nil || members.node("exclude") != nil else {
         // An object with only unknown keys was reported key by key.
         guard tape.count(body) == 0 else { continue }
         report(
           place,
-          "expected \"include\" (the contributions to keep) or \"exclude\" (the contributions to leave out), or both"
-        )
+          "expected \"include\" (the \(subject.block) to keep) or \"exclude\" (the \(subject.block) to leave out), "
+            + "or both")
         continue
       }
       rules.append(
@@ -38,12 +46,14 @@ extension ManifestDecoder {
   }
 
   /// An `include` or `exclude` list: non-empty strings, each once.
-  private mutating func selectors(_ node: Int, at path: ManifestPath) -> [ContributionSelector] {
+  private mutating func selectors(_ node: Int, at path: ManifestPath, subject: RuleSubject)
+    -> [ContributionSelector]
+  {
     let tape = self.tape
     guard tape.kind(node) == .array else {
       report(
         path,
-        "expected an array of contribution names (\"trace\", \"Debug.trace\" or \"Debug.*\"), "
+        "expected an array of \(subject.item) names (\"trace\", \"Debug.trace\" or \"Debug.*\"), "
           + "found \(tape.kindDescription(node))")
       return []
     }

@@ -5,7 +5,7 @@ import PlugboardKit
 /// used anywhere must be declared, so a typo is an error with a
 /// did-you-mean rather than a profile that silently never matches.
 extension ManifestDecoder {
-  static let profileKeys = ["description", "services", "contributions", "config"]
+  static let profileKeys = ["description", "services", "contributions", "decorators", "config"]
   static let profile = AllowedKeys(profileKeys)
 
   /// The `profiles` object's members, each a declared profile.
@@ -80,6 +80,9 @@ extension ManifestDecoder {
     var declaration = ProfileDeclaration(name: name, description: description, services: services)
     if let value = members.node("contributions") {
       declaration.contributions = contributionRules(value, at: path.key("contributions"))
+    }
+    if let value = members.node("decorators") {
+      declaration.decorators = contributionRules(value, at: path.key("decorators"), subject: .decorators)
     }
     return declaration
   }

@@ -11,6 +11,7 @@ struct ManifestDecoder {
   static let topLevelKeys = [
     "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "pluginRoots", "stageTimeout",
     "plugins", "logLevel", "pluginFolders", "hookTimeout", "exitTimeout", "libraryPins", "contributions",
+    "decorators",
   ]
   static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256", "optional", "config"]
   static let topLevel = AllowedKeys(topLevelKeys)
@@ -55,6 +56,8 @@ struct ManifestDecoder {
   var exitTimeout: Duration?
   /// The top-level `contributions`; see ManifestDecoder+Contributions.
   var contributions: [ContributionRule] = []
+  /// The top-level `decorators`, of the same shape.
+  var decorators: [ContributionRule] = []
 
   /// The manifest, or every problem found in it. Strings are looked at
   /// for control characters only when the parser saw one (see
@@ -83,6 +86,7 @@ struct ManifestDecoder {
     manifest.discoveredSettings = decoder.discoveredSettings
     manifest.libraryPins = decoder.libraryPins
     manifest.contributions = decoder.contributions
+    manifest.decorators = decoder.decorators
     return .success(manifest)
   }
 
@@ -106,6 +110,9 @@ struct ManifestDecoder {
     pluginFolders = folders(members["pluginFolders"])
     if let node = members.node("contributions") {
       contributions = contributionRules(node, at: root.key("contributions"))
+    }
+    if let node = members.node("decorators") {
+      decorators = contributionRules(node, at: root.key("decorators"), subject: .decorators)
     }
     guard let list = members.node("plugins") else {
       report(root, "missing required key \"plugins\"")

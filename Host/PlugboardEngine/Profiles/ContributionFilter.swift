@@ -23,14 +23,16 @@ enum ContributionFilter {
   ///   - profile: the active profile, whose rules replace the top level's.
   ///   - failedPlugins: the plugins that failed to load or assemble.
   ///   - notLoaded: the manifest's plugins left out of this bring-up.
+  ///   - subject: contributions, or decorators (`"decorators"`, of the
+  ///     same shape, applied the same way).
   static func apply(
     _ rules: [ContributionRule], profile: ProfileDeclaration?, to container: Container, manifest: String,
-    failedPlugins: [String] = [], notLoaded: Set<String> = []
+    failedPlugins: [String] = [], notLoaded: Set<String> = [], subject: RuleSubject = .contributions
   ) -> [DeploymentProblem] {
     let topLevel = rules
-    let profiled = profile?.contributions ?? []
+    let profiled = (subject == .contributions ? profile?.contributions : profile?.decorators) ?? []
     guard !topLevel.isEmpty || !profiled.isEmpty else { return [] }
-    let points = ExtensionPoints(container)
+    let points = ExtensionPoints(container, subject: subject)
     var problems = ProfileProblems(manifest: manifest)
     let tolerant = !failedPlugins.isEmpty
     // Each list's rules by type; a profile's then replace the top level's.
@@ -42,21 +44,24 @@ enum ContributionFilter {
         let matches = points.types(named: rule.extensionPoint)
         guard let type = matches.first else {
           if !tolerant {
-            problems.append(at: rule.path, unknownPoint(rule.extensionPoint, among: points.types))
+            problems.append(
+              at: rule.path, unknownPoint(rule.extensionPoint, among: points.types, subject: subject))
           }
           continue
         }
         guard matches.count == 1 else {
           problems.append(
             at: rule.path,
-            "\"\(rule.extensionPoint)\" matches several extension points "
+            "\"\(rule.extensionPoint)\" matches several "
+              + (subject == .contributions ? "extension points " : "decorated services ")
               + "(\(matches.map(\.name).sorted().joined(separator: ", "))); write the qualified name")
           continue
         }
         if let earlier = seen[type] {
           problems.append(
             at: rule.path,
-            "\(type.name) already has a rule at \(earlier.path); write one rule per extension point")
+            "\(type.name) already has a rule at \(earlier.path); write one rule per "
+              + (subject == .contributions ? "extension point" : "decorated service"))
           continue
         }
         seen[type] = rule
@@ -70,7 +75,8 @@ enum ContributionFilter {
       for selector in (rule.include ?? []) + rule.exclude
       where !contributions.contains(where: { selector.matches(name: $0.name, plugin: $0.plugin) }) {
         if tolerant || selector.pluginPart.map(notLoaded.contains) == true { continue }
-        problems.append(at: selector.path, unknownSelector(selector.text, of: type, among: contributions))
+        problems.append(
+          at: selector.path, unknownSelector(selector.text, of: type, among: contributions, subject: subject))
       }
       for contribution in contributions where contribution.isActive {
         let name = contribution.name
@@ -82,8 +88,11 @@ enum ContributionFilter {
         }
       }
     }
-    container.excludeContributions(exclusions)
-    return problems.report(summarizedAt: "contributions")
+    switch subject {
+    case .contributions: container.excludeContributions(exclusions)
+    case .decorators: container.excludeDecorators(exclusions)
+    }
+    return problems.report(summarizedAt: subject.block)
   }
 
   /// One contribution, active or not, as a selector sees it.
@@ -113,7 +122,7 @@ enum ContributionFilter {
     var byName: [String: [TypeIdentity]] = [:]
     var contributions: [TypeIdentity: [Contribution]] = [:]
 
-    init(_ container: Container) {
+    init(_ container: Container, subject: RuleSubject) {
       var known: Set<TypeIdentity> = []
       func add(_ type: TypeIdentity) {
         guard known.insert(type).inserted else { return }
@@ -123,12 +132,18 @@ enum ContributionFilter {
       }
       let active = container.registrations.map { ($0, true) }
       let inactive = container.inactiveRegistrations.map { ($0, false) }
-      for (info, isActive) in active + inactive where info.key.isContribution {
-        guard let contribution = container.contribution(of: info.key) else { continue }
-        add(contribution.contract)
-        contributions[contribution.contract, default: []].append(
-          Contribution(key: info.key, name: contribution.name, plugin: info.site.plugin, isActive: isActive))
+      for (info, isActive) in active + inactive {
+        let found: (group: TypeIdentity, name: String?)?
+        switch subject {
+        case .contributions: found = container.contribution(of: info.key).map { ($0.contract, $0.name) }
+        case .decorators: found = container.decorator(of: info.key).map { ($0.target.service, $0.name) }
+        }
+        guard let found else { continue }
+        add(found.group)
+        contributions[found.group, default: []].append(
+          Contribution(key: info.key, name: found.name, plugin: info.site.plugin, isActive: isActive))
       }
+      guard subject == .contributions else { return }
       for declaration in container.extensionPoints { add(declaration.contract) }
     }
 
@@ -138,30 +153,38 @@ enum ContributionFilter {
   /// A name from the manifest or a plugin, as a message may print it.
   private static func shown(_ text: String) -> String { Excerpt.of(Terminal.sanitize(text)) }
 
-  private static func unknownPoint(_ written: String, among types: [TypeIdentity]) -> String {
-    let head = "no plugin contributes to or declares an extension point called \"\(shown(written))\""
+  private static func unknownPoint(_ written: String, among types: [TypeIdentity], subject: RuleSubject)
+    -> String
+  {
+    let head =
+      subject == .contributions
+      ? "no plugin contributes to or declares an extension point called \"\(shown(written))\""
+      : "no plugin decorates a service called \"\(shown(written))\""
     let candidates = written.contains(".") ? types.map(\.name) : types.map(\.shortName)
     if let close = KeySuggestion.closest(to: written, among: candidates) {
       return head + "; did you mean \"\(shown(close))\"?"
     }
     guard !types.isEmpty else { return head }
-    return head + "; extension points: " + types.map(\.name).joined(separator: ", ")
+    let listed = subject == .contributions ? "extension points" : "decorated services"
+    return head + "; \(listed): " + types.map(\.name).joined(separator: ", ")
   }
 
   private static func unknownSelector(
-    _ written: String, of type: TypeIdentity, among contributions: [Contribution]
+    _ written: String, of type: TypeIdentity, among contributions: [Contribution], subject: RuleSubject
   )
     -> String
   {
-    let head = "no contribution to \(type.name) is called \"\(shown(written))\""
+    let item = subject.item
+    let head =
+      "no \(item) \(subject == .contributions ? "to" : "of") \(type.name) is called \"\(shown(written))\""
     if let close = KeySuggestion.closest(to: written, among: contributions.flatMap(\.spellings)) {
       return head + "; did you mean \"\(shown(close))\"?"
     }
-    guard !contributions.isEmpty else { return head + "; it has no contributions" }
+    guard !contributions.isEmpty else { return head + "; it has no \(subject.block)" }
     let listed = contributions.map { contribution in
       let name = contribution.name.map { "\"\(shown($0))\"" } ?? "an unnamed one"
       return contribution.plugin.map { "\(name) (\($0))" } ?? name
     }
-    return head + "; its contributions: " + listed.joined(separator: ", ")
+    return head + "; its \(subject.block): " + listed.joined(separator: ", ")
   }
 }

@@ -1,3 +1,27 @@
+/// What a manifest's rules select among: the contributions to an extension
+/// point (`"contributions"`), or the decorators of a service
+/// (`"decorators"`). Both have the same shape, and the same selectors.
+package enum RuleSubject: Sendable {
+  case contributions
+  case decorators
+
+  /// The manifest key the rules are written under.
+  package var block: String {
+    switch self {
+    case .contributions: "contributions"
+    case .decorators: "decorators"
+    }
+  }
+
+  /// One of what the selectors name: `contribution`, `decorator`.
+  var item: String {
+    switch self {
+    case .contributions: "contribution"
+    case .decorators: "decorator"
+    }
+  }
+}
+
 /// What a manifest says about one extension point's contributions:
 ///
 /// ```json
@@ -9,6 +33,10 @@
 /// keeps only the contributions it matches; `exclude` leaves out those it
 /// matches, after `include`. See ``ContributionSelector`` for what a
 /// selector matches and ``ContributionFilter`` for how rules are applied.
+///
+/// A `"decorators"` rule has the same shape, for the decorators of one
+/// service (`"decorators": { "APIClient": { "exclude": ["Timing.*"] } }`):
+/// its `extensionPoint` is then the decorated type.
 package struct ContributionRule: Equatable, Sendable {
   /// The extension point as written: a bare (`Command`) or fully
   /// qualified (`AppContracts.Command`) type name.

@@ -19,6 +19,9 @@ package struct ProfileDeclaration: Equatable, Sendable {
   /// profile keeps or leaves out; each replaces the manifest's top-level
   /// rule for the same extension point.
   package var contributions: [ContributionRule] = []
+  /// `"decorators"`: per decorated service, the decorators this profile
+  /// keeps or leaves out, in the same shape.
+  package var decorators: [ContributionRule] = []
   /// `"config"`: per plugin name, the settings this profile overrides.
   package var config: [String: [String: SettingValue]] = [:]
 
