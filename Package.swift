@@ -34,7 +34,7 @@ let stamped: [Target.PluginUsage] = [.plugin(name: "PlugboardStamp", package: "K
 
 /// The sample deployment's plugins: each a `.dynamic` library under
 /// `Plugins/<Name>/`, named in `plugins.json` as `.build/debug/lib<Name>.so`.
-let samplePlugins = ["Networking", "Keychain", "Auth", "AuthMock", "Login", "IssueList", "Shell"]
+let samplePlugins = ["Networking", "Keychain", "Auth", "AuthMock", "Login", "IssueList", "Shell", "Timing"]
 
 /// Test-only plugins under `Tests/Plugins/<Name>/`, each a `.dynamic`
 /// library, for `plugboard check`'s tests: a dependency cycle across two

@@ -61,7 +61,7 @@ import Testing
       release.plugins.map(\.path) == [
         ".build/release/libNetworking.so", ".build/release/libKeychain.so", ".build/release/libAuth.so",
         ".build/release/libAuthMock.so", ".build/release/libLogin.so", ".build/release/libShell.so",
-        "Plugins/ThirdParty/Analytics/.build/release/libAnalytics.so",
+        ".build/release/libTiming.so", "Plugins/ThirdParty/Analytics/.build/release/libAnalytics.so",
       ])
     #expect(release.pluginFolders == ["plugins.release.d"])
     #expect(release.plugins.map(\.name) == debug.plugins.map(\.name))

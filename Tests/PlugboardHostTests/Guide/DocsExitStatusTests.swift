@@ -24,7 +24,7 @@ import Testing
   private static let meanings: [String: Int32] = [
     "Docs/checking.md: It exits with status": ExitStatus.of(.problems, command: "check"),
     "Docs/checking.md: reports Errors (exit status": ExitStatus.of(.problems, command: "check"),
-    "Docs/checking.md: edge. Warnings (exit status": ExitStatus.healthy.rawValue,
+    "Docs/checking.md: are). Warnings (exit status": ExitStatus.healthy.rawValue,
     "Docs/checking.md: is misuse (exit status": ExitStatus.of(.misuse, command: "check"),
     "Docs/checking.md: (exit status 2; `run`:": ExitStatus.of(.misuse, command: "run"),
     "Docs/embedding.md: throws `RunFailure.startFailed` (exit status": ExitStatus.runStartFailed.rawValue,

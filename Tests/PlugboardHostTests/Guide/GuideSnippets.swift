@@ -280,3 +280,31 @@ func healthReport(from container: Container) async throws -> [String] {
     #expect(try await healthReport(from: container) == ["ada", "database"])
   }
 }
+
+// guide: decorator
+struct CachingAssembly: Assembly {
+  func assemble(container: Container) throws {
+    // Wraps whichever registration serves WeatherService requests, in
+    // whichever plugin made it; the WeatherService plugin does not know.
+    container.decorate((any WeatherService).self, name: "cache") { _, weather in
+      CachedWeatherService(weather)
+    }
+    .dependsOn()
+  }
+}
+
+/// Answers each city from the first forecast it got for it.
+final class CachedWeatherService: WeatherService {
+  private let inner: any WeatherService
+  private let forecasts = Mutex<[String: String]>([:])
+
+  init(_ inner: any WeatherService) { self.inner = inner }
+
+  func forecast(for city: String) async throws -> String {
+    if let known = forecasts.withLock({ $0[city] }) { return known }
+    let fresh = try await inner.forecast(for: city)
+    forecasts.withLock { $0[city] = fresh }
+    return fresh
+  }
+}
+// end guide
