@@ -28,6 +28,16 @@ extension Container {
   ///   `nil` for the active one. Resolution itself follows the container's
   ///   ``activeProfile``.
   public func checkByResolving(profile: String? = nil) async -> ValidationReport {
+    await checkByResolving(profile: profile) { _, _ in }
+  }
+
+  /// ``checkByResolving(profile:)``, telling `willResolve` each
+  /// registration before it is resolved: the host records it where a
+  /// supervising process can read it, so that a factory that crashes or
+  /// hangs the process is reported with its plugin and registration.
+  @_spi(Host) public func checkByResolving(
+    profile: String?, willResolve: (ServiceKey, RegistrationSite) -> Void
+  ) async -> ValidationReport {
     let profile = profile ?? activeProfile
     let probes = ResolutionProbes()
     for record in registry(asIf: profile).records
@@ -36,6 +46,7 @@ extension Container {
     }
     var findings: [Finding] = []
     for probe in probes.all {
+      willResolve(probe.key, probe.site)
       do {
         try await withScope { scope in try await probe.resolve(scope.resolver) }
       } catch let error as ResolutionError {
