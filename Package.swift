@@ -79,6 +79,11 @@ let asyncPlugins = ["AsyncApplication"]
 /// tests.
 let kitClientPlugins = ["KitClient"]
 
+/// Test-only: a plugin in the shape of an assembly ported from Swinject,
+/// whose factory resolves a type it does not declare and nothing registers
+/// (Tests/Plugins/UndeclaredNeed), for `check --resolve`.
+let resolvingPlugins = ["UndeclaredNeed"]
+
 let package = Package(
   name: "Plugboard",
   products: [
@@ -115,7 +120,9 @@ let package = Package(
     // Test-only: an application made by an async factory.
     + asyncPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
     // Test-only: a client of every kind of registration, for Kit upgrades.
-    + kitClientPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
+    + kitClientPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
+    // Test-only: a factory that resolves what it does not declare.
+    + resolvingPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
   dependencies: [
     .package(path: "Kit"),
     .package(path: "Plugins/Contracts"),
@@ -199,7 +206,7 @@ let package = Package(
       .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
     }
     + (feedbackPlugins + requirementPlugins + configurationPlugins + lifecyclePlugins + asyncPlugins
-    + kitClientPlugins).map {
+    + kitClientPlugins + resolvingPlugins).map {
       .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)
     }
     + samplePlugins.map {

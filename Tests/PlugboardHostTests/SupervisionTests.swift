@@ -23,6 +23,12 @@ import Testing
     return (folder, manifest)
   }
 
+  /// Where TrappingFactory registers its services, and how its factory of
+  /// `Database` traps.
+  static let trappingFactorySite = "TrappingFactory/TrappingFactoryPlugin.swift"
+  static let trappingFactoryTrap =
+    #"SIGILL (a Swift runtime trap: "\#(trappingFactorySite):26: Fatal error: database URL missing")"#
+
   @Test func aFactoryThatTrapsWhileTheApplicationIsResolvedIsNamed() throws {
     let (folder, manifest) = try deployment("TrappingFactory")
     defer { withExtendedLifetime(folder) {} }
@@ -30,8 +36,7 @@ import Testing
     #expect(result.exited)
     #expect(result.status == ExitStatus.runCrashed.rawValue)
     #expect(result.status == 70)
-    let site = "TrappingFactory/TrappingFactoryPlugin.swift"
-    let trap = #"SIGILL (a Swift runtime trap: "\#(site):26: Fatal error: database URL missing")"#
+    let (site, trap) = (Self.trappingFactorySite, Self.trappingFactoryTrap)
     #expect(
       result.stderrLines.filter { $0.hasPrefix("plugboard: ") } == [
         "plugboard: resolve Application: crashed with \(trap) while making TrappingFactory.Database "

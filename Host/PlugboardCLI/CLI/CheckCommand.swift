@@ -7,16 +7,24 @@ import PlugboardEngine
 /// profile has an error (warnings allowed), 1 otherwise, 2 for an
 /// undeclared `--profile`.
 ///
+/// `--resolve` also resolves every registration it safely can, in this
+/// (supervised) process, and reports each failure as an error
+/// (``DeploymentChecker/resolvingFindings()``). It is opt-in because it
+/// runs the plugins' factories, with whatever side effects they have.
+///
 /// `PLUGBOARD_PROFILE` does not narrow the check: a variable exported in a
 /// shell or a CI job would silently narrow it to one profile, and a check
 /// that passes because it looked at less is worse than none. It is judged
 /// by the rule every command shares (``EnvironmentRule``) all the same: one
 /// naming an undeclared profile is misuse, as `run` would find it.
 struct CheckCommand {
+  /// `--resolve`: resolve every registration, running its factory.
+  static let resolveFlag = "--resolve"
+
   let options: ParsedOptions
   let console: any Console
 
-  func execute() -> ExitStatus.RawValue {
+  func execute() async -> ExitStatus.RawValue {
     let request = DeploymentRequest(options: options, command: CommandSpec.check.name)
     let manifest: Manifest
     switch request.manifest() {
@@ -37,7 +45,8 @@ struct CheckCommand {
     let profiles: [ActiveProfile?] =
       options.profile != nil || manifest.profiles.isEmpty
       ? [chosen] : manifest.profiles.map(Self.checking(in: manifest))
-    let summary = CheckSummary.check(manifest, profiles: profiles, probe: PluginProbe())
+    let summary = await CheckSummary.check(
+      manifest, profiles: profiles, probe: PluginProbe(), resolving: options.flags.contains(Self.resolveFlag))
     Progress.report(.reporting)
     if options.flags.contains(ListCommand.jsonFlag) {
       console.out(JSONText.encode(summary))

@@ -10,6 +10,9 @@ extension CommandSpec {
       OptionSpec(
         name: ProfileChooser.optionName, valueName: "NAME",
         help: "check only this profile (default: every declared profile, whatever PLUGBOARD_PROFILE names)"),
+      OptionSpec(
+        name: CheckCommand.resolveFlag, valueName: nil,
+        help: "also resolve every registration, running its factory, and report each that fails"),
       OptionSpec(name: "--json", valueName: nil, help: "print the report as JSON for machines"),
     ] + OptionSpec.supervision,
     passthrough: nil)

@@ -78,7 +78,7 @@ package enum Plugboard {
       switch name {
       case CommandSpec.run.name: return await RunCommand(options: options, console: console).execute()
       case CommandSpec.list.name: return ListCommand(options: options, console: console).execute()
-      case CommandSpec.check.name: return CheckCommand(options: options, console: console).execute()
+      case CommandSpec.check.name: return await CheckCommand(options: options, console: console).execute()
       case CommandSpec.explain.name: return ExplainCommand(options: options, console: console).execute()
       case CommandSpec.graph.name: return GraphCommand(options: options, console: console).execute()
       case CommandSpec.pin.name: return PinCommand(options: options, console: console).execute()

@@ -39,19 +39,23 @@ package struct CheckSummary: Sendable, Encodable {
 
   /// Brings `manifest` up in each of `profiles` in turn (nil: no profile)
   /// and checks it. Plugins a profile leaves out are probed with `probe`,
-  /// each once whichever profiles leave it out.
-  package static func check(_ manifest: Manifest, profiles: [ActiveProfile?], probe: PluginProbe)
-    -> CheckSummary
-  {
+  /// each once whichever profiles leave it out. With `resolving` (`check
+  /// --resolve`), every registration of each profile is also resolved
+  /// (``DeploymentChecker/resolvingFindings()``), which runs plugin code.
+  package static func check(
+    _ manifest: Manifest, profiles: [ActiveProfile?], probe: PluginProbe, resolving: Bool = false
+  ) async -> CheckSummary {
     var known: [Int: ProbeResult] = [:]
-    let reports = profiles.map { profile in
+    var reports: [CheckReport] = []
+    for profile in profiles {
       let deployment = Deployment.bringUp(manifest, profile: profile)
       let probes = probe.probeUnloaded(of: deployment, known: &known)
       Progress.report(.stage(.validate, plugin: nil, file: nil))
       let checker = DeploymentChecker(deployment, probes: probes)
       // `check` exits once it has reported.
       ProcessLifetime.keep(checker)
-      return checker.check()
+      let resolved = resolving ? await checker.resolvingFindings() : []
+      reports.append(checker.check(adding: resolved))
     }
     return CheckSummary(manifest: manifest.path, reports: reports)
   }

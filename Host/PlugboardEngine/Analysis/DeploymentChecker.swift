@@ -8,7 +8,8 @@ import Foundation
 /// runs in a unit test, told about the plugins through ``ValidationHooks``;
 /// the deployment's own (load failures, libraries, the loader's
 /// environment, probes, settings) are made here. Nothing is resolved and
-/// no factory runs; see ``DependencyGraph`` for what that can and cannot
+/// no factory runs (unless ``resolvingFindings()`` is asked for, as `check
+/// --resolve` does); see ``DependencyGraph`` for what that can and cannot
 /// see. A caller checking several profiles brings the deployment up once
 /// per profile and checks each.
 package struct DeploymentChecker {
@@ -42,8 +43,10 @@ package struct DeploymentChecker {
       isDefault: DefaultLogger.isDefault)
   }
 
-  /// Every finding, errors first, each group in the order found.
-  package func check() -> CheckReport {
+  /// Every finding, errors first, each group in the order found;
+  /// `resolved`, the findings of ``resolvingFindings()`` when `check
+  /// --resolve` made them, come after the graph's own.
+  package func check(adding resolved: [Finding] = []) -> CheckReport {
     let hooks = ValidationHooks(
       unserved: { unserved($0, chain: $1, unreachable: $2, suggestions: $3) }, missingNotes: unknownProviders,
       position: manifestPosition(of:), exclusionSource: deployment.manifest.path,
@@ -62,6 +65,7 @@ package struct DeploymentChecker {
     findings += analysis.synchronousDependenciesOnAsync()
     findings += analysis.disposeHooksThatNeverRun()
     findings += analysis.decoratorsWithoutTarget() + analysis.asyncDecoratorsOfSynchronousRegistrations()
+    findings += resolved
     let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     // The plugins' registrations: plugboard's default Logger is not one.
     let registrations = graph.nodes.count { !DefaultLogger.isDefault($0.info.site) }

@@ -28,8 +28,16 @@ public enum LoadStage: String, Sendable, CaseIterable, Codable {
   case validate
   /// Resolving the `Application`, whose factories are plugin code.
   case resolveApplication = "resolve Application"
+  /// `check --resolve`: resolving each registration in a scope of its
+  /// own, whose factories are plugin code.
+  case resolveRegistrations = "resolve registrations"
   /// The application is running (`plugboard run`).
   case running = "application running"
   /// Resolving and running the `Application` (`plugboard run`).
   case run
+
+  /// Whether the stage resolves registrations, running the factories of
+  /// whichever plugins that takes: a crash there is reported with the
+  /// registration being made rather than set aside as one plugin's.
+  var resolvesRegistrations: Bool { self == .resolveApplication || self == .resolveRegistrations }
 }

@@ -25,10 +25,10 @@ struct CrashReport {
   /// and the problem to report for it: the plugin whose library holds the
   /// crashing code (see ``CrashSite/blamed(in:)``), whichever stage it
   /// crashed in; else the plugin in its own stage. Nil when no plugin can
-  /// be blamed (plugboard's own stages, or resolving the `Application`,
-  /// whose crash names the registration being made instead).
+  /// be blamed (plugboard's own stages, or resolving registrations, whose
+  /// crash names the registration being made instead).
   func blame(stage: LoadStage, stagePlugin: String?) -> (plugin: String, problem: DeploymentProblem)? {
-    if let site = blamedSite, let plugin = site.plugin, plugin != stagePlugin, stage != .resolveApplication {
+    if let site = blamedSite, let plugin = site.plugin, plugin != stagePlugin, !stage.resolvesRegistrations {
       let during: String
       if let stagePlugin, let clause = Self.otherClause(for: stage, plugin: stagePlugin) {
         during = clause
@@ -87,8 +87,9 @@ struct CrashReport {
   }
 
   /// The child came down in `stage`, which is not a plugin's own: while
-  /// the `Application` was resolved (a factory), or in plugboard's own
-  /// work.
+  /// registrations were resolved (a factory: the `Application`'s for
+  /// `run`, each registration's for `check --resolve`), or in plugboard's
+  /// own work.
   func stageLines(stage: LoadStage, command: String) -> [String] {
     let outcome: String
     switch ending {
@@ -96,16 +97,25 @@ struct CrashReport {
     case .exited(let status): outcome = "ended the process with exit status \(status)"
     case .hung(let limit): outcome = "was stopped after \(ProgressEvent.seconds(limit)) s"
     }
-    guard stage == .resolveApplication else {
+    guard stage.resolvesRegistrations else {
       return [
         "plugboard: \(stage.rawValue): plugboard's process \(outcome) during this stage, which runs no plugin code "
           + "— run with --unsupervised to see the failure directly"
       ].map(Terminal.sanitize)
     }
+    // `check --resolve` resolves every plugin's registrations: it names
+    // the plugin whose code crashed, else the one whose registration it
+    // was resolving (as the stage record has it).
+    let plugin = stage == .resolveApplication ? nil : blamedSite?.plugin ?? watch.plugin
+    let who = plugin.map { "plugin '\($0)' " } ?? ""
+    let unfinished =
+      stage == .resolveApplication
+      ? "the application was not run" : "the check stopped there and printed no report"
     var lines: [String]
     if let innermost = watch.making.last {
       lines = [
-        "plugboard: \(stage.rawValue): \(outcome) while making \(innermost.type) (registered at \(innermost.site))"
+        "plugboard: \(stage.rawValue): \(who)\(outcome) while making \(innermost.type) "
+          + "(registered at \(innermost.site))"
       ]
       if watch.making.count > 1 {
         lines.append(
@@ -117,11 +127,16 @@ struct CrashReport {
       } else {
         action = "fix the factory of \(innermost.type)"
       }
-      lines.append("plugboard: \(command): \(action); the application was not run")
+      lines.append("plugboard: \(command): \(action); \(unfinished)")
     } else {
+      let resolving =
+        stage == .resolveApplication
+        ? "the Application was being resolved"
+        : watch.plugin.map { "a registration of plugin '\($0)' was being resolved" }
+          ?? "a registration was being resolved"
       lines = [
-        "plugboard: \(stage.rawValue): \(outcome) while the Application was being resolved",
-        "plugboard: \(command): fix the failing factory; the application was not run",
+        "plugboard: \(stage.rawValue): \(who)\(outcome) while \(resolving)",
+        "plugboard: \(command): fix the failing factory; \(unfinished)",
       ]
     }
     return lines.map(Terminal.sanitize)

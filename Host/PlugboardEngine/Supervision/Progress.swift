@@ -65,7 +65,7 @@ package enum Progress {
     case .stage(let stage, let plugin, let file):
       // The parent believes the first stage timeout it reads: it must be
       // plugboard's, sent before any plugin code can write to the pipe.
-      if !timeoutSent, plugin != nil || stage == .resolveApplication {
+      if !timeoutSent, plugin != nil || stage.resolvesRegistrations {
         report(.stageTimeout(Supervisor.defaultStageTimeout))
       }
       // Whatever thread runs plugin code gets an alternate signal stack

@@ -33,8 +33,8 @@ enum RuntimeDescriptors {
   /// The stages in which plugin code runs.
   static func runsPluginCode(_ stage: LoadStage) -> Bool {
     switch stage {
-    case .open, .findEntry, .makeAssemblies, .configure, .assemble, .loadedHook, .resolveApplication, .run,
-      .running:
+    case .open, .findEntry, .makeAssemblies, .configure, .assemble, .loadedHook, .resolveApplication,
+      .resolveRegistrations, .run, .running:
       true
     case .readManifest, .locate, .vet, .checkVersions, .requirements, .applyProfile, .validate:
       false

@@ -64,11 +64,12 @@ struct StageWatch: Sendable {
 
   /// Whether the stage in progress is bounded in time: only stages that
   /// run plugin code are (a plugin's own stages, and resolving the
-  /// `Application`, whose factories are plugins'). plugboard's own work,
+  /// `Application` or, for `check --resolve`, each registration, whose
+  /// factories are plugins'). plugboard's own work,
   /// the report and the application take as long as they need, and so does
   /// a crash being written out.
   var hasDeadline: Bool {
-    phase == .bringingUp && crash == nil && (plugin != nil || stage == .resolveApplication)
+    phase == .bringingUp && crash == nil && (plugin != nil || stage?.resolvesRegistrations == true)
   }
 
   /// When the parent must look at the child again: at the stage's
