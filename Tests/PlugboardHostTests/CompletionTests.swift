@@ -200,6 +200,92 @@ import Testing
     #expect(result.stdout == "live\nmock\nlive\nmock\nlive\nmock\n")
   }
 
+  /// A deployment of UndeclaredNeed, which registers `Greeter` and an
+  /// `Application` (besides plugboard's default `Logger`).
+  private func deploymentWithTypes() throws -> (TemporaryDirectory, String) {
+    let folder = try TemporaryDirectory()
+    try FileManager.default.copyItem(
+      atPath: BuildProducts.library("UndeclaredNeed"), toPath: folder.path + "/libUndeclaredNeed.so")
+    return (folder, try folder.writeManifest([("UndeclaredNeed", "libUndeclaredNeed.so")]))
+  }
+
+  /// `explain TYPE` offers the types the deployment on the line registers,
+  /// by the names `explain` takes, asked of the plugboard being completed;
+  /// an option is still completed as one, and the helper is never offered.
+  @Test func bashCompletesTypeNamesAfterExplain() throws {
+    let (folder, manifest) = try deploymentWithTypes()
+    defer { withExtendedLifetime(folder) {} }
+    let plugboard = BuildProducts.plugboard
+    #expect(
+      try bashCompletions(["explain", "--manifest", manifest, ""], command: plugboard) == [
+        "Application", "Greeter", "Logger",
+      ])
+    #expect(
+      try bashCompletions(["--manifest", manifest, "explain", "Gr"], command: plugboard) == ["Greeter"])
+    #expect(try bashCompletions(["explain", "Gr"], command: plugboard, in: folder.path) == ["Greeter"])
+    #expect(try bashCompletions(["explain", "--manifest", manifest, "--t"], command: plugboard) == [])
+    // No deployment to ask: explain's options, as before a type was known.
+    let empty = try TemporaryDirectory()
+    #expect(
+      try bashCompletions(["explain", ""], command: plugboard, in: empty.path)
+        == CompletionScript.offeredOptions(.explain).map(\.name) + ["--help"])
+  }
+
+  /// What the scripts call: one name per line, as `explain` takes it; and
+  /// nothing on standard output when the deployment cannot be brought up.
+  @Test func listsTheDeploymentsTypeNamesForTheScripts() throws {
+    let (folder, manifest) = try deploymentWithTypes()
+    defer { withExtendedLifetime(folder) {} }
+    let listed = try Subprocess.plugboard(["explain", "--type-names", "--manifest", manifest])
+    #expect(listed.status == 0 && listed.stderr.isEmpty)
+    #expect(listed.stdout == "Application\nGreeter\nLogger\n")
+    let missing = try Subprocess.plugboard([
+      "explain", "--type-names", "--manifest", folder.path + "/none.json",
+    ])
+    #expect(missing.stdout.isEmpty)
+  }
+
+  /// fish, as bash: the types of the deployment on the line.
+  @Test(.enabled(if: hasFish, "fish is not installed: the fish script's type completion is not tried"))
+  func fishCompletesTypeNamesAfterExplain() throws {
+    try #require(Toolchain.find("fish") != nil, "PLUGBOARD_REQUIRE_TOOLS names fish, but it is not on PATH")
+    let (folder, manifest) = try deploymentWithTypes()
+    defer { withExtendedLifetime(folder) {} }
+    let file = try folder.write("plugboard.fish", try script("fish"))
+    let plugboard = BuildProducts.plugboard
+    let result = try Subprocess.run(
+      "/usr/bin/env",
+      [
+        "fish", "-c",
+        "source \(file); complete -C'\(plugboard) explain --manifest \(manifest) Gr'; "
+          + "complete -C'\(plugboard) explain --manifest=\(manifest) '",
+      ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let offered = result.stdout.split(separator: "\n").map {
+      $0.split(separator: "\t").first.map(String.init) ?? ""
+    }
+    #expect(offered == ["Greeter", "Application", "Greeter", "Logger"])
+  }
+
+  /// zsh, as its profile names are tried: the part that reads the line.
+  @Test(.enabled(if: hasZsh, "zsh is not installed: the zsh script's type names are not tried"))
+  func zshFindsTypeNamesForTheDeploymentOnTheLine() throws {
+    try #require(Toolchain.find("zsh") != nil, "PLUGBOARD_REQUIRE_TOOLS names zsh, but it is not on PATH")
+    let (folder, manifest) = try deploymentWithTypes()
+    defer { withExtendedLifetime(folder) {} }
+    let file = try folder.write("_plugboard", try script("zsh"))
+    let plugboard = BuildProducts.plugboard
+    let result = try Subprocess.run(
+      "/usr/bin/env",
+      [
+        "zsh", "-f", "-c",
+        "autoload -U compinit && compinit -u -D; source \(file); "
+          + "plugboard_words=(\(plugboard) explain --manifest=\(manifest) ''); _plugboard_type_names",
+      ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "Application\nGreeter\nLogger\n")
+  }
+
   @Test func everyCommandAndOptionIsInEveryScript() throws {
     for shell in CompletionScript.shells {
       let text = try script(shell)

@@ -24,8 +24,13 @@ extension CommandSpec {
       .manifest, .profile,
       OptionSpec(name: ExplainCommand.nameOption, valueName: "NAME", help: "the registration name asked for"),
       OptionSpec(name: ListCommand.jsonFlag, valueName: nil, help: "print the answer as JSON for machines"),
+      OptionSpec(
+        name: ExplainCommand.typeNamesOption, valueName: nil,
+        help:
+          "print the types TYPE can name, one per line, instead of an answer (the completion scripts call it)"
+      ),
     ] + OptionSpec.supervision,
-    passthrough: nil, positional: "TYPE")
+    passthrough: nil, positional: "TYPE", positionalNotNeededWith: ExplainCommand.typeNamesOption)
 
   static let graph = CommandSpec(
     name: "graph",

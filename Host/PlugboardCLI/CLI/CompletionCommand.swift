@@ -31,16 +31,21 @@ struct CompletionCommand {
   private static let shellSyntax = #""'\`$*?[]{}()<>|&;#~!=:,"#
 
   /// The profiles the manifest declares, in written order: only names a
-  /// shell word holds as they are (no space, quote, backslash, glob or
-  /// control character), since they are offered for the line being typed.
-  /// None when the manifest cannot be read: a completion prints no errors.
+  /// shell word holds as they are (``isShellWord(_:)``), since they are
+  /// offered for the line being typed. None when the manifest cannot be
+  /// read: a completion prints no errors.
   static func profileNames(manifest: String?) -> [String] {
     guard case .success(let manifest) = ManifestReader.read(argument: manifest) else { return [] }
-    return manifest.profiles.map(\.name).filter { name in
-      name.unicodeScalars.allSatisfy { scalar in
-        !Terminal.isUnprintable(scalar) && !scalar.properties.isWhitespace
-          && !Self.shellSyntax.unicodeScalars.contains(scalar)
-      }
+    return manifest.profiles.map(\.name).filter(isShellWord)
+  }
+
+  /// Whether a shell word holds `name` as it is (no space, quote,
+  /// backslash, glob or control character): only such names are offered
+  /// for the line being typed.
+  static func isShellWord(_ name: String) -> Bool {
+    name.unicodeScalars.allSatisfy { scalar in
+      !Terminal.isUnprintable(scalar) && !scalar.properties.isWhitespace
+        && !Self.shellSyntax.unicodeScalars.contains(scalar)
     }
   }
 }

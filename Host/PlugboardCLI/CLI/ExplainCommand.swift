@@ -1,5 +1,4 @@
 import PlugboardEngine
-
 @_spi(Host) import PlugboardKit
 
 /// `plugboard explain TYPE [--name NAME] [--profile NAME]`: how TYPE would
@@ -14,11 +13,14 @@ import PlugboardEngine
 /// type or several (with that finding); other misuse prints none.
 struct ExplainCommand {
   static let nameOption = "--name"
+  /// `--type-names`: what the completion scripts call to complete TYPE.
+  static let typeNamesOption = "--type-names"
 
   let options: ParsedOptions
   let console: any Console
 
   func execute() -> ExitStatus.RawValue {
+    if options.flags.contains(Self.typeNamesOption) { return printTypeNames() }
     let query = options.positionals.first ?? ""
     let json = options.flags.contains(ListCommand.jsonFlag)
     let request = DeploymentRequest(options: options, command: CommandSpec.explain.name)
@@ -116,6 +118,25 @@ struct ExplainCommand {
       manifest: deployment.manifest.path, profile: ProfileEffects(deployment), problems: [], query: query,
       findings: [finding])
     console.out(JSONText.encode(report))
+  }
+
+  /// `--type-names`: the types the loaded plugins register, one per line,
+  /// as TYPE may name them and a shell word holds them. The plugins load
+  /// here, in the supervised child, as for any explanation; the plugins
+  /// that are not loaded are not probed, which would take a process each
+  /// for a key press. Nothing when the deployment cannot be brought up: a
+  /// completion prints no errors (the scripts discard standard error).
+  private func printTypeNames() -> ExitStatus.RawValue {
+    let request = DeploymentRequest(options: options, command: CommandSpec.explain.name)
+    let deployment: Deployment
+    switch request.bringUp() {
+    case .success(let brought): deployment = brought
+    case .failure(let failure): return request.report(failure, on: console)
+    }
+    let names = TypeQuery.offered(among: Explanation.registeredTypeNames(deployment.container))
+    Progress.report(.reporting)
+    for name in names where CompletionCommand.isShellWord(name) { console.out(name) }
+    return ExitStatus.healthy.rawValue
   }
 
   private func misuse(_ message: String) -> ExitStatus.RawValue {

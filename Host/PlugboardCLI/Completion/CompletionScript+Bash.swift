@@ -15,13 +15,32 @@ extension CompletionScript {
       $0.valueName != nil && !takesPath($0) && $0.choices.isEmpty && $0.name != OptionSpec.profile.name
     }.map(\.name)
     let cases = commands.map { spec in
-      let words = spec.options.map(\.name).filter { !internalOptions.contains($0) } + ["--help"]
+      let words = offeredOptions(spec).map(\.name) + ["--help"]
       let positional = positionalValues(spec)
-      let values = positional.isEmpty ? "" : #" values=\#(bashQuoted(positional.joined(separator: " ")));"#
+      var values = positional.isEmpty ? "" : #" values=\#(bashQuoted(positional.joined(separator: " ")));"#
+      if let query = positionalQuery(spec) {
+        // Only for a word that is no option: asking brings the deployment up.
+        values =
+          #" if [[ "$cur" != -* ]]; then values="$(_plugboard_ask \#(bashQuoted(query.forwardedWord)) "#
+          + #"\#(query.argumentWords))"; fi;"#
+      }
       return "    \(spec.name)) opts=\(bashQuoted(words.joined(separator: " ")));\(values) ;;"
     }
     return """
       # bash completion for plugboard; load with: eval "$(plugboard completion bash)"
+      # Asks the plugboard being completed (the line's first word) for names
+      # only the deployment knows, passing on the line's options named in $1
+      # (the last of each, as the parser would refuse two).
+      _plugboard_ask() {
+        local forwarded=" $1 " passed=() j
+        local -A given=()
+        shift
+        for ((j = 1; j < COMP_CWORD - 1; j++)); do
+          if [[ "$forwarded" == *" ${COMP_WORDS[j]} "* ]]; then given["${COMP_WORDS[j]}"]="${COMP_WORDS[j + 1]}"; fi
+        done
+        for j in "${!given[@]}"; do passed+=("$j" "${given[$j]}"); done
+        "${COMP_WORDS[0]}" "$@" "${passed[@]}" 2>/dev/null
+      }
       _plugboard() {
         local cur="${COMP_WORDS[COMP_CWORD]}" prev="" command="" opts="" values="" i
         if ((COMP_CWORD > 0)); then prev="${COMP_WORDS[COMP_CWORD - 1]}"; fi
@@ -37,11 +56,7 @@ extension CompletionScript {
       \(choices.joined(separator: "\n"))
           \(OptionSpec.profile.name))
             # The profiles of the manifest on the line, from the plugboard being completed.
-            local manifest=() j
-            for ((j = 1; j < COMP_CWORD - 1; j++)); do
-              if [[ "${COMP_WORDS[j]}" == \(OptionSpec.manifest.name) ]]; then manifest=(\(OptionSpec.manifest.name) "${COMP_WORDS[j + 1]}"); fi
-            done
-            COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" completion \(CompletionCommand.profileNamesOption) "${manifest[@]}" 2>/dev/null)" -- "$cur"))
+            COMPREPLY=($(compgen -W "$(_plugboard_ask \(bashQuoted(profileQuery.forwardedWord)) \(profileQuery.argumentWords))" -- "$cur"))
             return 0 ;;
           \(otherValues.joined(separator: "|"))) COMPREPLY=(); return 0 ;;
         esac

@@ -7,25 +7,39 @@ extension CompletionScript {
     var lines = [
       "# fish completion for plugboard; load with: plugboard completion fish | source",
       "complete -c plugboard -f",
-      "# The profiles the manifest on the line declares (its \(OptionSpec.manifest.name), or plugins.json here),",
-      "# from the plugboard being completed.",
-      "function __plugboard_profiles",
+      "# Asks the plugboard being completed (the line's first word) for names only the deployment knows,",
+      "# passing on the line's options named in $argv[1] (either spelling; the last of each).",
+      "function __plugboard_ask",
       "    set -l tokens (commandline -opc)",
-      "    set -l manifest",
-      "    for i in (seq 2 (count $tokens))",
-      "        switch $tokens[$i]",
-      "            case \(OptionSpec.manifest.name)",
-      "                if test $i -lt (count $tokens)",
-      "                    set manifest \(OptionSpec.manifest.name) $tokens[(math $i + 1)]",
-      "                end",
-      "            case '\(OptionSpec.manifest.name)=*'",
-      "                set manifest \(OptionSpec.manifest.name) (string replace -- \(OptionSpec.manifest.name)= '' $tokens[$i])",
+      "    set -l passed",
+      "    for option in (string split ' ' -- $argv[1])",
+      "        set -l value",
+      "        for i in (seq 2 (count $tokens))",
+      "            switch $tokens[$i]",
+      "                case $option",
+      "                    if test $i -lt (count $tokens)",
+      "                        set value $tokens[(math $i + 1)]",
+      "                    end",
+      "                case \"$option=*\"",
+      "                    set value (string replace -- \"$option=\" '' $tokens[$i])",
+      "            end",
+      "        end",
+      "        if set -q value[1]",
+      "            set passed $passed $option $value",
       "        end",
       "    end",
       "    command -q -- $tokens[1]; or return",
-      "    $tokens[1] completion \(CompletionCommand.profileNamesOption) $manifest 2>/dev/null",
+      "    $tokens[1] $argv[2..-1] $passed 2>/dev/null",
       "end",
     ]
+    for query in queries {
+      lines += [
+        "# \(query.summary)",
+        "function __plugboard_\(query.noun)s",
+        "    __plugboard_ask \(fishQuoted(query.forwardedWord)) \(query.argumentWords)",
+        "end",
+      ]
+    }
     for spec in commands {
       lines.append(
         "complete -c plugboard -n __fish_use_subcommand -a \(fishQuoted(spec.name)) -d \(fishQuoted(spec.summary))"
@@ -33,7 +47,9 @@ extension CompletionScript {
     }
     for spec in commands {
       let condition = fishQuoted("__fish_seen_subcommand_from \(spec.name)")
-      for option in spec.options + [OptionSpec(name: "--help", valueName: nil, help: "show this help")] {
+      for option in offeredOptions(spec) + [
+        OptionSpec(name: "--help", valueName: nil, help: "show this help")
+      ] {
         let long = String(option.name.dropFirst(2))
         let choices =
           option.name == OptionSpec.profile.name
@@ -45,7 +61,9 @@ extension CompletionScript {
         )
       }
       let positional = positionalValues(spec)
-      if !positional.isEmpty {
+      if positionalQuery(spec) != nil {
+        lines.append("complete -c plugboard -n \(condition) -a '(__plugboard_types)'")
+      } else if !positional.isEmpty {
         lines.append(
           "complete -c plugboard -n \(condition) -a \(fishQuoted(positional.joined(separator: " ")))")
       }

@@ -6,7 +6,7 @@ extension CompletionScript {
   static func zsh(_ commands: [CommandSpec]) -> String {
     let described = commands.map { bashQuoted("\(escapedForZsh($0.name)):\(escapedForZsh($0.summary))") }
     let cases = commands.map { spec in
-      var specs = spec.options.map { option in
+      var specs = offeredOptions(spec).map { option in
         let help = "[\(escapedForZsh(option.help))]"
         guard let valueName = option.valueName else { return bashQuoted(option.name + help) }
         let action =
@@ -20,7 +20,9 @@ extension CompletionScript {
       specs.append(bashQuoted("--help[show this help]"))
       let positional = positionalValues(spec)
       if let name = spec.positional {
-        let action = positional.isEmpty ? " " : "(\(positional.joined(separator: " ")))"
+        let action =
+          positionalQuery(spec) != nil
+          ? "_plugboard_types" : positional.isEmpty ? " " : "(\(positional.joined(separator: " ")))"
         specs.append(bashQuoted("1:\(name):\(action)"))
       }
       return "      \(spec.name)) _arguments \(specs.joined(separator: " ")) ;;"
@@ -28,26 +30,28 @@ extension CompletionScript {
     return """
       #compdef plugboard
       # zsh completion for plugboard; load with: eval "$(plugboard completion zsh)"
-      # The profiles the manifest on the line declares (its --manifest, or
-      # plugins.json here), one per line, from the plugboard being completed.
-      _plugboard_profile_names() {
-        local -a manifest
-        local i
+      # Asks the plugboard being completed (the line's first word) for names
+      # only the deployment knows, one per line, passing on the line's
+      # options named in $1 (either spelling; the last of each).
+      _plugboard_ask() {
+        local -A given
+        local -a passed
+        local i option
         for ((i = 2; i < ${#plugboard_words}; i++)); do
-          case ${plugboard_words[i]} in
-            \(OptionSpec.manifest.name)) manifest=(\(OptionSpec.manifest.name) "${plugboard_words[i + 1]}") ;;
-            \(OptionSpec.manifest.name)=*) manifest=(\(OptionSpec.manifest.name) "${plugboard_words[i]#\(OptionSpec.manifest.name)=}") ;;
-          esac
+          for option in ${=1}; do
+            case ${plugboard_words[i]} in
+              $option) given[$option]="${plugboard_words[i + 1]}" ;;
+              $option=*) given[$option]="${plugboard_words[i]#$option=}" ;;
+            esac
+          done
         done
-        "${plugboard_words[1]}" completion \(CompletionCommand.profileNamesOption) "${manifest[@]}" 2>/dev/null
+        for option in ${(k)given}; do passed+=($option "${given[$option]}"); done
+        shift
+        "${plugboard_words[1]}" "$@" "${passed[@]}" 2>/dev/null
       }
-      _plugboard_profiles() {
-        local -a profiles
-        profiles=(${(f)"$(_plugboard_profile_names)"})
-        compadd -a profiles
-      }
+      \(queries.map(zshFunctions).joined(separator: "\n"))
       _plugboard() {
-        # The whole line, for _plugboard_profile_names: `words` loses the
+        # The whole line, for _plugboard_ask: `words` loses the
         # program and the options before the command below.
         local -a plugboard_words
         plugboard_words=("${words[@]}")
@@ -67,6 +71,22 @@ extension CompletionScript {
       compdef _plugboard plugboard
 
       """
+  }
+
+  /// For `query`: `_plugboard_<noun>_names`, which prints the names, and
+  /// `_plugboard_<noun>s`, which offers them.
+  private static func zshFunctions(_ query: Query) -> String {
+    """
+    # \(query.summary)
+    _plugboard_\(query.noun)_names() {
+      _plugboard_ask \(bashQuoted(query.forwardedWord)) \(query.argumentWords)
+    }
+    _plugboard_\(query.noun)s() {
+      local -a names
+      names=(${(f)"$(_plugboard_\(query.noun)_names)"})
+      compadd -a names
+    }
+    """
   }
 
   /// `text` with the characters `_arguments` and `_describe` treat as

@@ -23,14 +23,59 @@ enum CompletionScript {
     spec.name == CommandSpec.completion.name ? shells : []
   }
 
+  /// What a script asks the plugboard being completed (the line's first
+  /// word) for names only the deployment knows: the arguments it runs it
+  /// with, and the options of the line it passes on.
+  struct Query {
+    /// `profile`: the scripts' functions are named after it
+    /// (`_plugboard_profiles`, `__plugboard_profiles`).
+    let noun: String
+    /// What it asks for, as the scripts' comments say it.
+    let summary: String
+    let arguments: [String]
+    let forwarded: [String]
+
+    /// `forwarded` as one word, for the scripts' helper.
+    var forwardedWord: String { forwarded.joined(separator: " ") }
+    var argumentWords: String { arguments.joined(separator: " ") }
+  }
+
+  /// `--profile NAME`: the profiles the manifest on the line declares.
+  static let profileQuery = Query(
+    noun: "profile",
+    summary: "The profiles the manifest on the line declares (its --manifest, or plugins.json here).",
+    arguments: [CommandSpec.completion.name, CompletionCommand.profileNamesOption],
+    forwarded: [OptionSpec.manifest.name])
+
+  /// `explain TYPE`: the types the deployment on the line registers, in
+  /// the profile on the line (its plugins load, supervised, to say so).
+  static let typeQuery = Query(
+    noun: "type", summary: "The types the deployment on the line registers, in its profile.",
+    arguments: [CommandSpec.explain.name, ExplainCommand.typeNamesOption],
+    forwarded: [OptionSpec.manifest.name, OptionSpec.profile.name])
+
+  static let queries = [profileQuery, typeQuery]
+
+  /// The query for a command's positional values, when only the
+  /// deployment knows them.
+  static func positionalQuery(_ spec: CommandSpec) -> Query? {
+    spec.name == CommandSpec.explain.name ? typeQuery : nil
+  }
+
+  /// The options a command offers to whoever types: its own, without
+  /// those the scripts call themselves.
+  static func offeredOptions(_ spec: CommandSpec) -> [OptionSpec] {
+    spec.options.filter { !internalOptions.contains($0.name) }
+  }
+
   /// Whether an option's value is a file or folder, so it completes to paths.
   static func takesPath(_ option: OptionSpec) -> Bool {
     ["PATH", "DIR"].contains(option.valueName ?? "")
   }
 
-  /// Options the scripts call themselves (`completion --profile-names`),
-  /// never offered to whoever types.
-  static let internalOptions: Set = [CompletionCommand.profileNamesOption]
+  /// Options the scripts call themselves (`completion --profile-names`,
+  /// `explain --type-names`), never offered to whoever types.
+  static let internalOptions: Set = [CompletionCommand.profileNamesOption, ExplainCommand.typeNamesOption]
 
   /// The options offered before a command is typed: those every command
   /// that reads a manifest takes (`--manifest`), which mean the same

@@ -20,9 +20,13 @@ package struct Explanation {
 
   /// Every type name the deployment knows of, loaded or not.
   package static func knownTypeNames(_ checker: DeploymentChecker) -> [String] {
-    let container = checker.deployment.container
-    return (container.registrations + container.inactiveRegistrations).map(\.key.service.name)
-      + checker.probes.flatMap(\.registrations).map(\.type)
+    registeredTypeNames(checker.deployment.container) + checker.probes.flatMap(\.registrations).map(\.type)
+  }
+
+  /// Every type name the loaded plugins register, in any profile: what
+  /// `explain` answers for without probing the plugins that are not loaded.
+  package static func registeredTypeNames(_ container: Container) -> [String] {
+    (container.registrations + container.inactiveRegistrations).map(\.key.service.name)
   }
 
   /// The answer, as data; its `lines` are the text report. `findings`:

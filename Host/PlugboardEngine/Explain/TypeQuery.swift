@@ -26,6 +26,15 @@ package enum TypeQuery {
       })
   }
 
+  /// What to offer for a TYPE among `names`, sorted: each type by its bare
+  /// name when no other type has that bare name (``match(_:among:)``
+  /// finds it by that), by its qualified name otherwise.
+  package static func offered(among names: [String]) -> [String] {
+    let unique = Array(Set(names))
+    let bareCounts = Dictionary(unique.map { (bareName($0), 1) }, uniquingKeysWith: +)
+    return unique.map { bareCounts[bareName($0)] == 1 ? bareName($0) : $0 }.sorted()
+  }
+
   /// `AppContracts.AuthService` → `AuthService`; generic arguments keep
   /// their qualification, as PlugboardKit's `shortName` does.
   static func bareName(_ name: String) -> String {
