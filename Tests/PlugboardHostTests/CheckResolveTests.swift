@@ -137,4 +137,22 @@ import Testing
           + "no report",
       ])
   }
+
+  /// A factory that never returns is stopped at the stage timeout, as a
+  /// stage of the plugin whose registration was being resolved: the
+  /// plugin is named, not set aside (it loaded fine), and no chain came,
+  /// since only a crash writes one.
+  @Test func aHangingFactoryIsStoppedAndNamedWithItsPlugin() {
+    var watch = StageWatch(timeout: .seconds(10))
+    watch.apply(.stage(.resolveRegistrations, plugin: "Slow", file: "/lib/libSlow.so"))
+    #expect(watch.hasDeadline)
+    let report = CrashReport(ending: .hung(.seconds(10)), watch: watch)
+    #expect(report.blame(stage: .resolveRegistrations, stagePlugin: "Slow") == nil)
+    #expect(
+      report.stageLines(stage: .resolveRegistrations, command: "check") == [
+        "plugboard: resolve registrations: plugin 'Slow' was stopped after 10 s while one of its registrations "
+          + "was being resolved",
+        "plugboard: check: fix the failing factory; the check stopped there and printed no report",
+      ])
+  }
 }

@@ -132,7 +132,11 @@ struct CrashReport {
       let resolving =
         stage == .resolveApplication
         ? "the Application was being resolved"
-        : watch.plugin.map { "a registration of plugin '\($0)' was being resolved" }
+        : watch.plugin.map {
+          $0 == plugin
+            ? "one of its registrations was being resolved"
+            : "a registration of plugin '\($0)' was being resolved"
+        }
           ?? "a registration was being resolved"
       lines = [
         "plugboard: \(stage.rawValue): \(who)\(outcome) while \(resolving)",
