@@ -27,6 +27,8 @@ import Testing
     "Docs/checking.md: are). Warnings (exit status": ExitStatus.healthy.rawValue,
     "Docs/checking.md: is misuse (exit status": ExitStatus.of(.misuse, command: "check"),
     "Docs/checking.md: (exit status 2; `run`:": ExitStatus.of(.misuse, command: "run"),
+    "Docs/checking.md: other: `check` exits with": ExitStatus.of(.problems, command: "check"),
+    "Docs/checking.md: JSON), and exits with": ExitStatus.crashed(command: "check"),
     "Docs/embedding.md: throws `RunFailure.startFailed` (exit status": ExitStatus.runStartFailed.rawValue,
     "Docs/feedback.md: usage error (exit status": ExitStatus.of(.misuse, command: "run"),
     "Docs/lifecycle.md: `run` exits with **": ExitStatus.runStartFailed.rawValue,
