@@ -201,8 +201,8 @@ import Testing
     #expect(
       String(describing: container) == """
         [
-            { Service: Animal, Name: "Hachi", Factory: (Resolver) -> Animal, ObjectScope: container },
-            { Service: Cat, Factory: (Resolver) -> Cat, ObjectScope: graph, InitCompleted: Specified 1 closures },
+            { Service: Animal, Name: "Hachi", Factory: Resolver -> Animal, ObjectScope: container },
+            { Service: Cat, Factory: Resolver -> Cat, ObjectScope: graph, InitCompleted: Specified 1 closures },
             { Service: Dog, Factory: (Resolver, String) -> Dog, ObjectScope: graph }
         ]
         """)

@@ -5,7 +5,7 @@ extension Container: CustomStringConvertible {
   ///
   /// ```
   /// [
-  ///     { Service: Animal, Name: "Hachi", Factory: (Resolver) -> Animal, ObjectScope: container },
+  ///     { Service: Animal, Name: "Hachi", Factory: Resolver -> Animal, ObjectScope: container },
   ///     { Service: Dog, Factory: (Resolver, String) -> Dog, ObjectScope: graph }
   /// ]
   /// ```
@@ -24,10 +24,13 @@ extension Container: CustomStringConvertible {
   private static func describe(_ record: RegistrationRecord) -> String {
     let key = record.key
     let service = key.service.shortName
-    let parameters = (["Resolver"] + key.arguments.map(\.shortName)).joined(separator: ", ")
+    // Swinject's spelling: a lone parameter bare, several in parentheses.
+    let parameters =
+      key.arguments.isEmpty
+      ? "Resolver" : "(" + (["Resolver"] + key.arguments.map(\.shortName)).joined(separator: ", ") + ")"
     var text = "Service: \(service)"
     if let name = key.name { text += ", Name: \"\(ServiceKey.escaped(name))\"" }
-    text += ", Factory: (\(parameters)) -> \(service)"
+    text += ", Factory: \(parameters) -> \(service)"
     let metadata = record.readingMetadata { ($0.customScope, $0.initCompleted.count) }
     let scope = record.isCustomScoped ? metadata.0?.name : nil
     text += ", ObjectScope: \(scope ?? record.scope.description)"
