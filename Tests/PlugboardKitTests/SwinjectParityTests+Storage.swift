@@ -84,6 +84,45 @@ extension SwinjectParityTests {
     #expect(storage.instance == nil)
   }
 
+  // Swinject's ContainerTests.CustomScope "Resetting scope": a storage
+  // filled by hand, for a registration never resolved, is emptied.
+  final class FakeStorage: InstanceStorage {
+    var instance: Any?
+  }
+
+  @Test func aResetEmptiesAStorageFilledByHand() {
+    let storage = FakeStorage()
+    let custom = CustomScope(storageFactory: { storage })
+    let container = Container()
+    container.register(Int.self) { _ in 0 }.inObjectScope(custom)
+    storage.instance = 42
+    container.resetObjectScope(custom)
+    #expect(storage.instance == nil)
+  }
+
+  @Test func aChildsResetEmptiesAStorageFilledByHandInItsParent() {
+    let storage = FakeStorage()
+    let custom = CustomScope(storageFactory: { storage })
+    let container = Container()
+    let child = Container(parent: container)
+    container.register(Int.self) { _ in 0 }.inObjectScope(custom)
+    storage.instance = 42
+    child.resetObjectScope(custom)
+    #expect(storage.instance == nil)
+  }
+
+  @Test func aResetOfAnotherScopeLeavesAStorageFilledByHand() throws {
+    let storage = FakeStorage()
+    let custom = CustomScope(storageFactory: { storage })
+    let other = CustomScope(storageFactory: FakeStorage.init)
+    let container = Container()
+    container.register(Int.self) { _ in 0 }.inObjectScope(custom)
+    storage.instance = 42
+    container.resetObjectScope(other)
+    #expect(storage.instance as? Int == 42)
+    #expect(try container.resolve(Int.self) == 42)
+  }
+
   @Test func aCompositeStorageReadsTheFirstAndWritesAll() {
     let weak = WeakStorage()
     let permanent = PermanentStorage()

@@ -32,12 +32,7 @@ extension Container {
   ) throws {
     let session = ObjectGraphSession.current(in: context)
     let graph = session.identifier
-    let storage = record.withScopedInstance { slot -> any InstanceStorage in
-      if let existing = slot.value as? any InstanceStorage { return existing }
-      let made = scope.makeStorage()
-      slot.value = made
-      return made
-    }
+    let storage = record.withStorage(of: scope) { $0 }
     session.touch(record, storage)
     let kept = { record.withScopedInstance { _ in storage.instance(inGraph: graph) } }
     try makeOnce(
@@ -67,11 +62,24 @@ extension Container {
 }
 
 extension RegistrationRecord {
+  /// Runs `body` on this storage-scoped registration's storage, made
+  /// with `scope`'s factory if it has none yet, under the record's lock.
+  func withStorage<Result>(of scope: CustomScope, _ body: (any InstanceStorage) -> Result) -> Result {
+    withScopedInstance { slot in
+      if let existing = slot.value as? any InstanceStorage { return body(existing) }
+      let made = scope.makeStorage()
+      slot.value = made
+      return body(made)
+    }
+  }
+
   /// Empties this storage-scoped registration's storage, as Swinject's
-  /// reset (`instance = nil`), and returns what it kept.
-  func resetStorage() -> Any? {
-    withScopedInstance { slot -> Any? in
-      guard let storage = slot.value as? any InstanceStorage else { return nil }
+  /// reset (`instance = nil`), and returns what it kept. A registration
+  /// never resolved gets its storage made first, as Swinject's does (its
+  /// entry makes the storage on first use, a reset included): the
+  /// factory may hand out a storage filled before, which the reset empties.
+  func resetStorage(of scope: CustomScope) -> Any? {
+    withStorage(of: scope) { storage in
       defer { storage.instance = nil }
       return storage.instance
     }

@@ -307,7 +307,7 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
     disposeAfterReset { record in
       guard record.isCustomScoped, record.customScope === scope else { return nil }
       // A storage scope's instances live in its storages, not the record.
-      if scope.storageFactory != nil { return record.resetStorage() }
+      if scope.storageFactory != nil { return record.resetStorage(of: scope) }
       return record.resetScopedInstance().flatMap(record.instance(fromKept:))
         ?? record.forgetAwaitedInstance()
     }

@@ -25,7 +25,7 @@ extension Container {
   public func dispose() async throws(ScopeDisposalError) {
     let dropped = droppedInstances(inParents: false) { record in
       if record.isCustomScoped, let scope = record.customScope {
-        if scope.storageFactory != nil { return record.resetStorage() }
+        if scope.storageFactory != nil { return record.resetStorage(of: scope) }
         return record.resetScopedInstance().flatMap(record.instance(fromKept:))
           ?? record.forgetAwaitedInstance()
       }
