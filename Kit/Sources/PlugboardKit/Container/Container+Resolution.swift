@@ -307,6 +307,13 @@ extension Container {
       try completeInitialization(of: record, at: out, in: context)
 
     case .container:
+      // One instance per arguments: the factory, a wrapper, keeps them
+      // (see `registerPerArguments`), and nothing is stored for the
+      // lock-free read, which would serve every argument the first one's.
+      if record.argumentInstances != nil {
+        try call(record, in: context) { try produce(record.owner, out) }
+        return
+      }
       if record.isCustomScoped {
         if let scope = record.customScope, scope.storageFactory != nil {
           try makeInStorage(record, of: scope, in: context, into: out, produce: produce)
@@ -466,7 +473,7 @@ extension Container {
   /// An `initCompleted` handler running below this thread's own
   /// construction of the instance (Swinject's parent whose child's handler
   /// resolves it back) gets the instance those handlers complete, if they
-  /// are its own (see ``completeBeforePublishing(_:at:in:coordinator:)``);
+  /// are its own (see ``completeBeforePublishing(_:cell:at:in:coordinator:)``);
   /// otherwise (the parent's factory still running) it runs `make` again,
   /// as Swinject does: this thread already owns the construction, the
   /// factory is not waiting on itself, and `make` keeps whichever instance
@@ -476,12 +483,15 @@ extension Container {
   ///
   /// A ``ServiceScope`` passes its own `coordinator`, so that scopes making
   /// the same registration neither wait for nor deadlock with each other.
+  ///
+  /// `cell` is what is made once: the record, unless it keeps several
+  /// instances (one per arguments, see ``ArgumentInstances``).
   func makeOnce(
-    _ record: RegistrationRecord, in context: ResolutionContext,
+    _ record: RegistrationRecord, cell: ObjectIdentifier? = nil, in context: ResolutionContext,
     coordinator: ConstructionCoordinator = .shared, into out: UnsafeMutableRawPointer,
     found: () -> Bool, isReady: () -> Bool, make: () throws -> Void
   ) throws {
-    let cell = ObjectIdentifier(record)
+    let cell = cell ?? ObjectIdentifier(record)
     let adopt = { (instance: UnsafeMutableRawPointer) in record.copy(instance, to: out) }
     if context.isMakingBelowCycleFloor(record) {
       if !found() && !coordinator.adoptCompleting(cell, by: context, adopt) { try make() }
@@ -509,11 +519,11 @@ extension Container {
   /// and only what the handlers resolve on this thread gets it. Nothing is
   /// published if they throw, so the next request makes it again.
   func completeBeforePublishing(
-    _ record: RegistrationRecord, at instance: UnsafeMutableRawPointer, in context: ResolutionContext,
-    coordinator: ConstructionCoordinator = .shared
+    _ record: RegistrationRecord, cell: ObjectIdentifier? = nil, at instance: UnsafeMutableRawPointer,
+    in context: ResolutionContext, coordinator: ConstructionCoordinator = .shared
   ) throws {
     guard record.hasInitCompleted.load(ordering: .relaxed) else { return }
-    let cell = ObjectIdentifier(record)
+    let cell = cell ?? ObjectIdentifier(record)
     let previous = coordinator.beginCompleting(cell, at: instance, by: context)
     defer { coordinator.endCompleting(cell, restoring: previous) }
     do {

@@ -305,11 +305,8 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   /// For the built-in scopes, see ``resetObjectScope(_:)-(ObjectScope)``.
   public func resetObjectScope(_ scope: CustomScope) {
     disposeAfterReset { record in
-      guard record.isCustomScoped, record.customScope === scope else { return nil }
-      // A storage scope's instances live in its storages, not the record.
-      if scope.storageFactory != nil { return record.resetStorage(of: scope) }
-      return record.resetScopedInstance().flatMap(record.instance(fromKept:))
-        ?? record.forgetAwaitedInstance()
+      guard record.isCustomScoped, record.customScope === scope else { return [] }
+      return record.dropKeptInstances()
     }
   }
 
@@ -350,31 +347,31 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
 
   private func reset(_ scope: ObjectScope, where include: (RegistrationRecord) -> Bool) {
     disposeAfterReset { record in
-      guard !record.isCustomScoped, record.scope == scope, include(record) else { return nil }
-      if scope == .weak { return record.forgetWeakObject() }
-      return record.dropInstance().map(record.boxed) ?? record.forgetAwaitedInstance()
+      guard !record.isCustomScoped, record.scope == scope, include(record) else { return [] }
+      if scope == .weak { return record.kept { record.forgetWeakObject() } }
+      return record.dropKeptInstances()
     }
   }
 
-  /// Drops the instance `drop` takes from each registration here and in
+  /// Drops the instances `drop` takes from each registration here and in
   /// the parents, then disposes them all, newest first.
-  private func disposeAfterReset(_ drop: (RegistrationRecord) -> Any?) {
+  private func disposeAfterReset(_ drop: (RegistrationRecord) -> [KeptInstance]) {
     Disposal.afterReset(droppedInstances(inParents: true, drop), in: self)
   }
 
   /// The instances `drop` takes from each registration here (and in the
   /// parents, with `inParents`), in the order they were made.
-  func droppedInstances(inParents: Bool, _ drop: (RegistrationRecord) -> Any?) -> [DroppedInstance] {
+  func droppedInstances(inParents: Bool, _ drop: (RegistrationRecord) -> [KeptInstance])
+    -> [DroppedInstance]
+  {
     var dropped: [(made: UInt64, instance: DroppedInstance)] = []
     var next: Container? = self
     while let container = next {
       let records = container.state.withLock { $0.log.records(upTo: $0.log.count) + $0.removed }
       for record in records {
-        // Read before the drop: a construction that stores meanwhile
-        // stamps a later creation, for an instance this reset misses.
-        let made = record.madeAt
-        guard let instance = drop(record) else { continue }
-        dropped.append((made, DroppedInstance(record: record, instance: instance)))
+        for kept in drop(record) {
+          dropped.append((kept.made, DroppedInstance(record: record, instance: kept.instance)))
+        }
       }
       next = inParents ? container.parent : nil
     }

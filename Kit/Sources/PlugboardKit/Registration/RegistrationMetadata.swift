@@ -41,6 +41,9 @@ struct RegistrationMetadata: Sendable {
     /// Serves its key only when no other registration of the key does
     /// (``ServiceEntry/asFallback()``).
     var isFallback = false
+    /// The instances kept one per distinct arguments, for a registration
+    /// made with ``Container/registerPerArguments(_:name:file:line:factory:)``.
+    var argumentInstances: ArgumentInstances?
   }
 
   private final class Box: Sendable {

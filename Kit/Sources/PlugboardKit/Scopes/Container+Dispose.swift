@@ -24,13 +24,8 @@ extension Container {
   ///   once every hook has had its turn.
   public func dispose() async throws(ScopeDisposalError) {
     let dropped = droppedInstances(inParents: false) { record in
-      if record.isCustomScoped, let scope = record.customScope {
-        if scope.storageFactory != nil { return record.resetStorage(of: scope) }
-        return record.resetScopedInstance().flatMap(record.instance(fromKept:))
-          ?? record.forgetAwaitedInstance()
-      }
-      guard record.scope == .container else { return nil }
-      return record.dropInstance().map(record.boxed) ?? record.forgetAwaitedInstance()
+      guard record.scope == .container else { return [] }
+      return record.dropKeptInstances()
     }
     let (hooks, failures) = await Disposal.run(dropped, limit: disposeTimeout)
     if !failures.isEmpty { throw ScopeDisposalError(failures: failures, hooks: hooks) }
