@@ -79,3 +79,33 @@ extension ObjectScope {
 struct StorageFactory: @unchecked Sendable {
   let make: () -> any InstanceStorage
 }
+
+extension ObjectScope {
+  /// Swinject's custom scope declaration, which cannot compile here: the
+  /// compiler's message names the spelling that does.
+  ///
+  /// ``ObjectScope`` is the enum of the built-in scopes, whose raw value
+  /// is the one load the inlined resolve branches on, so a value of it
+  /// cannot carry a storage factory. Declare the scope as a
+  /// ``CustomScope`` instead, with the same arguments:
+  ///
+  /// ```swift
+  /// extension CustomScope {
+  ///   static let session = CustomScope(storageFactory: PermanentStorage.init, description: "session")
+  /// }
+  /// ```
+  ///
+  /// `.inObjectScope(.session)` and `resetObjectScope(.session)` take it
+  /// as they are.
+  @available(
+    *, unavailable,
+    message:
+      "ObjectScope holds only the built-in scopes: declare 'CustomScope(storageFactory:description:parent:)' instead; .inObjectScope and resetObjectScope take it unchanged"
+  )
+  public init(
+    storageFactory: @escaping () -> any InstanceStorage, description: String = "",
+    parent: ObjectScope? = nil
+  ) {
+    self = .container
+  }
+}
