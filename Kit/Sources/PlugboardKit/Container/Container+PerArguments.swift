@@ -17,11 +17,11 @@ extension Container {
   /// Every argument type must be `Hashable`, since the arguments are the
   /// key: a type that is not is refused at compile time ("requires that
   /// 'Socket' conform to 'Hashable'"); pass its identifier instead. Keys
-  /// are hashed and compared from any thread, so pass values, whose
-  /// `Hashable` conformance is not isolated to an actor
-  /// (`SendableMetatype`, which every type without such a conformance is). A plain `register` of
-  /// a `.container` factory with arguments keeps the first arguments'
-  /// instance for every later request, as Swinject does.
+  /// are hashed and compared from any thread, so pass values whose
+  /// `Hashable` conformance is not isolated to an actor (which is what
+  /// `SendableMetatype` asks). A plain `register` of a `.container`
+  /// factory with arguments keeps the first arguments' instance for every
+  /// later request, as Swinject does.
   ///
   /// The registration is `.container`: each instance is made exactly once
   /// per arguments, however many threads ask at once, resolves its
