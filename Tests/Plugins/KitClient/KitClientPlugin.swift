@@ -120,6 +120,7 @@ struct KitClientApplication: Application {
       case .stackExhausted: return "stackExhausted"
       case .asyncRegistration: return "asyncRegistration"
       case .outsideScope: return "outsideScope"
+      case .mainActorIsolated: return "mainActorIsolated"
       @unknown default: return "unknown"
       }
     } catch {

@@ -17,6 +17,9 @@ extension Container {
       }
       return try resolveSynchronously(serviceType, name: name, below: context)
     }
+    if found.isolatedToMainActor {
+      return try await resolveOnMainActor(serviceType, name: name, below: context)
+    }
     guard found.awaitsFactory else {
       // A `.graph` instance is shared with the rest of the async request,
       // which the synchronous resolve, a graph of its own, cannot see.
@@ -79,6 +82,17 @@ extension Container {
   ) throws -> Service {
     guard let context, context.depth > 0 else { return try resolve(serviceType, name: name) }
     return try context.enteredIntoThread { _ in try resolve(serviceType, name: name) }
+  }
+
+  /// The synchronous resolve of a registration isolated to the main actor,
+  /// run there: from a `@MainActor` caller without leaving it. The async
+  /// chain is entered into the main actor's thread, as for any synchronous
+  /// resolve from async code.
+  @MainActor
+  private func resolveOnMainActor<Service>(
+    _ serviceType: Service.Type, name: String?, below context: AsyncResolutionContext?
+  ) async throws -> sending Service {
+    try resolveSynchronously(serviceType, name: name, below: context)
   }
 
   /// Makes (or finds) the instance of an async registration according to

@@ -315,11 +315,20 @@ extension Container {
         return
       }
       if record.isCustomScoped {
+        try requireMainActor(for: record, in: context)
         if let scope = record.customScope, scope.storageFactory != nil {
           try makeInStorage(record, of: scope, in: context, into: out, produce: produce)
         } else {
           try makeCustomScoped(record, in: context, into: out, produce: produce)
         }
+        return
+      }
+      // Published for lock-free reads, a main-actor instance would reach
+      // any thread that asks after it exists: it is kept under the lock,
+      // and served after the actor is checked.
+      if record.isolatedToMainActor {
+        try requireMainActor(for: record, in: context)
+        try makeCustomScoped(record, in: context, into: out, produce: produce)
         return
       }
       // A container-scoped instance belongs to the container that holds the
@@ -361,6 +370,7 @@ extension Container {
       // resolution its instance is kept and shared, so one made for an
       // `initCompleted` handler is not released before the request that
       // needs it gets it.
+      try requireMainActor(for: record, in: context)
       if let shared = context.graphInstance(of: record) {
         record.copy(shared, to: out)
         return
@@ -402,13 +412,25 @@ extension Container {
       }
 
     case .scoped:
+      try requireMainActor(for: record, in: context)
       try makePerScope(record, in: context, into: out, produce: produce)
     }
   }
 
+  /// Throws ``ResolutionError/Kind/mainActorIsolated`` for a registration
+  /// isolated to the main actor requested from off it, before its scope
+  /// serves an instance it kept. (Its factory checks for itself; `.graph`
+  /// and `.transient` keep nothing another thread could be handed.)
+  private func requireMainActor(for record: RegistrationRecord, in context: ResolutionContext) throws {
+    guard record.isolatedToMainActor, !MainActorIsolation.isCurrent else { return }
+    throw failure(MainActorIsolationRequired(), at: record, in: context)
+  }
+
   /// The `.container` case for a registration in a ``CustomScope``: the
   /// instance is kept boxed under the record's lock rather than published
-  /// for lock-free reads, because a reset may drop it at any time.
+  /// for lock-free reads, because a reset may drop it at any time. A
+  /// `.container` registration isolated to the main actor keeps its
+  /// instance here too, so that every request is checked.
   private func makeCustomScoped(
     _ record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer,
     produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
@@ -586,9 +608,13 @@ extension Container {
     -> any Error
   {
     if error is ResolutionError { return error }
-    return ResolutionError(
-      kind: error is AsyncRegistrationRequired ? .asyncRegistration : .factoryFailed(underlying: error),
-      key: record.key, chain: context.links, registries: registries)
+    let kind: ResolutionError.Kind =
+      switch error {
+      case is AsyncRegistrationRequired: .asyncRegistration
+      case is MainActorIsolationRequired: .mainActorIsolated
+      default: .factoryFailed(underlying: error)
+      }
+    return ResolutionError(kind: kind, key: record.key, chain: context.links, registries: registries)
   }
 
   // MARK: Failures

@@ -29,6 +29,9 @@ extension ResolutionError {
       }
       return "\(key) is registered .scoped (one instance per scope), and was resolved outside any "
         + "scope.\(holder ?? "")"
+    case .mainActorIsolated:
+      return "\(key) is isolated to the main actor, and was resolved synchronously from off the main "
+        + "actor."
     }
   }
 
@@ -99,6 +102,13 @@ extension ResolutionError {
       let holder = scopedHolder.map { ", or register \($0.shortDescription) .scoped or .transient" }
       return "Resolve it from a scope, \(request)\(holder ?? ""), or register "
         + "\(key.service.shortName) .container if one instance for the whole container is right."
+    case .mainActorIsolated:
+      let site = chain.last?.site.map { " (registered at \($0))" } ?? ""
+      let request = "\(key.service.metatypeSpelling)\(key.name.map { ", name: \"\($0)\"" } ?? "")"
+      return "Resolve \(key.service.shortName)\(site) from @MainActor code, where try "
+        + "container.resolve(\(request)) needs no await, or from async code with try await "
+        + "resolver.resolve(\(request)), which runs its factory on the main actor; a synchronous "
+        + "factory that needs it must be registered on: MainActor.self too."
     }
   }
 
@@ -150,6 +160,7 @@ extension ResolutionError {
     case .asyncRegistration: marker = "✗ async factory, resolved without await"
     case .outsideScope(scopeEnded: true): marker = "✗ scoped, its scope has ended"
     case .outsideScope(scopeEnded: false): marker = "✗ scoped, outside any scope"
+    case .mainActorIsolated: marker = "✗ main actor only, resolved off it"
     }
     func line(_ index: Int, _ link: ChainLink) -> String {
       let arrow = index == 0 ? "  " : "  → "

@@ -32,6 +32,10 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
     /// any ``ServiceScope`` (from the container itself, or below a
     /// `.container` factory), or in a scope that has ended.
     case outsideScope(scopeEnded: Bool)
+    /// The registration's factory is isolated to the main actor
+    /// (`register(_:on: MainActor.self)`) and the synchronous request came
+    /// from off it: only main-actor code, or `try await`, can resolve it.
+    case mainActorIsolated
   }
 
   /// One other thread taking part in a cycle across threads: it is making
@@ -71,7 +75,8 @@ public struct ResolutionError: Error, CustomStringConvertible, CustomReflectable
     switch kind {
     case .notRegistered, .argumentsMismatch:
       worked = WorkedSuggestions()
-    case .cycle, .factoryFailed, .tooDeep, .stackExhausted, .asyncRegistration, .outsideScope:
+    case .cycle, .factoryFailed, .tooDeep, .stackExhausted, .asyncRegistration, .outsideScope,
+      .mainActorIsolated:
       worked = nil
     }
   }

@@ -29,8 +29,10 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
   /// Whether the factory is `async` (`{ r async throws in … }`): only
   /// `try await` can resolve it, and a synchronous dependency on it fails.
   public internal(set) var isAsync = false
-  /// The global actor an async factory is isolated to (`"MainActor"` for
-  /// `{ @MainActor r async in … }`), when it is isolated to one.
+  /// The global actor the factory is isolated to, when it is isolated to
+  /// one: `"MainActor"` for an async `{ @MainActor r async in … }`, and for
+  /// a synchronous `register(_:on: MainActor.self)`, whose `isAsync` is
+  /// `false` (a synchronous resolve serves it, on the main actor only).
   public internal(set) var isolation: String?
 
   /// The same information for a registration whose factory is `async`.
@@ -41,10 +43,18 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
     return info
   }
 
+  /// The same information for a registration whose synchronous factory is
+  /// isolated to the global actor called `isolation`.
+  func isolated(to isolation: String) -> RegistrationInfo {
+    var info = self
+    info.isolation = isolation
+    return info
+  }
+
   public var description: String {
     guard let forwardsTo else {
       let scopeText = customScope ?? scope.description
-      let traits = isAsync ? ([scopeText, "async"] + (isolation.map { [$0] } ?? [])) : [scopeText]
+      let traits = [scopeText] + (isAsync ? ["async"] : []) + (isolation.map { [$0] } ?? [])
       return "\(key) [\(traits.joined(separator: ", "))] at \(site)"
     }
     return "\(key) → \(forwardsTo.shortDescription) (forwarded) at \(site)"

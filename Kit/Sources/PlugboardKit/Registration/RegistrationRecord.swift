@@ -202,6 +202,11 @@ class RegistrationRecord: @unchecked Sendable {
   /// awaited resolve.
   var awaitsFactory: Bool { false }
 
+  /// Whether the factory is synchronous and isolated to the main actor (a
+  /// `MainActorRecord`): its instances may be made and handed out only
+  /// there, so the general path asks before serving a kept one.
+  var isolatedToMainActor: Bool { false }
+
   func dropInstance() -> UnsafeMutableRawPointer? {
     withWeakObject { $0 = nil }
     guard let instance = shared.exchange(nil, ordering: .acquiringAndReleasing) else { return nil }
