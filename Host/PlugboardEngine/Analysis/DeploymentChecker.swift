@@ -66,6 +66,7 @@ package struct DeploymentChecker {
     findings += analysis.disposeHooksThatNeverRun()
     findings += analysis.decoratorsWithoutTarget() + analysis.asyncDecoratorsOfSynchronousRegistrations()
     findings += resolved
+    findings += analysis.nonisolatedDependenciesOnMainActor()
     let ordered = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     // The plugins' registrations: plugboard's default Logger is not one.
     let registrations = graph.nodes.count { !DefaultLogger.isDefault($0.info.site) }

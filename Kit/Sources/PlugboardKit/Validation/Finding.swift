@@ -86,6 +86,10 @@ public struct Finding: Sendable, Equatable, Encodable {
     /// A synchronous registration that declares a dependency on an async
     /// one, which only `try await` can resolve.
     case synchronousDependencyOnAsync
+    /// A synchronous registration isolated to no actor that declares a
+    /// dependency on one isolated to the main actor, which a synchronous
+    /// resolve serves only there.
+    case nonisolatedDependencyOnMainActor
     /// ``Container/checkByResolving(profile:)``: resolving a registration
     /// failed.
     case resolutionFailed

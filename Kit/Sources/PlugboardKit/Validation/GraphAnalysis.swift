@@ -66,5 +66,6 @@
       + extensionPointCardinalities(hooks) + configurations.flatMap { configurationFindings($0, hooks) }
       + lifecycleHookScopes() + disposeHooksThatNeverRun() + synchronousDependenciesOnAsync()
       + decoratorsWithoutTarget() + asyncDecoratorsOfSynchronousRegistrations()
+      + nonisolatedDependenciesOnMainActor()
   }
 }
