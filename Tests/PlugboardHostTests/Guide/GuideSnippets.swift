@@ -225,6 +225,35 @@ struct ProfileAssembly: Assembly {
 }
 // end guide
 
+final class Preferences: Sendable {}
+
+/// Isolated to the main actor, initializer included.
+@MainActor final class SettingsViewModel {
+  let preferences: Preferences
+  var isDark = false
+  init(preferences: Preferences) { self.preferences = preferences }
+}
+
+// guide: main-actor-sync
+struct SettingsAssembly: Assembly {
+  func assemble(container: Container) throws {
+    container.register(Preferences.self) { _ in Preferences() }
+      .inObjectScope(.container)
+      .dependsOn()
+    container.register(SettingsViewModel.self, on: MainActor.self) { r in
+      SettingsViewModel(preferences: try r.resolve())
+    }
+    .dependsOn(Preferences.self)
+  }
+}
+
+@MainActor func showSettings(from container: Container) throws -> SettingsViewModel {
+  let model = try container.resolve(SettingsViewModel.self)
+  model.isDark = true
+  return model
+}
+// end guide
+
 final class Session: Sendable {
   let user: String
   let store: UserStore
@@ -273,6 +302,13 @@ func healthReport(from container: Container) async throws -> [String] {
     let second = try await showProfile(from: container)
     #expect(first !== second && first.store.database === second.store.database)
     #expect(first.title == "Profile")
+  }
+
+  @MainActor @Test func theSettingsModelIsResolvedWithoutAwait() throws {
+    let container = try Assembler([SettingsAssembly()]).resolver
+    let first = try showSettings(from: container)
+    #expect(first !== (try showSettings(from: container)) && first.isDark)
+    try container.validate()
   }
 
   @Test func theAwaitedFormsServeAsyncRegistrations() async throws {

@@ -20,7 +20,9 @@ extension Container {
   /// actor-isolated factory must say `async` (`{ @MainActor r async in … }`):
   /// resolving it hops to its actor, which only an `await` can do, and
   /// without `async` Swift picks the synchronous `register` and rejects the
-  /// closure for losing its actor.
+  /// closure for losing its actor. A main-actor factory that awaits
+  /// nothing can stay synchronous instead, resolved without `await` from
+  /// main-actor code: ``register(_:name:on:file:line:factory:)``.
   ///
   /// Resolve it with `try await` (``AsyncResolver/resolve(_:name:)``, from
   /// the factory's resolver or ``Container/asyncResolver``); from a

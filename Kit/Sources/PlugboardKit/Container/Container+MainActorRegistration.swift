@@ -25,7 +25,9 @@ extension Container {
   /// kept (a `.container` one included), whatever ran first. Async code
   /// resolves it with `try await` (``AsyncResolver/resolve(_:name:)``),
   /// which runs the synchronous resolve on the main actor; a `@MainActor`
-  /// caller gets it without leaving the actor. `plugboard check` reports a
+  /// caller gets it without leaving the actor. (A non-`Sendable` service
+  /// awaited from elsewhere leaves the main actor with it: await such a
+  /// service from `@MainActor` code.) `plugboard check` reports a
   /// registration that is neither isolated to the main actor nor async and
   /// declares a dependency on this one (`dependsOn`, a `Lazy` or a
   /// `Provider`), since its factory resolves it synchronously from
