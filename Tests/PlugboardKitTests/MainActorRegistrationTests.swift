@@ -19,6 +19,12 @@ import Testing
     var text = ""
   }
   protocol Settings: AnyObject, Sendable {}
+  /// Isolated to no actor: it works wherever it is resolved, as long as
+  /// what it resolves does.
+  final class Coordinator: Sendable {
+    let settings: SettingsViewModel
+    init(settings: SettingsViewModel) { self.settings = settings }
+  }
   final class Counter: Sendable {
     let count = Atomic(0)
     func next() -> Int { count.add(1, ordering: .relaxed).newValue }
@@ -40,20 +46,27 @@ import Testing
     return container
   }
 
-  /// The error of a synchronous resolve from off the main actor, from a
-  /// task that is not isolated to it.
-  func resolvedOffTheMainActor<Service: Sendable>(
-    _ serviceType: Service.Type = SettingsViewModel.self, from container: Container
-  ) async throws -> ResolutionError {
+  /// What `body` throws, run in a task that is not isolated to the main
+  /// actor.
+  func failureOffTheMainActor(_ body: @escaping @Sendable () async throws -> Void) async throws
+    -> ResolutionError
+  {
     let failure = await Task.detached { () -> (any Error)? in
       do {
-        _ = try container.resolve(serviceType)
+        try await body()
         return nil
       } catch {
         return error
       }
     }.value
     return try #require(failure as? ResolutionError)
+  }
+
+  /// The error of a synchronous resolve from off the main actor.
+  func resolvedOffTheMainActor<Service: Sendable>(
+    _ serviceType: Service.Type = SettingsViewModel.self, from container: Container
+  ) async throws -> ResolutionError {
+    try await failureOffTheMainActor { _ = try container.resolve(serviceType) }
   }
 
   @MainActor @Test func mainActorCodeResolvesItWithoutAwait() throws {
@@ -128,6 +141,23 @@ import Testing
     let resolved = try await MainActor.run { try container.resolve(SettingsViewModel.self) }
     #expect(resolved === awaited)
     #expect(made.value == 1)
+  }
+
+  /// A dependent isolated to no actor works only where its dependency
+  /// does: on the main actor. Awaiting it does not help, since its own
+  /// factory is synchronous and runs where it is resolved (the reason
+  /// `check` reports it).
+  @Test func aDependentResolvedOffTheMainActorFailsWithTheChain() async throws {
+    let container = container(counting: Counter())
+    container.register(Coordinator.self) { r in Coordinator(settings: try r.resolve()) }
+    let error = try await resolvedOffTheMainActor(Coordinator.self, from: container)
+    #expect(error.kind.isMainActorIsolated)
+    #expect(error.chain.map(\.key.shortDescription) == ["Coordinator", "SettingsViewModel"])
+    let awaited = try await failureOffTheMainActor {
+      _ = try await container.asyncResolver.resolve(Coordinator.self)
+    }
+    #expect(awaited.kind.isMainActorIsolated)
+    _ = try await MainActor.run { try container.resolve(Coordinator.self) }
   }
 
   @MainActor @Test func aMainActorCallerAwaitsOneWithoutLeavingTheActor() async throws {

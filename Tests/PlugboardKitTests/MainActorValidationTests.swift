@@ -65,6 +65,15 @@ import Testing
     #expect(throws: ValidationError.self) { try container.validate() }
   }
 
+  /// What `autoregister` learns from an initializer is a declared
+  /// dependency like any other.
+  @Test func anAutoregisteredDependentIsChecked() {
+    let container = container()
+    container.autoregister(Coordinator.self, initializer: Coordinator.init(settings:))
+    #expect(
+      container.check().findings.map(\.kind) == [.nonisolatedDependencyOnMainActor])
+  }
+
   /// A `Lazy` or `Provider` is read synchronously, where the dependent
   /// runs; an `AsyncLazy` is awaited, which hops to the main actor.
   @Test func aDeferredDependencyIsJudgedByHowItIsRead() throws {
