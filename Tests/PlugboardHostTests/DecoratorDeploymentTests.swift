@@ -116,6 +116,10 @@ import Testing
       check.stdout.contains(
         "warning: decorator \"timing\" of APIClient decorates nothing: nothing registers APIClient in profile 'live'"
       ), "\(check.stdout)")
+    let json = try Subprocess.plugboard(["check", "--json", "--manifest", manifest])
+    let schemas = SchemaValidator(folder: BuildProducts.packageRoot + "/Docs/schemas")
+    #expect(try schemas.violations(of: JSONParser.parse(json.stdout), against: "check.schema.json") == [])
+    #expect(json.stdout.contains(#""kind" : "decoratorWithoutTarget""#))
     _ = folder
   }
 }
