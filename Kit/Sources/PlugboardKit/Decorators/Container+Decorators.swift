@@ -65,8 +65,8 @@ extension Container {
   }
 
   /// Wraps another registration's instance with an `async` decorator, as
-  /// ``decorate(_:target:name:order:file:line:decorator:)-(_,_,_,_,_,_,(Resolver,Service)->Service)``
-  /// does with a synchronous one:
+  /// `decorate(_:target:name:order:file:line:decorator:)` does with a
+  /// synchronous one:
   ///
   /// ```swift
   /// container.decorate(Database.self, name: "warmed") { r, inner async throws in

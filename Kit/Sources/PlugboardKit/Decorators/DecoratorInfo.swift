@@ -33,7 +33,7 @@ public struct DecoratorInfo: Sendable, Hashable {
 
 extension ServiceKey {
   /// Whether this is the key a decorator is stored under (its name is
-  /// reserved: see ``Container/decorate(_:target:name:order:file:line:decorator:)-(_,_,_,_,_,_,(Resolver,Service)->Service)``).
+  /// reserved: see `Container.decorate(_:target:name:order:file:line:decorator:)`).
   /// Nobody requests such a key; listings and checks show it as a
   /// decorator of its target.
   public var isDecorator: Bool { DecoratorIndex.isReserved(name) }
