@@ -102,7 +102,7 @@ import Testing
       manifest: "/virtual/plugins.json", host: DeploymentListing.Host(.current), healthy: true,
       plugins: [
         DeploymentListing.Plugin(
-          name: "Sample", version: "1.0.0", file: "/virtual/libSample.so", status: "loaded", stage: nil,
+          name: "Sample", version: "1.0.0", file: "/virtual/libSample.so", status: .loaded, stage: nil,
           registrations: registrations)
       ], problems: [])
     let type = "PlugboardHostTests.DeferredEdgeCheckTests"

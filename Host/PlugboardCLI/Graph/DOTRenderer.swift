@@ -53,16 +53,16 @@ enum DOTRenderer {
 
   private static func statement(_ node: GraphModel.Node) -> String {
     switch node.status {
-    case "missing":
+    case .missing:
       return "\(node.id) [label=\(quoted(node.label + "\n✗ missing")), "
         + ##"style="rounded,dashed", color="#cc0000", fontcolor="#cc0000"];"##
-    case "failed":
+    case .failed:
       return "\(node.id) [label=\(quoted(node.label + "\n" + (node.scope ?? "") + " · plugin failed"))"
         + ##", color="#cc0000"];"##
-    case "shadowed":
+    case .shadowed:
       return "\(node.id) [label=\(quoted(node.label + "\nshadowed by " + (node.shadowedBy ?? "?")))"
         + ##", style="rounded,dashed", color="#888888", fontcolor="#888888"];"##
-    default:
+    case .registered:
       return "\(node.id) [label=\(quoted(node.label + "\n" + (node.scope ?? "")))];"
     }
   }

@@ -29,7 +29,7 @@ enum MermaidRenderer {
       lines.append("  \(edge.from) \(arrow) \(edge.to)")
       if edge.cycle { cycleLinks.append(index) }
     }
-    if model.nodes.contains(where: { $0.status == "missing" || $0.status == "failed" }) {
+    if model.nodes.contains(where: { $0.status == .missing || $0.status == .failed }) {
       lines.append("  classDef missing fill:#fde8e8,stroke:#cc0000,color:#cc0000,stroke-dasharray:4 3")
     }
     if !cycleLinks.isEmpty {
@@ -41,11 +41,11 @@ enum MermaidRenderer {
 
   private static func statement(_ node: GraphModel.Node) -> String {
     switch node.status {
-    case "missing": "\(node.id)[\(quoted(node.label + "<br/>✗ missing"))]:::missing"
-    case "failed":
+    case .missing: "\(node.id)[\(quoted(node.label + "<br/>✗ missing"))]:::missing"
+    case .failed:
       "\(node.id)[\(quoted(node.label + "<br/>" + (node.scope ?? "") + " · plugin failed"))]:::missing"
-    case "shadowed": "\(node.id)[\(quoted(node.label + "<br/>shadowed by " + (node.shadowedBy ?? "?")))]"
-    default: "\(node.id)[\(quoted(node.label + "<br/>" + (node.scope ?? "")))]"
+    case .shadowed: "\(node.id)[\(quoted(node.label + "<br/>shadowed by " + (node.shadowedBy ?? "?")))]"
+    case .registered: "\(node.id)[\(quoted(node.label + "<br/>" + (node.scope ?? "")))]"
     }
   }
 

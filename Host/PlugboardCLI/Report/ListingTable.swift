@@ -19,7 +19,7 @@ enum ListingTable {
     for plugin in listing.plugins {
       add("")
       add(heading(plugin))
-      guard plugin.status == "loaded" else { continue }
+      guard plugin.status == .loaded else { continue }
       guard !plugin.registrations.isEmpty else {
         add("  (no registrations)")
         SettingListing.lines(plugin.settings).forEach(add)
@@ -51,12 +51,14 @@ enum ListingTable {
 
   /// `7 plugins: 6 loaded, 1 disabled, 0 failed; 12 registrations`.
   private static func summary(_ listing: DeploymentListing) -> String {
-    func count(_ status: String) -> Int { listing.plugins.filter { $0.status == status }.count }
+    func count(_ status: DeploymentListing.Status) -> Int {
+      listing.plugins.filter { $0.status == status }.count
+    }
     let registrations = listing.plugins.map(\.registrations.count).reduce(0, +)
     let plugins = listing.plugins.count
-    let excluded = listing.profile.map { ", \(count("excluded")) not in profile '\($0.name)'" } ?? ""
-    return "\(plugins) plugin\(plugins == 1 ? "" : "s"): \(count("loaded")) loaded\(excluded), "
-      + "\(count("disabled")) disabled, \(count("failed")) failed; "
+    let excluded = listing.profile.map { ", \(count(.excluded)) not in profile '\($0.name)'" } ?? ""
+    return "\(plugins) plugin\(plugins == 1 ? "" : "s"): \(count(.loaded)) loaded\(excluded), "
+      + "\(count(.disabled)) disabled, \(count(.failed)) failed; "
       + "\(registrations) registration\(registrations == 1 ? "" : "s")"
   }
 
@@ -70,10 +72,10 @@ enum ListingTable {
 
   private static func base(_ plugin: DeploymentListing.Plugin) -> String {
     switch plugin.status {
-    case "loaded": "\(plugin.name) \(plugin.version ?? "?")  \(plugin.file)"
-    case "failed": "\(plugin.name)  \(plugin.file)  FAILED at \(plugin.stage?.rawValue ?? "?") (see stderr)"
-    case "excluded": "\(plugin.name)  \(plugin.file)  not loaded in this profile"
-    default: "\(plugin.name)  \(plugin.file)  disabled"
+    case .loaded: "\(plugin.name) \(plugin.version ?? "?")  \(plugin.file)"
+    case .failed: "\(plugin.name)  \(plugin.file)  FAILED at \(plugin.stage?.rawValue ?? "?") (see stderr)"
+    case .excluded: "\(plugin.name)  \(plugin.file)  not loaded in this profile"
+    case .disabled: "\(plugin.name)  \(plugin.file)  disabled"
     }
   }
 

@@ -16,9 +16,7 @@ package struct GraphModel: Sendable, Encodable {
     package let plugin: String?
     package let file: String?
     package let line: Int?
-    /// "registered", "missing", "failed" (its plugin failed), or
-    /// "shadowed" (a later registration of the same key replaced it).
-    package let status: String
+    package let status: Status
     /// For a shadowed node: the registration that replaced it
     /// (`file:line in plugin P`).
     package var shadowedBy: String? = nil
@@ -26,6 +24,17 @@ package struct GraphModel: Sendable, Encodable {
     package var contribution: ContributionMark? = nil
     /// For a decorator: the registration it decorates and its declared order.
     package var decorator: DecoratorMark? = nil
+  }
+
+  /// What a node stands for; in JSON, the case's name.
+  package enum Status: String, Sendable, Encodable {
+    case registered
+    /// A dependency nothing registers.
+    case missing
+    /// A registration of a plugin that failed.
+    case failed
+    /// A registration a later one of the same key replaced.
+    case shadowed
   }
 
   package struct Edge: Sendable, Encodable {
@@ -75,7 +84,7 @@ package struct GraphModel: Sendable, Encodable {
         id: "n\(node.index)", type: node.key.service.name, label: Self.label(node.key),
         name: Self.name(node.key), scope: node.info.scopeName, plugin: node.plugin,
         file: node.info.site.fileID, line: node.info.site.line,
-        status: node.isAvailable ? "registered" : "failed")
+        status: node.isAvailable ? .registered : .failed)
       drawn.contribution = ContributionMark.of(node.key, in: container)
       drawn.decorator = DecoratorMark.of(node.key, in: container)
       return drawn
@@ -98,7 +107,7 @@ package struct GraphModel: Sendable, Encodable {
               nodes.append(
                 Node(
                   id: id, type: edge.key.service.name, label: Self.label(edge.key), name: Self.name(edge.key),
-                  scope: nil, plugin: nil, file: nil, line: nil, status: "missing"))
+                  scope: nil, plugin: nil, file: nil, line: nil, status: .missing))
               return id
             }()
           edges.append(
@@ -117,14 +126,14 @@ package struct GraphModel: Sendable, Encodable {
         Node(
           id: "s\(index)", type: duplicate.key.service.name, label: Self.label(duplicate.key),
           name: Self.name(duplicate.key), scope: nil, plugin: replaced.plugin, file: replaced.fileID,
-          line: replaced.line, status: "shadowed", shadowedBy: duplicate.winner.description))
+          line: replaced.line, status: .shadowed, shadowedBy: duplicate.winner.description))
     }
     self.nodes = nodes
     self.edges = edges
     // One pass over the nodes, not one per plugin: at 1,000 plugins of
     // 20 registrations the per-plugin filter was most of `graph`'s time.
     var members: [String: [String]] = [:]
-    for node in nodes where node.status != "missing" {
+    for node in nodes where node.status != .missing {
       if let plugin = node.plugin { members[plugin, default: []].append(node.id) }
     }
     // The outcomes, not the manifest's list: they hold the plugins found

@@ -19,9 +19,8 @@ package struct DeploymentListing: Encodable, Sendable {
     package var kit: PluginKitVersion? = nil
     /// The library: canonical when it loaded, as resolved otherwise.
     package let file: String
-    /// "loaded", "disabled", "excluded" (left out by the active profile)
-    /// or "failed".
-    package let status: String
+    /// Whether it loaded, and if not, why not.
+    package let status: Status
     /// The stage it failed at, when it failed.
     package let stage: LoadStage?
     package internal(set) var registrations: [Registration]
@@ -36,6 +35,16 @@ package struct DeploymentListing: Encodable, Sendable {
     /// The settings it declares, resolved for the active profile (secrets
     /// redacted); empty unless it loaded and declares settings.
     package internal(set) var settings: [SettingListing] = []
+  }
+
+  /// What became of a plugin; in JSON, the case's name.
+  package enum Status: String, Encodable, Sendable {
+    case loaded
+    /// The manifest says `"enabled": false`.
+    case disabled
+    /// Enabled, but left out by the active profile.
+    case excluded
+    case failed
   }
 
   package struct Registration: Encodable, Sendable {
@@ -162,7 +171,7 @@ extension DeploymentListing.Plugin {
     switch outcome {
     case .loaded(let plugin):
       self.init(
-        name: entry.name, version: plugin.version, file: plugin.file, status: "loaded", stage: nil,
+        name: entry.name, version: plugin.version, file: plugin.file, status: .loaded, stage: nil,
         registrations: registrations)
       let requirements = plugin.bundle.requirements.map(\.description)
       requires = requirements.isEmpty ? nil : requirements
@@ -170,11 +179,11 @@ extension DeploymentListing.Plugin {
       // Enabled but not opened: the active profile left it out.
       self.init(
         name: entry.name, version: nil, file: manifest.absolutePath(of: entry),
-        status: entry.enabled ? "excluded" : "disabled", stage: nil, registrations: [])
+        status: entry.enabled ? .excluded : .disabled, stage: nil, registrations: [])
     case .failed(_, let problem):
       self.init(
         name: entry.name, version: nil, file: problem.file ?? manifest.absolutePath(of: entry),
-        status: "failed", stage: problem.stage, registrations: [])
+        status: .failed, stage: problem.stage, registrations: [])
     }
     optional = entry.optional ? true : nil
     discoveredIn = entry.discoveredIn
