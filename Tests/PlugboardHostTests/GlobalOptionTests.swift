@@ -9,22 +9,23 @@ import Testing
 @Suite(.blocking) struct GlobalOptionTests {
   @Test func optionsBeforeTheCommandAreTheCommandsOwn() throws {
     #expect(
-      try ArgumentParser.parse(["--manifest", "x.json", "list", "--json"])
+      try InvocationParser.parse(["--manifest", "x.json", "list", "--json"])
         == .command(name: "list", options: ParsedOptions(values: ["--manifest": "x.json"], flags: ["--json"]))
     )
     #expect(
-      try ArgumentParser.parse(["--profile=mock", "--unsupervised", "run", "--", "--user", "ada"])
+      try InvocationParser.parse(["--profile=mock", "--unsupervised", "run", "--", "--user", "ada"])
         == .command(
           name: "run",
           options: ParsedOptions(
             values: ["--profile": "mock"], flags: ["--unsupervised"], passthrough: ["--user", "ada"])))
-    #expect(try ArgumentParser.parse(["--manifest", "x.json", "check", "--help"]) == .help(command: "check"))
-    #expect(try ArgumentParser.parse(["--manifest", "x.json", "--help"]) == .help(command: nil))
+    #expect(
+      try InvocationParser.parse(["--manifest", "x.json", "check", "--help"]) == .help(command: "check"))
+    #expect(try InvocationParser.parse(["--manifest", "x.json", "--help"]) == .help(command: nil))
   }
 
   @Test func anOptionGivenOnBothSidesIsGivenTwice() {
     #expect(throws: UsageError(message: "--manifest given more than once", command: "list")) {
-      try ArgumentParser.parse(["--manifest", "a.json", "list", "--manifest", "b.json"])
+      try InvocationParser.parse(["--manifest", "a.json", "list", "--manifest", "b.json"])
     }
   }
 

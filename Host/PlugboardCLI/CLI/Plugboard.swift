@@ -44,7 +44,7 @@ package enum Plugboard {
   private static func execute(_ arguments: [String], console: any Console) async -> Int32 {
     let invocation: Invocation
     do {
-      invocation = try ArgumentParser.parse(arguments)
+      invocation = try InvocationParser.parse(arguments)
     } catch {
       for line in error.lines { console.err(line) }
       return ExitStatus.of(.misuse, command: error.command)

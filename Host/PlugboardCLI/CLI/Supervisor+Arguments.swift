@@ -22,7 +22,7 @@ extension Supervisor {
       continueLaunchedChild(launch)
       return nil
     }
-    let parsed = try? ArgumentParser.parse(arguments)
+    let parsed = try? InvocationParser.parse(arguments)
     guard let launch else {
       guard case .command(let name, let options)? = parsed, supervisedCommands.contains(name),
         !options.flags.contains(OptionSpec.unsupervised.name), let limits = timeouts(options)

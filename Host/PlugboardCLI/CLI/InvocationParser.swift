@@ -2,7 +2,7 @@ import PlugboardEngine
 
 /// Parses `plugboard`'s arguments (without the program name) against the
 /// command specs. Hand-written, strict, and specific in its complaints.
-enum ArgumentParser {
+enum InvocationParser {
   static func parse(_ arguments: [String], commands: [CommandSpec] = CommandSpec.all) throws(UsageError)
     -> Invocation
   {

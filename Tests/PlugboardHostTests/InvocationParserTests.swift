@@ -3,24 +3,24 @@ import Testing
 @testable import PlugboardCLI
 @testable import PlugboardEngine
 
-@Suite struct ArgumentParserTests {
+@Suite struct InvocationParserTests {
   @Test func parsesCommandsAndOptions() throws {
-    #expect(try ArgumentParser.parse(["--version"]) == .version)
-    #expect(try ArgumentParser.parse(["--help"]) == .help(command: nil))
-    #expect(try ArgumentParser.parse(["list", "--help"]) == .help(command: "list"))
-    #expect(try ArgumentParser.parse(["help", "run"]) == .help(command: "run"))
+    #expect(try InvocationParser.parse(["--version"]) == .version)
+    #expect(try InvocationParser.parse(["--help"]) == .help(command: nil))
+    #expect(try InvocationParser.parse(["list", "--help"]) == .help(command: "list"))
+    #expect(try InvocationParser.parse(["help", "run"]) == .help(command: "run"))
     #expect(
-      try ArgumentParser.parse(["-v", "list", "-q"])
+      try InvocationParser.parse(["-v", "list", "-q"])
         == .command(name: "list", options: ParsedOptions(flags: ["--verbose", "--quiet"])))
     #expect(
-      try ArgumentParser.parse(["run", "--", "-q"])
+      try InvocationParser.parse(["run", "--", "-q"])
         == .command(name: "run", options: ParsedOptions(passthrough: ["-q"])))
     #expect(
-      try ArgumentParser.parse(["list", "--json", "--manifest=deploy/p.json"])
+      try InvocationParser.parse(["list", "--json", "--manifest=deploy/p.json"])
         == .command(
           name: "list", options: ParsedOptions(values: ["--manifest": "deploy/p.json"], flags: ["--json"])))
     #expect(
-      try ArgumentParser.parse(["run", "--manifest", "p.json", "--", "--user", "grace", "--help"])
+      try InvocationParser.parse(["run", "--manifest", "p.json", "--", "--user", "grace", "--help"])
         == .command(
           name: "run",
           options: ParsedOptions(
@@ -57,9 +57,9 @@ import Testing
     (["--version", "run"], "--version takes no arguments"),
   ])
   func rejectsMisuse(arguments: [String], message: String) {
-    #expect(throws: UsageError.self) { try ArgumentParser.parse(arguments) }
+    #expect(throws: UsageError.self) { try InvocationParser.parse(arguments) }
     do {
-      _ = try ArgumentParser.parse(arguments)
+      _ = try InvocationParser.parse(arguments)
     } catch {
       #expect(error.message == message)
     }
@@ -82,16 +82,16 @@ import Testing
           + "(write \(option)=\(found) if that is the value)",
         command: arguments[0])
     ) {
-      try ArgumentParser.parse(arguments)
+      try InvocationParser.parse(arguments)
     }
   }
 
   @Test func theInlineFormTakesAnyValue() throws {
     #expect(
-      try ArgumentParser.parse(["list", "--manifest=--json"])
+      try InvocationParser.parse(["list", "--manifest=--json"])
         == .command(name: "list", options: ParsedOptions(values: ["--manifest": "--json"])))
     #expect(
-      try ArgumentParser.parse(["list", "--manifest", "-x.json"])
+      try InvocationParser.parse(["list", "--manifest", "-x.json"])
         == .command(name: "list", options: ParsedOptions(values: ["--manifest": "-x.json"])))
   }
 }
