@@ -10,7 +10,7 @@ import PlugboardEngine
 signal(SIGPIPE, SIG_IGN)
 // What the launcher (`plugboard`) handed over when it forked already, out
 // of the environment before plugin code could read it.
-let launch = Launch.take()
+let launch = LauncherHandoff.take()
 // Before any file is opened: what plugboard inherited above 2 is not for
 // plugin code, and a closed descriptor 0, 1 or 2 must not be reused for one.
 StandardStreams.closeInheritedDescriptors(keeping: launch?.descriptorCount ?? 0)

@@ -50,7 +50,7 @@ import Testing
     let installed = try install(into: prefix)
     #expect(installed.status == 0, "\(installed.stderr)")
     #expect(installed.stdout == "")
-    #expect(installed.stderr.hasPrefix("Installed \(HostVersion.line) into \(prefix):\n"))
+    #expect(installed.stderr.hasPrefix("Installed \(HostVersions.line) into \(prefix):\n"))
     #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/plugboard"))
     #expect(FileManager.default.fileExists(atPath: prefix + "/lib/libPlugboardKit.so"))
 

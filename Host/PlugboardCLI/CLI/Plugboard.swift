@@ -11,8 +11,8 @@ package enum Plugboard {
   /// `nil` in the child or when no supervision applies: then call
   /// ``main(_:console:)``. Call it while the process has one thread, before
   /// any `await`. `launch` is what the launcher handed over, if it
-  /// forked already (see `Launch`).
-  package static func superviseIfNeeded(_ arguments: [String], launch: Launch? = nil) -> Int32? {
+  /// forked already (see `LauncherHandoff`).
+  package static func superviseIfNeeded(_ arguments: [String], launch: LauncherHandoff? = nil) -> Int32? {
     Supervisor.superviseIfNeeded(arguments, launch: launch)
   }
 
@@ -51,7 +51,7 @@ package enum Plugboard {
     }
     switch invocation {
     case .version:
-      console.out(HostVersion.line)
+      console.out(HostVersions.line)
       return ExitStatus.healthy.rawValue
     case .help(let name):
       let spec = CommandSpec.all.first { $0.name == name }

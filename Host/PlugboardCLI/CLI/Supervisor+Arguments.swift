@@ -17,7 +17,7 @@ extension Supervisor {
   /// child runs whatever the command line says (a misuse is reported by
   /// it, as by any child), and the parent follows it with the timeouts the
   /// command line gives, or the defaults when it gives none it can read.
-  static func superviseIfNeeded(_ arguments: [String], launch: Launch? = nil) -> Int32? {
+  static func superviseIfNeeded(_ arguments: [String], launch: LauncherHandoff? = nil) -> Int32? {
     if let launch, launch.role == .child {
       continueLaunchedChild(launch)
       return nil

@@ -107,7 +107,7 @@ package enum StandardStreams {
   /// starts would inherit it. Call it first thing, before any file is
   /// opened. A failure is reported on standard error, and plugboard goes on.
   /// `keeping` descriptors right after socket activation's stay open too:
-  /// the launcher's (see ``Launch``).
+  /// the launcher's (see ``LauncherHandoff``).
   package static func closeInheritedDescriptors(keeping: Int32 = 0) {
     guard plugboard_close_inherited_descriptors(keeping) < 0 else { return }
     StandardError.write(

@@ -1,7 +1,19 @@
 import PlugboardKit
 
-/// What a plugin must match: the versions this host was built with.
+/// The versions of this host: its own release, and what a plugin must
+/// match (the compiler, PlugboardKit and the plugin ABI it was built with).
 package struct HostVersions: Equatable, Sendable {
+  /// plugboard's own release.
+  package static let plugboard = "0.1.0"
+
+  /// The line `plugboard --version` prints:
+  /// `plugboard 0.1.0 (PlugboardKit 1.0.0+3596…, plugin ABI 1, Swift 6.3.1)`.
+  package static var line: String {
+    let current = Self.current
+    return
+      "plugboard \(plugboard) (PlugboardKit \(current.kit), plugin ABI \(current.abi), Swift \(current.compiler))"
+  }
+
   /// The Swift compiler version, such as "6.3.1". Swift has no stable ABI on
   /// Linux, so a plugin must come from the same compiler.
   package var compiler: String

@@ -160,7 +160,7 @@ extension DeploymentListing {
 extension DeploymentListing.Host {
   init(_ versions: HostVersions) {
     self.init(
-      plugboard: HostVersion.plugboard, kit: versions.kit, abi: versions.abi, swift: versions.compiler)
+      plugboard: HostVersions.plugboard, kit: versions.kit, abi: versions.abi, swift: versions.compiler)
   }
 }
 

@@ -20,7 +20,7 @@ struct StageRecord: @unchecked Sendable {
   }
 
   /// The record in the launcher's record file `descriptor` (see
-  /// ``Launch``), or nil when it cannot be mapped.
+  /// ``LauncherHandoff``), or nil when it cannot be mapped.
   static func map(descriptor: Int32) -> StageRecord? {
     plugboard_stage_record_map(descriptor).map(StageRecord.init(pointer:))
   }

@@ -88,11 +88,11 @@ package struct Supervisor {
 
   /// Supervises the command: forks, and returns `nil` in the child, which
   /// must go on and run it, and the exit status in the parent. With a
-  /// ``Launch`` of role `.parent`, the launcher forked already: its child
+  /// ``LauncherHandoff`` of role `.parent`, the launcher forked already: its child
   /// is followed first, and only a retry forks here. Returns `nil` when the
   /// process cannot fork (the command then runs unsupervised rather than
   /// not at all).
-  package func supervise(adopting launch: Launch? = nil) -> Int32? {
+  package func supervise(adopting launch: LauncherHandoff? = nil) -> Int32? {
     var quarantine: [String: DeploymentProblem] = [:]
     let notifier = SystemdNotifier.fromEnvironment(command: command)
     // Processes plugin code starts stay plugboard's descendants, to be
@@ -182,10 +182,10 @@ package struct Supervisor {
   }
 
   /// In a child the launcher forked and that started the host (a
-  /// ``Launch`` of role `.child`): becomes the supervised child, as one
+  /// ``LauncherHandoff`` of role `.child`): becomes the supervised child, as one
   /// forked by ``supervise(adopting:)`` does, and returns. The caller then
   /// runs the command.
-  package static func continueLaunchedChild(_ launch: Launch) {
+  package static func continueLaunchedChild(_ launch: LauncherHandoff) {
     plugboard_adopt_as_child(launch.peer)
     // The parent reads a record it cannot find in memory it never mapped:
     // a stage then goes unnamed in its reports, and the rest holds.

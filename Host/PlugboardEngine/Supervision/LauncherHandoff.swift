@@ -17,10 +17,10 @@ import PlugboardSupervision
 ///
 /// ```swift
 /// // First thing in main, before any descriptor is opened:
-/// let launch = Launch.take()
+/// let launch = LauncherHandoff.take()
 /// StandardStreams.closeInheritedDescriptors(keeping: launch?.descriptorCount ?? 0)
 /// ```
-package struct Launch: Sendable {
+package struct LauncherHandoff: Sendable {
   package enum Role: Sendable, Equatable {
     /// The supervising parent of ``peer``.
     case parent
@@ -45,14 +45,16 @@ package struct Launch: Sendable {
   /// plugboard) is reported and ignored: the host then supervises by
   /// itself. Call it first thing in `main`, while the process has one
   /// thread.
-  package static func take() -> Launch? {
+  package static func take() -> LauncherHandoff? {
     var present: Int32 = 0
     let launch = plugboard_launch_take(&present)
     switch launch.role {
     case PLUGBOARD_LAUNCHED_PARENT:
-      return Launch(role: .parent, peer: launch.peer, record: launch.record, progress: launch.progress)
+      return LauncherHandoff(
+        role: .parent, peer: launch.peer, record: launch.record, progress: launch.progress)
     case PLUGBOARD_LAUNCHED_CHILD:
-      return Launch(role: .child, peer: launch.peer, record: launch.record, progress: launch.progress)
+      return LauncherHandoff(
+        role: .child, peer: launch.peer, record: launch.record, progress: launch.progress)
     default:
       if present != 0 {
         StandardError.write(
