@@ -1,5 +1,31 @@
 import Synchronization
 
+// The lock-free registry: this folder's types, and how a resolve finds a
+// registration without taking a lock.
+//
+//   Container ─ hot ─▶ ContainerHotPath.published ─▶ Registry ─ slots ─▶ records (unretained)
+//       │                                            (lookup tables, read without locks)
+//       └─ state (behind the container's lock)
+//            ├─ log: RecordLog ─▶ [ r0 r1 r2 … rn ]  every registration, in order; grows at its end
+//            │                          ▲
+//            │        RegistrySnapshot(log, count: k): r0…r(k-1), for what looks at them all
+//            ├─ current: Registry        the one published
+//            └─ retired: [Registry]      replaced; freed once no reader can hold them
+//
+// What holds, and what relies on it:
+// 1. A record is stamped (site, position) under the container's lock before
+//    any registry or snapshot includes it, and the log keeps it alive as
+//    long as the container: the tables hold it unretained.
+// 2. The records below a snapshot's count are never written again, so a
+//    snapshot is the log and a count, and copies nothing.
+// 3. A registry's tables change only under the container's lock, and a
+//    slot's key is written once, after its record: a reader finds the
+//    registration before a change or the one after it, never half of one.
+// 4. A replaced registry is freed only when ``ReaderGate`` shows that no
+//    reader that entered before the replacement is still inside.
+// 5. `Registry`, `QuickNameTable` and the records are frozen (Kit/ABI.md):
+//    plugins compiled against an earlier Kit inline this lookup.
+
 /// The lookup tables of one container's registrations, read without locks.
 ///
 /// The common request (a type, no name, no arguments) hashes the metatype's
