@@ -14,7 +14,7 @@ let stamping: Target.Dependency = .product(name: "PlugboardStamping", package: "
 // own package for the same reason.
 let contracts: Target.Dependency = .product(name: "AppContracts", package: "Contracts")
 
-/// The host's start (issue 27): by default the compiler reaches the metadata
+/// The host's start: by default the compiler reaches the metadata
 /// of a concrete generic type (a `[Int: [String: SettingValue]]`) through
 /// its mangled name, and the runtime's first demangling of each checks the
 /// type's requirements by scanning the protocol conformances of every

@@ -5,8 +5,8 @@
 // graph) runs supervised: plugin code runs in a child process, and the
 // parent reports for it. The host used to fork itself, after the dynamic
 // loader had mapped Swift, Foundation and the SDK; the child then took a
-// page fault for every page of them it used again (issue 27: a fifth of
-// `run`'s start). This program maps only itself (it is linked statically
+// page fault for every page of them it used again, a fifth of `run`'s
+// start. This program maps only itself (it is linked statically
 // in release builds), so it forks first, and each process then starts the
 // host afresh (see plugboard_launch.h). Every other command line goes to
 // the host unchanged, which also forks by itself when it must: this

@@ -265,7 +265,7 @@ import Testing
   }
 
   /// The loader's other variables that bring code or change how it is
-  /// loaded (issue 23): each a warning of check, and of run too.
+  /// loaded: each a warning of check, and of run too.
   @Test(arguments: [
     (
       "LD_PRELOAD", "libm.so.6",

@@ -7,7 +7,7 @@ import Testing
 /// The manifest's `contributions` rules: an operator keeps or leaves out
 /// contributions to an extension point, for every profile or per profile,
 /// with no rebuild; a misspelt extension point or contribution is a
-/// problem of the deployment with a did-you-mean (issue 24).
+/// problem of the deployment with a did-you-mean.
 @Suite(.blocking) struct ContributionRuleTests {
   /// The sample manifest with `topLevel` as its top-level
   /// `"contributions"` and `mock` as profile mock's (either may be nil).

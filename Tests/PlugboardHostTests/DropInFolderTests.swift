@@ -301,8 +301,8 @@ import Testing
 
   /// Adding a file or a link to a drop-in folder adds a plugin, so the
   /// folder must be writable by no one else, root's sticky folders
-  /// included (issue 23: a link put in a 1777 folder loaded the mock auth
-  /// plugin in the live profile). Nothing in such a folder is loaded.
+  /// included (a link put in a 1777 folder would load a mock auth plugin
+  /// in the live profile). Nothing in such a folder is loaded.
   @Test(arguments: [0o777, 0o1777, 0o775])
   func aDropInFolderOthersCanWriteIsRefused(mode: Int) throws {
     let layout = try Layout()

@@ -7,7 +7,7 @@ import Testing
 @testable import PlugboardCLI
 @testable import PlugboardEngine
 
-/// Issue 9's fault corpus: every hostile deployment, under `run`, `list`
+/// The fault corpus: every hostile deployment, under `run`, `list`
 /// and `check`, ends with `plugboard` exiting (never killed by a signal),
 /// with the documented status and a message naming the plugin, the stage
 /// and the fix.

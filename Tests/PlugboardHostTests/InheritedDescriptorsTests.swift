@@ -3,7 +3,7 @@ import PlugboardTestSupport
 import Testing
 
 /// Descriptors plugboard inherited above 2 are closed before plugin code
-/// runs (issue 23, as sudo's `closefrom`), except the sockets systemd's
+/// runs (as sudo's `closefrom` does), except the sockets systemd's
 /// socket activation passes, which the application in the supervised child
 /// receives as its own.
 @Suite(.serialized, .blocking) struct InheritedDescriptorsTests {

@@ -196,7 +196,7 @@ import Testing
   }
 
   /// Operators run the installed host as root: a prefix someone else can
-  /// write is refused before anything is copied into it (issue 23).
+  /// write is refused before anything is copied into it.
   @Test func refusesAPrefixOthersCanWrite() throws {
     let folder = try TemporaryDirectory()
     let prefix = folder.path + "/prefix"

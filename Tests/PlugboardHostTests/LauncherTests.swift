@@ -4,7 +4,7 @@ import Testing
 
 /// `plugboard`, the launcher: a command that brings a deployment up is
 /// forked before the host maps anything, and both processes start
-/// `plugboard-host` (issue 27: the host's own fork left its child to fault
+/// `plugboard-host` (had the host forked itself, its child would fault
 /// Swift, Foundation and the SDK in again). The host beside it is vetted
 /// before it is started, as a plugin is.
 @Suite(.serialized, .blocking) struct LauncherTests {

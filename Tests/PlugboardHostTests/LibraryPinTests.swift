@@ -5,7 +5,7 @@ import Testing
 
 @testable import PlugboardEngine
 
-/// Pinning the closure (issue 23): a pinned plugin's neighbours (the
+/// Pinning the closure: a pinned plugin's neighbours (the
 /// libraries it finds beside it through its `$ORIGIN` run path, such as
 /// `libAppContracts.so`) are held to their `libraryPins` and loaded from
 /// sealed copies, `requirePins` refuses one without a pin, and `plugboard
@@ -72,7 +72,7 @@ import Testing
     }
   }
 
-  /// The issue's row: the neighbour is replaced after it was pinned (by
+  /// The attack library pins stop: the neighbour is replaced after it was pinned (by
   /// whoever could write it). Its replacement, a library whose constructor
   /// crashes, is refused before it is mapped: nothing of it runs.
   @Test(arguments: ["list", "check"])

@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// What the dynamic loader maps for a plugin besides the plugin itself is
-/// vetted too (issue 23): a neighbour library others can write, or a
+/// vetted too: a neighbour library others can write, or a
 /// `glibc-hwcaps` subfolder the loader searches first, is refused before
 /// `dlopen`, naming the file or folder, its mode and owner, and the fix.
 @Suite(.blocking) struct LoadPathVettingTests {

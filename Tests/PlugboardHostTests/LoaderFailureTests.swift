@@ -55,7 +55,7 @@ import Testing
     ),
     (
       // Refused from its dynamic symbol table, before dlopen: its
-      // constructor, which crashes, never runs (issue 23).
+      // constructor, which crashes, never runs.
       "NoEntryCrash", "libNoEntryCrash.so",
       { file, _ in
         "find entry: plugin 'NoEntryCrash' (\(file)) does not export plugboard_entry_v1; expected a Plugboard "

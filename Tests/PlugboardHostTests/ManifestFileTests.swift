@@ -132,7 +132,7 @@ import Testing
 }
 
 /// The manifest chooses which code runs and with which settings, so it is
-/// vetted as a plugin's file is (issue 23): a manifest, or a folder above
+/// vetted as a plugin's file is: a manifest, or a folder above
 /// it, that someone other than root and the user running plugboard can
 /// change is refused, naming the file, its mode and owner, and the fix.
 /// A second local user is simulated by `chown` to `nobody`, which needs

@@ -5,8 +5,10 @@ import Testing
 
 @testable import PlugboardEngine
 
-/// Messages that used to point the wrong way (issue 14), each pinned to
-/// its exact text.
+/// Messages that are easy to get backwards, pointing at the right cause
+/// and the right fix (which registration is shadowed, why a profile chose
+/// a registration, what a probe's timeout asks for), each pinned to its
+/// exact text.
 @Suite(.blocking) struct MessageDirectionTests {
   /// Keychain and SecondKeychain both register SecureStore.
   private func twoKeychains() throws -> CheckedDeployment {

@@ -117,7 +117,7 @@ import Testing
           + "\(wrong), the file's SHA-256 is \(try digest(Self.auth)) — if the new file is trusted"))
   }
 
-  /// `pin` vets what it hashes (issue 23): a pin of a file someone else
+  /// `pin` vets what it hashes: a pin of a file someone else
   /// can write would vouch for whatever they put there.
   @Test func pinRefusesAFileOthersCanWrite() throws {
     let folder = try TemporaryDirectory()
@@ -246,7 +246,8 @@ import Testing
   }
 }
 
-/// The pinned-load path has no window (issue 23): the private folder that
+/// The pinned-load path has no window between check and load: the private
+/// folder that
 /// stands in for a pinned plugin's `$ORIGIN` is reached through its
 /// descriptor, so renaming it and putting a decoy in its place changes
 /// nothing of what is loaded; and a `TMPDIR` others can change is not used.

@@ -63,7 +63,7 @@ struct SystemProfiledClock: ProfiledClock {}
 
   /// A profile may make as many choices as its manifest holds: past the
   /// first 100 problems, the rest are counted in one line, with no
-  /// did-you-mean built for them (issue 21).
+  /// did-you-mean built for them.
   @Test func manyProblemsArePastTheLimitCountedInOneLine() {
     let container = container(profile: "mock")
     let problems = apply((0..<1_000).map { ("ProfiledClok\($0)", "Fixed") }, in: "mock", to: container)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PlugboardEngine
 
-/// Libraries plugins share through their folders (issue 10): an undefined
+/// Libraries plugins share through their folders: an undefined
 /// symbol explained, a plugin that would load only because another loaded
 /// its neighbour first, and two different copies of one library. Real
 /// libraries, built by ``WeatherBuild``, run through `plugboard`.

@@ -5,7 +5,7 @@ import Testing
 
 @testable import PlugboardEngine
 
-/// Issue 10: a shared module whose declarations changed after a plugin was
+/// A shared module whose declarations changed after a plugin was
 /// compiled against it is refused before any of the plugin's code runs,
 /// by `run` and by `check`, naming the module, both stamps, the file loaded
 /// and the rebuild; a change of comments and layout alone is not.

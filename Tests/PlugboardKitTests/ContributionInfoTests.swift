@@ -3,7 +3,7 @@ import Testing
 
 /// What listings and checks read about contributions: which registration
 /// is one, its name and order, how its key reads, and the edge a
-/// `Contributions` dependency declares (issue 24).
+/// `Contributions` dependency declares.
 @Suite struct ContributionInfoTests {
   protocol Command: Sendable {}
   struct Plain: Command {}

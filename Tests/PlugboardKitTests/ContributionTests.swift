@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 
 /// Contributions: many registrations serving one contract, resolved
-/// together in a documented order (issue 24).
+/// together in a documented order.
 @Suite struct ContributionTests {
   protocol Command: Sendable {
     var title: String { get }

@@ -100,7 +100,8 @@ final class ChainNode: Sendable {
 
   @Test func aHopTheSystemRefusesIsAResolutionError() throws {
     // Without a thread the caller used to wait for a helper that never ran.
-    // The refusal is simulated; see the report of issue 11 for `ulimit -v`.
+    // The refusal is simulated: a real one needs an address-space limit
+    // (`ulimit -v`), which would bind the whole test process.
     let threads = HopThreads(limit: 8, stackSize: 16 << 20) { _, _ in .failure(.init(errno: EAGAIN)) }
     let container = chainContainer(closingCycle: false, container: Container(hopThreads: threads))
     let error = try #require(throws: ResolutionError.self) {

@@ -231,7 +231,7 @@ struct NoKeychain: Keychain {}
 
 /// A registration name comes from a plugin and is printed: its line breaks,
 /// quotes and control characters are escaped, so a name cannot forge a
-/// line of a report (issue 11).
+/// line of a report.
 @Suite struct RegistrationNameEscapingTests {
   @Test func aNameCannotStartALineOfItsOwn() {
     let key = ServiceKey(String.self, name: "Evil\"\n\u{1B}[31mplugboard: check: all good")

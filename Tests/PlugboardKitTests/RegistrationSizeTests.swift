@@ -3,7 +3,7 @@ import Testing
 
 @testable import PlugboardKit
 
-/// What one registration costs in memory (issue 27: at most 200 bytes a
+/// What one registration costs in memory (the target: at most 200 bytes a
 /// registration at 100,000, measured by `memory_bytes_per_registration`),
 /// and that storing it compactly loses nothing it tells.
 @Suite struct RegistrationSizeTests {

@@ -4,8 +4,8 @@ import PlugboardTestSupport
 import Synchronization
 import Testing
 
-/// Swinject's documented patterns that issue 26 found still failing, each
-/// with Swinject's expected value.
+/// Swinject's documented patterns, each with Swinject's expected value,
+/// so that code moved from Swinject behaves as it did there.
 @Suite struct SwinjectParityTests {
   final class Tally: Sendable {
     let count = Atomic<Int>(0)

@@ -2,7 +2,7 @@ import PlugboardEngine
 import PlugboardKit
 
 /// `hostile_*`: inputs built to find a step that grows faster than the
-/// input (issue 11, "Time and memory"). Each scenario is timed at a small
+/// input. Each scenario is timed at a small
 /// and a ten-times larger size; the target is that the cost per unit of
 /// input (per byte, per profile, per registration) at the larger size stays
 /// within 2× of the smaller's. A linear step meets it by a wide margin, a
@@ -85,8 +85,9 @@ struct HostileInputScenarios {
   }
 
   /// `hostile_many_*`: one manifest of a quarter of a million problems,
-  /// in each place a manifest has keys (issue 21: the fuzzer's recipe took
-  /// 54 s when every problem past the 100 listed still got a did-you-mean).
+  /// in each place a manifest has keys (a fuzzer's manifest of that size
+  /// took 54 s when every problem past the 100 listed still got a
+  /// did-you-mean).
   /// Each is held to the cost per byte of `hostile_unknown_key` (one huge
   /// key, one problem) at the same size: within 2×, a problem past the
   /// listed ones costs about what reading its bytes does. BENCHMARKS.md

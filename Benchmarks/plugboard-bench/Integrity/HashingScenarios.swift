@@ -2,7 +2,7 @@ import Foundation
 import PlugboardDigest
 import PlugboardEngine
 
-/// Issue 9's hashing cost: the throughput of the host's own SHA-256, and
+/// What hashing costs: the throughput of the host's own SHA-256, and
 /// what hashing the sample's seven plugin libraries costs at start-up (the
 /// price of pinning every plugin), next to only reading the same files.
 struct HashingScenarios {

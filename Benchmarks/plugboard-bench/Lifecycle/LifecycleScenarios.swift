@@ -2,7 +2,7 @@ import Dispatch
 import PlugboardEngine
 import PlugboardKit
 
-/// Issue 13's lifecycle cost: what `plugboard run` spends on start and stop
+/// The lifecycle cost: what `plugboard run` spends on start and stop
 /// hooks beyond the hooks' own work. `lifecycle_50_of_1000`: a container of
 /// 1,000 registrations, 50 of them `.container` services with a start and
 /// a stop hook that do nothing, each depending on the next (registered in

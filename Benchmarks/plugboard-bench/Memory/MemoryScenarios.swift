@@ -5,7 +5,7 @@ import PlugboardKit
 private protocol MemoryProbe: AnyObject {}
 private final class MemoryProbeService: MemoryProbe {}
 
-/// Issue 4's memory scenarios: the peak resident size of `plugboard run`
+/// The memory scenarios: the peak resident size of `plugboard run`
 /// on the sample deployment, and the heap one registration costs.
 struct MemoryScenarios {
   let plan: MeasurementPlan

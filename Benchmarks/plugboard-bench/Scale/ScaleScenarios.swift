@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 27's scale rows: generated deployments of 200 plugins × 20
+/// The scale rows: generated deployments of 200 plugins × 20
 /// registrations (the `startup_generated_200` shape), 1,000 × 20 and
 /// 50 × 2,000, each command timed against the program that only `dlopen`s
 /// the same libraries, launched alternately; and how the cost beyond

@@ -140,7 +140,7 @@ struct ContainerScenarios {
   }
 
   /// Ten transient contributions resolved as one array, against the same
-  /// ten instances appended to an array by hand (issue 24).
+  /// ten instances appended to an array by hand.
   func resolveAll10() -> ResultRow {
     let container = Container(defaultObjectScope: .transient)
     for index in 0..<10 {
@@ -195,7 +195,7 @@ struct ContainerScenarios {
   }
 
   /// Registering into a container that has resolved, then resolving, round
-  /// after round (issue 12): the time of one round, over 3,000 rounds on
+  /// after round: the time of one round, over 3,000 rounds on
   /// one container, against the same over 300. Equal when a round's cost
   /// does not grow with the rounds before it; a design that rebuilt its
   /// snapshot from every registration ever made would be about 10× here.
@@ -218,7 +218,7 @@ struct ContainerScenarios {
   }
 
   /// Registering a new key into a container that has resolved, then
-  /// resolving it, round after round (issue 27): the time of one of the
+  /// resolving it, round after round: the time of one of the
   /// last 500 of 3,000 rounds on one container, against one of the first
   /// 500. Equal when publishing a registration costs the same however many
   /// came before; rebuilding the snapshot from every registration made the
@@ -251,7 +251,7 @@ struct ContainerScenarios {
       met: late.median <= early.median * 1.5 && late.median <= 2_000)
   }
 
-  /// A scope's life (issue 24): make a scope, resolve ten `.scoped`
+  /// A scope's life: make a scope, resolve ten `.scoped`
   /// services in it (each once), end it, which runs their ten synchronous
   /// dispose hooks newest first; against making the ten instances by
   /// hand and calling the same hook on each, in reverse.
@@ -302,7 +302,7 @@ struct ContainerScenarios {
 
   /// A failed `resolve` among 1,000 registrations, as a program that
   /// reports it pays: the `ResolutionError` and its rendered report, whose
-  /// suggestions search the registrations (issue 27).
+  /// suggestions search the registrations.
   func missingThrowing() -> ResultRow {
     let container = Container()
     Wide1000.register(into: container)

@@ -1,6 +1,6 @@
 import PlugboardKit
 
-// The ten-class graph of the issue: S0(S1, S2, S3); S1(S4, S5); S2(S6);
+// The ten-class graph `graph10` resolves: S0(S1, S2, S3); S1(S4, S5); S2(S6);
 // S3(S7, S8); S4(S9); S5…S9 take nothing.
 final class S9 {}
 final class S8 {}

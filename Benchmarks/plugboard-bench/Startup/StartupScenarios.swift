@@ -1,6 +1,6 @@
 import Foundation
 
-/// The process scenarios of issue 4's `startup`: wall time from launching
+/// The process scenarios of `startup`: wall time from launching
 /// `plugboard run` to the application's first line of output, against a
 /// program that only `dlopen`s the same libraries, launched alternately in
 /// the same run. Release builds, from the benchmark's own build folder.
@@ -115,7 +115,7 @@ struct StartupScenarios {
   /// `startup_generated_200`: 200 generated plugins of 20 registrations
   /// and the application's plugin; the total, the cost per plugin beyond
   /// dlopen for `run`, and the same for `check` (which validates) and
-  /// `list` (issue 15: ≤ 0.15 ms per plugin for both).
+  /// `list` (target: ≤ 0.15 ms per plugin for both).
   func generated(_ locations: BenchLocations, work: URL) -> [ResultRow] {
     let scenario = "startup_generated_\(Self.generatedPluginCount)"
     guard !quick else {

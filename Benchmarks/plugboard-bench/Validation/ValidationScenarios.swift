@@ -1,6 +1,6 @@
 import PlugboardKit
 
-/// Issue 24's in-process check: `validate_generated_200`, what
+/// The in-process check: `validate_generated_200`, what
 /// `container.validate()` costs on the graph of `startup_generated_200`
 /// (200 plugins of 20 registrations: in each, a chain S0 ← S1 ← … ← S18
 /// and a named `String` that depends on its own last link and on the

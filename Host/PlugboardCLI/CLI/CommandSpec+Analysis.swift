@@ -1,6 +1,6 @@
 import PlugboardEngine
 
-/// The commands that analyse a deployment without running it (issue 5).
+/// The commands that analyse a deployment without running it.
 extension CommandSpec {
   static let check = CommandSpec(
     name: "check",

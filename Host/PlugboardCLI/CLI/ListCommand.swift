@@ -34,7 +34,7 @@ struct ListCommand {
       console.out(JSONText.encode(listing))
     } else if !listing.plugins.isEmpty {
       // In one piece: the table is complete before any of it is printed,
-      // and a line at a time cost a call per registration (issue 15).
+      // and a line at a time cost a call per registration.
       console.out(ListingTable.text(listing))
     }
     for line in warnings { console.warn(line) }

@@ -74,7 +74,7 @@ public struct AssemblyOrder: Sendable {
     while !waiting.isEmpty {
       // A plugin whose requirement was refused is refused in turn. Without
       // a refusal there is nothing to pass on: the pass, once per plugin
-      // placed, made ordering quadratic in plugins (issue 15).
+      // placed, made ordering quadratic in plugins.
       if !refusals.isEmpty {
         for index in waiting where refusals[index] == nil {
           guard let plugin = loaded[index] else { continue }

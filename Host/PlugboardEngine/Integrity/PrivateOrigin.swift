@@ -16,8 +16,9 @@
 /// which keeps `$ORIGIN` working (the loader's `$ORIGIN` is then the
 /// descriptor's folder). Renaming the folder and putting a decoy in its
 /// place, in a temporary folder others can write, changes nothing of what
-/// is loaded (issue 23: an `inotify` racer in a non-sticky `TMPDIR` loaded
-/// unpinned code in 1 of 100 runs). `TMPDIR` is used only when it passes
+/// is loaded (without the descriptor, an `inotify` racer in a non-sticky
+/// `TMPDIR` loaded unpinned code in 1 of 100 runs). `TMPDIR` is used only
+/// when it passes
 /// the folder check (``FileTrust``); otherwise `/tmp`.
 struct PrivateOrigin {
   /// Folder names start with this, so a leftover (the process died inside

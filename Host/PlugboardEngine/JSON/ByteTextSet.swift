@@ -9,7 +9,8 @@
 /// Used instead of `Set<String>` where every text is ASCII (so that byte
 /// equality is `String` equality): a `String` per key and its SipHash cost
 /// a 4 MiB manifest of 290,000 plugin names in a profile's `config` about
-/// 150 instructions per name before it was compared (callgrind, issue 21).
+/// 150 instructions per name before it was compared (measured with
+/// callgrind).
 /// The hash is seeded at random once per process, so a manifest cannot be
 /// written to make its keys collide.
 struct ByteTextSet {
@@ -70,7 +71,7 @@ struct ByteTextSet {
 
   /// Byte equality by `memcmp`: `elementsEqual` went a byte at a time, a
   /// third of the set's time on a `config` of one key repeated a quarter
-  /// of a million times (issue 21), and far more unoptimised.
+  /// of a million times, and far more unoptimised.
   static func same(_ one: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
     guard one.count == other.count else { return false }
     guard let first = one.baseAddress, let second = other.baseAddress else { return true }
@@ -140,7 +141,7 @@ extension ByteTextSet {
   ///
   /// Up to ``partitionThreshold`` texts go through one ``ByteTextSet``.
   /// Past it, one table for all of them misses the cache on nearly every
-  /// insert: 290,000 names in a profile's `config` (issue 21) spent two
+  /// insert: 290,000 names in a profile's `config` spent two
   /// thirds of the set's time waiting for its first slot, and a fifth more
   /// for the bytes a colliding slot pointed at. So the texts are hashed in
   /// order, sorted by the hash's top bits into partitions of about a

@@ -8,8 +8,9 @@ struct KnownNames {
   private let bytes: ByteTextSet
   private let ascii: Bool
   /// Bit n set when some name is n bytes long, bit 63 when one is longer:
-  /// most unknown names (a quarter of a million in a profile's `config`,
-  /// issue 21) are told apart by it without hashing their bytes.
+  /// most unknown names (a hostile manifest may put a quarter of a million
+  /// in a profile's `config`) are told apart by it without hashing their
+  /// bytes.
   private let lengths: UInt64
 
   init(_ names: [String]) {

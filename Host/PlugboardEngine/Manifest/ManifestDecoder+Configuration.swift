@@ -81,7 +81,7 @@ extension ManifestDecoder {
   ///
   /// An unknown name past the listed problems is only counted: nothing is
   /// kept of it (a quarter of a million names kept cost more than reading
-  /// them did, issue 21).
+  /// them did).
   mutating func rejectUnknownConfiguredPlugins(_ plugins: [PluginEntry]) {
     let tape = self.tape
     let names = plugins.map(\.name)

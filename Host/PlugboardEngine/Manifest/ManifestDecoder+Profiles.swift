@@ -156,8 +156,8 @@ extension ManifestDecoder {
   /// An object's members in written order with the repeated keys left
   /// out, after reporting a non-object and each repeat; read from the
   /// tape, not copied: a profile's `config` may hold a quarter of a
-  /// million, and an array of them touched megabytes of fresh pages
-  /// (issue 21). Keys are compared as `String`s (which are equal when
+  /// million, and an array of them touched megabytes of fresh pages.
+  /// Keys are compared as `String`s (which are equal when
   /// canonically equivalent) unless every key is ASCII, where bytes tell
   /// the same and no `String` is made.
   mutating func distinctMembers(_ node: Int, at path: ManifestPath) -> DistinctMembers {

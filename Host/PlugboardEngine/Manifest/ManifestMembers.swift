@@ -8,7 +8,7 @@ struct AllowedKeys {
   /// most unknown keys are told apart by it alone, in a few instructions.
   let lengths: UInt64
   /// Per allowed key, its ``signature(_:)``: an unknown key of an allowed
-  /// length (`lpguVersion`, issue 21's recipe) is told apart by one
+  /// length (`lpguVersion`, as a fuzzer writes them) is told apart by one
   /// comparison per allowed key, not by comparing bytes.
   private let signatures: [UInt64]
 
@@ -39,7 +39,7 @@ struct AllowedKeys {
   /// Index loops and `memcmp`, not `enumerated()` and `elementsEqual`:
   /// unoptimised (the README's debug build), each of those is a generic
   /// call that looks up type metadata per byte, which made the 4 MiB
-  /// manifest of issue 21 take 2 s to check there.
+  /// manifest of 290,000 unknown keys take 2 s to check there.
   func position(of key: Int, on tape: JSONTape) -> Int? {
     tape.withText(key) { text in
       let count = text.count

@@ -102,7 +102,7 @@ extension DeploymentListing {
   /// The listing of a deployment that was brought up.
   package init(_ deployment: Deployment, host: HostVersions = .current) {
     // Grouped once: filtering every registration for each plugin made a
-    // listing quadratic in plugins (issue 15: 200 plugins of 20).
+    // listing quadratic in plugins (slow at 200 plugins of 20).
     // Each registration is read in place and converted once: a copy of a
     // RegistrationInfo retains a dozen references, thousands of times.
     let registrations = deployment.container.registrations

@@ -51,7 +51,8 @@ struct ListedProblems<Problem> {
   /// Records `count` problems past the listed ones at once, for a reader
   /// that listed problems while ``hasRoom`` held and knows how many are
   /// left: counting them one by one cost a call each, and past the
-  /// listed ones there may be a quarter of a million (issue 21).
+  /// listed ones there may be a quarter of a million (a hostile manifest's
+  /// unknown keys).
   mutating func countUnlisted(_ count: Int) {
     unlisted += max(count, 0)
   }

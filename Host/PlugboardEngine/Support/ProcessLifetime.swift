@@ -2,8 +2,8 @@
 ///
 /// `list` and `check` exit right after printing their report: freeing a
 /// deployment of thousands of registrations, its graph and its listing one
-/// allocation at a time on the way out is work whose result nobody sees
-/// (issue 15). Only for what a command-line command made; a program that
+/// allocation at a time on the way out is work whose result nobody sees.
+/// Only for what a command-line command made; a program that
 /// embeds the host frees what it holds.
 package enum ProcessLifetime {
   private final class Kept<Value> {

@@ -4,7 +4,7 @@
 /// and on a terminal ``Highlight/colour(_:)``: both first ask whether
 /// there is anything to do, and the answer is almost always no. Asked by
 /// scalars or characters, the two questions cost 3–5 ms on the 250 KB
-/// that `plugboard list` prints for 200 plugins (issue 15); over the
+/// that `plugboard list` prints for 200 plugins; over the
 /// string's own bytes, a small fraction of that.
 enum TextBytes {
   /// Whether `text` holds a character that ``Terminal/isUnprintable(_:)``

@@ -246,7 +246,7 @@ import Testing
 
   /// The environment is as long as whoever starts plugboard makes it:
   /// past the first 100, stray variables are counted in one finding, and
-  /// get no did-you-mean (issue 21).
+  /// get no did-you-mean.
   @Test func manyStrayVariablesAreCountedPastTheListedOnes() throws {
     let folder = try TemporaryDirectory()
     let manifest = try manifest(folder, entry: #", "config": { "region": "us", "password": "p" }"#)
@@ -270,7 +270,8 @@ import Testing
     }
   }
 
-  /// A secret is best given in a file (issue 23): `…_FILE` names one, and
+  /// A secret is best given in a file (every process the service starts
+  /// inherits the environment): `…_FILE` names one, and
   /// systemd's credentials folder holds one per variable; either gives the
   /// setting its value, one final line break dropped.
   @Test func aSettingIsGivenByAFileOrACredential() throws {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PlugboardEngine
 
-/// A process given a secret setting's value is non-dumpable (issue 23): no
+/// A process given a secret setting's value is non-dumpable: no
 /// core file holds the secret, and no other process of the same user can
 /// attach to it or read its memory. Seen from outside, the kernel then
 /// makes root the owner of the files of its `/proc/<pid>` folder, which needs plugboard

@@ -59,7 +59,7 @@ enum CFixtures {
     "libBlameThread.so": ["-shared", "-DFIXTURE_BLAME_THREAD", "-pthread", "-fno-omit-frame-pointer"],
     "libBlameCaller.so": ["-shared", "-DFIXTURE_BLAME_CALLER", "-fno-omit-frame-pointer"],
     "libEntryOverflow.so": ["-shared", "-DFIXTURE_ENTRY_OVERFLOW", "-fno-omit-frame-pointer"],
-    // What must never run, refused before dlopen (issue 23): a library
+    // What must never run, refused before dlopen: a library
     // without an entry point whose constructor crashes, an executable
     // stack, a writable and executable segment, a library marked not to be
     // opened. Each is otherwise a plugin with a descriptor.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Every way a deployment can be hostile, each laid out afresh as a small
-/// deployment for `plugboard` to face (issue 9's fault corpus).
+/// deployment for `plugboard` to face: the fault corpus.
 ///
 /// Each deployment lives in its own ``TemporaryDirectory`` (the `root`):
 /// the manifest is `root/deployment/plugins.json` and the libraries are

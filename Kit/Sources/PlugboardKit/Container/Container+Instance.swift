@@ -1,7 +1,8 @@
 extension Container {
   /// Registers an instance made elsewhere, often after an `await` the
-  /// factories cannot do (seed 001's `register(Database.self, instance:
-  /// database)`): every request gets `instance`.
+  /// factories cannot do (the `register(Database.self, instance:
+  /// database)` spelling some containers use): every request gets
+  /// `instance`.
   ///
   /// ```swift
   /// let database = try await Database.connect()

@@ -13,7 +13,7 @@ extension Container {
   {
     // Always inlined, and kept this small: left to the optimizer, the
     // singleton's path was sometimes outlined with its closure, which
-    // cost it about 60 instructions per resolve (BENCHMARKS.md, "History").
+    // cost it about 60 instructions per resolve.
     // The container's hot fields, reached once: each read of ``hot`` is a
     // call into PlugboardKit (the container's layout is not frozen).
     let hot = self.hot

@@ -42,7 +42,8 @@ public final class Inject<Value> {
   }
 
   /// A dependency read through a property you declare on ``Container``,
-  /// the key-path spelling of seed 001's `DependencyContainer`:
+  /// the key-path spelling some containers use (`@Inject(\.userRepository)`
+  /// over a container's property):
   ///
   /// ```swift
   /// extension Container {

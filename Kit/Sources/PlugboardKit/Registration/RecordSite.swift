@@ -1,6 +1,6 @@
 /// A ``RegistrationSite`` as a record keeps it: the file and the plugin by
 /// their ``SiteStrings`` numbers and the line in 32 bits, 12 bytes in all
-/// where the site is 40 (issue 27: a registration in at most 200 bytes).
+/// where the site is 40, so that a registration takes at most 200 bytes.
 @frozen @usableFromInline
 struct RecordSite {
   private let file: UInt32

@@ -5,7 +5,7 @@
 /// else (``Details``, read and written as if it were stored here too) in
 /// one immutable box, replaced on each write: 16 bytes where the fields
 /// took 152, so such a registration's ``RecordExtras`` is a 48-byte block
-/// rather than a 192-byte one (issue 27). Writes happen while registering,
+/// rather than a 192-byte one. Writes happen while registering,
 /// not while resolving, so a new box per write costs little.
 @dynamicMemberLookup
 struct RegistrationMetadata: Sendable {

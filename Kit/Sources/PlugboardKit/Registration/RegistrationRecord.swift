@@ -18,8 +18,8 @@ class RegistrationRecord: @unchecked Sendable {
   // (atomic). `stamp` and `position` are written under the container's
   // lock before any snapshot can include the record.
   //
-  // Laid out for size (issue 27: a registration in at most 200 bytes, of
-  // which the table slots take about 40): Swift places fields in the order
+  // Laid out for size (a registration in at most 200 bytes, of which the
+  // table slots take about 40): Swift places fields in the order
   // declared, so the 32-bit and one-byte fields come last, together, and
   // a plain record is 120 bytes, one 128-byte block. What few
   // registrations have lives in `extras`.
@@ -340,7 +340,7 @@ class RegistrationRecord: @unchecked Sendable {
 /// every generic class a service type instantiates costs the runtime a
 /// demangling and a metadata instantiation the first time the type is
 /// registered, and a generic superclass doubled that (at 200 plugins of 20
-/// services, the larger part of registering; BENCHMARKS.md, "History").
+/// services, the larger part of the time spent registering).
 @usableFromInline
 enum TypedInstance<Service> {
   static func release(_ shared: borrowing Atomic<UnsafeMutableRawPointer?>) {

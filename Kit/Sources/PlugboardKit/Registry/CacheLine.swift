@@ -3,7 +3,7 @@
 /// typically, made right after the registry is published) shares a line
 /// with it, and every retain of that object by one core evicts the line
 /// the other core is reading: two threads resolving one singleton ran at a
-/// quarter of one thread's throughput before this (BENCHMARKS.md, "History").
+/// quarter of one thread's throughput without this.
 enum CacheLine {
   static let size = 64
 

@@ -42,7 +42,7 @@ import Synchronization
 /// once, after its record, and records are read and written atomically, so
 /// a reader finds either the registration before the change or the new
 /// one. Registering after every resolve so costs a few stores, not a
-/// rebuild from every registration (issue 27). Any other change, or a
+/// rebuild from every registration. Any other change, or a
 /// table out of room, makes the container build a new registry (with
 /// room for as many again, when room was what ran out) and free the
 /// replaced one once no lock-free reader can still hold it (see
@@ -441,7 +441,7 @@ final class TypeBucket: @unchecked Sendable {
   ///
   /// Read eight bytes at a time from the string's own storage: iterating
   /// its `utf8` view took about 30 instructions a byte, 5,000 of the
-  /// 5,230 a contribution cost `resolveAll` (callgrind, issue 24), whose
+  /// 5,230 a contribution cost `resolveAll` (measured with callgrind), whose
   /// reserved names are too long to be held inline.
   static func isNotASCII(_ name: String) -> Bool {
     let contiguous = name.utf8.withContiguousStorageIfAvailable { bytes -> Bool in

@@ -64,7 +64,7 @@ enum DeclaredDependency {
   /// per declared type, and the first conformance check of a type scans
   /// the conformance records of every loaded library: with hundreds of
   /// plugins loaded, `dependsOn` and `autoregister` cost time quadratic in
-  /// the plugins (issue 15). The name is read without that scan, and the
+  /// the plugins. The name is read without that scan, and the
   /// cast only confirms what it suggests.
   private static func mayBeWrapper(_ type: any Any.Type) -> Bool {
     let name = _typeName(type, qualified: true)

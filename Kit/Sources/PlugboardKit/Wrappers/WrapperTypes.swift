@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// The cast to `any WrapperRequest.Type` looks the type up in the
 /// runtime's conformance cache, about 280 instructions even when cached:
-/// most of what a miss of `resolveIfRegistered` cost (issue 27). The types
+/// most of what a miss of `resolveIfRegistered` cost. The types
 /// that are not wrappers are remembered here instead, by the address of
 /// their metadata, in a small direct-mapped table read without locks. A
 /// slot holds one word written whole, equal to a type's address only once

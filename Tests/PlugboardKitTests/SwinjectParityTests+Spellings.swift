@@ -1,18 +1,18 @@
 import PlugboardKit
 import Testing
 
-// The field notes' spellings (/work/shared/seeds): what their code writes,
+// Spellings other containers use, as code written for them has them,
 // ported with `try` before `resolve`.
 
 extension Container {
-  /// Seed 001's key-path access: a property on the container.
-  fileprivate var seedAnimal: (any Animal)? { try? resolveIfRegistered() }
-  fileprivate var seedPerson: (any Person)? { try? resolveIfRegistered() }
+  /// Key-path access: a property on the container.
+  fileprivate var keyPathAnimal: (any Animal)? { try? resolveIfRegistered() }
+  fileprivate var keyPathPerson: (any Person)? { try? resolveIfRegistered() }
 }
 
 extension SwinjectParityTests {
   @Test func anInstanceRegisteredAsIsIsWhatEveryRequestGets() throws {
-    // Seed 001: `container.register(Database.self, instance: database)`.
+    // Registering a made instance: `container.register(Database.self, instance: database)`.
     let container = Container()
     let hachi = Dog(name: "Hachi")
     let entry = container.register((any Animal).self, instance: hachi)
@@ -23,48 +23,48 @@ extension SwinjectParityTests {
     #expect(try container.resolve(Dog.self, name: "other").name == "Bo")
   }
 
-  final class SeedService {
-    @Inject(\.seedAnimal) var animal: any Animal
-    @Inject(\.seedPerson) var person: (any Person)?
-    @Inject(\.seedPerson, default: PetOwner(pet: Dog(name: "Stray"))) var owner: any Person
+  final class KeyPathService {
+    @Inject(\.keyPathAnimal) var animal: any Animal
+    @Inject(\.keyPathPerson) var person: (any Person)?
+    @Inject(\.keyPathPerson, default: PetOwner(pet: Dog(name: "Stray"))) var owner: any Person
   }
 
   @Test func injectByKeyPathReadsThePropertyOnTheContainer() throws {
-    // Seed 001: `@Inject(\.userRepository) var repository: UserRepositoryProtocol`.
+    // The key-path spelling: `@Inject(\.userRepository) var repository: UserRepositoryProtocol`.
     let container = Container()
     container.register((any Animal).self) { _ in Cat(name: "Mimi") }
-    let service = try container.injected(SeedService())
+    let service = try container.injected(KeyPathService())
     #expect(service.animal.name == "Mimi")
     #expect(service.person == nil)
     #expect(service.owner.play() == "I'm playing with Stray.")
 
     container.register((any Person).self) { r in PetOwner(pet: try r.resolve()) }
-    let later = try container.injected(SeedService())
+    let later = try container.injected(KeyPathService())
     #expect(later.person?.play() == "I'm playing with Mimi.")
     #expect(later.owner.play() == "I'm playing with Mimi.")
   }
 
   @Test func injectByKeyPathReportsWhatIsMissing() throws {
     let error = try #require(throws: ResolutionError.self) {
-      try Container().inject(into: SeedService())
+      try Container().inject(into: KeyPathService())
     }
     #expect(error.requested.shortDescription == "Animal")
   }
 
-  final class SeedScreen: FactoryModule {
+  final class PayloadFreeScreen: FactoryModule {
     struct Dependency { let animal: any Animal }
     let name: String
     init(dependency: Dependency, payload: Void) { name = dependency.animal.name }
   }
 
   @Test func aModuleWithoutPayloadIsMadeFromItsDependencyAlone() {
-    // Seed 000, Pure: `UserRemoteDataSourceImpl(dependency: .init(apiClient: apiClient))`.
-    let screen = SeedScreen(dependency: .init(animal: Dog(name: "Hachi")))
+    // Pure's factory modules: `UserRemoteDataSourceImpl(dependency: .init(apiClient: apiClient))`.
+    let screen = PayloadFreeScreen(dependency: .init(animal: Dog(name: "Hachi")))
     #expect(screen.name == "Hachi")
   }
 
   @Test func aLifetimeIsTheScopeGivenUpFront() throws {
-    // Seed 003: `container.register(Requester.self, lifetime: .singleton) { Requester() }`.
+    // The lifetime spelling: `container.register(Requester.self, lifetime: .singleton) { Requester() }`.
     let container = Container()
     container.register(Dog.self, lifetime: .singleton) { Dog(name: "Hachi") }
     container.register((any Person).self, lifetime: .transient) { r in
