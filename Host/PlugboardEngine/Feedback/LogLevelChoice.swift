@@ -3,7 +3,7 @@ import Synchronization
 
 /// The level of plugboard's default ``StandardErrorLogger``: `--log-level`,
 /// else `PLUGBOARD_LOG_LEVEL`, else the manifest's `"logLevel"`, else
-/// `info`; then `--quiet` raises it to at least `error` and `--verbose`
+/// `notice`; then `--quiet` raises it to at least `error` and `--verbose`
 /// lowers it to at most `debug`.
 package enum LogLevelChoice {
   package static let optionName = "--log-level"

@@ -186,12 +186,6 @@ class RegistrationRecord: @unchecked Sendable {
     }
   }
 
-  /// Forgets the `.container` or `.weak` instance (see
-  /// ``Container/resetObjectScope(_:)-(ObjectScope)``). A dropped
-  /// `.container` instance stays in `dropped` until the record goes: a
-  /// lock-free reader may have loaded its address and be copying it.
-  /// Returns the dropped `.container` instance's storage, for its dispose
-  /// hook: exactly one of several resets at once gets it.
   /// Forgets an instance an async factory made (kept apart from the
   /// lock-free slot, see `AsyncRecord`) and returns it, for a reset's
   /// dispose hook; `nil` for a synchronous registration.
@@ -207,6 +201,12 @@ class RegistrationRecord: @unchecked Sendable {
   /// there, so the general path asks before serving a kept one.
   var isolatedToMainActor: Bool { false }
 
+  /// Forgets the `.container` or `.weak` instance (see
+  /// ``Container/resetObjectScope(_:)-(ObjectScope)``). A dropped
+  /// `.container` instance stays in `dropped` until the record goes: a
+  /// lock-free reader may have loaded its address and be copying it.
+  /// Returns the dropped `.container` instance's storage, for its dispose
+  /// hook: exactly one of several resets at once gets it.
   func dropInstance() -> UnsafeMutableRawPointer? {
     withWeakObject { $0 = nil }
     guard let instance = shared.exchange(nil, ordering: .acquiringAndReleasing) else { return nil }
@@ -313,8 +313,6 @@ class RegistrationRecord: @unchecked Sendable {
     }
   }
 
-  /// Whether this registration takes part when `profile` is active: its
-  /// profiles match, and configuration did not exclude it.
   /// Whether ``ServiceEntry/asFallback()`` made it a default others replace.
   /// Read for every registration when the lookup tables are rebuilt, so
   /// behind ``hasProfiles``, which a fallback sets as well: the flag says
@@ -323,6 +321,8 @@ class RegistrationRecord: @unchecked Sendable {
     hasProfiles.load(ordering: .relaxed) && readingMetadata { $0.details.isFallback }
   }
 
+  /// Whether this registration takes part when `profile` is active: its
+  /// profiles match, and configuration did not exclude it.
   func isActive(inProfile profile: String?) -> Bool {
     guard hasProfiles.load(ordering: .relaxed) else { return true }
     return readingMetadata {
