@@ -1,5 +1,10 @@
 /// Applies assemblies to a container in order and hands out the resolver.
 ///
+/// ```swift
+/// let assembler = try Assembler([StorageAssembly(), NetworkAssembly()])
+/// let store = try assembler.resolver.resolve(UserStore.self)
+/// ```
+///
 /// All assemblies of one `apply` register first; then each one's
 /// `loaded(resolver:)` runs, in the same order.
 public final class Assembler {

@@ -3,6 +3,16 @@ import Synchronization
 /// A dependency-injection container: registrations go in, resolved
 /// instances come out, and every failure is a ``ResolutionError``.
 ///
+/// ```swift
+/// let container = Container()
+/// container.register(Database.self) { _ in Database() }
+///   .inObjectScope(.container)
+/// container.register(UserStore.self) { r in
+///   UserStore(database: try r.resolve())
+/// }
+/// let store = try container.resolve(UserStore.self)
+/// ```
+///
 /// The API follows Swinject (`register(_:name:factory:)`, `inObjectScope`,
 /// `resolve`), with resolution that throws instead of returning nil.
 ///

@@ -1,5 +1,16 @@
 /// How long an instance made by a registration lives, and who shares it.
 ///
+/// ```swift
+/// container.register(Database.self) { _ in Database() }
+///   .inObjectScope(.container)  // one for the container's life
+/// container.register(Request.self) { _ in Request() }
+///   .inObjectScope(.transient)  // a new one for every request
+/// ```
+///
+/// A registration without `inObjectScope` takes the container's
+/// `defaultObjectScope`, `.graph` unless the container was made with
+/// another.
+///
 /// The names and meanings follow Swinject, so assemblies port unchanged.
 public enum ObjectScope: UInt8, Sendable, CaseIterable, CustomStringConvertible {
   /// A new instance for every resolution.

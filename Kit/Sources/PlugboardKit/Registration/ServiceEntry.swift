@@ -1,5 +1,14 @@
 /// The handle `register` returns, for configuring the registration further.
 ///
+/// ```swift
+/// container.register((any APIClient).self) { r in
+///   RemoteAPIClient(session: try r.resolve(Session.self))
+/// }
+/// .inObjectScope(.container)
+/// .dependsOn(Session.self)
+/// .inProfiles("!mock")
+/// ```
+///
 /// Configure while assembling; the settings take effect for resolutions that
 /// start after they are made.
 @frozen public struct ServiceEntry<Service>: Sendable {

@@ -2,6 +2,15 @@
 /// initializer, or `try r.resolve(Lazy<Engine>.self)` in a factory, as in
 /// Swinject; read it with `try lazy.instance`.
 ///
+/// ```swift
+/// final class Car {
+///   let engine: Lazy<Engine>
+///   init(engine: Lazy<Engine>) { self.engine = engine }
+///   func start() throws { try engine.instance.start() }  // resolved here
+/// }
+/// container.autoregister(Car.self, initializer: Car.init)
+/// ```
+///
 /// Resolving a `Lazy` resolves nothing yet, so a service can depend lazily
 /// on one that depends on it. Declare the edge (an `autoregister` parameter
 /// or `.dependsOn(Lazy<Engine>.self)`) and `plugboard check` sees it, requires
