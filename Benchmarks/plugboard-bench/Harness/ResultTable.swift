@@ -18,7 +18,7 @@ struct ResultRow: Codable {
   /// baseline's median swells more than the container's (a short
   /// operation is hit by more of the interference), which pulled the
   /// median ratio of the ten-object graph down to 1.4–1.8× where the
-  /// minimums gave 2.2–2.5× (`git show a91bab3:BENCHMARKS.md`).
+  /// minimums gave 2.2–2.5×, measured in the same runs.
   var minimumRatio: Double? { baseline.map { plugboard.minimum / $0.minimum } }
 }
 
