@@ -101,7 +101,7 @@ struct MemoryScenarios {
     return ResultRow(
       scenario: "memory_bytes_per_registration", unit: "B/reg", plugboard: perRegistration,
       baseline: Measurement(samples: dictionary), baselineName: "[String: factory]",
-      target: "≤ 200 B/reg (issue 27)", met: perRegistration.median <= 200)
+      target: "≤ 200 B/reg", met: perRegistration.median <= 200)
   }
 
   /// Heap in use while what `make` returns is alive, less what was in use
