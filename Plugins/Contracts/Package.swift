@@ -13,7 +13,7 @@ import PackageDescription
 // loading after the contracts gain a type, a method with a default or an
 // enum case; the PlugboardStamp build plugin records the release in each
 // plugin, and the host compares versions as it does PlugboardKit's (see
-// Docs/plugins.md). An unsafe flag is allowed in a package used by version
+// Docs/plugin-reference.md). An unsafe flag is allowed in a package used by version
 // only from tools version 6.2, hence that version.
 let libraryEvolution: [SwiftSetting] = [.unsafeFlags(["-enable-library-evolution"])]
 

@@ -5,7 +5,7 @@ import Testing
 @testable import PlugboardCLI
 @testable import PlugboardEngine
 
-/// The statuses scripts rely on (Docs/plugins.md "Exit status"): `graph`
+/// The statuses scripts rely on (Docs/commands.md "Exit status"): `graph`
 /// and `explain` fail as `check` does on a broken deployment, and `run`'s
 /// own failures are told apart from its application's.
 @Suite(.blocking) struct ExitStatusTests {

@@ -12,7 +12,7 @@ import PlugboardDigest
 /// The loader matching by name is what makes load order matter: a plugin
 /// whose folder lacks a library it needs loads only if an earlier plugin
 /// loaded one of that name, and a plugin whose folder holds a different
-/// copy silently uses the earlier plugin's. See Docs/plugins.md, "How the
+/// copy silently uses the earlier plugin's. See Docs/loading.md, "How the
 /// host loads a plugin".
 struct PluginNeeds {
   /// One `DT_NEEDED` name without a `/`, unless plugboard itself loaded

@@ -1,7 +1,7 @@
 import PlugboardKit
 
 /// A deployment description, `plugins.json`: which plugins to load, in
-/// which order. See `Docs/plugins.md` and `plugins.schema.json`.
+/// which order. See `Docs/manifest.md` and `plugins.schema.json`.
 package struct Manifest: Equatable, Sendable {
   /// The only format this host reads. A later format (profiles, integrity
   /// pins) raises it; an older host then refuses the file clearly instead of

@@ -1,4 +1,4 @@
-/// How `plugboard` ends. Documented in `Docs/plugins.md` ("Exit status")
+/// How `plugboard` ends. Documented in `Docs/commands.md` ("Exit status")
 /// and in every command's `--help`; scripts rely on it.
 ///
 /// The reporting commands (`list`, `check`, `explain`, `graph`, `pin`) end

@@ -15,7 +15,7 @@
 /// built with library evolution (`-enable-library-evolution`), so that a
 /// later release may add types, methods with defaults and enum cases, and
 /// insert stored properties, without breaking code compiled against an
-/// earlier one. Docs/plugins.md says what may change within a major version.
+/// earlier one. Docs/plugin-reference.md says what may change within a major version.
 public enum ContractsVersion {
   /// The directive's text up to the version.
   public static let directive = "// plugboard-contracts-version:"

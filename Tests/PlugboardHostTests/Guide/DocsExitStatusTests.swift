@@ -7,7 +7,7 @@ import Testing
 
 /// The exit statuses the documentation quotes are the program's: each
 /// quote in the Markdown (`exit status 78`, `exits 1`, `` `run`: 64 ``,
-/// the tables of Docs/plugins.md) is compared with the `ExitStatus` it
+/// the tables of Docs/commands.md) is compared with the `ExitStatus` it
 /// means, and each command's `--help` ends with the statuses it can end
 /// with. A new quote fails until it is added here with its meaning, so no
 /// number in the docs goes unchecked.
@@ -33,11 +33,11 @@ import Testing
     "Docs/feedback.md: usage error (exit status": ExitStatus.of(.misuse, command: "run"),
     "Docs/lifecycle.md: `run` exits with **": ExitStatus.runStartFailed.rawValue,
     "Docs/operating.md: (optional)`, with exit status": ExitStatus.healthy.rawValue,
-    "Docs/plugins.md: writes nothing and exits": ExitStatus.of(.problems, command: "pin"),
-    "Docs/plugins.md: is misuse (exit status": ExitStatus.misuse.rawValue,
-    "Docs/plugins.md: fail. Misuse (exit status": ExitStatus.misuse.rawValue,
-    "Docs/plugins.md: | `new` ends with": ExitStatus.healthy.rawValue,
-    "Docs/plugins.md: so `run` ends with": ExitStatus.of(.problems, command: "run"),
+    "Docs/manifest.md: writes nothing and exits": ExitStatus.of(.problems, command: "pin"),
+    "Docs/commands.md: is misuse (exit status": ExitStatus.misuse.rawValue,
+    "Docs/commands.md: fail. Misuse (exit status": ExitStatus.misuse.rawValue,
+    "Docs/commands.md: | `new` ends with": ExitStatus.healthy.rawValue,
+    "Docs/commands.md: so `run` ends with": ExitStatus.of(.problems, command: "run"),
     "Docs/profiles.md: is misuse (exit status": ExitStatus.of(.misuse, command: "list"),
     "Docs/profiles.md: (exit status 2; `run`:": ExitStatus.of(.misuse, command: "run"),
     "Docs/profiles.md: the deployment (exit status": ExitStatus.of(.problems, command: "list"),
@@ -85,11 +85,11 @@ import Testing
     }
   }
 
-  /// The two tables of "Exit status" in Docs/plugins.md list exactly the
+  /// The two tables of "Exit status" in Docs/commands.md list exactly the
   /// statuses plugboard ends with (beside an application's own).
   @Test func theExitStatusTablesAreTheProgramsStatuses() throws {
-    let text = try String(contentsOfFile: BuildProducts.packageRoot + "/Docs/plugins.md", encoding: .utf8)
-    let section = try #require(text.components(separatedBy: "### Exit status").last)
+    let text = try String(contentsOfFile: BuildProducts.packageRoot + "/Docs/commands.md", encoding: .utf8)
+    let section = try #require(text.components(separatedBy: "## Exit status").last)
     let rows = section.split(separator: "\n").compactMap { line -> Int32? in
       guard let match = line.firstMatch(of: #/^\| (\d+) \|/#) else { return nil }
       return Int32(match.output.1)

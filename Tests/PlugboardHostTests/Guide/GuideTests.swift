@@ -87,10 +87,11 @@ import Testing
     }
   }
 
-  /// plugins.md's example assembly is the sample's, which checks clean
+  /// plugin-reference.md's example assembly is the sample's, which checks clean
   /// (only its doc comment and the block's file-name line are left out).
   @Test func thePluginsPageShowsTheRealAnalyticsAssembly() throws {
-    let page = try String(contentsOfFile: BuildProducts.packageRoot + "/Docs/plugins.md", encoding: .utf8)
+    let page = try String(
+      contentsOfFile: BuildProducts.packageRoot + "/Docs/plugin-reference.md", encoding: .utf8)
     let source = try String(
       contentsOfFile: BuildProducts.packageRoot
         + "/Plugins/ThirdParty/Analytics/Sources/Analytics/AnalyticsAssembly.swift", encoding: .utf8)

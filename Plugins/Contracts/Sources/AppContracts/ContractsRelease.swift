@@ -8,4 +8,4 @@
 // protocol requirements with a default and enum cases, and insert stored
 // properties, without breaking code compiled against an earlier one.
 // Raise the minor version for any addition, the major one for any other
-// change to a declaration (Docs/plugins.md, "Versioned contracts").
+// change to a declaration (Docs/plugin-reference.md, "Versioned contracts").
