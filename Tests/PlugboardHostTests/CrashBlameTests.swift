@@ -6,7 +6,8 @@ import Testing
 /// A crash is blamed on the plugin whose code crashed, found by address
 /// (the crashing thread's frames, the faulting address), not on the plugin
 /// whose stage plugboard was in; and a stack overflow in plugin code is
-/// reported like any other crash (see SECURITY.md, "The process model").
+/// reported like any other crash (see SECURITY.md, "Blame by
+/// address").
 extension ProcessModelTests {
   /// Two C fixtures copied into a fresh folder, in this order, with the
   /// manifest listing them. Returns the folder, the manifest and the files.

@@ -7,8 +7,8 @@ import Testing
 /// plugboard among the processes around it, as shells, `timeout` and
 /// service managers treat it: a request to stop is one request however it
 /// arrives, plugboard ends by the signal that stopped it, and plugin code
-/// that signals its own process is at fault (see SECURITY.md, "The process
-/// model").
+/// that signals its own process is at fault (see SECURITY.md, "The parent:
+/// who reports" and "The child: where plugin code runs").
 @Suite(.serialized, .blocking) struct ProcessModelTests {
   /// LifecycleProbe (three services with hooks) beside a manifest.
   private func lifecycleDeployment() throws -> (TemporaryDirectory, String) {
