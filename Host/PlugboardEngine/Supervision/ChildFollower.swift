@@ -12,6 +12,8 @@ import PlugboardSupervision
 /// (readable once the child has exited, even if a grandchild still holds
 /// the pipe) until the current stage's deadline, so nothing spins, nothing
 /// sleeps a fixed time, and a healthy bring-up wakes it only at its end.
+/// Which deadline comes first, and what its passing means, is
+/// ``ChildDeadlines``' to say.
 struct ChildFollower {
   let pid: pid_t
   let progress: Int32
@@ -48,105 +50,91 @@ struct ChildFollower {
     defer { if pidfd >= 0 { close(pidfd) } }
     _ = fcntl(progress, F_SETFL, fcntl(progress, F_GETFL) | O_NONBLOCK)
     var pipeOpen = true
-    var crashDeadline: Int64?
-    // Set once a stop request came during bring-up: the child then ends by
-    // it, or is killed at this time.
-    var stopDeadline: Int64?
-    // Set once the child announced its exit: its exit-time code (plugin
-    // code) gets the exit timeout (by default one stage timeout).
-    var exitDeadline: Int64?
-
-    func consume(_ watch: inout StageWatch) {
-      while let chunk = readChunk() {
-        guard !chunk.isEmpty else {
-          pipeOpen = false
-          break
-        }
-        for line in lines.append(chunk) {
-          guard let event = ProgressEvent(line: line), event.travelsOnThePipe else { continue }
-          if case .making = event, watch.making.count >= Self.maximumChainLinks { continue }
-          // Ready is believed only once bring-up is over, as the record
-          // (not a line plugin code could have written) says.
-          if case .ready = event, let snapshot = record.read() { watch.apply(snapshot) }
-          watch.apply(event)
-        }
-      }
-    }
-
-    // What the child reported, for systemd; also at its end, since the
-    // child may report and end within one wake.
-    func tellSystemd(_ watch: StageWatch) {
-      guard let notifier else { return }
-      if watch.ready { notifier.ready() }
-      if watch.stopping || plugboard_stop_request() != 0 { notifier.stopping() }
-    }
-
-    func ended(_ status: Int32, _ watch: inout StageWatch) -> (ChildEnding, StageWatch) {
-      consume(&watch)
-      if let snapshot = record.read() { watch.apply(snapshot) }
-      tellSystemd(watch)
-      return (ChildEnding(waitStatus: status), watch)
-    }
-
+    var deadlines = ChildDeadlines()
     while true {
       if let snapshot = record.read() { watch.apply(snapshot) }
       let now = plugboard_monotonic_now()
       tellSystemd(watch)
       let ping = notifier?.pingDeadline(now: now)
-      if watch.crash != nil, crashDeadline == nil {
-        crashDeadline = now + StageWatch.nanoseconds(Supervisor.crashReportTimeout)
-      }
-      if stopDeadline == nil, watch.phase == .bringingUp, plugboard_stop_request() != 0 {
-        stopDeadline = now + StageWatch.nanoseconds(Supervisor.stopGrace)
-      }
-      var wake = watch.wake(now: now)
-      if watch.exiting != nil, exitDeadline == nil, watch.crash == nil {
-        exitDeadline = now + StageWatch.nanoseconds(watch.exitLimit)
-      }
-      if let exitDeadline, crashDeadline == nil { wake = exitDeadline <= now ? .hung : .at(exitDeadline) }
-      if let crashDeadline { wake = crashDeadline <= now ? .hung : .at(crashDeadline) }
-      if let stopDeadline, watch.phase == .bringingUp {
-        switch wake {
-        case .hung: break
-        case .at(let deadline) where deadline <= stopDeadline: break
-        default: wake = stopDeadline <= now ? .hung : .at(stopDeadline)
-        }
-      }
-      var wait: Int32 = -1
-      switch wake {
-      case .hung:
+      let step = deadlines.next(
+        now: now, watch: watch, stopRequested: plugboard_stop_request() != 0, ping: ping)
+      let wait: Int32
+      switch step {
+      case .kill(_, let report):
         kill(pid, SIGKILL)
         let status = reap(blocking: true) ?? 0
-        if watch.crash != nil { return ended(status, &watch) }
-        return (.hung(exitDeadline != nil ? watch.exitLimit : watch.timeout), watch)
-      case .at(let deadline): wait = Self.milliseconds(Duration.nanoseconds(deadline - now))
-      case .never: break
+        switch report {
+        case .crash: return ended(status, &watch, &lines)
+        case .hang(let limit): return (.hung(limit), watch)
+        }
+      case .poll(let milliseconds, _): wait = milliseconds
       }
-      if let ping {
-        let untilPing = Self.milliseconds(Duration.nanoseconds(max(ping - now, 0)))
-        wait = wait < 0 ? untilPing : min(wait, untilPing)
+      if let status = sleepUntilWoken(wait, pidfd: pidfd, pipeOpen: &pipeOpen, &watch, &lines) {
+        return ended(status, &watch, &lines)
       }
-      var watched: [pollfd] = []
-      if pipeOpen { watched.append(pollfd(fd: progress, events: Int16(POLLIN), revents: 0)) }
-      if requests >= 0 { watched.append(pollfd(fd: requests, events: Int16(POLLIN), revents: 0)) }
-      if pidfd >= 0 { watched.append(pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)) }
-      guard !watched.isEmpty else {
-        // No pidfd (an old kernel) and the pipe is closed: the child is
-        // ending; wait for it.
-        return ended(reap(blocking: true) ?? 0, &watch)
-      }
-      let ready = poll(&watched, nfds_t(watched.count), wait)
-      if ready < 0 && errno != EINTR { return ended(reap(blocking: true) ?? 0, &watch) }
-      if ready <= 0 { continue }
-      if pipeOpen, watched[0].revents != 0 { consume(&watch) }
-      // The request itself is kept by the handler; the bytes only wake.
-      if requests >= 0, watched.contains(where: { $0.fd == requests && $0.revents != 0 }) {
-        drainRequests()
-        plugboard_reap_strays(pid)
-      }
-      let childEnded = pidfd >= 0 && watched[watched.count - 1].revents != 0
-      if childEnded, let status = reap(blocking: false) { return ended(status, &watch) }
     }
+  }
+
+  /// Sleeps in `poll(2)` for at most `wait` milliseconds (-1: no limit) on
+  /// the progress pipe, the stop requests and the child's pidfd, and takes
+  /// in what woke it; the child's wait status once it has ended.
+  private func sleepUntilWoken(
+    _ wait: Int32, pidfd: Int32, pipeOpen: inout Bool, _ watch: inout StageWatch, _ lines: inout LineBuffer
+  ) -> Int32? {
+    var watched: [pollfd] = []
+    if pipeOpen { watched.append(pollfd(fd: progress, events: Int16(POLLIN), revents: 0)) }
+    if requests >= 0 { watched.append(pollfd(fd: requests, events: Int16(POLLIN), revents: 0)) }
+    if pidfd >= 0 { watched.append(pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)) }
+    // No pidfd (an old kernel) and the pipe is closed: the child is
+    // ending; wait for it.
+    guard !watched.isEmpty else { return reap(blocking: true) ?? 0 }
+    let ready = poll(&watched, nfds_t(watched.count), wait)
+    if ready < 0 && errno != EINTR { return reap(blocking: true) ?? 0 }
+    if ready <= 0 { return nil }
+    if pipeOpen, watched[0].revents != 0, !consume(&watch, &lines) { pipeOpen = false }
+    // The request itself is kept by the handler; the bytes only wake.
+    if requests >= 0, watched.contains(where: { $0.fd == requests && $0.revents != 0 }) {
+      drainRequests()
+      plugboard_reap_strays(pid)
+    }
+    let childEnded = pidfd >= 0 && watched[watched.count - 1].revents != 0
+    return childEnded ? reap(blocking: false) : nil
+  }
+
+  /// Reads the progress events waiting on the pipe into `watch`; false
+  /// once the pipe has reached its end.
+  private func consume(_ watch: inout StageWatch, _ lines: inout LineBuffer) -> Bool {
+    while let chunk = readChunk() {
+      guard !chunk.isEmpty else { return false }
+      for line in lines.append(chunk) {
+        guard let event = ProgressEvent(line: line), event.travelsOnThePipe else { continue }
+        if case .making = event, watch.making.count >= Self.maximumChainLinks { continue }
+        // Ready is believed only once bring-up is over, as the record
+        // (not a line plugin code could have written) says.
+        if case .ready = event, let snapshot = record.read() { watch.apply(snapshot) }
+        watch.apply(event)
+      }
+    }
+    return true
+  }
+
+  /// What the child reported, for systemd; also at its end, since the
+  /// child may report and end within one wake.
+  private func tellSystemd(_ watch: StageWatch) {
+    guard let notifier else { return }
+    if watch.ready { notifier.ready() }
+    if watch.stopping || plugboard_stop_request() != 0 { notifier.stopping() }
+  }
+
+  /// The child's ending, once it has ended with `status`, and all it wrote
+  /// and recorded before.
+  private func ended(_ status: Int32, _ watch: inout StageWatch, _ lines: inout LineBuffer)
+    -> (ChildEnding, StageWatch)
+  {
+    _ = consume(&watch, &lines)
+    if let snapshot = record.read() { watch.apply(snapshot) }
+    tellSystemd(watch)
+    return (ChildEnding(waitStatus: status), watch)
   }
 
   private func drainRequests() {
@@ -174,14 +162,6 @@ struct ChildFollower {
       if result < 0 && errno == EINTR { continue }
       return result == pid ? status : nil
     }
-  }
-
-  /// `duration` in whole milliseconds, rounded up, as `poll` takes it.
-  static func milliseconds(_ duration: Duration) -> Int32 {
-    let (seconds, attoseconds) = duration.components
-    guard seconds >= 0, attoseconds >= 0 || seconds > 0 else { return 0 }
-    let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-    return Int32(clamping: total)
   }
 }
 
