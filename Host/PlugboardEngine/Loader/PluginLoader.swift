@@ -118,13 +118,33 @@ package struct PluginLoader {
     _ entry: PluginEntry, file elf: ELFFile, requirePins: Bool, vetting: PluginVetting,
     adopt: ((String) throws(DeploymentProblem) -> PluginEntry?)? = nil
   ) throws(DeploymentProblem) -> LoadedPlugin? {
-    var entry = entry
+    let needs = try vetBeforeDlopen(entry, file: elf, vetting: vetting)
+    // The security boundary: `dlopen` runs the library's initialisers, and
+    // those of every library it brings in, with the host's rights, before
+    // any check could refuse it. Whatever judges the file (its header and
+    // dynamic section, the folders and owners of what it would map, its
+    // entry symbol) stays above this line; below it the plugin's code runs.
+    return try loadVetted(
+      entry, file: elf.path, needs: needs, requirePins: requirePins, libraries: vetting.libraryPins,
+      adopt: adopt)
+  }
+
+  /// Judges `elf` before anything of it runs: an ELF shared object for
+  /// this machine, a dynamic section plugboard can read and survey, no
+  /// unsafe loading flags, the entry symbol of this host's ABI, and a
+  /// closure of libraries (`needs`) whose folders and owners are trusted
+  /// and that does not depend on what earlier plugins loaded. Reads the
+  /// file only; returns what it needs, for opening it and for explaining
+  /// a failed `dlopen` (nil when its dynamic section names nothing).
+  private func vetBeforeDlopen(_ entry: PluginEntry, file elf: ELFFile, vetting: PluginVetting)
+    throws(DeploymentProblem) -> PluginNeeds?
+  {
     let file = elf.path
     func failure(_ stage: LoadStage, _ detail: String, dlerror: String? = nil) -> DeploymentProblem {
       .plugin(entry.name, file: file, stage: stage, detail, systemMessage: dlerror)
     }
     // Opened once by locate for every check before dlopen.
-    try vet(elf, failure: failure)
+    try vetHeader(elf, failure: failure)
     if let problem = elf.layoutProblem() { throw failure(.vet, problem, dlerror: nil) }
     // What the loader would map is vetted from the dynamic section: one
     // that cannot be read, or holds more than is surveyed, would pass
@@ -147,9 +167,23 @@ package struct PluginLoader {
     }
     if let problem = needs?.trustProblem(vetting: vetting) { throw failure(.vet, problem, dlerror: nil) }
     if let problem = needs?.orderDependence() { throw failure(.open, problem, dlerror: nil) }
+    return needs
+  }
+
+  /// Loads the vetted `file`: opens it (a pinned one through its pin, see
+  /// ``open(_:_:requirePins:libraries:needs:)``), finds its entry symbol
+  /// and descriptor, checks the descriptor's versions, name and shared
+  /// module stamps, and calls `make_bundle`. Each step runs plugin code.
+  private func loadVetted(
+    _ entry: PluginEntry, file: String, needs: PluginNeeds?, requirePins: Bool, libraries: LibraryPins,
+    adopt: ((String) throws(DeploymentProblem) -> PluginEntry?)?
+  ) throws(DeploymentProblem) -> LoadedPlugin? {
+    var entry = entry
+    func failure(_ stage: LoadStage, _ detail: String, dlerror: String? = nil) -> DeploymentProblem {
+      .plugin(entry.name, file: file, stage: stage, detail, systemMessage: dlerror)
+    }
     Progress.stage(.open, entry.name, file: file)
-    let library = try open(
-      entry, file, requirePins: requirePins, libraries: vetting.libraryPins, needs: needs)
+    let library = try open(entry, file, requirePins: requirePins, libraries: libraries, needs: needs)
     Progress.stage(.findEntry, entry.name, file: file)
     let descriptor = try findDescriptor(in: library, file: file, failure: failure)
     Progress.stage(.checkVersions, entry.name, file: file)
@@ -182,7 +216,7 @@ package struct PluginLoader {
 
   /// Refuses, before `dlopen` runs any of its code, a file that is not an
   /// ELF shared object for this machine.
-  private func vet(_ elf: ELFFile, failure: (LoadStage, String, String?) -> DeploymentProblem)
+  private func vetHeader(_ elf: ELFFile, failure: (LoadStage, String, String?) -> DeploymentProblem)
     throws(DeploymentProblem)
   {
     let header: ELFHeader
