@@ -79,26 +79,13 @@ extension PluginLoader {
     _ file: String, folder: String, manifest: Manifest, profile: String?, vetting: PluginVetting,
     claimed: inout [String: String], named: inout [String: String]
   ) -> PluginOutcome {
-    let fileName = file.split(separator: "/").last.map(String.init) ?? file
-    guard !Terminal.holdsUnprintable(fileName) else {
-      // A name the file system gave, written into plugboard's messages, could
-      // begin a line of its own or reorder one: it is shown escaped, and
-      // nothing of the file runs.
-      let name = Terminal.sanitize(PluginDiscovery.provisionalName(of: file))
-      var entry = PluginEntry(index: -1, name: name, path: Terminal.sanitize(file))
-      entry.discoveredIn = folder
-      return .failed(
-        entry,
-        .plugin(
-          name, file: entry.path, stage: .locate,
-          "has a control character or a bidirectional control in its file name; plugboard does not open it "
-            + "— rename the file"))
-    }
+    if let refused = Self.refusedForItsName(file, folder: folder) { return refused }
     var entry = PluginEntry(index: -1, name: PluginDiscovery.provisionalName(of: file), path: file)
     entry.discoveredIn = folder
     if let problem = Progress.quarantine[entry.name] { return .failed(entry, problem) }
     var current = entry
     var reported: [String: String] = named
+    defer { named = reported }
     do throws(DeploymentProblem) {
       let located = try locate(entry, in: manifest, claimed: claimed, vetting: vetting)
       let canonical = located.path
@@ -107,67 +94,113 @@ extension PluginLoader {
       if let pinned {
         entry = pinned.discovered(at: file, in: folder)
         current = entry
-      } else if manifest.requirePins, let digest,
-        let stale = manifest.discoveredSettings.first(where: { $0.name == entry.name }),
-        let pin = stale.sha256
-      {
-        // The entry its file name matches pins another file: the library
-        // changed since it was pinned (a rebuild, or someone else's file),
-        // which "has no pin" would hide.
-        current = stale.discovered(at: file, in: folder)
-        throw .plugin(
-          stale.name, file: canonical, stage: .open,
-          "does not match the pin plugins[\(stale.index)].sha256 of plugin '\(stale.name)', the entry its file "
-            + "name matches: the pin is \(pin), the file's digest \(digest) — if this file is the one to trust, "
-            + "write its digest into plugins[\(stale.index)].sha256 (plugboard pin lists it); otherwise replace "
-            + "the file (it was not opened)")
+      } else if let stale = stalePin(of: entry, digest: digest, canonical: canonical, manifest: manifest) {
+        current = stale.entry
+        throw stale.problem
       }
       let plugin = try load(entry, file: located, requirePins: manifest.requirePins, vetting: vetting) {
         (name: String) throws(DeploymentProblem) -> PluginEntry? in
-        if let earlier = reported[name] {
-          throw .plugin(
-            name, file: canonical, stage: .checkVersions,
-            "reports the name '\(name)', as the plugin of \(earlier) does; two plugins cannot share a name — "
-              + "remove one of the two files")
-        }
-        reported[name] = canonical
-        let settings = manifest.discoveredSettings.first { $0.name == name }
-        current =
-          settings.map { $0.discovered(at: file, in: folder) }
-          ?? {
-            var renamed = PluginEntry(index: -1, name: name, path: file)
-            renamed.discoveredIn = folder
-            return renamed
-          }()
-        if let pinned, pinned.name != name {
-          throw .plugin(
-            name, file: canonical, stage: .checkVersions,
-            "has the digest pinned by plugins[\(pinned.index)].sha256 for plugin '\(pinned.name)', but reports "
-              + "the name '\(name)' — correct the entry's name")
-        }
-        if pinned == nil, let settings, settings.sha256 != nil {
-          throw .plugin(
-            name, file: canonical, stage: .open,
-            "does not match the pin plugins[\(settings.index)].sha256 of plugin '\(name)'; its code already "
-              + "ran to report its name — replace the file, or run 'plugboard pin'")
-        }
+        try adopt(
+          name, file: file, folder: folder, canonical: canonical, pinned: pinned, manifest: manifest,
+          reported: &reported, current: &current)
         return current.loads(inProfile: profile) ? current : nil
       }
-      named = reported
       guard let plugin else { return .disabled(current) }
       return .loaded(plugin)
     } catch {
-      named = reported
-      // Failed before it reported a name: it is the plugin of the
-      // name-only entry its file name matches, as far as anyone can tell,
-      // so that entry's failure is this one (with its `optional`), not a
-      // second "no library reports that name".
-      if current.index < 0,
-        let settings = manifest.discoveredSettings.first(where: { $0.name == current.name })
-      {
-        current = settings.discovered(at: file, in: folder)
-      }
-      return .failed(current, error)
+      return .failed(Self.blamed(current, file: file, folder: folder, manifest: manifest), error)
+    }
+  }
+
+  /// The entry a failure of `file` is charged to: `current`, unless the
+  /// library failed before it reported a name. Then it is the plugin of
+  /// the name-only entry its file name matches, as far as anyone can tell,
+  /// so that entry's failure is this one (with its `optional`), not a
+  /// second "no library reports that name".
+  private static func blamed(_ current: PluginEntry, file: String, folder: String, manifest: Manifest)
+    -> PluginEntry
+  {
+    guard current.index < 0,
+      let settings = manifest.discoveredSettings.first(where: { $0.name == current.name })
+    else { return current }
+    return settings.discovered(at: file, in: folder)
+  }
+
+  /// The refusal of a library whose file name holds what a terminal would
+  /// act on; nil for any other.
+  private static func refusedForItsName(_ file: String, folder: String) -> PluginOutcome? {
+    let fileName = file.split(separator: "/").last.map(String.init) ?? file
+    guard Terminal.holdsUnprintable(fileName) else { return nil }
+    // A name the file system gave, written into plugboard's messages, could
+    // begin a line of its own or reorder one: it is shown escaped, and
+    // nothing of the file runs.
+    let name = Terminal.sanitize(PluginDiscovery.provisionalName(of: file))
+    var entry = PluginEntry(index: -1, name: name, path: Terminal.sanitize(file))
+    entry.discoveredIn = folder
+    return .failed(
+      entry,
+      .plugin(
+        name, file: entry.path, stage: .locate,
+        "has a control character or a bidirectional control in its file name; plugboard does not open it "
+          + "— rename the file"))
+  }
+
+  /// With `requirePins`, a library that matches no pin while the
+  /// name-only entry its file name matches pins another file: the library
+  /// changed since it was pinned (a rebuild, or someone else's file), which
+  /// "has no pin" would hide. That entry, and the refusal; nil otherwise.
+  private func stalePin(of entry: PluginEntry, digest: String?, canonical: String, manifest: Manifest)
+    -> (entry: PluginEntry, problem: DeploymentProblem)?
+  {
+    guard manifest.requirePins, let digest, let folder = entry.discoveredIn,
+      let stale = manifest.discoveredSettings.first(where: { $0.name == entry.name }),
+      let pin = stale.sha256
+    else { return nil }
+    return (
+      stale.discovered(at: entry.path, in: folder),
+      .plugin(
+        stale.name, file: canonical, stage: .open,
+        "does not match the pin plugins[\(stale.index)].sha256 of plugin '\(stale.name)', the entry its file "
+          + "name matches: the pin is \(pin), the file's digest \(digest) — if this file is the one to trust, "
+          + "write its digest into plugins[\(stale.index)].sha256 (plugboard pin lists it); otherwise replace "
+          + "the file (it was not opened)")
+    )
+  }
+
+  /// Takes the name a discovered plugin reported (`current` becomes the
+  /// entry it loads as, its settings' when a name-only entry has them),
+  /// once no other library reported it (`reported` records it) and its
+  /// digest's pin, if any, is that name's.
+  private func adopt(
+    _ name: String, file: String, folder: String, canonical: String, pinned: PluginEntry?,
+    manifest: Manifest, reported: inout [String: String], current: inout PluginEntry
+  ) throws(DeploymentProblem) {
+    if let earlier = reported[name] {
+      throw .plugin(
+        name, file: canonical, stage: .checkVersions,
+        "reports the name '\(name)', as the plugin of \(earlier) does; two plugins cannot share a name — "
+          + "remove one of the two files")
+    }
+    reported[name] = canonical
+    let settings = manifest.discoveredSettings.first { $0.name == name }
+    current =
+      settings.map { $0.discovered(at: file, in: folder) }
+      ?? {
+        var renamed = PluginEntry(index: -1, name: name, path: file)
+        renamed.discoveredIn = folder
+        return renamed
+      }()
+    if let pinned, pinned.name != name {
+      throw .plugin(
+        name, file: canonical, stage: .checkVersions,
+        "has the digest pinned by plugins[\(pinned.index)].sha256 for plugin '\(pinned.name)', but reports "
+          + "the name '\(name)' — correct the entry's name")
+    }
+    if pinned == nil, let settings, settings.sha256 != nil {
+      throw .plugin(
+        name, file: canonical, stage: .open,
+        "does not match the pin plugins[\(settings.index)].sha256 of plugin '\(name)'; its code already "
+          + "ran to report its name — replace the file, or run 'plugboard pin'")
     }
   }
 
