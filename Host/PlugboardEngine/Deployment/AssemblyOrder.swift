@@ -39,79 +39,103 @@ public struct AssemblyOrder: Sendable {
   /// The order of the loaded plugins among `outcomes`; without
   /// `enforcingRequirements`, their load order, refusing none.
   init(_ outcomes: [PluginOutcome], enforcingRequirements: Bool = true) {
+    var ordering = Ordering(outcomes)
+    if enforcingRequirements {
+      ordering.refuseRequirementsThatCannotHold(in: outcomes)
+      indices = ordering.place()
+    } else {
+      indices = ordering.loaded.keys.sorted()
+    }
+    refusals = ordering.refusals
+    steps = indices.compactMap { index in
+      ordering.loaded[index].map {
+        Step(plugin: $0.name, requires: $0.bundle.requirements.map(\.description))
+      }
+    }
+  }
+
+  /// The work of ordering: the loaded plugins by index into the outcomes,
+  /// the first index of each name, and the refusals so far.
+  private struct Ordering {
     var loaded: [Int: LoadedPlugin] = [:]
     var byName: [String: Int] = [:]
-    for (index, outcome) in outcomes.enumerated() {
-      byName[outcome.entry.name] = byName[outcome.entry.name] ?? index
-      if case .loaded(let plugin) = outcome { loaded[index] = plugin }
-    }
     var refusals: [Int: DeploymentProblem] = [:]
-    guard enforcingRequirements else {
-      self.refusals = [:]
-      indices = loaded.keys.sorted()
-      steps = indices.compactMap { index in
-        loaded[index].map { Step(plugin: $0.name, requires: $0.bundle.requirements.map(\.description)) }
+
+    init(_ outcomes: [PluginOutcome]) {
+      for (index, outcome) in outcomes.enumerated() {
+        byName[outcome.entry.name] = byName[outcome.entry.name] ?? index
+        if case .loaded(let plugin) = outcome { loaded[index] = plugin }
       }
-      return
     }
-    func refuse(_ index: Int, _ detail: String) {
+
+    /// Refuses a loaded plugin, once: its first problem is the one told.
+    mutating func refuse(_ index: Int, _ detail: String) {
       guard let plugin = loaded[index], refusals[index] == nil else { return }
       refusals[index] = .plugin(plugin.name, file: plugin.file, stage: .requirements, detail)
     }
-    // Requirements that cannot hold, whatever the order.
-    for index in loaded.keys.sorted() {
-      guard let plugin = loaded[index] else { continue }
-      for requirement in plugin.bundle.requirements {
-        if let problem = Self.problem(of: requirement, in: outcomes, byName: byName) {
-          refuse(index, problem)
-          break
-        }
-      }
-    }
-    var placed: [Int] = []
-    var isPlaced = Set<Int>()
-    var waiting = loaded.keys.sorted()
-    while !waiting.isEmpty {
-      // A plugin whose requirement was refused is refused in turn. Without
-      // a refusal there is nothing to pass on: the pass, once per plugin
-      // placed, made ordering quadratic in plugins.
-      if !refusals.isEmpty {
-        for index in waiting where refusals[index] == nil {
-          guard let plugin = loaded[index] else { continue }
-          for requirement in plugin.bundle.requirements {
-            guard let required = byName[requirement.name], refusals[required] != nil else { continue }
-            refuse(
-              index,
-              "requires plugin '\(requirement.name)' (\(requirement.range)), which was refused: "
-                + (refusals[required]?.message ?? ""))
+
+    /// Refuses each plugin with a requirement that cannot hold, whatever
+    /// the order.
+    mutating func refuseRequirementsThatCannotHold(in outcomes: [PluginOutcome]) {
+      for index in loaded.keys.sorted() {
+        guard let plugin = loaded[index] else { continue }
+        for requirement in plugin.bundle.requirements {
+          if let problem = AssemblyOrder.problem(of: requirement, in: outcomes, byName: byName) {
+            refuse(index, problem)
             break
           }
         }
-        waiting.removeAll { refusals[$0] != nil }
       }
-      let ready = waiting.first { index in
-        (loaded[index]?.bundle.requirements ?? []).allSatisfy {
-          byName[$0.name].map(isPlaced.contains) ?? false
+    }
+
+    /// The plugins not refused, each after those it requires, in load
+    /// order otherwise; a cycle's members are refused.
+    mutating func place() -> [Int] {
+      var placed: [Int] = []
+      var isPlaced = Set<Int>()
+      var waiting = loaded.keys.sorted()
+      while !waiting.isEmpty {
+        // Without a refusal there is nothing to pass on: the pass, once
+        // per plugin placed, would make ordering quadratic in plugins.
+        if !refusals.isEmpty { passOnRefusals(to: &waiting) }
+        let ready = waiting.first { index in
+          (loaded[index]?.bundle.requirements ?? []).allSatisfy {
+            byName[$0.name].map(isPlaced.contains) ?? false
+          }
+        }
+        if let ready {
+          placed.append(ready)
+          isPlaced.insert(ready)
+          waiting.removeAll { $0 == ready }
+          continue
+        }
+        guard let start = waiting.first else { break }
+        let among = Set(waiting)
+        for (index, detail) in AssemblyOrder.cycle(from: start, among: among, loaded: loaded, byName: byName)
+        {
+          refuse(index, detail)
+        }
+        // Bounded: each round places or refuses at least one plugin.
+        if refusals[start] == nil { refuse(start, "is in a cycle of requirements") }
+      }
+      return placed
+    }
+
+    /// Refuses each waiting plugin that requires a refused one, and stops
+    /// waiting for the refused.
+    private mutating func passOnRefusals(to waiting: inout [Int]) {
+      for index in waiting where refusals[index] == nil {
+        guard let plugin = loaded[index] else { continue }
+        for requirement in plugin.bundle.requirements {
+          guard let required = byName[requirement.name], refusals[required] != nil else { continue }
+          refuse(
+            index,
+            "requires plugin '\(requirement.name)' (\(requirement.range)), which was refused: "
+              + (refusals[required]?.message ?? ""))
+          break
         }
       }
-      if let ready {
-        placed.append(ready)
-        isPlaced.insert(ready)
-        waiting.removeAll { $0 == ready }
-        continue
-      }
-      guard let start = waiting.first else { break }
-      let among = Set(waiting)
-      for (index, detail) in Self.cycle(from: start, among: among, loaded: loaded, byName: byName) {
-        refuse(index, detail)
-      }
-      // Bounded: each round places or refuses at least one plugin.
-      if refusals[start] == nil { refuse(start, "is in a cycle of requirements") }
-    }
-    self.refusals = refusals
-    indices = placed
-    steps = placed.compactMap { index in
-      loaded[index].map { Step(plugin: $0.name, requires: $0.bundle.requirements.map(\.description)) }
+      waiting.removeAll { refusals[$0] != nil }
     }
   }
 
