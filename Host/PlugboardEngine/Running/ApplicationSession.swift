@@ -37,25 +37,38 @@ struct ApplicationSession {
   func run() async throws(RunFailure) -> Int32 {
     let gate = OnceGate<Ending>()
     let state = SessionState()
-    let lifecycle = lifecycle
-    let arguments = arguments
-    let handover = Handover(application: application)
     // Without hooks there is nothing to stop in order: SIGINT and SIGTERM
     // keep their default action (or the application's own). With them,
     // the handler is in place before any hook runs.
-    if !lifecycle.services.isEmpty {
-      ShutdownSignals.watch { signal in
-        state.requestStop(signal)
-        // Start hooks are bounded by their own limit; an application that
-        // ignores cancellation gets the same time, then is left behind.
-        guard state.applicationRunning.load(ordering: .sequentiallyConsistent) else { return }
-        Task {
-          try? await Task.sleep(for: lifecycle.limit)
-          gate.settle(.abandoned)
-        }
+    if !lifecycle.services.isEmpty { Self.stopOnSignals(lifecycle.limit, state: state, gate: gate) }
+    let ending = await Self.startThenRun(
+      lifecycle, Handover(application: application), arguments: arguments, state: state, gate: gate)
+    return try await finish(ending, signal: state.request)
+  }
+
+  /// Catches SIGINT and SIGTERM: the request cancels the session, and an
+  /// application already running that has not ended `limit` later is left
+  /// behind.
+  private static func stopOnSignals(_ limit: Duration, state: SessionState, gate: OnceGate<Ending>) {
+    ShutdownSignals.watch { signal in
+      state.requestStop(signal)
+      // Start hooks are bounded by their own limit; an application that
+      // ignores cancellation gets the same time, then is left behind.
+      guard state.applicationRunning.load(ordering: .sequentiallyConsistent) else { return }
+      Task {
+        try? await Task.sleep(for: limit)
+        gate.settle(.abandoned)
       }
     }
-    let ending = await withCheckedContinuation { (continuation: CheckedContinuation<Ending, Never>) in
+  }
+
+  /// Starts the services, then runs the application in the session's
+  /// task; how that ended, or the time limit after a request to stop.
+  private static func startThenRun(
+    _ lifecycle: ServiceLifecycle, _ handover: Handover, arguments: [String], state: SessionState,
+    gate: OnceGate<Ending>
+  ) async -> Ending {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Ending, Never>) in
       gate.wait(continuation)
       let session = Task {
         do throws(ServiceLifecycle.StartError) {
@@ -81,7 +94,11 @@ struct ApplicationSession {
       }
       state.attach(session)
     }
-    let signal = state.request
+  }
+
+  /// Stops the services, unless a start hook failed, and gives the
+  /// status `ending` and the request to stop (`signal`) call for.
+  private func finish(_ ending: Ending, signal: Int32?) async throws(RunFailure) -> Int32 {
     switch ending {
     case .startFailed(let error):
       Progress.report(.reporting)
