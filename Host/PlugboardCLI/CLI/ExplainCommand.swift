@@ -23,17 +23,10 @@ struct ExplainCommand {
     if options.flags.contains(Self.typeNamesOption) { return printTypeNames() }
     let query = options.positionals.first ?? ""
     let json = options.flags.contains(ListCommand.jsonFlag)
-    let request = DeploymentRequest(options: options, command: CommandSpec.explain.name)
     let deployment: Deployment
-    switch request.bringUp() {
-    case .success(let brought): deployment = brought
-    case .failure(.manifest(let error)) where json:
-      let report = unanswered(manifest: error.path, profile: nil, problems: error.problems, query: query)
-      // Standard output is the plugins' stderr until reporting starts.
-      Progress.report(.reporting)
-      console.out(JSONText.encode(report))
-      return request.report(.manifest(error), on: console)
-    case .failure(let failure): return request.report(failure, on: console)
+    switch bringUp(query: query, json: json) {
+    case .next(let brought): deployment = brought
+    case .ended(let status): return status
     }
     let probes = PluginProbe().probeUnloaded(of: deployment)
     let warnings = EnvironmentRule().warnings(
@@ -42,42 +35,9 @@ struct ExplainCommand {
     for line in warnings { console.warn(line) }
     let checker = DeploymentChecker(deployment, probes: probes)
     let typeName: String
-    switch TypeQuery.match(query, among: Explanation.knownTypeNames(checker)) {
-    case .found(let name): typeName = name
-    case .ambiguous(let names):
-      if json {
-        printQueryFinding(
-          .ambiguousType, title: "'\(query)' names several types of this deployment", suggestions: names,
-          deployment: deployment, query: query)
-      }
-      return misuse(
-        "'\(query)' is ambiguous; it names \(names.joined(separator: ", ")) — give the fully qualified name")
-    case .unknown(let suggestion):
-      let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
-      let failed = deployment.problems.count
-      guard failed == 0 else {
-        // Not a mistyped name, as far as anyone can tell: the type may be
-        // in the plugin that failed.
-        if json {
-          let report = unanswered(
-            manifest: deployment.manifest.path, profile: ProfileEffects(deployment),
-            problems: deployment.problems, query: query)
-          console.out(JSONText.encode(report))
-        }
-        for problem in deployment.problems { console.err("plugboard: \(problem)") }
-        let plugins = CheckReport.count(failed, "problem")
-        console.err(
-          "plugboard: explain: no type '\(query)' is registered in this deployment\(hint); "
-            + "the deployment has \(plugins) (above), and a plugin that failed to load may be the one "
-            + "registering it")
-        return ExitStatus.problems.rawValue
-      }
-      if json {
-        printQueryFinding(
-          .unknownType, title: "no type '\(query)' is registered in this deployment",
-          suggestions: suggestion.map { [$0] } ?? [], deployment: deployment, query: query)
-      }
-      return misuse("no type '\(query)' is registered in this deployment\(hint)")
+    switch matchedType(query, checker: checker, deployment: deployment, json: json) {
+    case .next(let name): typeName = name
+    case .ended(let status): return status
     }
     let errors = GraphErrors.report(checker, command: CommandSpec.explain.name, on: console)
     let report = Explanation(checker: checker, typeName: typeName, name: options.values[Self.nameOption])
@@ -88,6 +48,83 @@ struct ExplainCommand {
       for line in report.lines { console.out(line) }
     }
     return (report.healthy ? ExitStatus.healthy : .problems).rawValue
+  }
+
+  /// A step of the explanation: what the next one takes, or the status
+  /// the command ends with, its reasons already printed.
+  private enum Step<Value> {
+    case next(Value)
+    case ended(ExitStatus.RawValue)
+  }
+
+  /// The deployment, brought up as for `run`; a broken manifest still
+  /// gets `--json`'s document, with its problems.
+  private func bringUp(query: String, json: Bool) -> Step<Deployment> {
+    let request = DeploymentRequest(options: options, command: CommandSpec.explain.name)
+    switch request.bringUp() {
+    case .success(let brought): return .next(brought)
+    case .failure(.manifest(let error)) where json:
+      let report = unanswered(manifest: error.path, profile: nil, problems: error.problems, query: query)
+      // Standard output is the plugins' stderr until reporting starts.
+      Progress.report(.reporting)
+      console.out(JSONText.encode(report))
+      return .ended(request.report(.manifest(error), on: console))
+    case .failure(let failure): return .ended(request.report(failure, on: console))
+    }
+  }
+
+  /// The one type `query` names among the deployment's; misuse when it
+  /// names several, or none of a healthy deployment.
+  private func matchedType(_ query: String, checker: DeploymentChecker, deployment: Deployment, json: Bool)
+    -> Step<String>
+  {
+    switch TypeQuery.match(query, among: Explanation.knownTypeNames(checker)) {
+    case .found(let name): return .next(name)
+    case .ambiguous(let names):
+      if json {
+        printQueryFinding(
+          .ambiguousType, title: "'\(query)' names several types of this deployment", suggestions: names,
+          deployment: deployment, query: query)
+      }
+      return .ended(
+        misuse(
+          "'\(query)' is ambiguous; it names \(names.joined(separator: ", ")) — give the fully qualified name"
+        ))
+    case .unknown(let suggestion):
+      return .ended(unknownType(query, suggestion: suggestion, deployment: deployment, json: json))
+    }
+  }
+
+  /// The status for a `query` that names no type: misuse, unless a plugin
+  /// failed to load, which may be the one registering it.
+  private func unknownType(_ query: String, suggestion: String?, deployment: Deployment, json: Bool)
+    -> ExitStatus.RawValue
+  {
+    let hint = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+    let failed = deployment.problems.count
+    guard failed == 0 else {
+      // Not a mistyped name, as far as anyone can tell: the type may be
+      // in the plugin that failed.
+      if json {
+        let report = unanswered(
+          manifest: deployment.manifest.path, profile: ProfileEffects(deployment),
+          problems: deployment.problems, query: query)
+        console.out(JSONText.encode(report))
+      }
+      for problem in deployment.problems { console.err("plugboard: \(problem)") }
+      let plugins = CheckReport.count(failed, "problem")
+      console.err(
+        "plugboard: explain: no type '\(query)' is registered in this deployment\(hint); "
+          + "the deployment has \(plugins) (above), and a plugin that failed to load may be the one "
+          + "registering it")
+      return ExitStatus.problems.rawValue
+    }
+    if json {
+      printQueryFinding(
+        .unknownType, title: "no type '\(query)' is registered in this deployment",
+        suggestions: suggestion.map { [$0] } ?? [], deployment: deployment, query: query)
+    }
+    return misuse("no type '\(query)' is registered in this deployment\(hint)")
   }
 
   /// The answer when there is none: the manifest or a plugin failed, or
