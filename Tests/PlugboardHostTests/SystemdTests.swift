@@ -79,6 +79,28 @@ import Testing
     #expect(result.exited && result.status == ExitStatus.runBroken.rawValue)
     #expect(socket.next() == Self.loading)
     #expect(socket.next() == Self.loading + " without 'TrappingAssembly'")
+    #expect(
+      socket.next()
+        == "STATUS=Failed to come up: the deployment is broken (exit status 78); the journal has the report")
+    #expect(socket.next(timeout: .zero) == nil)
+  }
+
+  /// A deployment whose plugin crashes while the `Application` is resolved
+  /// (no plugin can be set aside there): systemd's status names the crash,
+  /// not "Loading the plugins", and nothing says ready.
+  @Test func aCrashBeforeReadyIsTheStatus() throws {
+    let folder = try TemporaryDirectory()
+    let manifest = try folder.writeManifest([("TrappingFactory", BuildProducts.library("TrappingFactory"))])
+    let socket = try NotifySocket()
+    let result = try Subprocess.plugboard(
+      ["run", "--manifest", manifest], environment: ["NOTIFY_SOCKET": socket.address])
+    #expect(result.exited && result.status == ExitStatus.runCrashed.rawValue, "\(result.stderr)")
+    #expect(socket.next() == Self.loading)
+    let status = try #require(socket.next())
+    let firstLine = try #require(result.stderrLines.first { $0.hasPrefix("plugboard: ") })
+    #expect(firstLine.hasPrefix("plugboard: resolve Application: crashed with SIGILL"))
+    #expect(
+      status == "STATUS=Failed to come up: " + firstLine.dropFirst("plugboard: ".count) + " (exit status 70)")
     #expect(socket.next(timeout: .zero) == nil)
   }
 

@@ -33,6 +33,8 @@ import Testing
     "Docs/feedback.md: usage error (exit status": ExitStatus.of(.misuse, command: "run"),
     "Docs/lifecycle.md: `run` exits with **": ExitStatus.runStartFailed.rawValue,
     "Docs/operating.md: (optional)`, with exit status": ExitStatus.healthy.rawValue,
+    "Docs/operating.md: is broken (exit status": ExitStatus.runBroken.rawValue,
+    "Docs/operating.md: SIGILL … (exit status": ExitStatus.runCrashed.rawValue,
     "Docs/manifest.md: writes nothing and exits": ExitStatus.of(.problems, command: "pin"),
     "Docs/commands.md: is misuse (exit status": ExitStatus.misuse.rawValue,
     "Docs/commands.md: fail. Misuse (exit status": ExitStatus.misuse.rawValue,

@@ -158,9 +158,11 @@ package struct Supervisor {
       record.destroy()
       switch decide(ending, watch) {
       case .exit(let status):
+        if status != 0 { notifier?.failedToComeUp(Self.summary(ofStatus: status)) }
         return status
       case .report(let lines, let status):
         for line in lines { StandardError.write(line, priority: .error) }
+        notifier?.failedToComeUp(summary(of: lines, status: status))
         return status
       case .stop(let signal, let lines):
         for line in lines { StandardError.write(line, priority: .error) }
@@ -179,6 +181,30 @@ package struct Supervisor {
         quarantine[plugin] = problem
       }
     }
+  }
+
+  /// What systemd's status says of a `run` that ended with `status` of its
+  /// own before it was ready: the status and its meaning (the journal has
+  /// the child's report).
+  static func summary(ofStatus status: Int32) -> String {
+    let meaning =
+      switch ExitStatus(rawValue: status) {
+      case .runBroken?: "the deployment is broken"
+      case .runStartFailed?: "a start hook failed"
+      case .runCrashed?: "plugin code crashed or hung"
+      case .runMisuse?: "the command line is wrong"
+      default: "plugboard ended"
+      }
+    return "\(meaning) (exit status \(status)); the journal has the report"
+  }
+
+  /// What systemd's status says of a child whose end the parent reported
+  /// in `lines`: their first, without the `plugboard: ` every line opens
+  /// with.
+  func summary(of lines: [String], status: Int32) -> String {
+    guard let first = lines.first else { return Self.summary(ofStatus: status) }
+    let line = first.hasPrefix("plugboard: ") ? String(first.dropFirst("plugboard: ".count)) : first
+    return "\(line) (exit status \(status))"
   }
 
   /// In a child the launcher forked and that started the host (a

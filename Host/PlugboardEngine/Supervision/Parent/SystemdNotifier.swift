@@ -101,6 +101,16 @@ final class SystemdNotifier {
     send("READY=1\nSTATUS=Running")
   }
 
+  /// The deployment did not come up, for `reason`: without it, systemd's
+  /// status would still say it was loading the plugins, and only the
+  /// journal would say why it failed. Nothing once it was ready: then the
+  /// application's own end is the service's.
+  func failedToComeUp(_ reason: String) {
+    guard !saidReady, !saidStopping else { return }
+    // Escaped: a line break would be a message of its own.
+    send("STATUS=Failed to come up: " + Terminal.sanitize(reason))
+  }
+
   /// An orderly stop begins: a request came, or the application ended.
   func stopping() {
     guard !saidStopping else { return }
