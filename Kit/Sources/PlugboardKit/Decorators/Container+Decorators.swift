@@ -203,13 +203,6 @@ extension Container {
     }
   }
 
-  /// Every decorator declared here, by target, each list in the order it
-  /// applies.
-  public var declaredDecorators: [DecoratorInfo] {
-    registrationsAndInactive.compactMap { decorator(of: $0.key) }
-      .sorted { ($0.order, $0.sequence) < ($1.order, $1.sequence) }
-  }
-
   /// Leaves out each decorator of `reasons`' keys, with its reason, as
   /// ``excludeContributions(_:)`` does contributions: it no longer applies,
   /// and is listed among ``inactiveRegistrations`` with `reason` as its
@@ -226,10 +219,5 @@ extension Container {
   @discardableResult
   public func excludeDecorators(_ reasons: [ServiceKey: String]) -> Set<ServiceKey> {
     exclude(reasons, where: \.isDecorator)
-  }
-
-  /// Every registration made here, active or not.
-  private var registrationsAndInactive: [RegistrationInfo] {
-    registrations + inactiveRegistrations
   }
 }

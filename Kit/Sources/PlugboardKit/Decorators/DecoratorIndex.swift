@@ -95,12 +95,6 @@ final class DecoratorIndex: Sendable {
     return slots.withLock { $0.keys.contains { $0.type == type } }
   }
 
-  /// Every target and its decorators.
-  var all: [Target: [Slot]] {
-    guard !isEmpty else { return [:] }
-    return slots.withLock { $0 }
-  }
-
   /// The slot stored under the reserved name `key` for `type`, if any.
   func slot(reservedName key: String, of type: ObjectIdentifier) -> Slot? {
     guard !isEmpty else { return nil }
