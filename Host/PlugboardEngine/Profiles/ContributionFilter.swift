@@ -30,7 +30,7 @@ enum ContributionFilter {
     failedPlugins: [String] = [], notLoaded: Set<String> = [], subject: RuleSubject = .contributions
   ) -> [DeploymentProblem] {
     let topLevel = rules
-    let profiled = (subject == .contributions ? profile?.contributions : profile?.decorators) ?? []
+    let profiled = subject.rules(of: profile)
     guard !topLevel.isEmpty || !profiled.isEmpty else { return [] }
     let points = ExtensionPoints(container, subject: subject)
     var problems = ProfileProblems(manifest: manifest)
@@ -53,7 +53,7 @@ enum ContributionFilter {
           problems.append(
             at: rule.path,
             "\"\(rule.extensionPoint)\" matches several "
-              + (subject == .contributions ? "extension points " : "decorated services ")
+              + "\(subject.group)s "
               + "(\(matches.map(\.name).sorted().joined(separator: ", "))); write the qualified name")
           continue
         }
@@ -61,7 +61,7 @@ enum ContributionFilter {
           problems.append(
             at: rule.path,
             "\(type.name) already has a rule at \(earlier.path); write one rule per "
-              + (subject == .contributions ? "extension point" : "decorated service"))
+              + subject.group)
           continue
         }
         seen[type] = rule
@@ -165,8 +165,7 @@ enum ContributionFilter {
       return head + "; did you mean \"\(shown(close))\"?"
     }
     guard !types.isEmpty else { return head }
-    let listed = subject == .contributions ? "extension points" : "decorated services"
-    return head + "; \(listed): " + types.map(\.name).joined(separator: ", ")
+    return head + "; \(subject.group)s: " + types.map(\.name).joined(separator: ", ")
   }
 
   private static func unknownSelector(
@@ -174,9 +173,7 @@ enum ContributionFilter {
   )
     -> String
   {
-    let item = subject.item
-    let head =
-      "no \(item) \(subject == .contributions ? "to" : "of") \(type.name) is called \"\(shown(written))\""
+    let head = "no \(subject.item) \(subject.preposition) \(type.name) is called \"\(shown(written))\""
     if let close = KeySuggestion.closest(to: written, among: contributions.flatMap(\.spellings)) {
       return head + "; did you mean \"\(shown(close))\"?"
     }

@@ -20,6 +20,30 @@ package enum RuleSubject: Sendable {
     case .decorators: "decorator"
     }
   }
+
+  /// What a rule's key names: `extension point`, `decorated service`.
+  var group: String {
+    switch self {
+    case .contributions: "extension point"
+    case .decorators: "decorated service"
+    }
+  }
+
+  /// How an item relates to its group: a contribution `to`, a decorator `of`.
+  var preposition: String {
+    switch self {
+    case .contributions: "to"
+    case .decorators: "of"
+    }
+  }
+
+  /// A profile's own rules of this kind.
+  func rules(of profile: ProfileDeclaration?) -> [ContributionRule] {
+    switch self {
+    case .contributions: profile?.contributions ?? []
+    case .decorators: profile?.decorators ?? []
+    }
+  }
 }
 
 /// What a manifest says about one extension point's contributions:
