@@ -67,6 +67,10 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
     /// (after a removal, or a change of profiles or selections) rather
     /// than publish `pending` into `current`.
     var rebuildAll = true
+    /// Whether a registration was ever made a fallback here
+    /// (``ServiceEntry/asFallback()``): only then does a rebuild look for
+    /// fallbacks to put first.
+    var hasFallbacks = false
     /// The plugin being assembled (``attributing(to:_:)``), as a
     /// ``RecordSite`` stores it.
     var plugin = RecordSite.noPlugin
@@ -486,6 +490,15 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
     hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
   }
 
+  /// ``invalidate()``, for a registration just made a fallback.
+  func invalidateForFallback() {
+    state.withLock {
+      $0.rebuildAll = true
+      $0.hasFallbacks = true
+    }
+    hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
+  }
+
   /// The registrations as they are now, for inspection and diagnostics.
   var registry: RegistrySnapshot {
     let inherited = parent?.activeProfile
@@ -563,12 +576,9 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
         }
         if outcome == .needsRoom { room = current.used }
       }
-      // Fallbacks first: any other registration of their key, made before
-      // or after, then replaces them as a later registration does.
       let records = state.log.records(upTo: state.log.count)
-      let fallbacks = records.filter(\.isFallback)
       let registry = Registry(
-        records: fallbacks.isEmpty ? records : fallbacks + records.filter { !$0.isFallback },
+        records: state.hasFallbacks ? Self.fallbacksFirst(records) : records,
         activeProfile: profile, selections: state.selections, room: room)
       if let previous = state.current { state.retired.append(previous) }
       state.current = registry
@@ -580,6 +590,22 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
       if !state.retired.isEmpty && ReaderGate.isQuiet() { state.retired = [] }
       return registry
     }
+  }
+
+  /// `records` with the fallbacks first, so that any other registration of
+  /// their key, made before or after, replaces them as a later
+  /// registration does. Called only in a container that has fallbacks:
+  /// reading each record's details takes a retain and a release per
+  /// registration (atomic operations), which the other containers need
+  /// not pay on their first publication.
+  private static func fallbacksFirst(_ records: [RegistrationRecord]) -> [RegistrationRecord] {
+    var fallbacks: [RegistrationRecord] = []
+    var others: [RegistrationRecord] = []
+    others.reserveCapacity(records.count)
+    for record in records {
+      if record.isFallback { fallbacks.append(record) } else { others.append(record) }
+    }
+    return fallbacks + others
   }
 
   /// The registration serving an argument-free request, here or in a

@@ -113,7 +113,7 @@
     record.withMetadata { $0.isFallback = true }
     // The flag that makes table rebuilds read a registration's details.
     record.hasProfiles.store(true, ordering: .relaxed)
-    container.invalidate()
+    container.invalidateForFallback()
     return self
   }
 
