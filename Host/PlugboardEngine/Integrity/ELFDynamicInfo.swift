@@ -81,6 +81,50 @@ struct ELFDynamicInfo: Equatable {
     }
 
     func info() throws(Defect) -> ELFDynamicInfo {
+      var (segments, result) = try programHeaders()
+      guard let dynamic = segments.dynamic else { return result }
+      var entries = try dynamicEntries(dynamic)
+      result.flags1 = entries.flags1
+      guard let stringTable = entries.stringTable else {
+        if entries.neededOffsets.isEmpty && entries.runPathOffset == nil { return result }
+        throw Defect(found: "a dynamic section without a string table")
+      }
+      guard let tableOffset = segments.fileOffset(stringTable) else {
+        throw Defect(found: "a string table outside every loadable segment")
+      }
+      let needed = try entries.neededOffsets.map { offset throws(Defect) in
+        try string(at: tableOffset, offset)
+      }
+      let path = try entries.runPathOffset.map { offset throws(Defect) in try string(at: tableOffset, offset)
+      }
+      // Empty entries kept: the loader takes one as the current directory.
+      let runPath =
+        path.map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) } ?? []
+      entries.tables.strings = tableOffset
+      entries.tables.symbols = entries.tables.symbols.flatMap(segments.fileOffset)
+      entries.tables.hash = entries.tables.hash.flatMap(segments.fileOffset)
+      entries.tables.gnuHash = entries.tables.gnuHash.flatMap(segments.fileOffset)
+      return ELFDynamicInfo(
+        needed: needed, runPath: runPath, executableStack: result.executableStack,
+        writableExecutableSegment: result.writableExecutableSegment, flags1: result.flags1,
+        entryVersions: try? entryVersions(in: entries.tables))
+    }
+
+    /// Where the loadable segments and the dynamic section lie.
+    struct Segments {
+      var loads: [(address: UInt64, offset: UInt64, size: UInt64)] = []
+      var dynamic: (offset: UInt64, size: UInt64)?
+
+      /// The file offset of a virtual address inside a loadable segment.
+      func fileOffset(_ address: UInt64) -> UInt64? {
+        loads.first { address >= $0.address && address - $0.address < $0.size }
+          .map { $0.offset &+ (address - $0.address) }
+      }
+    }
+
+    /// The ELF header checked, then the program headers: the segments, and
+    /// what they say of the stack and of writable code.
+    private func programHeaders() throws(Defect) -> (Segments, ELFDynamicInfo) {
       let header = try bytes(at: 0, count: 64)
       let (fileClass, order) = (header[header.startIndex + 4], header[header.startIndex + 5])
       guard header.starts(with: [0x7F, 0x45, 0x4C, 0x46]), fileClass == 2, order == 1 else {
@@ -93,74 +137,62 @@ struct ELFDynamicInfo: Equatable {
         throw Defect(found: "program headers of an unexpected size or number")
       }
       let table = try bytes(at: headerOffset, count: entrySize * count)
-      var loads: [(address: UInt64, offset: UInt64, size: UInt64)] = []
-      var dynamic: (offset: UInt64, size: UInt64)?
+      var segments = Segments()
       var result = ELFDynamicInfo(needed: [], runPath: [])
       for index in 0..<count {
         let base = index * entrySize
         let flags = word32(table, base + 4)  // PF_X 1, PF_W 2, PF_R 4
         switch word32(table, base) {
         case 1:
-          loads.append((word(table, base + 16), word(table, base + 8), word(table, base + 32)))
+          segments.loads.append((word(table, base + 16), word(table, base + 8), word(table, base + 32)))
           if flags & 3 == 3, result.writableExecutableSegment == nil {
             result.writableExecutableSegment = index
           }
-        case 2: dynamic = (word(table, base + 8), word(table, base + 32))
+        case 2: segments.dynamic = (word(table, base + 8), word(table, base + 32))
         case 0x6474_E551: result.executableStack = flags & 1 != 0  // PT_GNU_STACK
         default: break
         }
       }
-      guard let dynamic else { return result }
-      let entries = min(Int(clamping: dynamic.size / 16), maximumDynamicEntries)
-      let section = try bytes(at: dynamic.offset, count: entries * 16)
+      return (segments, result)
+    }
+
+    /// What the dynamic section's entries point at, as virtual addresses
+    /// or string offsets.
+    struct DynamicEntries {
       var neededOffsets: [UInt64] = []
+      /// `DT_RUNPATH`'s, else the older `DT_RPATH`'s.
       var runPathOffset: UInt64?
-      var rpathOffset: UInt64?
       var stringTable: UInt64?
+      var flags1: UInt64 = 0
       var tables = SymbolTables()
-      for index in 0..<entries {
+    }
+
+    /// The dynamic section's entries up to `DT_NULL`, at most
+    /// ``maximumDynamicEntries`` of them.
+    private func dynamicEntries(_ dynamic: (offset: UInt64, size: UInt64)) throws(Defect) -> DynamicEntries {
+      let count = min(Int(clamping: dynamic.size / 16), maximumDynamicEntries)
+      let section = try bytes(at: dynamic.offset, count: count * 16)
+      var entries = DynamicEntries()
+      var (runPath, rpath): (UInt64?, UInt64?) = (nil, nil)
+      for index in 0..<count {
         let tag = word(section, index * 16)
         let value = word(section, index * 16 + 8)
         if tag == 0 { break }  // DT_NULL ends the section.
         switch tag {
-        case 1: neededOffsets.append(value)
-        case 4: tables.hash = value
-        case 5: stringTable = value
-        case 6: tables.symbols = value
-        case 10: tables.stringsSize = value
-        case 15: rpathOffset = value
-        case 29: runPathOffset = value
-        case 0x6FFF_FEF5: tables.gnuHash = value
-        case 0x6FFF_FFFB: result.flags1 = value
+        case 1: entries.neededOffsets.append(value)
+        case 4: entries.tables.hash = value
+        case 5: entries.stringTable = value
+        case 6: entries.tables.symbols = value
+        case 10: entries.tables.stringsSize = value
+        case 15: rpath = value
+        case 29: runPath = value
+        case 0x6FFF_FEF5: entries.tables.gnuHash = value
+        case 0x6FFF_FFFB: entries.flags1 = value
         default: continue
         }
       }
-      guard let stringTable else {
-        if neededOffsets.isEmpty && runPathOffset == nil && rpathOffset == nil { return result }
-        throw Defect(found: "a dynamic section without a string table")
-      }
-      func fileOffset(_ address: UInt64) -> UInt64? {
-        loads.first { address >= $0.address && address - $0.address < $0.size }
-          .map { $0.offset &+ (address - $0.address) }
-      }
-      guard let tableOffset = fileOffset(stringTable) else {
-        throw Defect(found: "a string table outside every loadable segment")
-      }
-      let needed = try neededOffsets.map { offset throws(Defect) in try string(at: tableOffset, offset) }
-      let path = try (runPathOffset ?? rpathOffset).map { offset throws(Defect) in
-        try string(at: tableOffset, offset)
-      }
-      // Empty entries kept: the loader takes one as the current directory.
-      let runPath =
-        path.map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) } ?? []
-      tables.strings = tableOffset
-      tables.symbols = tables.symbols.flatMap(fileOffset)
-      tables.hash = tables.hash.flatMap(fileOffset)
-      tables.gnuHash = tables.gnuHash.flatMap(fileOffset)
-      return ELFDynamicInfo(
-        needed: needed, runPath: runPath, executableStack: result.executableStack,
-        writableExecutableSegment: result.writableExecutableSegment, flags1: result.flags1,
-        entryVersions: try? entryVersions(in: tables))
+      entries.runPathOffset = runPath ?? rpath
+      return entries
     }
 
     /// Where the dynamic symbol table and what sizes it lie in the file.
