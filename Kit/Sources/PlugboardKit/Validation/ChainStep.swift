@@ -1,5 +1,11 @@
 /// One link of a finding's chain: a service, and the registration serving
 /// it (plugin and site), or a marker saying why the link fails.
+///
+/// It is a ``ChainLink`` as a report carries it: the same key, site and
+/// scope spelt as strings, so that `check --json` encodes it and a reader
+/// needs no Kit type, plus the marker a finding adds. A resolution error
+/// keeps the typed ``ChainLink``, and `ChainStep(link)` turns
+/// one into the other.
 public struct ChainStep: Sendable, Equatable, Encodable {
   /// The fully qualified service type.
   public let service: String
@@ -20,6 +26,11 @@ public struct ChainStep: Sendable, Equatable, Encodable {
   /// A link served by `info`.
   @_spi(Host) public init(_ info: RegistrationInfo, marker: String? = nil) {
     self.init(key: info.key, site: info.site, scope: info.scope, marker: marker)
+  }
+
+  /// `link`, as a finding reports it.
+  @_spi(Host) public init(_ link: ChainLink, marker: String? = nil) {
+    self.init(key: link.key, site: link.site, scope: link.scope, marker: marker)
   }
 
   /// A link for `key`, served by the registration at `site` if any.

@@ -67,7 +67,7 @@ extension Container {
         "\(probe.key.shortDescription) (registered at \(probe.site)) was resolved in a scope of its own, "
           + "and the resolution failed."
       ],
-      chain: error.chain.map { ChainStep(key: $0.key, site: $0.site, scope: $0.scope, marker: nil) },
+      chain: error.chain.map { ChainStep($0) },
       action: error.action)
   }
 
