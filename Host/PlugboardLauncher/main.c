@@ -55,6 +55,28 @@ static int locate_host(char *path, size_t size) {
   return 1;
 }
 
+// Opens `path` to be vetted, in `host` its status, in `target` where it
+// leads: the file is judged and read through this one descriptor, so that
+// what is judged is what is read; never through a link, which is resolved
+// first so that where it leads is judged too. -1 with a message on failure.
+static int open_host(const char *path, char target[PATH_MAX], struct stat *host) {
+  snprintf(target, PATH_MAX, "%s", path);
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0 && errno == ELOOP) {
+    fd = realpath(path, target) != NULL ? open(target, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) : -1;
+  }
+  if (fd >= 0 && fstat(fd, host) == 0) return fd;
+  if (errno == ENOENT) {
+    put_error("cannot start", path, errno,
+              " — build it beside plugboard (swift build --product plugboard-host), or install both "
+              "(Scripts/install-host)");
+  } else {
+    put_error("cannot inspect", target, errno, "");
+  }
+  if (fd >= 0) close(fd);
+  return -1;
+}
+
 // Whether `path` may be started, with everything it maps: a regular file,
 // owned by root or by the owner of this executable, writable by no one
 // else, in folders up to `/` that only they can write to (or that are
@@ -72,25 +94,8 @@ static int vet(const char *path) {
   }
   trust_set_owner(self.st_uid);
   char target[PATH_MAX];
-  snprintf(target, sizeof target, "%s", path);
-  // Opened once, and judged and read through that descriptor, so that
-  // what is judged is what is read; never through a link, which is
-  // resolved first so that where it leads is judged too.
-  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0 && errno == ELOOP) {
-    fd = realpath(path, target) != NULL ? open(target, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) : -1;
-  }
-  if (fd < 0 || fstat(fd, &host) != 0) {
-    if (errno == ENOENT) {
-      put_error("cannot start", path, errno,
-                " — build it beside plugboard (swift build --product plugboard-host), or install both "
-                "(Scripts/install-host)");
-    } else {
-      put_error("cannot inspect", target, errno, "");
-    }
-    if (fd >= 0) close(fd);
-    return 0;
-  }
+  int fd = open_host(path, target, &host);
+  if (fd < 0) return 0;
   int linked = strcmp(target, path) != 0;
   trust_subject own = {path, "", NULL, ""};
   trust_subject subject = linked ? (trust_subject){target, " (where ", path, " leads)"} : own;
