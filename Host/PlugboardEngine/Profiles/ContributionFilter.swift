@@ -29,70 +29,101 @@ enum ContributionFilter {
     _ rules: [ContributionRule], profile: ProfileDeclaration?, to container: Container, manifest: String,
     failedPlugins: [String] = [], notLoaded: Set<String> = [], subject: RuleSubject = .contributions
   ) -> [DeploymentProblem] {
-    let topLevel = rules
     let profiled = subject.rules(of: profile)
-    guard !topLevel.isEmpty || !profiled.isEmpty else { return [] }
-    let points = ExtensionPoints(container, subject: subject)
-    var problems = ProfileProblems(manifest: manifest)
-    let tolerant = !failedPlugins.isEmpty
-    // Each list's rules by type; a profile's then replace the top level's.
-    var effective: [TypeIdentity: ContributionRule] = [:]
-    var order: [TypeIdentity] = []
-    for list in [topLevel, profiled] {
-      var seen: [TypeIdentity: ContributionRule] = [:]
-      for rule in list {
-        let matches = points.types(named: rule.extensionPoint)
-        guard let type = matches.first else {
-          if !tolerant {
-            problems.append(
-              at: rule.path, unknownPoint(rule.extensionPoint, among: points.types, subject: subject))
-          }
-          continue
-        }
-        guard matches.count == 1 else {
-          problems.append(
-            at: rule.path,
-            "\"\(rule.extensionPoint)\" matches several "
-              + "\(subject.group)s "
-              + "(\(matches.map(\.name).sorted().joined(separator: ", "))); write the qualified name")
-          continue
-        }
-        if let earlier = seen[type] {
-          problems.append(
-            at: rule.path,
-            "\(type.name) already has a rule at \(earlier.path); write one rule per "
-              + subject.group)
-          continue
-        }
-        seen[type] = rule
-        if effective.updateValue(rule, forKey: type) == nil { order.append(type) }
-      }
-    }
-    var exclusions: [ServiceKey: String] = [:]
-    for type in order {
-      guard let rule = effective[type] else { continue }
-      let contributions = points.contributions[type] ?? []
-      for selector in (rule.include ?? []) + rule.exclude
-      where !contributions.contains(where: { selector.matches(name: $0.name, plugin: $0.plugin) }) {
-        if tolerant || selector.pluginPart.map(notLoaded.contains) == true { continue }
-        problems.append(
-          at: selector.path, unknownSelector(selector.text, of: type, among: contributions, subject: subject))
-      }
-      for contribution in contributions where contribution.isActive {
-        let name = contribution.name
-        let plugin = contribution.plugin
-        if let include = rule.include, !include.contains(where: { $0.matches(name: name, plugin: plugin) }) {
-          exclusions[contribution.key] = "not listed in \(rule.path.key("include"))"
-        } else if let selector = rule.exclude.first(where: { $0.matches(name: name, plugin: plugin) }) {
-          exclusions[contribution.key] = "excluded by \(selector.path)"
-        }
-      }
-    }
+    guard !rules.isEmpty || !profiled.isEmpty else { return [] }
+    var pass = Pass(
+      points: ExtensionPoints(container, subject: subject), problems: ProfileProblems(manifest: manifest),
+      tolerant: !failedPlugins.isEmpty, notLoaded: notLoaded, subject: subject)
+    let effective = pass.effectiveRules([rules, profiled])
+    let exclusions = pass.exclusions(effective)
     switch subject {
     case .contributions: container.excludeContributions(exclusions)
     case .decorators: container.excludeDecorators(exclusions)
     }
-    return problems.report(summarizedAt: subject.block)
+    return pass.problems.report(summarizedAt: subject.block)
+  }
+
+  /// One application of the rules: what they apply to, and the problems
+  /// found on the way.
+  private struct Pass {
+    let points: ExtensionPoints
+    var problems: ProfileProblems
+    /// While a plugin has failed, nothing unknown is reported.
+    let tolerant: Bool
+    let notLoaded: Set<String>
+    let subject: RuleSubject
+
+    /// Each list's rules by type, a later list's replacing an earlier's,
+    /// in the order their types first appear; a rule naming no extension
+    /// point, or several, or a type that already has one in its list, is
+    /// a problem and left out.
+    mutating func effectiveRules(_ lists: [[ContributionRule]]) -> [(TypeIdentity, ContributionRule)] {
+      var effective: [TypeIdentity: ContributionRule] = [:]
+      var order: [TypeIdentity] = []
+      for list in lists {
+        var seen: [TypeIdentity: ContributionRule] = [:]
+        for rule in list {
+          guard let type = type(of: rule) else { continue }
+          if let earlier = seen[type] {
+            problems.append(
+              at: rule.path,
+              "\(type.name) already has a rule at \(earlier.path); write one rule per \(subject.group)")
+            continue
+          }
+          seen[type] = rule
+          if effective.updateValue(rule, forKey: type) == nil { order.append(type) }
+        }
+      }
+      return order.compactMap { type in effective[type].map { (type, $0) } }
+    }
+
+    /// The one extension point `rule` names, or nil with the problem said.
+    private mutating func type(of rule: ContributionRule) -> TypeIdentity? {
+      let matches = points.types(named: rule.extensionPoint)
+      guard let type = matches.first else {
+        if !tolerant {
+          problems.append(
+            at: rule.path,
+            ContributionFilter.unknownPoint(rule.extensionPoint, among: points.types, subject: subject))
+        }
+        return nil
+      }
+      guard matches.count == 1 else {
+        problems.append(
+          at: rule.path,
+          "\"\(rule.extensionPoint)\" matches several \(subject.group)s "
+            + "(\(matches.map(\.name).sorted().joined(separator: ", "))); write the qualified name")
+        return nil
+      }
+      return type
+    }
+
+    /// The contributions each rule leaves out, with why; a selector that
+    /// matches none of its extension point's contributions is a problem.
+    mutating func exclusions(_ rules: [(TypeIdentity, ContributionRule)]) -> [ServiceKey: String] {
+      var exclusions: [ServiceKey: String] = [:]
+      for (type, rule) in rules {
+        let contributions = points.contributions[type] ?? []
+        for selector in (rule.include ?? []) + rule.exclude
+        where !contributions.contains(where: { selector.matches(name: $0.name, plugin: $0.plugin) }) {
+          if tolerant || selector.pluginPart.map(notLoaded.contains) == true { continue }
+          problems.append(
+            at: selector.path,
+            ContributionFilter.unknownSelector(
+              selector.text, of: type, among: contributions, subject: subject))
+        }
+        for contribution in contributions where contribution.isActive {
+          let (name, plugin) = (contribution.name, contribution.plugin)
+          if let include = rule.include, !include.contains(where: { $0.matches(name: name, plugin: plugin) })
+          {
+            exclusions[contribution.key] = "not listed in \(rule.path.key("include"))"
+          } else if let selector = rule.exclude.first(where: { $0.matches(name: name, plugin: plugin) }) {
+            exclusions[contribution.key] = "excluded by \(selector.path)"
+          }
+        }
+      }
+      return exclusions
+    }
   }
 
   /// One contribution, active or not, as a selector sees it.
