@@ -74,12 +74,19 @@ package struct GraphModel: Sendable, Encodable {
           guard case .failed(let entry, _) = outcome else { return nil }
           return entry.name
         }), placingLast: DefaultLogger.isDefault)
-    let cycleEdges = CycleFinder.edges(of: CycleFinder.cycles(in: graph))
-    // plugboard's default Logger is drawn only when something uses it.
+    var nodes = Self.registeredNodes(of: graph, in: deployment.container)
+    edges = Self.edges(of: graph, addingMissingTo: &nodes)
+    nodes += Self.shadowedNodes(of: deployment.container)
+    self.nodes = nodes
+    plugins = Self.clusters(of: nodes, outcomes: deployment.outcomes)
+  }
+
+  /// A node for each registration, but plugboard's default Logger only
+  /// when something uses it.
+  private static func registeredNodes(of graph: DependencyGraph, in container: Container) -> [Node] {
     let used = Set(graph.nodes.flatMap { graph.edges(from: $0.index).compactMap(\.to) })
     let drawn = graph.nodes.filter { !DefaultLogger.isDefault($0.info.site) || used.contains($0.index) }
-    let container = deployment.container
-    var nodes = drawn.map { node in
+    return drawn.map { node in
       var drawn = Node(
         id: "n\(node.index)", type: node.key.service.name, label: Self.label(node.key),
         name: Self.name(node.key), scope: node.info.scopeName, plugin: node.plugin,
@@ -89,58 +96,64 @@ package struct GraphModel: Sendable, Encodable {
       drawn.decorator = DecoratorMark.of(node.key, in: container)
       return drawn
     }
+  }
+
+  /// Every dependency as an edge, those closing a cycle marked; a required
+  /// dependency nothing registers gets one `missing` node per key,
+  /// appended to `nodes`.
+  private static func edges(of graph: DependencyGraph, addingMissingTo nodes: inout [Node]) -> [Edge] {
+    let cycleEdges = CycleFinder.edges(of: CycleFinder.cycles(in: graph))
     var missing: [ServiceKey: String] = [:]
     var edges: [Edge] = []
     for node in graph.nodes {
       for edge in graph.edges(from: node.index) {
+        let kind = Self.kind(of: edge, from: node)
         if let target = edge.to {
           edges.append(
             Edge(
               from: "n\(node.index)", to: "n\(target)", optional: edge.isOptional,
-              cycle: cycleEdges.contains([node.index, target]), kind: Self.kind(of: edge, from: node)))
+              cycle: cycleEdges.contains([node.index, target]), kind: kind))
         } else if !edge.isOptional {
-          let id =
-            missing[edge.key]
-            ?? {
-              let id = "m\(missing.count)"
-              missing[edge.key] = id
-              nodes.append(
-                Node(
-                  id: id, type: edge.key.service.name, label: Self.label(edge.key), name: Self.name(edge.key),
-                  scope: nil, plugin: nil, file: nil, line: nil, status: .missing))
-              return id
-            }()
-          edges.append(
-            Edge(
-              from: "n\(node.index)", to: id, optional: false, cycle: false,
-              kind: Self.kind(of: edge, from: node)))
+          let id = missing[edge.key] ?? "m\(missing.count)"
+          if missing.updateValue(id, forKey: edge.key) == nil {
+            nodes.append(
+              Node(
+                id: id, type: edge.key.service.name, label: Self.label(edge.key), name: Self.name(edge.key),
+                scope: nil, plugin: nil, file: nil, line: nil, status: .missing))
+          }
+          edges.append(Edge(from: "n\(node.index)", to: id, optional: false, cycle: false, kind: kind))
         }
       }
     }
-    // A registration a later one replaced serves nothing, so it has no
-    // edges; it is drawn all the same, so the graph shows both plugins.
-    for (index, duplicate) in deployment.container.duplicateRegistrations.enumerated()
-    where !DefaultLogger.isDefault(duplicate.replaced) {
+    return edges
+  }
+
+  /// A registration a later one replaced serves nothing, so it has no
+  /// edges; it is drawn all the same, so the graph shows both plugins.
+  private static func shadowedNodes(of container: Container) -> [Node] {
+    container.duplicateRegistrations.enumerated().compactMap { index, duplicate in
       let replaced = duplicate.replaced
-      nodes.append(
-        Node(
-          id: "s\(index)", type: duplicate.key.service.name, label: Self.label(duplicate.key),
-          name: Self.name(duplicate.key), scope: nil, plugin: replaced.plugin, file: replaced.fileID,
-          line: replaced.line, status: .shadowed, shadowedBy: duplicate.winner.description))
+      guard !DefaultLogger.isDefault(replaced) else { return nil }
+      return Node(
+        id: "s\(index)", type: duplicate.key.service.name, label: Self.label(duplicate.key),
+        name: Self.name(duplicate.key), scope: nil, plugin: replaced.plugin, file: replaced.fileID,
+        line: replaced.line, status: .shadowed, shadowedBy: duplicate.winner.description)
     }
-    self.nodes = nodes
-    self.edges = edges
+  }
+
+  /// Each plugin's nodes, in the order of the outcomes rather than the
+  /// manifest's list: they hold the plugins found in drop-in folders too,
+  /// in load order.
+  private static func clusters(of nodes: [Node], outcomes: [PluginOutcome]) -> [Cluster] {
     // One pass over the nodes, not one per plugin: at 1,000 plugins of
     // 20 registrations the per-plugin filter was most of `graph`'s time.
     var members: [String: [String]] = [:]
     for node in nodes where node.status != .missing {
       if let plugin = node.plugin { members[plugin, default: []].append(node.id) }
     }
-    // The outcomes, not the manifest's list: they hold the plugins found
-    // in drop-in folders too, in load order.
     var seen = Set<String>()
-    self.plugins = deployment.outcomes.map(\.entry.name).filter { seen.insert($0).inserted }.compactMap {
-      name in members[name].map { Cluster(plugin: name, nodes: $0) }
+    return outcomes.map(\.entry.name).filter { seen.insert($0).inserted }.compactMap { name in
+      members[name].map { Cluster(plugin: name, nodes: $0) }
     }
   }
 
