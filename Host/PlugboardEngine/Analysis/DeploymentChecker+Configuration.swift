@@ -47,16 +47,7 @@ extension DeploymentChecker {
       environment.keys.contains(where: { $0.hasPrefix(ConfigurationVariable.prefix) })
         || credentials?.names.isEmpty == false
     else { return [] }
-    var known: [String] = []
-    // The outcomes, not the manifest's list: plugins found in drop-in
-    // folders declare settings too.
-    for entry in deployment.outcomes.map(\.entry) where entry.enabled {
-      guard
-        let declarations = configured[entry.name]?.configuration.declarations
-          ?? probed[entry.index]
-      else { return [] }
-      known += declarations.map { ConfigurationVariable.name(plugin: entry.name, setting: $0.name) }
-    }
+    guard let known = declaredVariables(configured: configured, probed: probed) else { return [] }
     let declared = Set(known)
     let stray = environment.keys.filter {
       $0.hasPrefix(ConfigurationVariable.prefix) && !declared.contains(SettingFiles.variable(givenBy: $0))
@@ -64,36 +55,10 @@ extension DeploymentChecker {
     // The environment is as long as whoever starts plugboard makes it: past
     // the listed ones, a variable is counted, not given a did-you-mean.
     var findings = ListedProblems<Finding>()
-    for variable in stray.sorted() {
-      findings.append(
-        Finding(
-          .warning, .unknownSettingVariable,
-          title: "\(Terminal.sanitize(variable)) names no setting any plugin declares, so it is ignored",
-          explanation: [
-            "A variable \(ConfigurationVariable.prefix)<PLUGIN>_<SETTING> sets a plugin's setting: the plugin's "
-              + "and the setting's names upper-cased, other characters than letters and digits as _."
-          ],
-          suggestions: KeySuggestion.closest(to: variable, among: known).map { [$0] } ?? [],
-          action: "Correct the variable's name (see Docs/configuration.md), or unset it."))
-    }
+    for variable in stray.sorted() { findings.append(Self.strayVariable(variable, known: known)) }
     if let credentials {
-      let folder = Terminal.sanitize(credentials.folder)
       for name in credentials.names where !declared.contains(name) {
-        findings.append(
-          Finding(
-            .warning, .unknownSettingVariable,
-            title:
-              "the credential file \(Terminal.sanitize(name)) in \(folder) (\(SettingFiles.credentialsVariable)) "
-              + "names no setting any plugin declares, so it is ignored",
-            explanation: [
-              "A file of the credentials folder (systemd's LoadCredential=) is named as the variable it sets: "
-                + "\(ConfigurationVariable.prefix)<PLUGIN>_<SETTING>, the plugin's and the setting's names "
-                + "upper-cased, other characters than letters and digits as _."
-            ],
-            suggestions: KeySuggestion.closest(to: name, among: known).map { [$0] } ?? [],
-            action:
-              "Correct the credential's name (the name before the colon in LoadCredential=; see "
-              + "Docs/configuration.md), or remove it."))
+        findings.append(Self.strayCredential(name, in: credentials.folder, known: known))
       }
     }
     guard let unlisted = findings.unlistedSummary else { return findings.listed }
@@ -106,6 +71,55 @@ extension DeploymentChecker {
         explanation: [unlisted + "."],
         action: "Correct or unset the variables listed above, then run plugboard check again.")
     ]
+  }
+
+  /// The variable of every setting the enabled plugins declare; nil when
+  /// a plugin's declarations are unknown (it was neither configured nor
+  /// probed), when no variable can be called stray. The outcomes, not the
+  /// manifest's list: plugins found in drop-in folders declare settings too.
+  private func declaredVariables(
+    configured: [String: ResolvedConfiguration], probed: [Int: [SettingDeclaration]]
+  ) -> [String]? {
+    var known: [String] = []
+    for entry in deployment.outcomes.map(\.entry) where entry.enabled {
+      guard let declarations = configured[entry.name]?.configuration.declarations ?? probed[entry.index]
+      else {
+        return nil
+      }
+      known += declarations.map { ConfigurationVariable.name(plugin: entry.name, setting: $0.name) }
+    }
+    return known
+  }
+
+  /// The warning for a `PLUGBOARD_CONFIG_` variable that sets nothing.
+  private static func strayVariable(_ variable: String, known: [String]) -> Finding {
+    Finding(
+      .warning, .unknownSettingVariable,
+      title: "\(Terminal.sanitize(variable)) names no setting any plugin declares, so it is ignored",
+      explanation: [
+        "A variable \(ConfigurationVariable.prefix)<PLUGIN>_<SETTING> sets a plugin's setting: the plugin's "
+          + "and the setting's names upper-cased, other characters than letters and digits as _."
+      ],
+      suggestions: KeySuggestion.closest(to: variable, among: known).map { [$0] } ?? [],
+      action: "Correct the variable's name (see Docs/configuration.md), or unset it.")
+  }
+
+  /// The warning for a file of the credentials folder that sets nothing.
+  private static func strayCredential(_ name: String, in folder: String, known: [String]) -> Finding {
+    Finding(
+      .warning, .unknownSettingVariable,
+      title:
+        "the credential file \(Terminal.sanitize(name)) in \(Terminal.sanitize(folder)) "
+        + "(\(SettingFiles.credentialsVariable)) names no setting any plugin declares, so it is ignored",
+      explanation: [
+        "A file of the credentials folder (systemd's LoadCredential=) is named as the variable it sets: "
+          + "\(ConfigurationVariable.prefix)<PLUGIN>_<SETTING>, the plugin's and the setting's names "
+          + "upper-cased, other characters than letters and digits as _."
+      ],
+      suggestions: KeySuggestion.closest(to: name, among: known).map { [$0] } ?? [],
+      action:
+        "Correct the credential's name (the name before the colon in LoadCredential=; see "
+        + "Docs/configuration.md), or remove it.")
   }
 
   /// Secret settings whose value others than their owner can read, where
