@@ -275,6 +275,7 @@ extension Container {
     }
   }
 
+  /// Makes (or finds) the instance into `out` as the record's scope says.
   private func makeScoped(
     _ record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer,
     produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
@@ -283,137 +284,130 @@ extension Container {
     case .transient:
       try call(record, in: context) { try produce(self, out) }
       try completeInitialization(of: record, at: out, in: context)
-
     case .graph:
-      if let shared = context.graphInstance(of: record) {
-        record.copy(shared, to: out)
-        return
-      }
-      let completions = context.completions
-      try call(record, in: context) { try produce(self, out) }
-      // An `initCompleted` handler below may have made this service again
-      // (a parent resolved from its child's handler); as in Swinject, the
-      // instance the graph already holds wins, so both ends see one object.
-      // (A registration with arguments may recurse legitimately, a tree
-      // level by level: each level keeps its own instance.)
-      if context.completions != completions, record.key.arguments.isEmpty,
-        let shared = context.graphInstance(of: record)
-      {
-        record.destroy(out)
-        record.copy(shared, to: out)
-        return
-      }
-      context.keepGraphInstance(of: record, copying: out)
-      try completeInitialization(of: record, at: out, in: context)
-
+      try makeInGraph(record, in: context, into: out, produce: produce)
     case .container:
-      // One instance per arguments: the factory, a wrapper, keeps them
-      // (see `registerPerArguments`), and nothing is stored for the
-      // lock-free read, which would serve every argument the first one's.
-      if record.argumentInstances != nil {
-        try call(record, in: context) { try produce(record.owner, out) }
-        return
-      }
-      if record.isCustomScoped {
-        try requireMainActor(for: record, in: context)
-        if let scope = record.customScope, scope.storageFactory != nil {
-          try makeInStorage(record, of: scope, in: context, into: out, produce: produce)
-        } else {
-          try makeCustomScoped(record, in: context, into: out, produce: produce)
-        }
-        return
-      }
-      // Published for lock-free reads, a main-actor instance would reach
-      // any thread that asks after it exists: it is kept under the lock,
-      // and served after the actor is checked.
-      if record.isolatedToMainActor {
-        try requireMainActor(for: record, in: context)
-        try makeCustomScoped(record, in: context, into: out, produce: produce)
-        return
-      }
-      // A container-scoped instance belongs to the container that holds the
-      // registration, and resolves its dependencies there, so a parent's
-      // singleton never captures a child's overrides.
-      try makeOnce(
-        record, in: context, into: out,
-        found: {
-          guard let instance = record.sharedInstance else { return false }
-          record.copy(instance, to: out)
-          return true
-        },
-        isReady: { record.sharedInstance != nil }
-      ) {
-        let instance = record.allocateInstance()
-        do {
-          try call(record, in: context) { try produce(record.owner, instance) }
-          // An `initCompleted` handler below made and stored it meanwhile
-          // (the child's handler resolved this parent, see `makeOnce`): as
-          // in Swinject, the stored one wins, so both ends see one object.
-          if let stored = record.sharedInstance {
-            record.destroy(instance)
-            instance.deallocate()
-            record.copy(stored, to: out)
-            return
-          }
-          try completeBeforePublishing(record, at: instance, in: context)
-        } catch {
-          instance.deallocate()
-          throw error
-        }
-        record.stampCreation()
-        record.shared.store(instance, ordering: .releasing)
-        record.copy(instance, to: out)
-      }
-
+      try makeContainerScoped(record, in: context, into: out, produce: produce)
     case .weak:
-      // As Swinject's, `.weak` is composed with `.graph`: within one
-      // resolution its instance is kept and shared, so one made for an
-      // `initCompleted` handler is not released before the request that
-      // needs it gets it.
-      try requireMainActor(for: record, in: context)
-      if let shared = context.graphInstance(of: record) {
-        record.copy(shared, to: out)
-        return
-      }
-      if let object = record.withWeakObject({ $0 }), record.initialize(out, from: object) {
-        return
-      }
-      let completions = context.completions
-      try call(record, in: context) { try produce(self, out) }
-      if context.completions != completions, record.key.arguments.isEmpty,
-        let shared = context.graphInstance(of: record)
-      {
-        record.destroy(out)
-        record.copy(shared, to: out)
-        return
-      }
-      guard let object = record.object(at: out) else {
-        try completeInitialization(of: record, at: out, in: context)
-        return
-      }
-      // Another thread may have made one meanwhile; if so, share that one.
-      if let existing = record.withWeakObject({ $0 }),
-        replace(record, at: out, by: { record.initialize($0, from: existing) })
-      {
-        context.keepGraphInstance(of: record, copying: out)
-        return
-      }
-      // Kept in the graph for this thread's handlers, and published to
-      // other threads only once they have run, so none gets it half wired
-      // (`.container` waits instead; `.weak` construction is not exclusive).
-      context.keepGraphInstance(of: record, copying: out)
-      try completeInitialization(of: record, at: out, in: context)
-      // One made meanwhile by another thread stays the one stored; this
-      // resolution keeps its own, which its graph already holds.
-      record.withWeakObject { stored in
-        guard stored == nil else { return }
-        stored = object
-        record.stampCreation()
-      }
-
+      try makeWeak(record, in: context, into: out, produce: produce)
     case .scoped:
       try requireMainActor(for: record, in: context)
       try makePerScope(record, in: context, into: out, produce: produce)
+    }
+  }
+
+  /// The `.graph` case: one instance per top-level resolution, kept in
+  /// the resolution itself.
+  private func makeInGraph(
+    _ record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer,
+    produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
+  ) throws {
+    if let shared = context.graphInstance(of: record) {
+      record.copy(shared, to: out)
+      return
+    }
+    let completions = context.completions
+    try call(record, in: context) { try produce(self, out) }
+    if adoptGraphInstance(of: record, madeSince: completions, at: out, in: context) { return }
+    context.keepGraphInstance(of: record, copying: out)
+    try completeInitialization(of: record, at: out, in: context)
+  }
+
+  /// Whether an `initCompleted` handler below made this service again
+  /// while its factory ran (a parent resolved from its child's handler)
+  /// and the graph kept that one: then, as in Swinject, the instance the
+  /// graph holds wins, so both ends see one object, and replaces the one
+  /// at `out`. (A registration with arguments may recurse legitimately, a
+  /// tree level by level: each level keeps its own instance.)
+  private func adoptGraphInstance(
+    of record: RegistrationRecord, madeSince completions: Int, at out: UnsafeMutableRawPointer,
+    in context: ResolutionContext
+  ) -> Bool {
+    guard context.completions != completions, record.key.arguments.isEmpty,
+      let shared = context.graphInstance(of: record)
+    else { return false }
+    record.destroy(out)
+    record.copy(shared, to: out)
+    return true
+  }
+
+  /// The `.container` case: one instance, made once, kept where the
+  /// registration says (see ``InstanceHome``).
+  private func makeContainerScoped(
+    _ record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer,
+    produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
+  ) throws {
+    // A container-scoped instance belongs to the container that holds the
+    // registration, and resolves its dependencies there, so a parent's
+    // singleton never captures a child's overrides.
+    func make() throws { try call(record, in: context) { try produce(record.owner, out) } }
+    // One instance per arguments: the factory, a wrapper, keeps them
+    // (see `registerPerArguments`), and nothing is stored for the
+    // lock-free read, which would serve every argument the first one's.
+    if record.argumentInstances != nil { return try make() }
+    if record.isCustomScoped {
+      try requireMainActor(for: record, in: context)
+      if let scope = record.customScope, scope.storageFactory != nil {
+        try makeInStorage(record, of: scope, in: context, into: out, make: make)
+      } else {
+        var home = CustomScopeHome(record: record)
+        try makeOnce(&home, in: context, into: out, produce: make)
+      }
+      return
+    }
+    // Published for lock-free reads, a main-actor instance would reach
+    // any thread that asks after it exists: it is kept under the lock,
+    // and served after the actor is checked.
+    if record.isolatedToMainActor {
+      try requireMainActor(for: record, in: context)
+      var home = CustomScopeHome(record: record)
+      return try makeOnce(&home, in: context, into: out, produce: make)
+    }
+    var home = LockFreeHome(record: record)
+    try makeOnce(&home, in: context, into: out, produce: make)
+  }
+
+  /// The `.weak` case. As Swinject's, `.weak` is composed with `.graph`:
+  /// within one resolution its instance is kept and shared, so one made
+  /// for an `initCompleted` handler is not released before the request
+  /// that needs it gets it.
+  private func makeWeak(
+    _ record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer,
+    produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
+  ) throws {
+    try requireMainActor(for: record, in: context)
+    if let shared = context.graphInstance(of: record) {
+      record.copy(shared, to: out)
+      return
+    }
+    if let object = record.withWeakObject({ $0 }), record.initialize(out, from: object) {
+      return
+    }
+    let completions = context.completions
+    try call(record, in: context) { try produce(self, out) }
+    if adoptGraphInstance(of: record, madeSince: completions, at: out, in: context) { return }
+    guard let object = record.object(at: out) else {
+      try completeInitialization(of: record, at: out, in: context)
+      return
+    }
+    // Another thread may have made one meanwhile; if so, share that one.
+    if let existing = record.withWeakObject({ $0 }),
+      replace(record, at: out, by: { record.initialize($0, from: existing) })
+    {
+      context.keepGraphInstance(of: record, copying: out)
+      return
+    }
+    // Kept in the graph for this thread's handlers, and published to
+    // other threads only once they have run, so none gets it half wired
+    // (`.container` waits instead; `.weak` construction is not exclusive).
+    context.keepGraphInstance(of: record, copying: out)
+    try completeInitialization(of: record, at: out, in: context)
+    // One made meanwhile by another thread stays the one stored; this
+    // resolution keeps its own, which its graph already holds.
+    record.withWeakObject { stored in
+      guard stored == nil else { return }
+      stored = object
+      record.stampCreation()
     }
   }
 
@@ -424,146 +418,6 @@ extension Container {
   private func requireMainActor(for record: RegistrationRecord, in context: ResolutionContext) throws {
     guard record.isolatedToMainActor, !MainActorIsolation.isCurrent else { return }
     throw failure(MainActorIsolationRequired(), at: record, in: context)
-  }
-
-  /// The `.container` case for a registration in a ``CustomScope``: the
-  /// instance is kept boxed under the record's lock rather than published
-  /// for lock-free reads, because a reset may drop it at any time. A
-  /// `.container` registration isolated to the main actor keeps its
-  /// instance here too, so that every request is checked.
-  private func makeCustomScoped(
-    _ record: RegistrationRecord, in context: ResolutionContext, into out: UnsafeMutableRawPointer,
-    produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
-  ) throws {
-    var generation: UInt = 0
-    try makeOnce(
-      record, in: context, into: out,
-      found: {
-        let stored = record.withScopedInstance { $0 }
-        generation = stored.generation
-        guard let value = stored.value else { return false }
-        return record.initialize(out, fromKept: value)
-      },
-      isReady: { record.withScopedInstance { record.holdsInstance($0.value) } }
-    ) {
-      try call(record, in: context) { try produce(record.owner, out) }
-      // Made meanwhile by an `initCompleted` handler below (see
-      // `makeOnce`): that one wins, as for `.container`. Unless the scope
-      // was reset while the factory ran: then the instance belongs to the
-      // old generation, and only this caller gets it.
-      let stored = record.withScopedInstance { scoped -> Any? in
-        guard scoped.generation == generation, let value = scoped.value, record.holdsInstance(value)
-        else { return nil }
-        return value
-      }
-      // A weakly kept one may have gone since: then this one serves.
-      if let stored, replace(record, at: out, by: { record.initialize($0, fromKept: stored) }) {
-        return
-      }
-      try completeBeforePublishing(record, at: out, in: context)
-      let kept = record.keptForScope(out)
-      let earlier = record.withScopedInstance { scoped -> Any? in
-        guard scoped.generation == generation else { return nil }
-        if let value = scoped.value, record.holdsInstance(value) { return value }
-        scoped.value = kept
-        record.stampCreation()
-        return nil
-      }
-      if let earlier { _ = replace(record, at: out, by: { record.initialize($0, fromKept: earlier) }) }
-    }
-  }
-
-  /// Replaces the instance at `out` with the one `fill` writes into fresh
-  /// memory, if it writes one (an object held weakly may be gone).
-  func replace(
-    _ record: RegistrationRecord, at out: UnsafeMutableRawPointer,
-    by fill: (UnsafeMutableRawPointer) -> Bool
-  ) -> Bool {
-    let scratch = record.allocateInstance()
-    defer { scratch.deallocate() }
-    guard fill(scratch) else { return false }
-    record.destroy(out)
-    record.copy(scratch, to: out)
-    record.destroy(scratch)
-    return true
-  }
-
-  /// Makes a shared instance exactly once across threads: `found` serves
-  /// one that exists; otherwise one thread runs `make` while the others
-  /// wait, and threads whose instances need each other get a cycle error.
-  ///
-  /// An `initCompleted` handler running below this thread's own
-  /// construction of the instance (Swinject's parent whose child's handler
-  /// resolves it back) gets the instance those handlers complete, if they
-  /// are its own (see ``completeBeforePublishing(_:cell:at:in:coordinator:)``);
-  /// otherwise (the parent's factory still running) it runs `make` again,
-  /// as Swinject does: this thread already owns the construction, the
-  /// factory is not waiting on itself, and `make` keeps whichever instance
-  /// is stored first. A constructor that needs itself never gets here:
-  /// `enter` reports that cycle. Either way the instance is copied into
-  /// `out`.
-  ///
-  /// A ``ServiceScope`` passes its own `coordinator`, so that scopes making
-  /// the same registration neither wait for nor deadlock with each other.
-  ///
-  /// `cell` is what is made once: the record, unless it keeps several
-  /// instances (one per arguments, see ``ArgumentInstances``).
-  func makeOnce(
-    _ record: RegistrationRecord, cell: ObjectIdentifier? = nil, in context: ResolutionContext,
-    coordinator: ConstructionCoordinator = .shared, into out: UnsafeMutableRawPointer,
-    found: () -> Bool, isReady: () -> Bool, make: () throws -> Void
-  ) throws {
-    let cell = cell ?? ObjectIdentifier(record)
-    let adopt = { (instance: UnsafeMutableRawPointer) in record.copy(instance, to: out) }
-    if context.isMakingBelowCycleFloor(record) {
-      if !found() && !coordinator.adoptCompleting(cell, by: context, adopt) { try make() }
-      return
-    }
-    while !found() {
-      switch coordinator.claim(cell: cell, isReady: isReady, adopt: adopt, by: context) {
-      case .ready:
-        continue
-      case .adopted:
-        return
-      case .deadlock(let deadlock):
-        throw cycle(deadlock, at: record, in: context)
-      case .owned:
-        defer { coordinator.release(cell: cell) }
-        try make()
-        return
-      }
-    }
-  }
-
-  /// Runs the record's `initCompleted` handlers on the instance at
-  /// `instance` before its scope publishes it: until they have run, other
-  /// threads wait for it (see ``ConstructionCoordinator/claim(cell:isReady:adopt:by:)``)
-  /// and only what the handlers resolve on this thread gets it. Nothing is
-  /// published if they throw, so the next request makes it again.
-  func completeBeforePublishing(
-    _ record: RegistrationRecord, cell: ObjectIdentifier? = nil, at instance: UnsafeMutableRawPointer,
-    in context: ResolutionContext, coordinator: ConstructionCoordinator = .shared
-  ) throws {
-    guard record.hasInitCompleted.load(ordering: .relaxed) else { return }
-    let cell = cell ?? ObjectIdentifier(record)
-    let previous = coordinator.beginCompleting(cell, at: instance, by: context)
-    defer { coordinator.endCompleting(cell, restoring: previous) }
-    do {
-      try completeInitialization(of: record, at: instance, in: context)
-    } catch {
-      record.destroy(instance)
-      throw error
-    }
-  }
-
-  /// The cycle error for threads whose shared instances wait on each other.
-  private func cycle(
-    _ deadlock: ConstructionCoordinator.Deadlock, at record: RegistrationRecord,
-    in context: ResolutionContext
-  ) -> ResolutionError {
-    ResolutionError(
-      kind: .cycle(path: deadlock.path), key: record.key, chain: context.links,
-      registries: registries, otherThreads: deadlock.otherThreads)
   }
 
   /// Runs the record's `initCompleted` handlers on the instance at `out`,

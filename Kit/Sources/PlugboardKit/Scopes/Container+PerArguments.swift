@@ -79,29 +79,11 @@ extension Container {
         return try make()
       }
       let slot = instances.slot(for: key)
-      let cell = ObjectIdentifier(slot)
       return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
         let out = UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped)
-        try makeOnce(
-          record, cell: cell, in: context, into: out,
-          found: {
-            guard let kept = instances.instance(in: slot) else { return false }
-            return record.initialize(out, fromBoxed: kept)
-          },
-          isReady: { instances.instance(in: slot) != nil }
-        ) {
+        var home = ArgumentSlotHome(record: record, instances: instances, slot: slot)
+        try makeOnce(&home, in: context, into: out) {
           out.assumingMemoryBound(to: Service.self).initialize(to: try make())
-          // Made meanwhile by an `initCompleted` handler below (see
-          // `makeOnce`): that one wins, as for `.container`.
-          if let earlier = instances.instance(in: slot),
-            replace(record, at: out, by: { record.initialize($0, fromBoxed: earlier) })
-          {
-            return
-          }
-          try completeBeforePublishing(record, cell: cell, at: out, in: context)
-          if let earlier = instances.keep(record.boxed(out), in: slot) {
-            _ = replace(record, at: out) { record.initialize($0, fromBoxed: earlier) }
-          }
         }
         return out.assumingMemoryBound(to: Service.self).move()
       }
@@ -121,5 +103,26 @@ extension RegistrationRecord {
   /// them: `.container` or a custom scope.
   func keepsPerArguments(_ instances: ArgumentInstances) -> Bool {
     scope == .container && argumentInstances === instances
+  }
+}
+
+/// The instance of a ``Container/registerPerArguments(_:name:file:line:factory:)``
+/// registration for one set of arguments: in its slot of the
+/// registration's ``ArgumentInstances``, made once per slot.
+struct ArgumentSlotHome: InstanceHome {
+  let record: RegistrationRecord
+  let instances: ArgumentInstances
+  let slot: ArgumentInstances.Slot
+
+  var cell: ObjectIdentifier { ObjectIdentifier(slot) }
+
+  func kept() -> Any? { instances.instance(in: slot) }
+
+  func initialize(_ out: UnsafeMutableRawPointer, from kept: Any) -> Bool {
+    record.initialize(out, fromBoxed: kept)
+  }
+
+  func keep(_ out: UnsafeMutableRawPointer) -> Any? {
+    instances.keep(record.boxed(out), in: slot)
   }
 }

@@ -109,36 +109,50 @@ extension Container {
     produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
   ) throws {
     guard let storage = enclosingScope else { throw outsideScope(record, ended: false, in: context) }
-    try makeOnce(
-      record, in: context, coordinator: storage.coordinator, into: out,
-      found: {
-        guard let kept = storage.instance(of: record) else { return false }
-        return record.initialize(out, fromBoxed: kept)
-      },
-      isReady: { storage.instance(of: record) != nil }
-    ) {
-      guard storage.beginConstruction() else { throw outsideScope(record, ended: true, in: context) }
-      defer { storage.finishConstruction() }
+    var home = ServiceScopeHome(record: record, storage: storage, container: self, context: context)
+    try makeOnce(&home, in: context, into: out) {
       try call(record, in: context) { try produce(self, out) }
-      // Made meanwhile by an `initCompleted` handler below (see
-      // `makeOnce`): that one wins, as for `.container`.
-      if let kept = storage.instance(of: record),
-        replace(record, at: out, by: { record.initialize($0, fromBoxed: kept) })
-      {
-        return
-      }
-      try completeBeforePublishing(record, at: out, in: context, coordinator: storage.coordinator)
-      if let kept = storage.keep(record.boxed(out), of: record) {
-        _ = replace(record, at: out) { record.initialize($0, fromBoxed: kept) }
-      }
     }
   }
 
-  private func outsideScope(_ record: RegistrationRecord, ended: Bool, in context: ResolutionContext)
-    -> ResolutionError
-  {
+  fileprivate func outsideScope(
+    _ record: RegistrationRecord, ended: Bool, in context: ResolutionContext
+  ) -> ResolutionError {
     ResolutionError(
       kind: .outsideScope(scopeEnded: ended), key: record.key, chain: context.links,
       registries: registries)
+  }
+}
+
+/// The instance of a `.scoped` registration in one ``ServiceScope``: in
+/// the scope's storage, made under the scope's own coordinator, and
+/// counted in while it is made, so that an ending scope waits to dispose
+/// it.
+struct ServiceScopeHome: InstanceHome {
+  let record: RegistrationRecord
+  let storage: ScopeStorage
+  /// Where the request came from, for the error when the scope ended
+  /// before the construction began.
+  let container: Container
+  let context: ResolutionContext
+
+  var coordinator: ConstructionCoordinator { storage.coordinator }
+
+  func kept() -> Any? { storage.instance(of: record) }
+
+  func initialize(_ out: UnsafeMutableRawPointer, from kept: Any) -> Bool {
+    record.initialize(out, fromBoxed: kept)
+  }
+
+  func keep(_ out: UnsafeMutableRawPointer) -> Any? {
+    storage.keep(record.boxed(out), of: record)
+  }
+
+  func constructing(_ make: () throws -> Void) throws {
+    guard storage.beginConstruction() else {
+      throw container.outsideScope(record, ended: true, in: context)
+    }
+    defer { storage.finishConstruction() }
+    try make()
   }
 }

@@ -28,35 +28,38 @@ extension Container {
   /// ``InstanceStorage``, keyed by the current object graph.
   func makeInStorage(
     _ record: RegistrationRecord, of scope: CustomScope, in context: ResolutionContext,
-    into out: UnsafeMutableRawPointer, produce: (Resolver, UnsafeMutableRawPointer) throws -> Void
+    into out: UnsafeMutableRawPointer, make: () throws -> Void
   ) throws {
     let session = ObjectGraphSession.current(in: context)
-    let graph = session.identifier
     let storage = record.withStorage(of: scope) { $0 }
     session.touch(record, storage)
-    let kept = { record.withScopedInstance { _ in storage.instance(inGraph: graph) } }
-    try makeOnce(
-      record, in: context, into: out,
-      found: {
-        guard let kept = kept() else { return false }
-        return record.initialize(out, fromBoxed: kept)
-      },
-      isReady: { kept() != nil }
-    ) {
-      try call(record, in: context) { try produce(record.owner, out) }
-      // Made meanwhile by an `initCompleted` handler below (see
-      // `makeOnce`): that one wins, as for `.container`.
-      if let earlier = kept(), replace(record, at: out, by: { record.initialize($0, fromBoxed: earlier) }) {
-        return
-      }
-      try completeBeforePublishing(record, at: out, in: context)
-      let made = record.boxed(out)
-      let earlier = record.withScopedInstance { _ -> Any? in
-        if let kept = storage.instance(inGraph: graph) { return kept }
-        storage.setInstance(made, inGraph: graph)
-        return nil
-      }
-      if let earlier { _ = replace(record, at: out) { record.initialize($0, fromBoxed: earlier) } }
+    var home = InstanceStorageHome(record: record, storage: storage, graph: session.identifier)
+    try makeOnce(&home, in: context, into: out, produce: make)
+  }
+}
+
+/// The instance of a registration in a storage-factory ``CustomScope``:
+/// in its ``InstanceStorage``, for one object graph, read and written
+/// under the record's lock.
+struct InstanceStorageHome: InstanceHome {
+  let record: RegistrationRecord
+  let storage: any InstanceStorage
+  let graph: GraphIdentifier
+
+  func kept() -> Any? {
+    record.withScopedInstance { _ in storage.instance(inGraph: graph) }
+  }
+
+  func initialize(_ out: UnsafeMutableRawPointer, from kept: Any) -> Bool {
+    record.initialize(out, fromBoxed: kept)
+  }
+
+  func keep(_ out: UnsafeMutableRawPointer) -> Any? {
+    let made = record.boxed(out)
+    return record.withScopedInstance { _ -> Any? in
+      if let kept = storage.instance(inGraph: graph) { return kept }
+      storage.setInstance(made, inGraph: graph)
+      return nil
     }
   }
 }
