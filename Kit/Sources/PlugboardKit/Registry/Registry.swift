@@ -102,86 +102,89 @@ final class Registry: @unchecked Sendable {
     records all: [RegistrationRecord], activeProfile: String?,
     selections: [ObjectIdentifier: ServiceSelection], room: (types: Int, names: Int) = (0, 0)
   ) {
+    // The words of each name the quick table holds, nil for the others.
+    let quick = all.map { record in
+      record.key.arguments.isEmpty ? record.key.name.flatMap(Registry.quickWords(of:)) : nil
+    }
+    let named = quick.count { $0 != nil }
+    // Every typed registration and selection may need a slot of its own.
+    var slots = TypeSlots(roomFor: all.count - named + selections.count + room.types)
+    let quickNamed = QuickNameTable(roomFor: named + room.names)
+    let placed = Self.place(
+      all, quick: quick, in: &slots, quickNamed: quickNamed, activeProfile: activeProfile,
+      selections: selections)
+    let buckets = Self.buckets(of: placed.members, in: &slots)
     self.activeProfile = activeProfile
     self.selections = selections
-    var words = [(UInt64, UInt64)?](repeating: nil, count: all.count)
-    var typed = 0
-    var named = 0
-    for index in 0..<all.count {
-      if let name = all[index].key.name, all[index].key.arguments.isEmpty,
-        let inline = Self.quickWords(of: name)
-      {
-        words[index] = inline
-        named += 1
-      } else {
-        typed += 1
-      }
-    }
-    var capacity = 8
-    // Every typed registration and selection may need a slot of its own.
-    while capacity < (typed + selections.count + room.types) * 2 { capacity <<= 1 }
-    let mask = capacity - 1
-    let shift = 64 - capacity.trailingZeroBitCount
-    let keys = CacheLine.allocate(Atomic<UInt>.self, count: capacity)
-    let plain = CacheLine.allocate(Atomic<Unmanaged<RegistrationRecord>?>.self, count: capacity)
-    for index in 0..<capacity {
-      (keys + index).initialize(to: Atomic(0))
-      (plain + index).initialize(to: Atomic(nil))
-    }
-    let quickNamed = QuickNameTable(roomFor: named + room.names)
-    var typesUsed = 0
-    var namesUsed = 0
+    self.mask = slots.mask
+    self.shift = slots.shift
+    self.keys = slots.keys
+    self.plain = slots.plain
+    self.buckets = buckets
+    self.bucketRefs = Self.unretained(buckets)
+    self.quickNamed = quickNamed
+    self.typesUsed = slots.used
+    self.namesUsed = placed.namesUsed
+    serveSelections()
+  }
 
-    func slot(for id: ObjectIdentifier) -> Int {
-      let bits = Self.bits(of: id)
-      var index = Self.index(of: bits, shift: shift)
-      while true {
-        let key = keys[index].load(ordering: .relaxed)
-        if key == bits { return index }
-        if key == 0 { break }
-        index = (index &+ 1) & mask
-      }
-      keys[index].store(bits, ordering: .relaxed)
-      typesUsed += 1
-      return index
-    }
-
+  /// Places each of `all` whose profiles are active, later ones over
+  /// earlier ones: a short name (`quick` holds its words) in the quick
+  /// table, an unnamed, argument-free one of a type no selection concerns
+  /// in its type's slot; returns the others by type (with an entry for
+  /// every selected type), to be its bucket's members, and how many of
+  /// the quick table's slots are taken.
+  private static func place(
+    _ all: [RegistrationRecord], quick: [(UInt64, UInt64)?], in slots: inout TypeSlots,
+    quickNamed: QuickNameTable, activeProfile: String?,
+    selections: [ObjectIdentifier: ServiceSelection]
+  ) -> (members: [ObjectIdentifier: [RegistrationRecord]], namesUsed: Int) {
     var members: [ObjectIdentifier: [RegistrationRecord]] = [:]
+    var namesUsed = 0
     for id in selections.keys { members[id] = [] }
     for index in 0..<all.count {
       let record = all[index]
       guard record.isActive(inProfile: activeProfile) else { continue }
       let id = record.key.service.id
-      if let words = words[index] {
+      if let words = quick[index] {
         if quickNamed.insert(record, words: words, used: namesUsed) == true { namesUsed += 1 }
       } else if record.key.name == nil && record.key.arguments.isEmpty && selections[id] == nil {
-        plain[slot(for: id)].store(Unmanaged.passUnretained(record), ordering: .relaxed)
+        slots.plain[slots.slot(for: id)].store(Unmanaged.passUnretained(record), ordering: .relaxed)
       } else {
         members[id, default: []].append(record)
       }
     }
-    var buckets = ContiguousArray<TypeBucket?>(repeating: nil, count: capacity)
-    for (id, records) in members {
-      buckets[slot(for: id)] = TypeBucket(records)
-    }
+    return (members, namesUsed)
+  }
 
-    self.mask = mask
-    self.shift = shift
-    self.keys = keys
-    self.plain = plain
-    self.buckets = buckets
-    let bucketRefs = UnsafeMutablePointer<Unmanaged<TypeBucket>?>.allocate(capacity: capacity)
-    for index in 0..<capacity {
-      (bucketRefs + index).initialize(to: buckets[index].map(Unmanaged.passUnretained))
+  /// A ``TypeBucket`` of each type's `members`, at the type's slot.
+  private static func buckets(
+    of members: [ObjectIdentifier: [RegistrationRecord]], in slots: inout TypeSlots
+  ) -> ContiguousArray<TypeBucket?> {
+    var buckets = ContiguousArray<TypeBucket?>(repeating: nil, count: slots.mask + 1)
+    for (id, records) in members {
+      buckets[slots.slot(for: id)] = TypeBucket(records)
     }
-    self.bucketRefs = bucketRefs
-    self.quickNamed = quickNamed
-    self.typesUsed = typesUsed
-    self.namesUsed = namesUsed
-    // A selected type's unnamed requests are served by its registration
-    // under the selected name, wherever that is held (or by nothing).
+    return buckets
+  }
+
+  /// `buckets`, unretained, for lookups without reference counting.
+  private static func unretained(_ buckets: ContiguousArray<TypeBucket?>)
+    -> UnsafeMutablePointer<Unmanaged<TypeBucket>?>
+  {
+    let refs = UnsafeMutablePointer<Unmanaged<TypeBucket>?>.allocate(capacity: buckets.count)
+    for index in 0..<buckets.count {
+      (refs + index).initialize(to: buckets[index].map(Unmanaged.passUnretained))
+    }
+    return refs
+  }
+
+  /// Points each selected type's slot for unnamed requests at its
+  /// registration under the selected name, wherever that is held (or at
+  /// nothing).
+  private func serveSelections() {
     for (id, selection) in selections {
-      guard let index = self.slot(of: id) else { continue }
+      guard let index = slot(of: id) else { continue }
       plain[index].store(namedRecord(for: id, name: selection.name), ordering: .relaxed)
     }
   }
@@ -377,6 +380,47 @@ final class Registry: @unchecked Sendable {
   private func quickNamed(for id: ObjectIdentifier, name: String) -> RegistrationRecord? {
     guard let words = Self.quickWords(of: name) else { return nil }
     return quickNamed.record(for: Self.bits(of: id), words: words)?.takeUnretainedValue()
+  }
+}
+
+/// The type slots of a registry being built: each type's key and its
+/// registration for unnamed, argument-free requests, in an
+/// open-addressing table at most half full.
+private struct TypeSlots {
+  let mask: Int
+  let shift: Int
+  let keys: UnsafeMutablePointer<Atomic<UInt>>
+  let plain: UnsafeMutablePointer<Atomic<Unmanaged<RegistrationRecord>?>>
+  /// The slots taken.
+  private(set) var used = 0
+
+  /// Empty slots, enough for `count` types.
+  init(roomFor count: Int) {
+    var capacity = 8
+    while capacity < count * 2 { capacity <<= 1 }
+    mask = capacity - 1
+    shift = 64 - capacity.trailingZeroBitCount
+    keys = CacheLine.allocate(Atomic<UInt>.self, count: capacity)
+    plain = CacheLine.allocate(Atomic<Unmanaged<RegistrationRecord>?>.self, count: capacity)
+    for index in 0..<capacity {
+      (keys + index).initialize(to: Atomic(0))
+      (plain + index).initialize(to: Atomic(nil))
+    }
+  }
+
+  /// The slot of the type, taken now if it has none.
+  mutating func slot(for id: ObjectIdentifier) -> Int {
+    let bits = Registry.bits(of: id)
+    var index = Registry.index(of: bits, shift: shift)
+    while true {
+      let key = keys[index].load(ordering: .relaxed)
+      if key == bits { return index }
+      if key == 0 { break }
+      index = (index &+ 1) & mask
+    }
+    keys[index].store(bits, ordering: .relaxed)
+    used += 1
+    return index
   }
 }
 
