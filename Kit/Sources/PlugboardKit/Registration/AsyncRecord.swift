@@ -1,43 +1,45 @@
-/// A registration whose factory is `async` (registered with the
-/// `register` that takes an async closure).
+/// A registration whose factory is `async`: what the awaited resolution
+/// (``Container/resolveAwaiting(_:name:)``) needs of one besides its scope,
+/// shared by ``AsyncRecord`` and an async ``ArgumentRecord``.
 ///
-/// A ``PlainRecord`` for the type-specific work it inherits, whose
-/// synchronous factory throws ``AsyncRegistrationRequired``: a synchronous
-/// resolve reaches it by the same paths as any other registration, which
-/// therefore pay nothing for async registrations existing, and turns the
-/// error into ``ResolutionError/Kind/asyncRegistration``. Only the async
-/// resolution (``Container/resolveAwaiting(_:name:)``) calls `asyncFactory`.
-final class AsyncRecord<Service>: PlainRecord<Service>, AwaitedRecord, @unchecked Sendable {
-  typealias Factory = @isolated(any) @Sendable (AsyncResolver) async throws -> sending Service
+/// Its `.container` instance is kept in `madeInstance`, not in the
+/// lock-free `shared` slot a synchronous resolve reads first, so that a
+/// synchronous request fails the same way before and after the instance
+/// exists rather than depending on who came first.
+protocol AwaitedRecord<Service>: RegistrationRecord {
+  associatedtype Service
+  /// The `.container` instance, once made. Read and written only under
+  /// the record's striped lock, through the methods below.
+  var madeInstance: Service? { get set }
+}
 
-  let asyncFactory: Factory
-  /// The name of the global actor the factory is isolated to, if any.
-  let isolationName: String?
-  // Guarded by the record's striped lock (see `AwaitedRecord`).
-  var madeInstance: Service?
-
-  init(key: ServiceKey, scope: ObjectScope, owner: Container, factory: @escaping Factory) {
-    self.asyncFactory = factory
-    self.isolationName = factory.isolation.map { String(describing: type(of: $0)) }
-    super.init(key: key, scope: scope, owner: owner) { _ in throw AsyncRegistrationRequired() }
+extension AwaitedRecord {
+  /// The `.container` instance, if it has been made.
+  var storedInstance: Service? {
+    StripedLock.withLock(for: self) { madeInstance }
   }
 
-  override var awaitsFactory: Bool { true }
+  /// Stores `instance` as the `.container` instance unless one is stored
+  /// already, and returns the one stored.
+  func store(_ instance: Service) -> Service {
+    StripedLock.withLock(for: self) {
+      if let made = madeInstance { return made }
+      madeInstance = instance
+      stampCreation()
+      return instance
+    }
+  }
 
-  override func forgetAwaitedInstance() -> Any? { forgetMadeInstance() }
-
-  override var info: RegistrationInfo { super.info.awaited(isolation: isolationName) }
-
-  /// Registers `type` as a forwarding that awaits this registration, so
-  /// that the forwarded type is async too.
-  override func forwarding<Forwarded>(
-    _ type: Forwarded.Type, name: String?, in container: Container, file: String, line: Int
-  ) -> ServiceEntry<Forwarded>? {
-    let target = key
-    return container.register(type, name: name, file: file, line: line) {
-      (resolver: AsyncResolver) async throws -> Forwarded in
-      let instance = try await resolver.resolve(Service.self, name: target.name)
-      return try ForwardingError.cast(instance, to: target)
+  /// Forgets the awaited instance and returns it for its dispose hook; the
+  /// caller releases it outside the lock (its deinit may resolve again).
+  func forgetMadeInstance() -> Any? {
+    StripedLock.withLock(for: self) { () -> Service? in
+      defer { madeInstance = nil }
+      return madeInstance
     }
   }
 }
+
+/// What the synchronous factory of an awaited record throws; resolution
+/// turns it into ``ResolutionError/Kind/asyncRegistration``.
+struct AsyncRegistrationRequired: Error {}
