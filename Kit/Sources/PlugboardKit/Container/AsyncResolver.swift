@@ -48,7 +48,7 @@ public struct AsyncResolver: Sendable {
   )
     async throws -> Service
   {
-    try await container.resolveAwaiting(serviceType, name: name)
+    try await container.resolveAsync(serviceType, name: name)
   }
 
   /// The instance registered for `serviceType` under `name` with a
@@ -67,7 +67,7 @@ public struct AsyncResolver: Sendable {
   ) async throws -> Service {
     let ids = [ObjectIdentifier(A.self)]
     guard
-      let record = container.awaitedArgumentRecord(
+      let record = container.asyncArgumentRecord(
         serviceType, name: name, arguments: ids, as: ArgumentRecord<Service, A>.self),
       let factory = record.asyncFactory as? AsyncArgumentFactory<Service, A>
     else {
@@ -75,7 +75,7 @@ public struct AsyncResolver: Sendable {
         try container.resolve(serviceType, name: name, arguments: a)
       }
     }
-    return try await container.resolveAwaiting(record, factory: factory, arguments: a)
+    return try await container.resolveAsync(record, factory: factory, arguments: a)
   }
 
   /// ``resolve(_:name:arguments:)`` with two runtime arguments.
@@ -84,7 +84,7 @@ public struct AsyncResolver: Sendable {
   ) async throws -> Service {
     let ids = [ObjectIdentifier(A.self), ObjectIdentifier(B.self)]
     guard
-      let record = container.awaitedArgumentRecord(
+      let record = container.asyncArgumentRecord(
         serviceType, name: name, arguments: ids, as: ArgumentRecord<Service, A, B>.self),
       let factory = record.asyncFactory as? AsyncArgumentFactory<Service, (A, B)>
     else {
@@ -92,7 +92,7 @@ public struct AsyncResolver: Sendable {
         try container.resolve(serviceType, name: name, arguments: a, b)
       }
     }
-    return try await container.resolveAwaiting(record, factory: factory, arguments: (a, b))
+    return try await container.resolveAsync(record, factory: factory, arguments: (a, b))
   }
 
   /// ``resolve(_:name:arguments:)`` with three runtime arguments.
@@ -102,7 +102,7 @@ public struct AsyncResolver: Sendable {
   ) async throws -> Service {
     let ids = [ObjectIdentifier(A.self), ObjectIdentifier(B.self), ObjectIdentifier(C.self)]
     guard
-      let record = container.awaitedArgumentRecord(
+      let record = container.asyncArgumentRecord(
         serviceType, name: name, arguments: ids, as: ArgumentRecord<Service, A, B, C>.self),
       let factory = record.asyncFactory as? AsyncArgumentFactory<Service, (A, B, C)>
     else {
@@ -110,7 +110,7 @@ public struct AsyncResolver: Sendable {
         try container.resolve(serviceType, name: name, arguments: a, b, c)
       }
     }
-    return try await container.resolveAwaiting(record, factory: factory, arguments: (a, b, c))
+    return try await container.resolveAsync(record, factory: factory, arguments: (a, b, c))
   }
 
   /// The instance, or `nil` only when nothing is registered for the type
@@ -119,7 +119,7 @@ public struct AsyncResolver: Sendable {
     _ serviceType: Service.Type = Service.self, name: String? = nil
   ) async throws -> Service? {
     guard container.isServed(serviceType, name: name) else { return nil }
-    return try await container.resolveAwaiting(serviceType, name: name)
+    return try await container.resolveAsync(serviceType, name: name)
   }
 
   /// Every contribution to `serviceType`, in their documented order (see
@@ -134,7 +134,7 @@ public struct AsyncResolver: Sendable {
     async throws -> [Service]
   {
     var all: [Service] = []
-    try await container.forEachContributionAwaiting(serviceType) { _, instance in all.append(instance) }
+    try await container.forEachContributionAsync(serviceType) { _, instance in all.append(instance) }
     return all
   }
 
@@ -144,7 +144,7 @@ public struct AsyncResolver: Sendable {
     async throws -> [String: Service]
   {
     var named: [String: Service] = [:]
-    try await container.forEachContributionAwaiting(serviceType) { name, instance in
+    try await container.forEachContributionAsync(serviceType) { name, instance in
       if let name { named[name] = instance }
     }
     return named

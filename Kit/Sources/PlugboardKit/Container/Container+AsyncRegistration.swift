@@ -42,7 +42,7 @@ extension Container {
     line: Int = #line,
     factory: @escaping @isolated(any) @Sendable (AsyncResolver) async throws -> sending Service
   ) -> ServiceEntry<Service> {
-    let record = AsyncRecord(
+    let record = AsyncPlainRecord(
       key: ServiceKey(service: TypeIdentity(serviceType), name: name), scope: defaultObjectScope,
       owner: self, factory: factory)
     add(record, file: file, line: line)
@@ -71,12 +71,12 @@ extension Container {
     _ serviceType: Service.Type, name: String? = nil, file: String = #fileID, line: Int = #line,
     factory: @escaping @isolated(any) @Sendable (AsyncResolver, A) async throws -> sending Service
   ) -> ServiceEntry<Service> {
-    let awaited = AsyncArgumentFactory<Service, A>(isolation: factory.isolation) { r, a in
+    let asyncFactory = AsyncArgumentFactory<Service, A>(isolation: factory.isolation) { r, a in
       try await factory(r, a)
     }
     let record = ArgumentRecord<Service, A>(
-      key: awaitedKey(serviceType, name: name, arguments: [TypeIdentity(A.self)]), scope: defaultObjectScope,
-      owner: self, factory: { _, _ in throw AsyncRegistrationRequired() }, asyncFactory: awaited)
+      key: asyncKey(serviceType, name: name, arguments: [TypeIdentity(A.self)]), scope: defaultObjectScope,
+      owner: self, factory: { _, _ in throw AsyncRegistrationRequired() }, asyncFactory: asyncFactory)
     add(record, file: file, line: line)
     return ServiceEntry(record: record, container: self)
   }
@@ -87,14 +87,14 @@ extension Container {
     _ serviceType: Service.Type, name: String? = nil, file: String = #fileID, line: Int = #line,
     factory: @escaping @isolated(any) @Sendable (AsyncResolver, A, B) async throws -> sending Service
   ) -> ServiceEntry<Service> {
-    let awaited = AsyncArgumentFactory<Service, (A, B)>(isolation: factory.isolation) { r, arguments in
+    let asyncFactory = AsyncArgumentFactory<Service, (A, B)>(isolation: factory.isolation) { r, arguments in
       let (a, b) = arguments
       return try await factory(r, a, b)
     }
     let record = ArgumentRecord<Service, A, B>(
-      key: awaitedKey(serviceType, name: name, arguments: [TypeIdentity(A.self), TypeIdentity(B.self)]),
+      key: asyncKey(serviceType, name: name, arguments: [TypeIdentity(A.self), TypeIdentity(B.self)]),
       scope: defaultObjectScope, owner: self, factory: { _, _, _ in throw AsyncRegistrationRequired() },
-      asyncFactory: awaited)
+      asyncFactory: asyncFactory)
     add(record, file: file, line: line)
     return ServiceEntry(record: record, container: self)
   }
@@ -105,19 +105,20 @@ extension Container {
     _ serviceType: Service.Type, name: String? = nil, file: String = #fileID, line: Int = #line,
     factory: @escaping @isolated(any) @Sendable (AsyncResolver, A, B, C) async throws -> sending Service
   ) -> ServiceEntry<Service> {
-    let awaited = AsyncArgumentFactory<Service, (A, B, C)>(isolation: factory.isolation) { r, arguments in
+    let asyncFactory = AsyncArgumentFactory<Service, (A, B, C)>(isolation: factory.isolation) {
+      r, arguments in
       let (a, b, c) = arguments
       return try await factory(r, a, b, c)
     }
     let types = [TypeIdentity(A.self), TypeIdentity(B.self), TypeIdentity(C.self)]
     let record = ArgumentRecord<Service, A, B, C>(
-      key: awaitedKey(serviceType, name: name, arguments: types), scope: defaultObjectScope, owner: self,
-      factory: { _, _, _, _ in throw AsyncRegistrationRequired() }, asyncFactory: awaited)
+      key: asyncKey(serviceType, name: name, arguments: types), scope: defaultObjectScope, owner: self,
+      factory: { _, _, _, _ in throw AsyncRegistrationRequired() }, asyncFactory: asyncFactory)
     add(record, file: file, line: line)
     return ServiceEntry(record: record, container: self)
   }
 
-  private func awaitedKey(_ serviceType: any Any.Type, name: String?, arguments: [TypeIdentity])
+  private func asyncKey(_ serviceType: any Any.Type, name: String?, arguments: [TypeIdentity])
     -> ServiceKey
   {
     ServiceKey(service: TypeIdentity(serviceType), name: name, arguments: arguments)

@@ -3,15 +3,15 @@ extension Container {
   /// awaiting its factory, anything else by the synchronous resolve, with
   /// the async chain entered into the thread's chain first so that its
   /// errors name the whole chain.
-  nonisolated(nonsending) func resolveAwaiting<Service>(_ serviceType: Service.Type, name: String?)
+  nonisolated(nonsending) func resolveAsync<Service>(_ serviceType: Service.Type, name: String?)
     async throws -> Service
   {
     let context = AsyncResolutionContext.current
     guard let found = lookup(ObjectIdentifier(serviceType), name: name)?.takeUnretainedValue() else {
       // `Optional<T>` and `Contributions<T>` resolve their wrapped
       // registrations now, so they await the async ones.
-      if let wrapper = WrapperTypes.wrapper(serviceType) as? any AwaitedWrapperRequest.Type,
-        let value = try await wrapper.resolveAwaitedWrapper(in: self, name: name) as? Service
+      if let wrapper = WrapperTypes.wrapper(serviceType) as? any AsyncWrapperRequest.Type,
+        let value = try await wrapper.resolveAsyncWrapper(in: self, name: name) as? Service
       {
         return value
       }
@@ -20,7 +20,7 @@ extension Container {
     if found.isolatedToMainActor {
       return try await resolveOnMainActor(serviceType, name: name, below: context)
     }
-    guard found.awaitsFactory else {
+    guard found.hasAsyncFactory else {
       // A `.graph` instance is shared with the rest of the async request,
       // which the synchronous resolve, a graph of its own, cannot see.
       guard let context, found.scope == .graph, !found.isCustomScoped else {
@@ -31,8 +31,8 @@ extension Container {
       return context.graph.keep(made, of: found)
     }
     // The key matched this metatype with no arguments, so an async record
-    // is exactly `AsyncRecord<Service>`.
-    let record = unsafeDowncast(found, to: AsyncRecord<Service>.self)
+    // is exactly `AsyncPlainRecord<Service>`.
+    let record = unsafeDowncast(found, to: AsyncPlainRecord<Service>.self)
     // A top-level request starts a chain (and a graph) of its own; the
     // factories below it see their links as the task's context.
     return try await make(record, below: context ?? AsyncResolutionContext()) { resolver in
@@ -43,10 +43,10 @@ extension Container {
   /// The async registration of `serviceType` under `name` taking exactly
   /// the argument types `ids`, as the record type the caller expects;
   /// `nil` when there is none (a synchronous one, or none at all).
-  func awaitedArgumentRecord<Record: RegistrationRecord>(
+  func asyncArgumentRecord<Record: RegistrationRecord>(
     _ serviceType: any Any.Type, name: String?, arguments ids: [ObjectIdentifier], as _: Record.Type
   ) -> Record? {
-    guard let found = lookup(ObjectIdentifier(serviceType), name: name, arguments: ids), found.awaitsFactory
+    guard let found = lookup(ObjectIdentifier(serviceType), name: name, arguments: ids), found.hasAsyncFactory
     else { return nil }
     return found as? Record
   }
@@ -55,7 +55,7 @@ extension Container {
   /// arguments, awaiting `factory` with them. As a synchronous
   /// registration with arguments, one may request itself with other
   /// arguments (a tree, level by level): no cycle is reported.
-  nonisolated(nonsending) func resolveAwaiting<Record: AwaitedRecord, Arguments>(
+  nonisolated(nonsending) func resolveAsync<Record: AsyncRecord, Arguments>(
     _ record: Record, factory: AsyncArgumentFactory<Record.Service, Arguments>,
     arguments: sending Arguments
   ) async throws -> Record.Service {
@@ -98,7 +98,7 @@ extension Container {
   /// Makes (or finds) the instance of an async registration according to
   /// its scope, as ``makeInstance(of:hasArguments:into:produce:)`` does
   /// for a synchronous one.
-  nonisolated(nonsending) private func make<Record: AwaitedRecord>(
+  nonisolated(nonsending) private func make<Record: AsyncRecord>(
     _ record: Record, below context: AsyncResolutionContext, detectsCycles: Bool = true,
     factory: nonisolated(nonsending) (AsyncResolver) async throws -> sending Record.Service
   )
@@ -150,7 +150,7 @@ extension Container {
       }
       return try await makeOnce(
         record, in: link, cell: storage.asyncCell(for: record),
-        stored: { storage.instance(of: record) as? Service }
+        kept: { storage.instance(of: record) as? Service }
       ) {
         guard storage.beginConstruction() else {
           throw ResolutionError(
@@ -167,26 +167,33 @@ extension Container {
       // As for a synchronous registration, the instance belongs to the
       // container holding the registration, which resolves its dependencies.
       return try await makeOnce(
-        record, in: link, cell: ObjectIdentifier(record), stored: { record.storedInstance }
+        record, in: link, cell: ObjectIdentifier(record), kept: { record.storedInstance }
       ) {
         record.store(try await run(record, in: link, resolver: record.owner, factory: factory))
       }
     }
   }
 
-  /// Returns the instance `stored` finds, or makes it with `make`, once
-  /// under the async coordinator's `cell`: the first request owns the
-  /// construction, the others suspend until it is done (or failed, when
-  /// the next one tries again), and a wait that would close a cycle
-  /// across tasks throws it instead.
+  /// Returns the instance `kept` finds, or makes and keeps it with
+  /// `make`, once under the async coordinator's `cell`: the first request
+  /// owns the construction, the others suspend until it is done (or
+  /// failed, when the next one tries again), and a wait that would close a
+  /// cycle across tasks throws it instead.
+  ///
+  /// The async form of ``makeOnce(_:in:into:produce:)``, and smaller: an
+  /// async factory returns its instance rather than making it into memory
+  /// the caller holds, its `initCompleted` handlers run (in `run`) before
+  /// `make` keeps it, and nothing they resolve can make it again
+  /// meanwhile, since a synchronous request for an async registration
+  /// fails. So `make` keeps what it made, or the one kept before it.
   nonisolated(nonsending) private func makeOnce<Service>(
     _ record: RegistrationRecord, in link: AsyncResolutionContext, cell: ObjectIdentifier,
-    stored: () -> Service?, make: () async throws -> Service
+    kept: () -> Service?, make: () async throws -> Service
   ) async throws -> Service {
     let coordinator = AsyncConstructionCoordinator.shared
     while true {
-      if let instance = stored() { return instance }
-      switch await coordinator.claim(cell: cell, by: link, isReady: { stored() != nil }) {
+      if let instance = kept() { return instance }
+      switch await coordinator.claim(cell: cell, by: link, isReady: { kept() != nil }) {
       case .ready:
         continue
       case .deadlock(let path):
@@ -224,9 +231,9 @@ extension Container {
     var instance = made
     if !decoratorSlots(of: record).isEmpty {
       // Below this link, as a factory's own requests are.
-      let box = AwaitedInstance(value: instance)
+      let box = SentInstance(value: instance)
       instance = try await AsyncResolutionContext.$current.withValue(link) {
-        try await decorateAwaited(box.value, of: record, resolver: resolver)
+        try await decorateAsync(box.value, of: record, resolver: resolver)
       }
     }
     try link.enteredIntoThread { thread in
@@ -256,11 +263,11 @@ extension Container {
 
 /// An instance an async factory made, on its way through its decorators:
 /// one request holds it, and hands it to one decorator at a time.
-private struct AwaitedInstance<Value>: @unchecked Sendable {
+private struct SentInstance<Value>: @unchecked Sendable {
   let value: Value
 }
 
-/// Runtime arguments the caller of an awaited resolve sent, on their way
+/// Runtime arguments the caller of an async resolve sent, on their way
 /// to the async factory. Unchecked: they were `sending`, and `make` runs
 /// the factory at most once per request, so they are sent on only once.
 private struct SentArguments<Arguments>: @unchecked Sendable {

@@ -50,7 +50,7 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   struct State {
     /// Every registration made here and not removed, in order, including
     /// replaced ones and ones whose profiles are not active.
-    var log = RecordLog()
+    var log = RegistrationLog()
     /// The published registry's owner.
     var current: Registry?
     /// Replaced registries that a reader may still be looking at.
@@ -259,7 +259,7 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   public func removeAll() {
     state.withLock { state in
       state.removed += state.log.records(upTo: state.log.count)
-      state.log = RecordLog()
+      state.log = RegistrationLog()
       state.withdrawn = []
       state.pending = []
       state.rebuildAll = true
@@ -289,7 +289,7 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
       state.withdrawn += removed
       // The next registry is built from what is left, so replacements of
       // the removed registrations are undone.
-      state.log = RecordLog(all.filter { $0.stamp.plugin != number })
+      state.log = RegistrationLog(all.filter { $0.stamp.plugin != number })
       state.pending.removeAll { $0.stamp.plugin == number }
       state.rebuildAll = true
     }

@@ -10,11 +10,11 @@ extension Container {
   /// let checks = try await container.asyncResolver.resolveAll(HealthCheck.self)
   /// ```
   ///
-  /// Only the awaited forms make it: ``AsyncResolver/resolveAll(_:)``,
-  /// ``AsyncResolver/resolveAllNamed(_:)`` and an awaited
+  /// Only the async forms make it: ``AsyncResolver/resolveAll(_:)``,
+  /// ``AsyncResolver/resolveAllNamed(_:)`` and an async
   /// `resolve(Contributions<T>.self)`. A synchronous `resolveAll` or
   /// `Contributions<T>` of the extension point throws
-  /// ``ResolutionError/Kind/asyncRegistration`` naming the awaited one.
+  /// ``ResolutionError/Kind/asyncRegistration`` naming the async one.
   @discardableResult
   public func contribute<Service>(
     _ serviceType: Service.Type,
@@ -30,15 +30,15 @@ extension Container {
   }
 
   /// Each contribution to `Service` taking part, in order, made by the
-  /// awaited resolve (async ones awaited, the others made synchronously)
+  /// async resolve (async ones awaited, the others made synchronously)
   /// and handed to `body` with its contribution name.
-  nonisolated(nonsending) func forEachContributionAwaiting<Service>(
+  nonisolated(nonsending) func forEachContributionAsync<Service>(
     _ serviceType: Service.Type, _ body: (String?, Service) throws -> Void
   ) async throws {
     let takingPart = contributionsTakingPart(for: ObjectIdentifier(serviceType))
     for (found, name) in zip(takingPart.records, takingPart.names) {
       let key = found.takeUnretainedValue().key.name
-      try body(name, try await resolveAwaiting(serviceType, name: key))
+      try body(name, try await resolveAsync(serviceType, name: key))
     }
   }
 }

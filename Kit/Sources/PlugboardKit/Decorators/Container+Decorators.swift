@@ -169,12 +169,12 @@ extension Container {
 
   /// `made` with the decorators of `record` applied, awaited: an async
   /// registration's instance.
-  nonisolated(nonsending) func decorateAwaited<Service>(
+  nonisolated(nonsending) func decorateAsync<Service>(
     _ made: Service, of record: RegistrationRecord, resolver: Container
   ) async throws -> Service {
     var instance: Any = made
     for slot in decoratorSlots(of: record) {
-      instance = try await slot.applier.applyAwaiting(reservedName: slot.key, from: resolver, to: instance)
+      instance = try await slot.applier.applyAsync(reservedName: slot.key, from: resolver, to: instance)
     }
     return instance as? Service ?? made
   }

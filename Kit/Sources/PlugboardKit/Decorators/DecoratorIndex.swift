@@ -119,7 +119,7 @@ protocol DecoratorApplier: Sendable {
   /// (another profile, excluded). On a throw the instance is destroyed.
   func apply(reservedName: String, from resolver: Container, at instance: UnsafeMutableRawPointer) throws
   /// The instance the decorator makes from `instance`, awaited.
-  nonisolated(nonsending) func applyAwaiting(reservedName: String, from resolver: Container, to instance: Any)
+  nonisolated(nonsending) func applyAsync(reservedName: String, from resolver: Container, to instance: Any)
     async throws -> Any
 }
 
@@ -139,7 +139,7 @@ struct TypedDecoratorApplier<Service>: DecoratorApplier {
     if let decorated { typed.pointee = decorated }
   }
 
-  nonisolated(nonsending) func applyAwaiting(reservedName: String, from resolver: Container, to instance: Any)
+  nonisolated(nonsending) func applyAsync(reservedName: String, from resolver: Container, to instance: Any)
     async throws -> Any
   {
     guard let typed = instance as? Service,

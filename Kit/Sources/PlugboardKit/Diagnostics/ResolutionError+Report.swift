@@ -89,7 +89,7 @@ extension ResolutionError {
         + "chain shallower."
     case .asyncRegistration:
       let site = chain.last?.site.map { " (registered at \($0))" } ?? ""
-      return "Resolve \(key.service.shortName)\(site) from async code with \(awaitedForm), "
+      return "Resolve \(key.service.shortName)\(site) from async code with \(asyncForm), "
         + "where resolver is the AsyncResolver an async factory receives or container.asyncResolver; "
         + "a synchronous factory that needs it must become async too."
     case .outsideScope(scopeEnded: true):
@@ -112,10 +112,10 @@ extension ResolutionError {
     }
   }
 
-  /// The awaited request that serves what failed for being async: the
+  /// The async request that serves what failed for being async: the
   /// async form of the `Lazy` or `Provider` it was reached through, an
-  /// awaited `resolveAll` for a contribution, else an awaited `resolve`.
-  private var awaitedForm: String {
+  /// async `resolveAll` for a contribution, else an async `resolve`.
+  private var asyncForm: String {
     let spelling = key.service.metatypeSpelling
     let deferring = chain.dropLast().last { ($0.key.service.type as? any DeferringWrapper.Type) != nil }
     if let deferring, let wrapper = deferring.key.service.type as? any DeferringWrapper.Type {

@@ -6,14 +6,14 @@
 /// resolve reaches it by the same paths as any other registration, which
 /// therefore pay nothing for async registrations existing, and turns the
 /// error into ``ResolutionError/Kind/asyncRegistration``. Only the async
-/// resolution (``Container/resolveAwaiting(_:name:)``) calls `asyncFactory`.
-final class AsyncRecord<Service>: PlainRecord<Service>, AwaitedRecord, @unchecked Sendable {
+/// resolution (``Container/resolveAsync(_:name:)``) calls `asyncFactory`.
+final class AsyncPlainRecord<Service>: PlainRecord<Service>, AsyncRecord, @unchecked Sendable {
   typealias Factory = @isolated(any) @Sendable (AsyncResolver) async throws -> sending Service
 
   let asyncFactory: Factory
   /// The name of the global actor the factory is isolated to, if any.
   let isolationName: String?
-  // Guarded by the record's striped lock (see `AwaitedRecord`).
+  // Guarded by the record's striped lock (see `AsyncRecord`).
   var madeInstance: Service?
 
   init(key: ServiceKey, scope: ObjectScope, owner: Container, factory: @escaping Factory) {
@@ -22,11 +22,11 @@ final class AsyncRecord<Service>: PlainRecord<Service>, AwaitedRecord, @unchecke
     super.init(key: key, scope: scope, owner: owner) { _ in throw AsyncRegistrationRequired() }
   }
 
-  override var awaitsFactory: Bool { true }
+  override var hasAsyncFactory: Bool { true }
 
-  override func forgetAwaitedInstance() -> Any? { forgetMadeInstance() }
+  override func forgetAsyncInstance() -> Any? { forgetMadeInstance() }
 
-  override var info: RegistrationInfo { super.info.awaited(isolation: isolationName) }
+  override var info: RegistrationInfo { super.info.asAsync(isolation: isolationName) }
 
   /// Registers `type` as a forwarding that awaits this registration, so
   /// that the forwarded type is async too.

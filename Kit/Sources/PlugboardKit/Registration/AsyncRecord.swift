@@ -1,19 +1,19 @@
-/// A registration whose factory is `async`: what the awaited resolution
-/// (``Container/resolveAwaiting(_:name:)``) needs of one besides its scope,
-/// shared by ``AsyncRecord`` and an async ``ArgumentRecord``.
+/// A registration whose factory is `async`: what the async resolution
+/// (``Container/resolveAsync(_:name:)``) needs of one besides its scope,
+/// shared by ``AsyncPlainRecord`` and an async ``ArgumentRecord``.
 ///
 /// Its `.container` instance is kept in `madeInstance`, not in the
 /// lock-free `shared` slot a synchronous resolve reads first, so that a
 /// synchronous request fails the same way before and after the instance
 /// exists rather than depending on who came first.
-protocol AwaitedRecord<Service>: RegistrationRecord {
+protocol AsyncRecord<Service>: RegistrationRecord {
   associatedtype Service
   /// The `.container` instance, once made. Read and written only under
   /// the record's striped lock, through the methods below.
   var madeInstance: Service? { get set }
 }
 
-extension AwaitedRecord {
+extension AsyncRecord {
   /// The `.container` instance, if it has been made.
   var storedInstance: Service? {
     StripedLock.withLock(for: self) { madeInstance }
@@ -30,7 +30,7 @@ extension AwaitedRecord {
     }
   }
 
-  /// Forgets the awaited instance and returns it for its dispose hook; the
+  /// Forgets the instance the async factory made and returns it for its dispose hook; the
   /// caller releases it outside the lock (its deinit may resolve again).
   func forgetMadeInstance() -> Any? {
     StripedLock.withLock(for: self) { () -> Service? in
@@ -40,6 +40,6 @@ extension AwaitedRecord {
   }
 }
 
-/// What the synchronous factory of an awaited record throws; resolution
+/// What the synchronous factory of an async record throws; resolution
 /// turns it into ``ResolutionError/Kind/asyncRegistration``.
 struct AsyncRegistrationRequired: Error {}

@@ -2,6 +2,10 @@
 /// its ``ArgumentRecord``: its arguments as one tuple, so that one to
 /// three of them need no variadic generic function type (which the 6.3
 /// compiler cannot abstract when it is `async` and `@isolated(any)`).
+///
+/// Named before Kit settled on `Async…` for what belongs to async
+/// factories; the name stays because the type of a frozen record's field
+/// is part of Kit's ABI (Kit/ABI.md, "Names that stay").
 @usableFromInline
 class AwaitedArgumentFactory: @unchecked Sendable {
   /// The name of the global actor the factory is isolated to, if any.

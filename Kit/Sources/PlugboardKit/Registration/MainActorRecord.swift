@@ -14,7 +14,7 @@ internal import Dispatch
 /// `.container` instance is kept under the record's lock (as a custom
 /// scope's is) rather than in the slot the inlined resolve reads without
 /// any check. The async resolution hops to the main actor instead (see
-/// ``Container/resolveAwaiting(_:name:)``).
+/// ``Container/resolveAsync(_:name:)``).
 final class MainActorRecord<Service>: PlainRecord<Service>, @unchecked Sendable {
   init(
     key: ServiceKey, scope: ObjectScope, owner: Container,
@@ -28,7 +28,7 @@ final class MainActorRecord<Service>: PlainRecord<Service>, @unchecked Sendable 
   override var isolatedToMainActor: Bool { true }
 
   /// The `.container` instance, kept as a custom scope keeps one.
-  override func forgetAwaitedInstance() -> Any? {
+  override func forgetAsyncInstance() -> Any? {
     resetScopedInstance().flatMap(instance(fromKept:))
   }
 
@@ -36,7 +36,7 @@ final class MainActorRecord<Service>: PlainRecord<Service>, @unchecked Sendable 
 
   /// Registers `type` as a forwarding isolated to the main actor too, so
   /// that a synchronous request for it checks the actor as this one does
-  /// and an awaited one hops to it.
+  /// and an async one hops to it.
   override func forwarding<Forwarded>(
     _ type: Forwarded.Type, name: String?, in container: Container, file: String, line: Int
   ) -> ServiceEntry<Forwarded>? {

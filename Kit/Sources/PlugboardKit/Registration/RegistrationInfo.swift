@@ -36,7 +36,7 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
   public internal(set) var isolation: String?
 
   /// The same information for a registration whose factory is `async`.
-  func awaited(isolation: String?) -> RegistrationInfo {
+  func asAsync(isolation: String?) -> RegistrationInfo {
     var info = self
     info.isAsync = true
     info.isolation = isolation

@@ -187,14 +187,14 @@ class RegistrationRecord: @unchecked Sendable {
   }
 
   /// Forgets an instance an async factory made (kept apart from the
-  /// lock-free slot, see `AsyncRecord`) and returns it, for a reset's
+  /// lock-free slot, see `AsyncPlainRecord`) and returns it, for a reset's
   /// dispose hook; `nil` for a synchronous registration.
-  func forgetAwaitedInstance() -> Any? { nil }
+  func forgetAsyncInstance() -> Any? { nil }
 
-  /// Whether the factory is async (an `AsyncRecord`): one virtual call
+  /// Whether the factory is async (an `AsyncPlainRecord`): one virtual call
   /// where a cast to the generic subclass looked up its metadata on every
-  /// awaited resolve.
-  var awaitsFactory: Bool { false }
+  /// async resolve.
+  var hasAsyncFactory: Bool { false }
 
   /// Whether the factory is synchronous and isolated to the main actor (a
   /// `MainActorRecord`): its instances may be made and handed out only
@@ -445,15 +445,15 @@ class PlainRecord<Service>: RegistrationRecord, @unchecked Sendable {
 /// ``ResolutionError/Kind/asyncRegistration``. (Not a subclass: a generic
 /// class declaring a type pack cannot be inherited from.)
 @_fixed_layout @usableFromInline
-final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, AwaitedRecord,
+final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, AsyncRecord,
   @unchecked Sendable
 {
   @usableFromInline typealias Factory = @Sendable (Resolver, First, repeat each Rest) throws -> Service
   @usableFromInline let argumentFactory: Factory
-  /// The async factory, when there is one; only the awaited resolve calls it.
+  /// The async factory, when there is one; only the async resolve calls it.
   let asyncFactory: AwaitedArgumentFactory?
-  /// The `.container` instance an awaited resolve made.
-  // Guarded by the record's striped lock (see `AwaitedRecord`).
+  /// The `.container` instance an async resolve made.
+  // Guarded by the record's striped lock (see `AsyncRecord`).
   var madeInstance: Service?
 
   init(
@@ -465,13 +465,13 @@ final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, Awa
     super.init(key: key, scope: scope, owner: owner) { _ in throw ArgumentsRequired() }
   }
 
-  override var awaitsFactory: Bool { asyncFactory != nil }
+  override var hasAsyncFactory: Bool { asyncFactory != nil }
 
-  override func forgetAwaitedInstance() -> Any? { forgetMadeInstance() }
+  override func forgetAsyncInstance() -> Any? { forgetMadeInstance() }
 
   override var info: RegistrationInfo {
     guard let asyncFactory else { return super.info }
-    return super.info.awaited(isolation: asyncFactory.isolationName)
+    return super.info.asAsync(isolation: asyncFactory.isolationName)
   }
 
   /// Registers `type` in `container`, taking this registration's runtime

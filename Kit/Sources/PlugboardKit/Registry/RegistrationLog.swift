@@ -9,7 +9,7 @@
 /// quadratic.) Only the container appends, under its lock; when the
 /// storage is full it moves to a log of twice the capacity, and snapshots
 /// keep the old one alive.
-final class RecordLog: @unchecked Sendable {
+final class RegistrationLog: @unchecked Sendable {
   private let storage: UnsafeMutablePointer<RegistrationRecord>
   private let capacity: Int
   /// How many records the log holds; changed by the container, under its
@@ -34,12 +34,12 @@ final class RecordLog: @unchecked Sendable {
 
   /// The log with `record` at its end: this log while it has room, else a
   /// new one of twice the capacity.
-  func appending(_ record: RegistrationRecord) -> RecordLog {
+  func appending(_ record: RegistrationRecord) -> RegistrationLog {
     guard count == capacity else {
       append(record)
       return self
     }
-    let grown = RecordLog(capacity: capacity * 2)
+    let grown = RegistrationLog(capacity: capacity * 2)
     // Copied against a local count rather than by `append`, whose
     // accesses to `count` a debug build checks for exclusivity on every
     // record copied.

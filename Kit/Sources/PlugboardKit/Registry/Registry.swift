@@ -6,7 +6,7 @@ import Synchronization
 //   Container ─ hot ─▶ ContainerHotPath.published ─▶ Registry ─ slots ─▶ records (unretained)
 //       │                                            (lookup tables, read without locks)
 //       └─ state (behind the container's lock)
-//            ├─ log: RecordLog ─▶ [ r0 r1 r2 … rn ]  every registration, in order; grows at its end
+//            ├─ log: RegistrationLog ─▶ [ r0 r1 r2 … rn ]  every registration, in order; grows at its end
 //            │                          ▲
 //            │        RegistrySnapshot(log, count: k): r0…r(k-1), for what looks at them all
 //            ├─ current: Registry        the one published

@@ -6,7 +6,7 @@ import Synchronization
 /// snapshot of the moment it failed).
 ///
 /// Taking one costs an allocation, whatever the number of registrations:
-/// it is a count into the container's ``RecordLog``. Which registration
+/// it is a count into the container's ``RegistrationLog``. Which registration
 /// serves each key, which replaced which and which are left out by the
 /// profile are worked out when asked, from the registrations in order;
 /// lookups use the container's ``Registry`` instead. That work is kept
@@ -14,7 +14,7 @@ import Synchronization
 /// of one snapshot several times, each a dictionary of every key.
 final class RegistrySnapshot: @unchecked Sendable {
   // Never mutated after init; the log's records below `count` never change.
-  private let log: RecordLog
+  private let log: RegistrationLog
   private let count: Int
   let activeProfile: String?
   let selections: [ObjectIdentifier: ServiceSelection]
@@ -23,7 +23,7 @@ final class RegistrySnapshot: @unchecked Sendable {
   private typealias Outcome = (records: [RegistrationRecord], duplicates: [DuplicateRegistration])
 
   init(
-    log: RecordLog, count: Int, activeProfile: String?,
+    log: RegistrationLog, count: Int, activeProfile: String?,
     selections: [ObjectIdentifier: ServiceSelection]
   ) {
     self.log = log

@@ -34,11 +34,11 @@ extension RegistrationRecord {
       return instances.removeAll().map { KeptInstance(made: $0.made, instance: $0.instance) }
     }
     guard isCustomScoped, let scope = customScope else {
-      return kept { dropInstance().map(boxed) ?? forgetAwaitedInstance() }
+      return kept { dropInstance().map(boxed) ?? forgetAsyncInstance() }
     }
     // A storage scope's instances live in its storages, not the record.
     if scope.storageFactory != nil { return kept { resetStorage(of: scope) } }
-    return kept { resetScopedInstance().flatMap(instance(fromKept:)) ?? forgetAwaitedInstance() }
+    return kept { resetScopedInstance().flatMap(instance(fromKept:)) ?? forgetAsyncInstance() }
   }
 
   /// What `drop` takes, with when it was made. Read before the drop: a

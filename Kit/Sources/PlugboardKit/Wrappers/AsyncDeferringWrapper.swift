@@ -1,22 +1,22 @@
 /// What an ``AsyncLazy`` or ``AsyncProvider`` resolves when read: the
-/// wrapped service by the awaited resolve, with the name and runtime
+/// wrapped service by the async resolve, with the name and runtime
 /// arguments it was requested with.
-struct AwaitedDeferral<Service> {
+struct AsyncDeferral<Service> {
   let resolve: nonisolated(nonsending) () async throws -> Service
 }
 
 /// The async deferring wrappers: requested and declared as ``Lazy`` and
-/// ``Provider`` are, but resolving through the awaited path when read.
-protocol AwaitingWrapper: WrapperRequest {
+/// ``Provider`` are, but resolving through the async path when read.
+protocol AsyncDeferringWrapper: WrapperRequest {
   associatedtype Service
-  init(make: AwaitedDeferral<Service>)
+  init(make: AsyncDeferral<Service>)
   /// How the edge to the wrapped service is declared.
   static var kind: DeferredDependency.Kind { get }
 }
 
-extension AwaitingWrapper {
+extension AsyncDeferringWrapper {
   static func resolveWrapper(in container: Container, name: String?) throws -> Self {
-    Self(make: AwaitedDeferral { try await container.resolveAwaiting(Service.self, name: name) })
+    Self(make: AsyncDeferral { try await container.resolveAsync(Service.self, name: name) })
   }
 
   /// Requested with runtime arguments it is `notRegistered`: reading it

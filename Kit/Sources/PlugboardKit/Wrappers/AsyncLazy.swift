@@ -1,4 +1,4 @@
-/// ``Lazy`` for async code: a dependency resolved by an awaited resolve on
+/// ``Lazy`` for async code: a dependency resolved by an async resolve on
 /// first use and kept, so it may be an async registration. Read it with
 /// `try await lazy.instance`.
 ///
@@ -14,10 +14,10 @@
 /// ``ResolutionError/Kind/asyncRegistration`` when read, naming this form.
 public final class AsyncLazy<Service>: @unchecked Sendable {
   // Called only through `state`'s discipline below, as `Lazy`'s `make`.
-  private let make: AwaitedDeferral<Service>
+  private let make: AsyncDeferral<Service>
   private let state = Protected<Service?>(nil)
 
-  init(make: AwaitedDeferral<Service>) {
+  init(make: AsyncDeferral<Service>) {
     self.make = make
   }
 
@@ -39,7 +39,7 @@ public final class AsyncLazy<Service>: @unchecked Sendable {
   }
 }
 
-extension AsyncLazy: AwaitingWrapper {
+extension AsyncLazy: AsyncDeferringWrapper {
   static var kind: DeferredDependency.Kind { .lazy }
 }
 
@@ -48,9 +48,9 @@ extension AsyncLazy: AwaitingWrapper {
 /// registration. `plugboard check` treats it as a ``Provider``.
 public final class AsyncProvider<Service>: @unchecked Sendable {
   // Immutable.
-  private let make: AwaitedDeferral<Service>
+  private let make: AsyncDeferral<Service>
 
-  init(make: AwaitedDeferral<Service>) {
+  init(make: AsyncDeferral<Service>) {
     self.make = make
   }
 
@@ -61,6 +61,6 @@ public final class AsyncProvider<Service>: @unchecked Sendable {
   }
 }
 
-extension AsyncProvider: AwaitingWrapper {
+extension AsyncProvider: AsyncDeferringWrapper {
   static var kind: DeferredDependency.Kind { .provider }
 }
