@@ -529,18 +529,34 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
     return result
   }
 
+  /// Runs `read` on the published lookup tables, unretained, while this
+  /// thread is counted in as a reader, so that a registry replaced
+  /// meanwhile is not freed under it; `nil` when none is published (after
+  /// a change: the caller then publishes, after this has left, since
+  /// publishing frees retired registries only when no reader is counted
+  /// in). `read` must not keep the registry beyond the call unless it
+  /// retains it.
+  @inlinable @inline(__always)
+  func readingPublished<Result>(
+    in hot: UnsafeMutablePointer<ContainerHotPath>, _ read: (Registry) -> Result
+  ) -> Result? {
+    let counter = ReaderGate.enter()
+    let pointer = hot.pointee.published.load(ordering: .acquiring)
+    // `if let` and a closure around `read`, not `map` and `read` itself:
+    // see Registry.swift's note, point 6.
+    var result: Result? = nil
+    if let pointer {
+      result = Unmanaged<Registry>.fromOpaque(pointer)._withUnsafeGuaranteedRef { read($0) }
+    }
+    ReaderGate.leave(counter)
+    return result
+  }
+
   /// The current lookup tables, published on first use after a change.
   var tables: Registry {
-    let counter = ReaderGate.enter()
-    // Retained while the reader is counted in, so a registry replaced
-    // meanwhile is not freed under it.
-    let current = hot.pointee.published.load(ordering: .acquiring).map {
-      Unmanaged<Registry>.fromOpaque($0).takeUnretainedValue()
-    }
-    // Left before publishing: `publish` frees retired registries only when
-    // no reader, this one included, is counted in.
-    ReaderGate.leave(counter)
-    return current ?? publish()
+    // Retained while the reader is counted in (the closure returns a
+    // strong reference), so it outlives the read.
+    readingPublished(in: hot) { $0 } ?? publish()
   }
 
   /// Publishes the registrations made since the last publication, and
@@ -621,16 +637,11 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   func lookup(_ id: ObjectIdentifier, name: String?, in hot: UnsafeMutablePointer<ContainerHotPath>)
     -> Unmanaged<RegistrationRecord>?
   {
-    let counter = ReaderGate.enter()
-    let pointer = hot.pointee.published.load(ordering: .acquiring)
-    let found = pointer.flatMap {
-      Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef { registry in
-        guard let name else { return registry.plainRecord(for: id) }
-        return registry.quickNamedRecord(for: id, name: name)
-      }
+    let found = readingPublished(in: hot) { registry in
+      guard let name else { return registry.plainRecord(for: id) }
+      return registry.quickNamedRecord(for: id, name: name)
     }
-    ReaderGate.leave(counter)
-    if let found { return found }
+    if let found, let found { return found }
     return lookupSlowly(id, name: name)
   }
 
@@ -638,16 +649,8 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   /// a change.
   @usableFromInline
   func lookupSlowly(_ id: ObjectIdentifier, name: String?) -> Unmanaged<RegistrationRecord>? {
-    let counter = ReaderGate.enter()
-    let pointer = hot.pointee.published.load(ordering: .acquiring)
-    var found = pointer.flatMap {
-      Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef {
-        Self.find(id, name: name, in: $0)
-      }
-    }
-    ReaderGate.leave(counter)
-    if pointer == nil { found = Self.find(id, name: name, in: publish()) }
-    if let found { return found }
+    let read = readingPublished(in: hot) { Self.find(id, name: name, in: $0) }
+    if let found = read ?? Self.find(id, name: name, in: publish()) { return found }
     return parent?.lookup(id, name: name)
   }
 
@@ -666,16 +669,8 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   func lookup(_ id: ObjectIdentifier, name: String?, signature: UInt) -> Unmanaged<
     RegistrationRecord
   >? {
-    let counter = ReaderGate.enter()
-    let pointer = hot.pointee.published.load(ordering: .acquiring)
-    var found = pointer.flatMap {
-      Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef {
-        $0.argumentRecord(for: id, name: name, signature: signature)
-      }
-    }
-    ReaderGate.leave(counter)
-    if pointer == nil { found = tables.argumentRecord(for: id, name: name, signature: signature) }
-    if let found { return found }
+    let read = readingPublished(in: hot) { $0.argumentRecord(for: id, name: name, signature: signature) }
+    if let found = read ?? tables.argumentRecord(for: id, name: name, signature: signature) { return found }
     return parent?.lookup(id, name: name, signature: signature)
   }
 
@@ -690,13 +685,8 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   /// ``lookup(_:name:)`` reads: with neither a retain of the registry nor
   /// an array.
   func hasRecords(_ id: ObjectIdentifier, name: String?) -> Bool {
-    let counter = ReaderGate.enter()
-    let pointer = hot.pointee.published.load(ordering: .acquiring)
-    let found = pointer.map {
-      Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.hasRecords(for: id, name: name) }
-    }
-    ReaderGate.leave(counter)
-    if found ?? tables.hasRecords(for: id, name: name) { return true }
+    let read = readingPublished(in: hot) { $0.hasRecords(for: id, name: name) }
+    if read ?? tables.hasRecords(for: id, name: name) { return true }
     return parent?.hasRecords(id, name: name) ?? false
   }
 
@@ -719,13 +709,8 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
 
   /// ``isServed(_:name:)`` without wrappers.
   private func serves(_ id: ObjectIdentifier, name: String?) -> Bool {
-    let counter = ReaderGate.enter()
-    let pointer = hot.pointee.published.load(ordering: .acquiring)
-    let found = pointer.map {
-      Unmanaged<Registry>.fromOpaque($0)._withUnsafeGuaranteedRef { $0.serves(id, name: name) }
-    }
-    ReaderGate.leave(counter)
-    if found ?? tables.serves(id, name: name) { return true }
+    let read = readingPublished(in: hot) { $0.serves(id, name: name) }
+    if read ?? tables.serves(id, name: name) { return true }
     return parent?.serves(id, name: name) ?? false
   }
 
