@@ -122,46 +122,10 @@ extension Container {
       return context.graph.keep(made, of: record)
 
     case .weak:
-      if let kept = context.graph.instance(of: record, as: Service.self) { return kept }
-      if let object = record.withWeakObject({ $0 }), let existing = object as? Service {
-        return existing
-      }
-      var made = try await run(record, in: link, resolver: self, factory: factory)
-      if type(of: made as Any) is AnyObject.Type {
-        let object = made as AnyObject
-        // Another request may have made one meanwhile; if so, share it.
-        let earlier = record.withWeakObject { stored -> AnyObject? in
-          if let stored { return stored }
-          stored = object
-          record.stampCreation()
-          return nil
-        }
-        if let earlier = earlier as? Service { made = earlier }
-      }
-      return context.graph.keep(made, of: record)
+      return try await makeWeak(record, below: context, in: link, factory: factory)
 
     case .scoped:
-      // Once per scope, as a synchronous `.scoped` registration, but
-      // waiters suspend under the async coordinator (keyed by this scope
-      // and record) instead of blocking under the scope's own.
-      guard let storage = enclosingScope else {
-        throw ResolutionError(
-          kind: .outsideScope(scopeEnded: false), key: record.key, chain: link.links, registries: registries)
-      }
-      return try await makeOnce(
-        record, in: link, cell: storage.asyncCell(for: record),
-        kept: { storage.instance(of: record) as? Service }
-      ) {
-        guard storage.beginConstruction() else {
-          throw ResolutionError(
-            kind: .outsideScope(scopeEnded: true), key: record.key, chain: link.links, registries: registries)
-        }
-        defer { storage.finishConstruction() }
-        // The factory resolves in the scope, so its `.scoped`
-        // dependencies are this scope's.
-        let made = try await run(record, in: link, resolver: self, factory: factory)
-        return storage.keep(made, of: record) as? Service ?? made
-      }
+      return try await makePerScope(record, in: link, factory: factory)
 
     case .container:
       // As for a synchronous registration, the instance belongs to the
@@ -171,6 +135,59 @@ extension Container {
       ) {
         record.store(try await run(record, in: link, resolver: record.owner, factory: factory))
       }
+    }
+  }
+
+  /// The `.weak` case of ``make(_:below:detectsCycles:factory:)``: shared
+  /// within the async request, as `.graph`, and with any request while
+  /// someone holds it.
+  nonisolated(nonsending) private func makeWeak<Record: AsyncRecord>(
+    _ record: Record, below context: AsyncResolutionContext, in link: AsyncResolutionContext,
+    factory: nonisolated(nonsending) (AsyncResolver) async throws -> sending Record.Service
+  ) async throws -> Record.Service {
+    typealias Service = Record.Service
+    if let kept = context.graph.instance(of: record, as: Service.self) { return kept }
+    if let object = record.withWeakObject({ $0 }), let existing = object as? Service {
+      return existing
+    }
+    var made = try await run(record, in: link, resolver: self, factory: factory)
+    if type(of: made as Any) is AnyObject.Type {
+      let object = made as AnyObject
+      // Another request may have made one meanwhile; if so, share it.
+      let earlier = record.withWeakObject { stored -> AnyObject? in
+        if let stored { return stored }
+        stored = object
+        record.stampCreation()
+        return nil
+      }
+      if let earlier = earlier as? Service { made = earlier }
+    }
+    return context.graph.keep(made, of: record)
+  }
+
+  /// The `.scoped` case of ``make(_:below:detectsCycles:factory:)``: once
+  /// per scope, as a synchronous `.scoped` registration, but waiters
+  /// suspend under the async coordinator (keyed by this scope and record)
+  /// instead of blocking under the scope's own.
+  nonisolated(nonsending) private func makePerScope<Record: AsyncRecord>(
+    _ record: Record, in link: AsyncResolutionContext,
+    factory: nonisolated(nonsending) (AsyncResolver) async throws -> sending Record.Service
+  ) async throws -> Record.Service {
+    func outsideScope(ended: Bool) -> ResolutionError {
+      ResolutionError(
+        kind: .outsideScope(scopeEnded: ended), key: record.key, chain: link.links, registries: registries)
+    }
+    guard let storage = enclosingScope else { throw outsideScope(ended: false) }
+    return try await makeOnce(
+      record, in: link, cell: storage.asyncCell(for: record),
+      kept: { storage.instance(of: record) as? Record.Service }
+    ) {
+      guard storage.beginConstruction() else { throw outsideScope(ended: true) }
+      defer { storage.finishConstruction() }
+      // The factory resolves in the scope, so its `.scoped`
+      // dependencies are this scope's.
+      let made = try await run(record, in: link, resolver: self, factory: factory)
+      return storage.keep(made, of: record) as? Record.Service ?? made
     }
   }
 
