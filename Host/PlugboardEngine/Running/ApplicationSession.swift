@@ -13,9 +13,14 @@ import Synchronization
 /// ran. A stop hook that fails or times out is reported as a warning and
 /// does not change the status.
 ///
-/// Signals are caught only when some service has hooks: otherwise there is
-/// nothing to stop in order, and SIGINT and SIGTERM keep their default
-/// action (or the one the application installs), as before hooks existed.
+/// A ``DrainingApplication`` is not cancelled at the request: it is given
+/// the ``StopRequest`` (made when the signal came, with the hooks' limit),
+/// and its task is cancelled when that limit has passed.
+///
+/// Signals are caught only when some service has hooks or the application
+/// drains: otherwise there is nothing to stop in order, and SIGINT and
+/// SIGTERM keep their default action (or the one the application
+/// installs), as before hooks existed.
 struct ApplicationSession {
   let lifecycle: ServiceLifecycle
   let application: any Application
@@ -36,19 +41,23 @@ struct ApplicationSession {
   ///   itself (after the services stopped).
   func run() async throws(RunFailure) -> Int32 {
     let gate = OnceGate<Ending>()
-    let state = SessionState()
-    // Without hooks there is nothing to stop in order: SIGINT and SIGTERM
-    // keep their default action (or the application's own). With them,
-    // the handler is in place before any hook runs.
-    if !lifecycle.services.isEmpty { Self.stopOnSignals(lifecycle.limit, state: state, gate: gate) }
-    let ending = await Self.startThenRun(
-      lifecycle, Handover(application: application), arguments: arguments, state: state, gate: gate)
+    let handover = Handover(application: application)
+    let state = SessionState(stop: StopRequest(limit: lifecycle.limit), draining: handover.draining != nil)
+    // Without hooks there is nothing to stop in order, and an application
+    // that does not drain stops by ending: SIGINT and SIGTERM keep their
+    // default action (or the application's own). Otherwise the handler is
+    // in place before any hook runs.
+    if !lifecycle.services.isEmpty || state.draining {
+      Self.stopOnSignals(lifecycle.limit, state: state, gate: gate)
+    }
+    let ending = await Self.startThenRun(lifecycle, handover, arguments: arguments, state: state, gate: gate)
     return try await finish(ending, signal: state.request)
   }
 
-  /// Catches SIGINT and SIGTERM: the request cancels the session, and an
-  /// application already running that has not ended `limit` later is left
-  /// behind.
+  /// Catches SIGINT and SIGTERM: the request cancels the session (or, for
+  /// a draining application already running, is handed to it), and an
+  /// application already running that has not ended `limit` later is
+  /// cancelled and left behind.
   private static func stopOnSignals(_ limit: Duration, state: SessionState, gate: OnceGate<Ending>) {
     ShutdownSignals.watch { signal in
       state.requestStop(signal)
@@ -57,6 +66,9 @@ struct ApplicationSession {
       guard state.applicationRunning.load(ordering: .sequentiallyConsistent) else { return }
       Task {
         try? await Task.sleep(for: limit)
+        // A draining application's last notice; the others' task was
+        // cancelled at the request.
+        state.cancelSession()
         gate.settle(.abandoned)
       }
     }
@@ -87,7 +99,11 @@ struct ApplicationSession {
           return
         }
         do {
-          gate.settle(.ended(try await handover.application.run(arguments: arguments)))
+          if let draining = handover.draining {
+            gate.settle(.ended(try await draining.run(arguments: arguments, stop: state.stopRequest)))
+          } else {
+            gate.settle(.ended(try await handover.application.run(arguments: arguments)))
+          }
         } catch {
           gate.settle(.threw(ApplicationError(error)))
         }
@@ -130,25 +146,47 @@ struct ApplicationSession {
     private let stop = Mutex<(request: Int32?, session: Task<Void, Never>?)>((nil, nil))
     /// Whether the start hooks are done and the application was started.
     let applicationRunning = Atomic<Bool>(false)
+    /// What a draining application is given; requested with the first signal.
+    let stopRequest: StopRequest
+    /// Whether the application drains: once it runs, a request no longer
+    /// cancels it.
+    let draining: Bool
+
+    init(stop: StopRequest, draining: Bool) {
+      stopRequest = stop
+      self.draining = draining
+    }
 
     var request: Int32? { stop.withLock { $0.request } }
 
-    /// Records the request and cancels the session, if it exists yet.
+    /// Whether a request now is the application's to act on, rather than a
+    /// cancellation: during the start hooks it still interrupts them.
+    private var drainsNow: Bool { draining && applicationRunning.load(ordering: .sequentiallyConsistent) }
+
+    /// Records the request, requests the application's stop and cancels
+    /// the session, if it exists yet and is not a draining application's.
     func requestStop(_ signal: Int32) {
       let session = stop.withLock { stop in
         if stop.request == nil { stop.request = signal }
         return stop.session
       }
-      session?.cancel()
+      stopRequest.request()
+      if !drainsNow { session?.cancel() }
     }
 
-    /// Records the session, and cancels it if a stop was already requested.
+    /// Cancels the session, whatever runs in it.
+    func cancelSession() {
+      stop.withLock { $0.session }?.cancel()
+    }
+
+    /// Records the session, and cancels it if a stop was already requested
+    /// (and it is not a draining application's, already running).
     func attach(_ session: Task<Void, Never>) {
       let requested = stop.withLock { stop in
         stop.session = session
         return stop.request != nil
       }
-      if requested { session.cancel() }
+      if requested && !drainsNow { session.cancel() }
     }
   }
 
@@ -156,6 +194,8 @@ struct ApplicationSession {
   /// task and is used there alone.
   private struct Handover: @unchecked Sendable {
     let application: any Application
+    /// The same application, when it drains.
+    var draining: (any DrainingApplication)? { application as? any DrainingApplication }
   }
 }
 

@@ -62,7 +62,89 @@ final class OrderHandler: Sendable {
   }
 }
 
+/// A connection the draining snippet's listener hands out.
+struct Connection: Sendable {
+  let name: String
+}
+
+protocol RequestHandler: Sendable {
+  func answer(_ connection: Connection) async throws
+}
+
+/// A listener with two connections waiting, then none until it stops
+/// accepting (`next()` returns nil from then on).
+final class Listener: Sendable {
+  private let state = Mutex<
+    (waiting: [Connection], stopped: Bool, next: CheckedContinuation<Connection?, Never>?)
+  >(
+    ([Connection(name: "first"), Connection(name: "second")], false, nil))
+
+  init(port: Int) throws {}
+
+  func stopAccepting() {
+    let next = state.withLock { state in
+      state.stopped = true
+      defer { state.next = nil }
+      return state.next
+    }
+    next?.resume(returning: nil)
+  }
+
+  func next() async throws -> Connection? {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Connection?, Never>) in
+      let now: Connection?? = state.withLock { state in
+        if !state.waiting.isEmpty { return state.waiting.removeFirst() }
+        if state.stopped { return .some(nil) }
+        state.next = continuation
+        return nil
+      }
+      if let now { continuation.resume(returning: now) }
+    }
+  }
+}
+
+// guide: draining
+struct Server: DrainingApplication {
+  let handler: any RequestHandler
+
+  func run(arguments: [String], stop: StopRequest) async throws -> Int32 {
+    let listener = try Listener(port: 8080)
+    // Called on the thread that requests the stop: only wake the loop.
+    stop.onRequest { listener.stopAccepting() }
+    try await withThrowingDiscardingTaskGroup { group in
+      while let connection = try await listener.next() {  // nil once it stopped accepting
+        group.addTask { try await handler.answer(connection) }
+      }
+    }  // returns once every connection accepted was answered
+    return 0
+  }
+}
+// end guide
+
+/// Says which connection it answered.
+struct AnsweringHandler: RequestHandler {
+  let answered: AsyncStream<String>.Continuation
+  func answer(_ connection: Connection) async throws { answered.yield(connection.name) }
+}
+
 @Suite struct LifecycleSnippets {
+  /// The draining server answers what it accepted, and returns once the
+  /// stop is requested.
+  @Test func theDrainingServerReturnsOnceTheStopIsRequested() async throws {
+    let (answered, continuation) = AsyncStream.makeStream(of: String.self)
+    let stop = StopRequest(limit: .seconds(60))
+    let server = Task {
+      try await Server(handler: AnsweringHandler(answered: continuation)).run(arguments: [], stop: stop)
+    }
+    var answers = answered.makeAsyncIterator()
+    // In either order: each is answered in a task of its own.
+    let first = await answers.next()
+    let second = await answers.next()
+    #expect(Set([first, second]) == ["first", "second"])
+    stop.request()
+    #expect(try await server.value == 0)
+  }
+
   /// Registered server first, the database still starts first and stops last.
   @Test func theDatabaseStartsBeforeTheServerAndStopsAfterIt() async throws {
     let container = Container()
