@@ -7,34 +7,15 @@ import Testing
 /// dropped into a `pluginFolders` folder appears in its menu with no
 /// change to the application or to the manifest's `plugins`.
 @Suite(.blocking) struct SampleExtensionPointTests {
-  /// The sample manifest with IssueList taken out of `plugins` and an
-  /// empty `plugins.d` beside it, named in `pluginFolders`.
-  private func withoutIssueList() throws -> (folder: TemporaryDirectory, manifest: String) {
-    let analytics = try ThirdPartyBuild.analytics.get()
-    let folder = try TemporaryDirectory()
-    try FileManager.default.createDirectory(
-      atPath: folder.path + "/plugins.d", withIntermediateDirectories: false)
-    let listed = #"{ "name": "IssueList", "path": "\#(BuildProducts.library("IssueList"))" },"#
-    let sample = SampleManifest.text(analytics: analytics)
-    try #require(sample.contains(listed))
-    let text = sample.replacingOccurrences(of: listed, with: "")
-      .replacingOccurrences(
-        of: #""formatVersion": 1,"#, with: #""formatVersion": 1, "pluginFolders": ["plugins.d"],"#)
-    return (folder, try folder.write("plugins.json", text))
-  }
-
   @Test func aPluginDroppedIntoTheFolderAppearsInTheMenu() throws {
-    let (folder, manifest) = try withoutIssueList()
+    let (folder, manifest) = try SampleManifest.withoutIssueList()
     let before = try Subprocess.plugboard(["run", "--manifest", manifest])
     #expect(before.stderr == "")
     #expect(before.status == 0)
     #expect(before.stdout.contains("Menu (2 features): Account, Help\nAccount: Ada Lovelace (ada)\nHelp: "))
     #expect(!before.stdout.contains("Open issues"))
 
-    // As Scripts/build-deployment does for the repository's plugins.d.
-    try FileManager.default.createSymbolicLink(
-      atPath: folder.path + "/plugins.d/libIssueList.so",
-      withDestinationPath: BuildProducts.library("IssueList"))
+    try SampleManifest.dropIssueList(into: folder)
     let after = try Subprocess.plugboard(["run", "--manifest", manifest])
     #expect(after.stderr == "")
     #expect(after.status == 0)

@@ -40,9 +40,11 @@ final class GroupedProcess {
   }
 
   /// Starts `executable` (the built `plugboard` unless told otherwise)
-  /// with `arguments`, `environment` added to this process's.
+  /// with `arguments`, `environment` added to this process's, and
+  /// `descriptors` at 3, 4, … (as socket activation passes its sockets).
   init(
-    _ arguments: [String], environment: [String: String] = [:], executable: String = BuildProducts.plugboard
+    _ arguments: [String], environment: [String: String] = [:], executable: String = BuildProducts.plugboard,
+    passing descriptors: [Int32] = []
   ) throws {
     var outputPipe: [Int32] = [-1, -1]
     var errorPipe: [Int32] = [-1, -1]
@@ -59,6 +61,9 @@ final class GroupedProcess {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
     posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+    for (index, descriptor) in descriptors.enumerated() {
+      posix_spawn_file_actions_adddup2(&actions, descriptor, 3 + Int32(index))
+    }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }

@@ -13,6 +13,32 @@ enum SampleManifest {
       text(analytics: analytics).replacingOccurrences(of: #"{ "APIClient": "Mock" }"#, with: services))
   }
 
+  /// The sample manifest with IssueList taken out of `plugins` and an
+  /// empty `plugins.d` beside it, named in `pluginFolders`.
+  static func withoutIssueList() throws -> (folder: TemporaryDirectory, manifest: String) {
+    let analytics = try ThirdPartyBuild.analytics.get()
+    let folder = try TemporaryDirectory()
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/plugins.d", withIntermediateDirectories: false)
+    let listed = #"{ "name": "IssueList", "path": "\#(BuildProducts.library("IssueList"))" },"#
+    let sample = text(analytics: analytics)
+    guard sample.contains(listed) else {
+      throw FixtureFailure(description: "the sample manifest no longer lists IssueList as \(listed)")
+    }
+    let manifest = sample.replacingOccurrences(of: listed, with: "")
+      .replacingOccurrences(
+        of: #""formatVersion": 1,"#, with: #""formatVersion": 1, "pluginFolders": ["plugins.d"],"#)
+    return (folder, try folder.write("plugins.json", manifest))
+  }
+
+  /// Links IssueList into the `plugins.d` of ``withoutIssueList()``'s
+  /// `folder`, as Scripts/build-deployment does for the repository's.
+  static func dropIssueList(into folder: TemporaryDirectory) throws {
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.path + "/plugins.d/libIssueList.so",
+      withDestinationPath: BuildProducts.library("IssueList"))
+  }
+
   static func text(analytics: String, activeProfile: String = "live") -> String {
     func path(_ name: String) -> String { BuildProducts.library(name) }
     return """

@@ -1,0 +1,111 @@
+import Foundation
+import PlugboardTestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The sample serving its menu (`plugboard run -- --serve`) on the socket
+/// socket activation passes, as a `.socket` unit would: the features the
+/// loaded plugins contribute, answered by the supervised child; a stop
+/// request that lets the requests begun finish; and the socket kept by the
+/// supervising parent for every child it starts.
+@Suite(.serialized, .blocking) struct ServingSampleTests {
+  /// The one child plugboard supervises now.
+  private func servingChild(of process: GroupedProcess) throws -> pid_t {
+    let children = process.children
+    try #require(children.count == 1, "plugboard's children: \(children)")
+    return children[0]
+  }
+
+  /// Starts the sample deployment of `manifest` serving on a socket of its
+  /// own, asks for the menu, and stops it; the answer, from its child.
+  private func menu(of manifest: String) throws -> String? {
+    let (process, port) = try ActivationSocket.start(["run", "--manifest", manifest, "--", "--serve"])
+    let client = MenuClient(port: port)
+    let answer = try client.ask("menu")
+    let child = try servingChild(of: process)
+    // `quit` is answered, and ends the connection.
+    try #require(try client.connect() && client.send("quit\n"))
+    #expect(try client.readLine() == "Bye")
+    #expect(try client.isClosed())
+    process.signal(SIGTERM)
+    #expect(try process.finish() == .killed(SIGTERM), "\(process.stderrText)")
+    #expect(process.stderrText == "")
+    #expect(client.refused == 0 && client.reset == 0)
+    let serving = "Serving the menu on 1 socket, pid \(child)"
+    #expect(process.stdoutLines.map(String.init).contains(serving), "\(process.stdoutText)")
+    return answer?.replacingOccurrences(of: "pid \(child)", with: "pid CHILD")
+  }
+
+  @Test func theSampleAnswersWithTheFeaturesItsPluginsContribute() throws {
+    let (folder, manifest) = try SampleManifest.withoutIssueList()
+    #expect(try menu(of: manifest) == "Menu (2 features): Account, Help; served by pid CHILD")
+
+    // Dropped in, IssueList's feature is served by the deployment started next.
+    try SampleManifest.dropIssueList(into: folder)
+    #expect(try menu(of: manifest) == "Menu (3 features): Account, Open issues, Help; served by pid CHILD")
+  }
+
+  /// SIGTERM, passed on to the child: no more accepting, a connection
+  /// between two requests is closed, one whose request is begun gets its
+  /// answer and is closed then; the stop hooks run, and plugboard ends by
+  /// SIGTERM.
+  @Test func aStopRequestLetsARequestBegunFinish() throws {
+    let (folder, manifest) = try SampleManifest.withoutIssueList()
+    defer { withExtendedLifetime(folder) {} }
+    let (process, port) = try ActivationSocket.start(["run", "--manifest", manifest, "--", "--serve"])
+    let begun = MenuClient(port: port)
+    let idle = MenuClient(port: port)
+    for client in [begun, idle] {
+      try #require(try client.connect() && client.send("menu\n"))
+      // Answered: accepted by the server.
+      #expect(try client.readLine()?.hasPrefix("Menu (2 features)") == true)
+    }
+    try #require(try begun.send("me"))
+    // Before the stop: once drained, the child ends.
+    let child = try servingChild(of: process)
+    process.signal(SIGTERM)
+    #expect(try process.waitForLine("Stop requested: no longer accepting; 1 connection to drain"))
+    #expect(try idle.isClosed())
+    try #require(try begun.send("nu\n"))
+    #expect(try begun.readLine() == "Menu (2 features): Account, Help; served by pid \(child)")
+    #expect(try begun.isClosed())
+    #expect(try process.finish() == .killed(SIGTERM), "\(process.stderrText)")
+    #expect(process.stderrText == "")
+    #expect(begun.reset == 0 && idle.reset == 0)
+    let lines = process.stdoutLines.map(String.init)
+    let stopped = try #require(lines.firstIndex(of: "Stopped serving: every connection drained"))
+    // After the application, the stop hooks.
+    #expect(Array(lines[stopped...].dropFirst()) == ["Auth: session store closed", "Keychain: locked"])
+  }
+
+  /// A plugin that crashes while it assembles is set aside and a second
+  /// child started: the socket, held by the supervising parent, is that
+  /// child's too, and a connection made while the first was crashing is
+  /// answered by the second.
+  @Test func theSocketOutlivesAChildAPluginCrashed() throws {
+    let analytics = try ThirdPartyBuild.analytics.get()
+    let folder = try TemporaryDirectory()
+    let sample = SampleManifest.text(analytics: analytics)
+    let shell = #"{ "name": "Shell", "path": "\#(BuildProducts.library("Shell"))" },"#
+    try #require(sample.contains(shell))
+    let trapping =
+      #"{ "name": "TrappingAssembly", "path": "\#(BuildProducts.library("TrappingAssembly"))", "optional": true },"#
+    let manifest = try folder.write(
+      "plugins.json", sample.replacingOccurrences(of: shell, with: trapping + shell))
+    let (process, port) = try ActivationSocket.start(["run", "--manifest", manifest, "--", "--serve"])
+    let client = MenuClient(port: port)
+    let answer = try client.ask("menu")
+    let child = try servingChild(of: process)
+    #expect(answer == "Menu (3 features): Account, Open issues, Help; served by pid \(child)")
+    process.signal(SIGTERM)
+    #expect(try process.finish() == .killed(SIGTERM))
+    #expect(client.refused == 0 && client.reset == 0)
+    #expect(
+      process.stderrText.contains("plugin 'TrappingAssembly'")
+        && process.stderrText.contains("crashed with SIGILL"),
+      "\(process.stderrText)")
+  }
+}
