@@ -87,7 +87,10 @@ void plugboard_unblock_forwarded_signals(void);
 /// In a child forked from `parent`: descriptors passed by socket
 /// activation are the child's to use now, so `LISTEN_PID` is made to name
 /// it (what `sd_listen_fds` checks). Nothing changes when `LISTEN_PID`
-/// does not name `parent`.
+/// does not name `parent`. The parent's copies, and its `LISTEN_PID`,
+/// stay as they are: every child it starts (the launcher's, one started
+/// again after a plugin was set aside) is handed the same sockets, and
+/// connections made while none accepts wait in their backlog.
 void plugboard_hand_over_listen_fds(pid_t parent);
 
 /// The number of descriptors socket activation passed to this process: 0
