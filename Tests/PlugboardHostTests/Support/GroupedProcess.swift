@@ -124,6 +124,24 @@ final class GroupedProcess {
     return true
   }
 
+  /// Reads until standard output (or error, with `onStderr`) holds a
+  /// whole line past the first `skipping` that satisfies `wanted`, and
+  /// returns it; nil if both pipes ended first. For lines that hold what
+  /// differs from run to run (a time).
+  func waitForLine(
+    onStderr: Bool = false, skipping: Int = 0, where wanted: (Substring) -> Bool
+  ) throws -> Substring? {
+    func found() -> Substring? {
+      let text = String(decoding: onStderr ? stderr : stdout, as: UTF8.self)
+      let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+      return lines.filter(wanted).dropFirst(skipping).first
+    }
+    while found() == nil {
+      guard try readSome() else { return found() }
+    }
+    return found()
+  }
+
   /// Reads both pipes to their end: until every process that holds them
   /// (plugboard, its child, anything they left behind) closed them.
   func readToEnd() throws {

@@ -20,7 +20,7 @@ public func plugboardEntry() -> UnsafeRawPointer {
 
 struct LifecycleProbeAssembly: Assembly {
   func assemble(container: Container) throws {
-    let mode = ProcessInfo.processInfo.environment["LIFECYCLE_PROBE"] ?? ""
+    let mode = Probe.mode
     container.register(Cache.self) { resolver in try Cache(sessions: resolver.resolve(), mode: mode) }
       .inObjectScope(.container).dependsOn(Sessions.self)
       .onStart { _ in
@@ -85,6 +85,19 @@ struct ProbeFailure: Error, CustomStringConvertible {
 }
 
 enum Probe {
+  /// The text of the file `LIFECYCLE_PROBE_FILE` names, else
+  /// `LIFECYCLE_PROBE`, else no mode: the reload tests change the file
+  /// between two bring-ups of one `plugboard run`.
+  static var mode: String {
+    let environment = ProcessInfo.processInfo.environment
+    if let file = environment["LIFECYCLE_PROBE_FILE"],
+      let text = try? String(contentsOfFile: file, encoding: .utf8)
+    {
+      return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    return environment["LIFECYCLE_PROBE"] ?? ""
+  }
+
   /// One line on standard output, flushed: a test reading the pipe acts on it.
   static func say(_ line: String) {
     print(line)

@@ -1,0 +1,321 @@
+import Foundation
+import PlugboardTestSupport
+import Testing
+
+@testable import PlugboardEngine
+
+/// `plugboard run` reloaded by SIGHUP (Docs/operating.md, "Reloading"): a
+/// new deployment comes up beside the running one and replaces it only
+/// once its start hooks ran; one that fails leaves the running one
+/// untouched. Each deployment is LifecycleProbe's, whose hooks and
+/// application print on standard output, so what ran in which child shows;
+/// the mode of each bring-up comes from a file the test rewrites.
+@Suite(.serialized, .blocking) struct ReloadTests {
+  static let reloading = "plugboard: run: reloading: bringing a new deployment up beside the running one"
+  static let site = "LifecycleProbe/LifecycleProbePlugin.swift:24"
+  static let started: [Substring] = [
+    "start Pool", "start Sessions", "start Cache", "application running", "ready",
+  ]
+  static let stopped: [Substring] = ["application cancelled", "stop Cache", "stop Sessions", "stop Pool"]
+  static let hookFailed = [
+    "plugboard: run: plugin 'LifecycleProbe': the start hook of Cache (\(site)) threw: "
+      + "the cache server refused the connection",
+    "plugboard: run: stopped the 2 services already started; the application was not run",
+  ]
+
+  /// A running deployment of LifecycleProbe, its manifest and its mode
+  /// file, once its application said it is ready.
+  struct Running {
+    let folder: TemporaryDirectory
+    let manifest: String
+    let mode: String
+    let process: GroupedProcess
+
+    /// Where `run --pid-file` writes, when the test asked for it.
+    var pidFile: String { folder.path + "/run.pid" }
+
+    init(hookTimeout: String = "5", environment: [String: String] = [:], writingPidFile: Bool = false) throws
+    {
+      folder = try TemporaryDirectory()
+      mode = try folder.write("mode", "")
+      manifest = try folder.write("plugins.json", Self.manifest(hookTimeout: hookTimeout))
+      let flags = writingPidFile ? ["--pid-file", folder.path + "/run.pid"] : []
+      process = try GroupedProcess(
+        ["run", "--manifest", manifest] + flags + ["--", "wait"],
+        environment: environment.merging(["LIFECYCLE_PROBE_FILE": mode]) { $1 })
+      #expect(try process.waitForLine("ready"))
+    }
+
+    /// The manifest: LifecycleProbe, then `extra` plugins.
+    static func manifest(hookTimeout: String, extra: [(String, String)] = []) -> String {
+      let plugins = [("LifecycleProbe", BuildProducts.library("LifecycleProbe"))] + extra
+      let entries = plugins.map { #"{ "name": "\#($0.0)", "path": "\#($0.1)" }"# }
+      return #"{ "formatVersion": 1, \#(BuildProducts.rootsMember) "hookTimeout": \#(hookTimeout), "#
+        + #""plugins": [ \#(entries.joined(separator: ", ")) ] }"#
+    }
+
+    /// Sets the next bring-up's mode, sends SIGHUP, and returns the line
+    /// that ends the reload (`reloaded` or `reload failed`), time masked.
+    func reload(mode text: String = "", skipping: Int = 0) throws -> String? {
+      try folder.write("mode", text)
+      process.signal(SIGHUP)
+      return try outcome(skipping: skipping)
+    }
+
+    /// The `skipping`+1st line that ends a reload, time masked.
+    func outcome(skipping: Int = 0) throws -> String? {
+      let line = try process.waitForLine(onStderr: true, skipping: skipping) {
+        $0.hasPrefix("plugboard: run: reloaded: ") || $0.hasPrefix("plugboard: run: reload failed ")
+      }
+      return try line.map { try ReloadTests.masked(String($0)) }
+    }
+
+    /// Stops the deployment that runs with SIGTERM: it ends by it.
+    func stop() throws {
+      process.signal(SIGTERM)
+      #expect(try process.finish() == .killed(SIGTERM))
+      #expect(process.groupIsGone)
+    }
+
+    var stderrLines: [String] {
+      process.stderrText.split(separator: "\n").map { (try? ReloadTests.masked(String($0))) ?? String($0) }
+    }
+  }
+
+  static func masked(_ line: String) throws -> String {
+    line.replacing(try Regex(#"after [0-9]+\.[0-9]+ m?s"#), with: "after <time>")
+  }
+
+  static func failed(_ reason: String) -> String {
+    "plugboard: run: reload failed after <time>: \(reason); the running deployment carries on"
+  }
+
+  /// A start hook of the new deployment fails: it stops what it started,
+  /// and the running one carries on, to stop in order when asked.
+  @Test func aFailingStartHookLeavesTheRunningDeployment() throws {
+    let running = try Running()
+    let outcome = try running.reload(mode: "fail-cache")
+    #expect(outcome == Self.failed("a start hook failed (exit status 69)"))
+    try running.stop()
+    #expect(
+      running.process.stdoutLines
+        == Self.started + ["start Pool", "start Sessions", "stop Sessions", "stop Pool"] + Self.stopped)
+    #expect(running.stderrLines == [Self.reloading] + Self.hookFailed + [outcome ?? ""])
+  }
+
+  /// A start hook of the new deployment that never returns is given up at
+  /// the manifest's `hookTimeout`; the running one carries on.
+  @Test func aHangingStartHookLeavesTheRunningDeployment() throws {
+    let running = try Running(hookTimeout: "1")
+    let outcome = try running.reload(mode: "hang-cache")
+    #expect(outcome == Self.failed("a start hook failed (exit status 69)"))
+    try running.stop()
+    #expect(
+      running.process.stdoutLines
+        == Self.started + ["start Pool", "start Sessions", "Cache waits", "stop Sessions", "stop Pool"]
+        + Self.stopped)
+    #expect(
+      running.stderrLines == [
+        Self.reloading,
+        "plugboard: run: plugin 'LifecycleProbe': the start hook of Cache (\(Self.site)) did not finish within "
+          + "1 s and was cancelled (if it is only slow, raise \"hookTimeout\" in the manifest or pass "
+          + "--hook-timeout)",
+        "plugboard: run: stopped the 2 services already started; the application was not run",
+        outcome ?? "",
+      ])
+  }
+
+  /// A manifest that is not JSON any more: the new child says so as `run`
+  /// would, and the running deployment carries on.
+  @Test func aBrokenManifestLeavesTheRunningDeployment() throws {
+    let running = try Running()
+    try running.folder.write("plugins.json", "{ \"formatVersion\": 1, ")
+    let outcome = try running.reload()
+    #expect(outcome == Self.failed("the deployment is broken (exit status 78)"))
+    try running.stop()
+    #expect(running.process.stdoutLines == Self.started + Self.stopped)
+    let lines = running.stderrLines
+    #expect(lines.first == Self.reloading)
+    #expect(lines.last == outcome)
+    #expect(lines.count > 2 && lines.dropFirst().first?.contains("plugins.json") == true)
+  }
+
+  /// A plugin added that crashes as it assembles: the reload names it,
+  /// as `run` names a plugin it sets aside, and the running deployment
+  /// carries on (no plugin is set aside in it).
+  @Test func aCrashingPluginLeavesTheRunningDeployment() throws {
+    let running = try Running()
+    try running.folder.write(
+      "plugins.json",
+      Running.manifest(
+        hookTimeout: "5", extra: [("TrappingAssembly", BuildProducts.library("TrappingAssembly"))]))
+    let outcome = try #require(try running.reload())
+    #expect(outcome.hasPrefix("plugboard: run: reload failed after <time>: plugin 'TrappingAssembly'"))
+    #expect(outcome.hasSuffix("; the running deployment carries on"))
+    try running.stop()
+    #expect(running.process.stdoutLines == Self.started + Self.stopped)
+    #expect(running.stderrLines.first == Self.reloading)
+    #expect(running.stderrLines.last == outcome)
+  }
+
+  /// A plugin added: the new deployment comes up with it and takes over,
+  /// the old one stops in order, once; the report says what changed.
+  @Test func aReloadBringsTheNewDeploymentUpThenStopsTheOldOne() throws {
+    let running = try Running()
+    try running.folder.write(
+      "plugins.json",
+      Running.manifest(
+        hookTimeout: "5", extra: [("GreetingProvider", BuildProducts.library("GreetingProvider"))]))
+    let outcome = try running.reload()
+    #expect(
+      outcome
+        == "plugboard: run: reloaded: the new deployment took over after <time>; plugins added: GreetingProvider"
+    )
+    // The new application's own line may come after the reload's.
+    #expect(try running.process.waitForLine(skipping: 1) { $0 == "ready" } != nil)
+    // The old child stops as the new one's application starts: their
+    // lines may interleave, each child's in its order.
+    let afterFirst = Array(running.process.stdoutLines.dropFirst(Self.started.count))
+    #expect(afterFirst.filter { !Self.started.contains($0) } == Self.stopped)
+    #expect(afterFirst.filter { !Self.stopped.contains($0) } == Self.started)
+    try running.stop()
+    #expect(running.process.stdoutLines.suffix(Self.stopped.count) == ArraySlice(Self.stopped))
+    #expect(running.process.stdoutLines.filter { $0 == "stop Pool" }.count == 2)
+    #expect(running.stderrLines == [Self.reloading, outcome ?? ""])
+  }
+
+  /// SIGTERM while the new deployment is in its start hooks: both stop,
+  /// each running its stop hooks once (the new one for what it started),
+  /// and plugboard ends by SIGTERM.
+  @Test func aStopRequestDuringAReloadStopsBoth() throws {
+    let running = try Running(hookTimeout: "60")
+    try running.folder.write("mode", "hang-cache")
+    running.process.signal(SIGHUP)
+    #expect(try running.process.waitForLine("Cache waits"))
+    try running.stop()
+    let afterFirst = Array(running.process.stdoutLines.dropFirst(Self.started.count))
+    let ofNew: [Substring] = ["start Pool", "start Sessions", "Cache waits", "stop Sessions", "stop Pool"]
+    #expect(
+      afterFirst.filter { ["application cancelled", "stop Cache"].contains($0) }
+        == Array(Self.stopped.prefix(2)))
+    #expect(afterFirst.count == ofNew.count + Self.stopped.count)
+    #expect(afterFirst.filter { $0 == "stop Sessions" }.count == 2)
+    #expect(afterFirst.filter { $0 == "stop Pool" }.count == 2)
+    #expect(Array(afterFirst.prefix(3)) == Array(ofNew.prefix(3)))
+    #expect(!running.process.stderrText.contains("reloaded"))
+    #expect(!running.process.stderrText.contains("reload failed"))
+  }
+
+  /// The running deployment ends during a reload (here it is killed):
+  /// that is the service's end, as without a reload. The new one is asked
+  /// to stop, stops what it started, and plugboard ends as the old one's
+  /// end says.
+  @Test func theOldDeploymentEndingDuringAReloadEndsTheRun() throws {
+    let running = try Running(hookTimeout: "60")
+    let old = try #require(running.process.children.first)
+    try running.folder.write("mode", "hang-cache")
+    running.process.signal(SIGHUP)
+    #expect(try running.process.waitForLine("Cache waits"))
+    kill(old, SIGKILL)
+    #expect(try running.process.finish() == .exited(128 + SIGKILL))
+    #expect(
+      running.process.stdoutLines
+        == Self.started + ["start Pool", "start Sessions", "Cache waits", "stop Sessions", "stop Pool"])
+    #expect(running.process.groupIsGone)
+  }
+
+  /// A SIGHUP during a reload is kept: one more reload follows the one
+  /// under way, so the deployment ends up as the manifest was last. Each
+  /// bring-up's start hook takes 1.5 s, so that the second request comes
+  /// during the first reload (were it later, the outcome would be the same).
+  @Test func aSecondReloadRequestDuringAReloadFollowsIt() throws {
+    let running = try Running()
+    try running.folder.write("mode", "slow-cache")
+    running.process.signal(SIGHUP)
+    #expect(try running.process.waitForLine(Self.reloading, onStderr: true))
+    running.process.signal(SIGHUP)
+    let reloaded = "plugboard: run: reloaded: the new deployment took over after <time>; nothing changed"
+    #expect(try running.outcome() == reloaded)
+    #expect(try running.outcome(skipping: 1) == reloaded)
+    try running.stop()
+    #expect(running.process.stdoutLines.filter { $0 == "stop Pool" }.count == 3)
+    #expect(running.process.stdoutLines.filter { $0 == "application cancelled" }.count == 3)
+    #expect(running.stderrLines == [Self.reloading, reloaded, Self.reloading, reloaded])
+  }
+
+  /// Under systemd (`Type=notify-reload`): RELOADING=1 with the time it
+  /// began, then READY=1 once the new deployment took over, or READY=1
+  /// with the failure in the status when it did not come up.
+  @Test func systemdHearsOfEachReload() throws {
+    let socket = try NotifySocket()
+    let running = try Running(environment: ["NOTIFY_SOCKET": socket.address])
+    #expect(
+      socket.messages(until: { $0 == SystemdNotifyTests.ready }) == [
+        SystemdNotifyTests.loading, SystemdNotifyTests.ready,
+      ])
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let before = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+    #expect(try running.reload()?.hasPrefix("plugboard: run: reloaded: ") == true)
+    let reloading = try #require(socket.next())
+    let fields = reloading.split(separator: "\n")
+    #expect(fields.count == 3 && fields[0] == "RELOADING=1" && fields[2] == "STATUS=Reloading")
+    let began = try #require(fields.count > 1 ? Int64(fields[1].dropFirst("MONOTONIC_USEC=".count)) : nil)
+    #expect(fields[1].hasPrefix("MONOTONIC_USEC=") && began >= before)
+    #expect(socket.next() == SystemdNotifyTests.ready)
+    #expect(try running.reload(mode: "fail-cache") == Self.failed("a start hook failed (exit status 69)"))
+    #expect(socket.next()?.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") == true)
+    #expect(
+      socket.next()
+        == "READY=1\nSTATUS=Reload failed: a start hook failed (exit status 69); running the previous deployment"
+    )
+    try running.stop()
+    #expect(socket.next() == SystemdNotifyTests.stopping)
+    #expect(socket.next(timeout: .zero) == nil)
+  }
+}
+
+/// `plugboard reload`: it finds the run by its pid file (or `--pid`) and
+/// refuses a process a SIGHUP would harm.
+@Suite(.serialized, .blocking) struct ReloadCommandTests {
+  @Test func itReloadsTheRunThatWroteThePidFile() throws {
+    let running = try ReloadTests.Running(writingPidFile: true)
+    #expect(try String(contentsOfFile: running.pidFile, encoding: .utf8) == "\(running.process.pid)\n")
+    let result = try Subprocess.plugboard(["reload", "--pid-file", running.pidFile])
+    #expect(result.exited && result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout
+        == "plugboard: reload: asked pid \(running.process.pid) to reload; it reports the outcome on its "
+        + "standard error (under systemd, the journal)\n")
+    #expect(
+      try running.outcome()
+        == "plugboard: run: reloaded: the new deployment took over after <time>; nothing changed")
+    try running.stop()
+    #expect(!FileManager.default.fileExists(atPath: running.pidFile))
+  }
+
+  @Test func itRefusesTheSupervisedChildAndOtherProcesses() throws {
+    let running = try ReloadTests.Running()
+    let child = try #require(running.process.children.first)
+    let refused = try Subprocess.plugboard(["reload", "--pid", "\(child)"])
+    #expect(refused.exited && refused.status == 1)
+    #expect(
+      refused.stderrLines == [
+        "plugboard: reload: process \(child) is the supervised child of 'plugboard run'; a SIGHUP would stop it: "
+          + "give its supervising process, pid \(running.process.pid)"
+      ])
+    let other = try Subprocess.plugboard(["reload", "--pid", "\(getpid())"])
+    #expect(other.exited && other.status == 1)
+    #expect(
+      other.stderrLines == [
+        "plugboard: reload: process \(getpid()) is not a running 'plugboard run'; give the pid 'run --pid-file' "
+          + "wrote, or systemd's MainPID (systemctl show -p MainPID UNIT)"
+      ])
+    let unnamed = try Subprocess.plugboard(["reload"])
+    #expect(unnamed.exited && unnamed.status == 2)
+    // Nothing reached the run: it stops as it started.
+    try running.stop()
+    #expect(running.process.stdoutLines == ReloadTests.started + ReloadTests.stopped)
+    #expect(running.process.stderrText == "")
+  }
+}
