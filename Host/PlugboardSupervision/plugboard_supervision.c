@@ -131,6 +131,16 @@ int plugboard_end_descendants(void) {
   }
 }
 
+void plugboard_reap_strays_except(pid_t first, pid_t second) {
+  pid_t children[256];
+  int count = read_children(children, 256);
+  for (int index = 0; index < count; index++) {
+    if (children[index] == first || children[index] == second) continue;
+    int status;
+    waitpid(children[index], &status, WNOHANG);
+  }
+}
+
 void plugboard_reap_strays(pid_t child) {
   for (;;) {
     siginfo_t info;
@@ -155,6 +165,16 @@ int plugboard_pidfd_open(pid_t pid) {
 // MARK: Forwarding (parent)
 
 static volatile sig_atomic_t forward_target = 0;
+// A second child that gets the forwarded signals too: the new one, while
+// a reload brings it up beside the running one.
+static volatile sig_atomic_t forward_second = 0;
+// Whether SIGHUP sent by a process asks for a reload instead of a stop,
+// and whether one asked since the parent last looked.
+static volatile sig_atomic_t reload_on_hangup = 0;
+static atomic_int reload_requested = 0;
+// Who sent the last SIGHUP kept for a reload: passed on with it, should the
+// parent find the child still coming up and make it a stop request.
+static volatile sig_atomic_t hangup_sender = 0;
 // The first stop request (SIGINT, SIGTERM or SIGHUP) the parent received,
 // from anyone but its child, and the pipe that wakes the parent's poll.
 static volatile sig_atomic_t stop_request = 0;
@@ -183,7 +203,19 @@ static void forward(int signal, siginfo_t *info, void *context) {
   (void)context;
   int saved = errno;
   pid_t child = (pid_t)forward_target;
-  if (child <= 0 || (info != NULL && info->si_pid == child && info->si_code <= 0)) {
+  pid_t second = (pid_t)forward_second;
+  int sent_by_process = info == NULL || info->si_code <= 0;
+  int from_child = info != NULL && sent_by_process && (info->si_pid == child || (second > 0 && info->si_pid == second));
+  if (child <= 0 || from_child) {
+    errno = saved;
+    return;
+  }
+  // `kill -HUP` or a service manager's reload: the parent's alone, never
+  // passed on. A terminal's hangup reached the whole group and stops.
+  if (signal == SIGHUP && reload_on_hangup && sent_by_process) {
+    hangup_sender = info != NULL ? info->si_pid : 0;
+    atomic_store(&reload_requested, 1);
+    wake();
     errno = saved;
     return;
   }
@@ -201,6 +233,7 @@ static void forward(int signal, siginfo_t *info, void *context) {
     union sigval value;
     value.sival_int = (signal << 24) | ((info != NULL ? (int)info->si_pid : 0) & 0xffffff);
     sigqueue(child, PLUGBOARD_FORWARD_SIGNAL, value);
+    if (second > 0) sigqueue(second, PLUGBOARD_FORWARD_SIGNAL, value);
   }
   errno = saved;
 }
@@ -210,6 +243,7 @@ int plugboard_forward_signals(pid_t child) {
     request_pipe[0] = request_pipe[1] = -1;
   }
   forward_target = child;
+  forward_second = 0;
   for (int index = 0; index < PLUGBOARD_FORWARDED_SIGNAL_COUNT; index++) {
     install(plugboard_forwarded_signals[index], forward, SA_RESTART, NULL);
   }
@@ -219,8 +253,26 @@ int plugboard_forward_signals(pid_t child) {
 
 int plugboard_stop_request(void) { return (int)stop_request; }
 
+void plugboard_forward_also(pid_t second) { forward_second = second; }
+
+void plugboard_reload_on_hangup(void) { reload_on_hangup = 1; }
+
+int plugboard_take_reload_request(void) { return atomic_exchange(&reload_requested, 0); }
+
+void plugboard_hangup_stops(void) {
+  pid_t child = (pid_t)forward_target;
+  if (stop_request == 0) stop_request = SIGHUP;
+  if (child <= 0) return;
+  union sigval value;
+  value.sival_int = (SIGHUP << 24) | ((int)hangup_sender & 0xffffff);
+  sigqueue(child, PLUGBOARD_FORWARD_SIGNAL, value);
+}
+
 void plugboard_stop_forwarding(void) {
   forward_target = 0;
+  forward_second = 0;
+  reload_on_hangup = 0;
+  atomic_store(&reload_requested, 0);
   for (int index = 0; index < PLUGBOARD_FORWARDED_SIGNAL_COUNT; index++) signal_default(plugboard_forwarded_signals[index]);
   signal_default(SIGCHLD);
   if (request_pipe[0] >= 0) close(request_pipe[0]);

@@ -28,14 +28,16 @@ extension Supervisor {
         !options.flags.contains(OptionSpec.unsupervised.name), let limits = timeouts(options)
       else { return nil }
       hideGivenSettings()
-      return Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1]).supervise()
+      return Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1], reloadsOnHangup: true)
+        .supervise()
     }
     hideGivenSettings()
     guard case .command(let name, let options)? = parsed else {
       return Supervisor(command: arguments.first ?? runCommand, timeout: nil).supervise(adopting: launch)
     }
     let limits = timeouts(options) ?? [nil, nil]
-    return Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1]).supervise(adopting: launch)
+    return Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1], reloadsOnHangup: true)
+      .supervise(adopting: launch)
   }
 
   /// The supervising parent keeps the environment it was started with, and

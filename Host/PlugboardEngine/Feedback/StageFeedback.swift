@@ -30,7 +30,8 @@ package final class StageFeedback {
     switch event {
     case .stage(let stage, let plugin, _): indicator?.begin(stage, plugin: plugin)
     case .running, .reporting: indicator?.stop()
-    case .stageTimeout, .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder, .ready, .stopping:
+    case .stageTimeout, .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder, .ready, .stopping,
+      .inventory:
       return
     }
     // The timeline's lines are text built per stage: only `--verbose`

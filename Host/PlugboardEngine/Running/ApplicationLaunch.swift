@@ -108,6 +108,9 @@ public struct ApplicationLaunch {
   package func run(arguments: [String], hookTimeout: Duration?, console: any Console) async throws(RunFailure)
     -> Int32
   {
+    // Supervised, the parent compares it with the next deployment's when
+    // it reloads.
+    Progress.announceInventory(of: deployment)
     // Start hooks count as running: they are bounded by their own limit
     // (hookTimeout), not the stage limit, and their output is the
     // application's (see ApplicationSession and Docs/lifecycle.md).

@@ -10,7 +10,8 @@
 /// `T<seconds>[\t<exit seconds>]`, `C<signal>\t<message>`,
 /// `W<kind>\t<hex offset>\t<object>\t<plugin>` (see ``CrashSite``),
 /// `M<type>\t<site>`, `K<signal>`, `E<status>[\ta]`, `P<folder>` (empty once
-/// removed), `R` (ready), `Q` (stopping); and, should a stage ever be sent
+/// removed), `R` (ready), `Q` (stopping), `I<kind>\t<name>\t<identity>` (see
+/// ``DeploymentInventory``); and, should a stage ever be sent
 /// as a line, `S<stage>\t<plugin>\t<file>`, `D` (reporting) and `A`
 /// (running), which the parent applies as it would the record.
 package enum ProgressEvent: Equatable, Sendable {
@@ -50,6 +51,9 @@ package enum ProgressEvent: Equatable, Sendable {
   /// `run`'s orderly stop begins (the application ended, or was asked
   /// to): the parent tells systemd it is stopping.
   case stopping
+  /// One thing `run`'s deployment brought up, for the parent to say what
+  /// a reload changed.
+  case inventory(DeploymentInventory.Item)
 
   var line: String {
     switch self {
@@ -69,6 +73,8 @@ package enum ProgressEvent: Equatable, Sendable {
     case .running: "A"
     case .ready: "R"
     case .stopping: "Q"
+    case .inventory(let item):
+      "I\(item.kind.rawValue)\t\(Self.escape(item.name))\t\(Self.escape(item.identity))"
     }
   }
 
@@ -127,6 +133,11 @@ package enum ProgressEvent: Equatable, Sendable {
     case ("A", 1) where fields[0].isEmpty: self = .running
     case ("R", 1) where fields[0].isEmpty: self = .ready
     case ("Q", 1) where fields[0].isEmpty: self = .stopping
+    case ("I", 3):
+      guard fields[0].count == 1,
+        let kind = fields[0].first.flatMap(DeploymentInventory.Item.Kind.init(rawValue:))
+      else { return nil }
+      self = .inventory(DeploymentInventory.Item(kind: kind, name: fields[1], identity: fields[2]))
     default: return nil
     }
   }
@@ -136,7 +147,8 @@ package enum ProgressEvent: Equatable, Sendable {
   /// plugboard, and is ignored.
   var travelsOnThePipe: Bool {
     switch self {
-    case .stageTimeout, .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder, .ready, .stopping:
+    case .stageTimeout, .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder, .ready, .stopping,
+      .inventory:
       true
     case .stage, .reporting, .running: false
     }

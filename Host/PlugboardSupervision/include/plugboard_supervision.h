@@ -32,6 +32,10 @@ int plugboard_become_subreaper(void);
 /// code. Returns how many it reaped.
 int plugboard_end_descendants(void);
 
+/// ``plugboard_reap_strays`` with two supervised children, during a
+/// reload: reaps the ended children that are neither.
+void plugboard_reap_strays_except(pid_t first, pid_t second);
+
 /// Reaps the children that ended, except `child` (left for its own
 /// `waitpid`): processes plugin code left behind, which came to this
 /// subreaper, must not stay zombies while the child runs.
@@ -63,6 +67,27 @@ void plugboard_note_application_running(void);
 /// The first stop request (SIGINT, SIGTERM or SIGHUP) the parent received,
 /// or 0.
 int plugboard_stop_request(void);
+
+/// Passes the forwarded signals on to `second` too (0: no longer): the new
+/// child a reload brings up beside the running one, so that a stop
+/// request reaches both. ``plugboard_forward_signals`` forgets it.
+void plugboard_forward_also(pid_t second);
+
+/// From now on, SIGHUP sent to the parent by a process (`kill -HUP`,
+/// systemd's reload) is neither passed on nor a stop request: it asks for
+/// a reload (``plugboard_take_reload_request``) and wakes the parent,
+/// which decides, knowing whether the child is up yet (see
+/// ``plugboard_hangup_stops``). A hangup of the terminal, which reached the
+/// whole group, still stops.
+void plugboard_reload_on_hangup(void);
+
+/// 1 when a reload was asked for since the last call, else 0.
+int plugboard_take_reload_request(void);
+
+/// The SIGHUP kept for a reload came while the child was still coming
+/// up: it is the stop request it was before reloads, passed on to the
+/// child with its sender as the handler would have.
+void plugboard_hangup_stops(void);
 
 /// In a new child, which inherits them from a parent that already
 /// supervised one: gives the forwarded signals and SIGCHLD back their

@@ -35,6 +35,7 @@ import Testing
     "Docs/operating.md: (optional)`, with exit status": ExitStatus.healthy.rawValue,
     "Docs/operating.md: is broken (exit status": ExitStatus.runBroken.rawValue,
     "Docs/operating.md: SIGILL … (exit status": ExitStatus.runCrashed.rawValue,
+    "Docs/operating.md: hook failed (exit status": ExitStatus.runStartFailed.rawValue,
     "Docs/manifest.md: writes nothing and exits": ExitStatus.of(.problems, command: "pin"),
     "Docs/commands.md: is misuse (exit status": ExitStatus.misuse.rawValue,
     "Docs/commands.md: fail. Misuse (exit status": ExitStatus.misuse.rawValue,

@@ -48,7 +48,7 @@ package enum Progress {
     }
   }
 
-  static var isSupervised: Bool { parent != nil }
+  package static var isSupervised: Bool { parent != nil }
 
   /// The manifest's time limits, for the parent to time stages and
   /// exit-time code with from now on; nothing when it sets neither.
@@ -85,7 +85,7 @@ package enum Progress {
       guard !timeoutSent else { return }
       timeoutSent = true
       writeLine(event, to: parent.descriptor)
-    case .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder, .ready, .stopping:
+    case .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder, .ready, .stopping, .inventory:
       writeLine(event, to: parent.descriptor)
     }
   }
@@ -99,6 +99,14 @@ package enum Progress {
   private static func writeLine(_ event: ProgressEvent, to descriptor: Int32) {
     guard plugboard_progress_is_intact() != 0 else { return }
     DescriptorLine.write(event.line, to: descriptor)
+  }
+
+  /// What `deployment` brought up, for the parent to say what a reload
+  /// changed: in one write, whatever the number of plugins.
+  static func announceInventory(of deployment: Deployment) {
+    guard let parent, plugboard_progress_is_intact() != 0 else { return }
+    let lines = DeploymentInventory.items(of: deployment).map { ProgressEvent.inventory($0).line }
+    DescriptorLine.write(lines.joined(separator: "\n"), to: parent.descriptor)
   }
 
   /// A stage of `entry`'s plugin begins.

@@ -108,6 +108,15 @@ struct ChildDeadlines: Equatable, Sendable {
     }
   }
 
+  /// The shorter of two `poll` waits in milliseconds, -1 being no limit:
+  /// the parent following two children sleeps until the sooner of their
+  /// deadlines (see ``ReloadFollower``).
+  static func sooner(_ first: Int32, _ second: Int32) -> Int32 {
+    if first < 0 { return second }
+    if second < 0 { return first }
+    return min(first, second)
+  }
+
   /// `duration` in whole milliseconds, rounded up, as `poll` takes it.
   static func milliseconds(_ duration: Duration) -> Int32 {
     let (seconds, attoseconds) = duration.components

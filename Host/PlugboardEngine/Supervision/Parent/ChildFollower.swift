@@ -6,7 +6,8 @@ import PlugboardSupervision
 
 /// Follows one supervised child to its end: enforces the stage deadline
 /// from the shared ``StageRecord``, reads its rare progress events, and
-/// reaps it.
+/// reaps it. For `run`, it also hands a ready child to a reload when one
+/// is asked for (SIGHUP; see ``ReloadFollower``).
 ///
 /// It sleeps in `poll(2)` on the progress pipe and on a pidfd of the child
 /// (readable once the child has exited, even if a grandchild still holds
@@ -15,16 +16,13 @@ import PlugboardSupervision
 /// Which deadline comes first, and what its passing means, is
 /// ``ChildDeadlines``' to say.
 struct ChildFollower {
-  let pid: pid_t
-  let progress: Int32
-  /// Readable when the parent received a stop request or a process plugin
-  /// code left behind ended (see `plugboard_forward_signals`); -1 when
-  /// there is none.
+  /// The child, and what the parent learnt of it so far: from its fork,
+  /// or from the reload that made it the deployment.
+  var child: FollowedChild
+  /// Readable when the parent received a stop request, a reload request,
+  /// or a process plugin code left behind ended (see
+  /// `plugboard_forward_signals`); -1 when there is none.
   let requests: Int32
-  let record: StageRecord
-  let timeout: Duration?
-  /// `--exit-timeout`, when given.
-  var exitTimeout: Duration? = nil
   /// Tells systemd what the child reports, and pings its watchdog; nil
   /// when plugboard does not run under systemd's notify protocol.
   var notifier: SystemdNotifier? = nil
@@ -34,133 +32,102 @@ struct ChildFollower {
   /// At most this many links of a crash's resolution chain are kept.
   static let maximumChainLinks = 64
 
-  /// Follows the child to its end, then removes what it left behind that
-  /// plugboard knows of: a pinned plugin's private folder, when the child
-  /// died inside `dlopen` (see ``PrivateOrigin/removeLeftover(_:)``).
-  func follow() -> (ChildEnding, StageWatch) {
-    let (ending, watch) = followToTheEnd()
-    if let folder = watch.privateFolder { PrivateOrigin.removeLeftover(folder) }
-    return (ending, watch)
+  /// How following a child ended.
+  enum Outcome {
+    /// The child ended, this way (``child`` holds what it reported).
+    case ended(ChildEnding)
+    /// A reload was asked for while the child runs, ready: the child is
+    /// handed back, still running, to be followed beside the new one.
+    case reload(FollowedChild)
   }
 
-  private func followToTheEnd() -> (ChildEnding, StageWatch) {
-    var watch = StageWatch(timeout: timeout, exitTimeout: exitTimeout)
-    var lines = LineBuffer()
-    let pidfd = plugboard_pidfd_open(pid)
-    defer { if pidfd >= 0 { close(pidfd) } }
-    _ = fcntl(progress, F_SETFL, fcntl(progress, F_GETFL) | O_NONBLOCK)
-    var pipeOpen = true
-    var deadlines = ChildDeadlines()
+  /// Follows the child to its end, or until a reload is asked for.
+  mutating func follow() -> Outcome {
     while true {
-      if let snapshot = record.read() { watch.apply(snapshot) }
+      child.refresh()
+      // Only when SIGHUP reloads (`plugboard_reload_on_hangup`).
+      if plugboard_take_reload_request() != 0, let outcome = answerHangup() { return outcome }
+      tellSystemd()
       let now = plugboard_monotonic_now()
-      tellSystemd(watch)
       let ping = notifier?.pingDeadline(now: now)
-      let step = deadlines.next(
+      let watch = child.watch
+      let step = child.deadlines.next(
         now: now, watch: watch, stopRequested: plugboard_stop_request() != 0, ping: ping)
-      let wait: Int32
       switch step {
       case .kill(_, let report):
-        kill(pid, SIGKILL)
-        let status = reap(blocking: true) ?? 0
-        switch report {
-        case .crash: return ended(status, &watch, &lines)
-        case .hang(let limit): return (.hung(limit), watch)
+        let ending = child.kill(then: report)
+        tellSystemd()
+        return .ended(ending)
+      case .poll(let milliseconds, _):
+        if let ending = sleepUntilWoken(milliseconds) {
+          tellSystemd()
+          return .ended(ending)
         }
-      case .poll(let milliseconds, _): wait = milliseconds
-      }
-      if let status = sleepUntilWoken(wait, pidfd: pidfd, pipeOpen: &pipeOpen, &watch, &lines) {
-        return ended(status, &watch, &lines)
       }
     }
+  }
+
+  /// What a SIGHUP kept for a reload does, once the parent took in all
+  /// the child said before it: hands a ready child to a reload; stops a
+  /// child still coming up, as SIGHUP did before reloads (so a SIGHUP sent
+  /// on seeing the application's first line reloads, however late the
+  /// parent reads the child's ready); and is dropped, with a warning, when
+  /// the deployment is stopping.
+  private mutating func answerHangup() -> Outcome? {
+    child.catchUp()
+    let watch = child.watch
+    guard watch.ready else {
+      plugboard_hangup_stops()
+      return nil
+    }
+    guard !watch.stopping, watch.exiting == nil, watch.crash == nil, plugboard_stop_request() == 0
+    else {
+      StandardError.write(
+        "plugboard: \(Supervisor.runCommand): reload ignored: the deployment is stopping", priority: .warning)
+      return nil
+    }
+    return .reload(child)
   }
 
   /// Sleeps in `poll(2)` for at most `wait` milliseconds (-1: no limit) on
-  /// the progress pipe, the stop requests and the child's pidfd, and takes
-  /// in what woke it; the child's wait status once it has ended.
-  private func sleepUntilWoken(
-    _ wait: Int32, pidfd: Int32, pipeOpen: inout Bool, _ watch: inout StageWatch, _ lines: inout LineBuffer
-  ) -> Int32? {
-    var watched: [pollfd] = []
-    if pipeOpen { watched.append(pollfd(fd: progress, events: Int16(POLLIN), revents: 0)) }
+  /// the child's descriptors and the requests, and takes in what woke it;
+  /// the child's ending once it has ended.
+  private mutating func sleepUntilWoken(_ wait: Int32) -> ChildEnding? {
+    let entries = child.pollEntries
+    guard !entries.isEmpty else { return child.waitForTheEnd() }
+    var watched = entries
     if requests >= 0 { watched.append(pollfd(fd: requests, events: Int16(POLLIN), revents: 0)) }
-    if pidfd >= 0 { watched.append(pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)) }
-    // No pidfd (an old kernel) and the pipe is closed: the child is
-    // ending; wait for it.
-    guard !watched.isEmpty else { return reap(blocking: true) ?? 0 }
     let ready = poll(&watched, nfds_t(watched.count), wait)
-    if ready < 0 && errno != EINTR { return reap(blocking: true) ?? 0 }
+    if ready < 0 && errno != EINTR { return child.waitForTheEnd() }
     if ready <= 0 { return nil }
-    if pipeOpen, watched[0].revents != 0, !consume(&watch, &lines) { pipeOpen = false }
-    // The request itself is kept by the handler; the bytes only wake.
-    if requests >= 0, watched.contains(where: { $0.fd == requests && $0.revents != 0 }) {
-      drainRequests()
-      plugboard_reap_strays(pid)
-    }
-    let childEnded = pidfd >= 0 && watched[watched.count - 1].revents != 0
-    return childEnded ? reap(blocking: false) : nil
-  }
-
-  /// Reads the progress events waiting on the pipe into `watch`; false
-  /// once the pipe has reached its end.
-  private func consume(_ watch: inout StageWatch, _ lines: inout LineBuffer) -> Bool {
-    while let chunk = readChunk() {
-      guard !chunk.isEmpty else { return false }
-      for line in lines.append(chunk) {
-        guard let event = ProgressEvent(line: line), event.travelsOnThePipe else { continue }
-        if case .making = event, watch.making.count >= Self.maximumChainLinks { continue }
-        // Ready is believed only once bring-up is over, as the record
-        // (not a line plugin code could have written) says.
-        if case .ready = event, let snapshot = record.read() { watch.apply(snapshot) }
-        watch.apply(event)
-      }
-    }
-    return true
+    if Self.woke(requests, in: watched) { Self.takeRequests(requests, sparing: [child.pid]) }
+    guard let status = child.take(watched) else { return nil }
+    return child.ended(status)
   }
 
   /// What the child reported, for systemd; also at its end, since the
   /// child may report and end within one wake.
-  private func tellSystemd(_ watch: StageWatch) {
+  private func tellSystemd() {
     guard let notifier else { return }
-    if watch.ready { notifier.ready() }
-    if watch.stopping || plugboard_stop_request() != 0 { notifier.stopping() }
+    if child.watch.ready { notifier.ready() }
+    if child.watch.stopping || plugboard_stop_request() != 0 { notifier.stopping() }
   }
 
-  /// The child's ending, once it has ended with `status`, and all it wrote
-  /// and recorded before.
-  private func ended(_ status: Int32, _ watch: inout StageWatch, _ lines: inout LineBuffer)
-    -> (ChildEnding, StageWatch)
-  {
-    _ = consume(&watch, &lines)
-    if let snapshot = record.read() { watch.apply(snapshot) }
-    tellSystemd(watch)
-    return (ChildEnding(waitStatus: status), watch)
+  /// Whether `descriptor` is among the `woken`.
+  static func woke(_ descriptor: Int32, in woken: [pollfd]) -> Bool {
+    descriptor >= 0 && woken.contains { $0.fd == descriptor && $0.revents != 0 }
   }
 
-  private func drainRequests() {
+  /// Empties the request pipe and reaps what plugin code left behind that
+  /// ended, sparing the supervised `children` (one or two). The request
+  /// itself is kept by the handler; the bytes only wake.
+  static func takeRequests(_ requests: Int32, sparing children: [pid_t]) {
     var bytes = [UInt8](repeating: 0, count: 64)
     while bytes.withUnsafeMutableBytes({ read(requests, $0.baseAddress, $0.count) }) > 0 {}
-  }
-
-  /// The next bytes of the pipe; empty at its end; nil when none are
-  /// waiting.
-  private func readChunk() -> [UInt8]? {
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(progress, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      guard count >= 0 else { return nil }
-      return Array(buffer[..<count])
-    }
-  }
-
-  /// The child's wait status, once it has ended.
-  private func reap(blocking: Bool) -> Int32? {
-    var status: Int32 = 0
-    while true {
-      let result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
-      if result < 0 && errno == EINTR { continue }
-      return result == pid ? status : nil
+    if children.count == 1 {
+      plugboard_reap_strays(children[0])
+    } else {
+      plugboard_reap_strays_except(children[0], children[children.count - 1])
     }
   }
 }

@@ -48,6 +48,8 @@ struct StageWatch: Sendable {
   var stopping = false
   /// The resolution chain at the crash, outermost first.
   var making: [(type: String, site: String)] = []
+  /// What `run`'s deployment brought up, as the child said.
+  var inventory = DeploymentInventory()
 
   /// The faulting address and `PLUGBOARD_CRASH_FRAMES` frames.
   static let maximumCrashSites = Int(PLUGBOARD_CRASH_FRAMES)
@@ -141,6 +143,8 @@ struct StageWatch: Sendable {
       if phase != .bringingUp { ready = true }
     case .stopping:
       stopping = true
+    case .inventory(let item):
+      inventory.apply(item)
     }
   }
 }

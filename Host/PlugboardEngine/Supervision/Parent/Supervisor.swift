@@ -36,6 +36,12 @@ import PlugboardSupervision
 ///   same signal (see `plugboard_exit`), as shells and service managers
 ///   expect; ``superviseIfNeeded(_:)``'s caller exits through
 ///   `Plugboard.exit`.
+/// - For `plugboard run` (`reloadsOnHangup`), once the deployment is
+///   ready, SIGHUP sent to the parent by
+///   a process (`kill -HUP`, systemd's reload) is not passed on: it reloads
+///   the deployment. A new child is forked beside the running one and
+///   replaces it only once its start hooks ran (see ``ReloadFollower``);
+///   one that fails is ended and reported, and the running one carries on.
 ///
 /// Forking rather than starting the executable again saves the second
 /// start of the Swift runtime and Foundation (see BENCHMARKS.md); it is
@@ -71,14 +77,20 @@ package struct Supervisor {
   let timeout: Duration?
   /// `--exit-timeout`, when given.
   var exitTimeout: Duration? = nil
+  /// Whether SIGHUP reloads `run` once it is up (see ``ReloadFollower``);
+  /// otherwise it stops it, as it stops every other command.
+  var reloadsOnHangup = false
 
-  package init(command: String, timeout: Duration?, exitTimeout: Duration? = nil) {
+  package init(
+    command: String, timeout: Duration?, exitTimeout: Duration? = nil, reloadsOnHangup: Bool = false
+  ) {
     self.command = command
     self.timeout = timeout
     self.exitTimeout = exitTimeout
+    self.reloadsOnHangup = reloadsOnHangup && command == Self.runCommand
   }
 
-  private enum Decision {
+  enum Decision {
     case exit(Int32)
     case quarantine(plugin: String, DeploymentProblem)
     case report([String], status: Int32)
@@ -100,63 +112,28 @@ package struct Supervisor {
     _ = plugboard_become_subreaper()
     var launched = launch?.role == .parent ? launch : nil
     while true {
-      let record: StageRecord
-      let pid: pid_t
-      let progress: Int32
+      let started: FollowedChild
       if let adopted = launched {
         launched = nil
-        guard let mapped = adopted.mapRecord() else {
-          // Not followed without its record: started again, here.
-          kill(adopted.peer, SIGKILL)
-          _ = plugboard_end_descendants()
-          close(adopted.progress)
-          continue
-        }
-        (record, pid, progress) = (mapped, adopted.peer, adopted.progress)
-        _ = fcntl(progress, F_SETFD, FD_CLOEXEC)
+        guard let child = adopt(adopted) else { continue }
+        started = child
       } else {
-        // Not deferred: the child returns from here too, and keeps it.
-        guard let created = StageRecord.create() else { return nil }
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-          created.destroy()
-          return nil
+        switch startChild(quarantine: quarantine) {
+        case .inChild, .failed: return nil
+        case .started(let child): started = child
         }
-        // Until the parent forwards them, a signal sent to it must wait
-        // rather than end it with the child still running.
-        plugboard_block_forwarded_signals()
-        let forked = plugboard_fork()
-        if forked < 0 {
-          plugboard_unblock_forwarded_signals()
-          close(ends[0])
-          close(ends[1])
-          created.destroy()
-          return nil
-        }
-        if forked == 0 {
-          // Sockets passed by systemd's socket activation are the
-          // application's, which runs here.
-          plugboard_hand_over_listen_fds(getppid())
-          close(ends[0])
-          Self.continueAsChild(progress: ends[1], record: created, quarantine: quarantine)
-          return nil
-        }
-        close(ends[1])
-        (record, pid, progress) = (created, forked, ends[0])
       }
       notifier?.loading(setAside: quarantine.keys.sorted())
-      let requests = plugboard_forward_signals(pid)
+      let requests = plugboard_forward_signals(started.pid)
       plugboard_unblock_forwarded_signals()
-      let (ending, watch) = ChildFollower(
-        pid: pid, progress: progress, requests: requests, record: record, timeout: timeout,
-        exitTimeout: exitTimeout, notifier: notifier
-      ).follow()
+      guard
+        case .ended(let child, let ending) = followDeployment(started, requests: requests, notifier: notifier)
+      else { return nil }
       // Whatever the child left behind (a process a constructor forked,
       // holding standard output) ends with it.
       _ = plugboard_end_descendants()
-      close(progress)
-      record.destroy()
-      switch decide(ending, watch) {
+      child.release()
+      switch decide(ending, child.watch) {
       case .exit(let status):
         if status != 0 { notifier?.failedToComeUp(Self.summary(ofStatus: status)) }
         return status
@@ -169,24 +146,94 @@ package struct Supervisor {
         plugboard_end_by_signal_at_exit(signal)
         return 128 + signal
       case .quarantine(let plugin, let problem):
-        guard quarantine[plugin] == nil else {
-          // Quarantined, yet it came down again: something other than the
-          // plugin's own code is failing. Say so rather than loop.
-          StandardError.write(Terminal.sanitize("plugboard: \(problem)"), priority: .error)
-          StandardError.write(
-            "plugboard: \(command): the plugin was already set aside and the process still failed; "
-              + "run with --unsupervised to see the failure directly", priority: .error)
-          return ExitStatus.crashed(command: command)
-        }
+        guard quarantine[plugin] == nil else { return alreadySetAside(problem) }
         quarantine[plugin] = problem
       }
     }
+  }
+
+  /// The child the launcher forked, followed from its record; nil when the
+  /// record cannot be mapped: the child is then ended, and started again
+  /// here.
+  private func adopt(_ adopted: LauncherHandoff) -> FollowedChild? {
+    guard let record = adopted.mapRecord() else {
+      kill(adopted.peer, SIGKILL)
+      _ = plugboard_end_descendants()
+      close(adopted.progress)
+      return nil
+    }
+    _ = fcntl(adopted.progress, F_SETFD, FD_CLOEXEC)
+    return FollowedChild(
+      pid: adopted.peer, progress: adopted.progress, record: record, timeout: timeout,
+      exitTimeout: exitTimeout)
+  }
+
+  /// A plugin set aside came down again: something other than the
+  /// plugin's own code is failing. Says so rather than loop.
+  private func alreadySetAside(_ problem: DeploymentProblem) -> Int32 {
+    StandardError.write(Terminal.sanitize("plugboard: \(problem)"), priority: .error)
+    StandardError.write(
+      "plugboard: \(command): the plugin was already set aside and the process still failed; "
+        + "run with --unsupervised to see the failure directly", priority: .error)
+    return ExitStatus.crashed(command: command)
+  }
+
+  enum Start {
+    /// This process is the new child: it goes on to run the command.
+    case inChild
+    /// No child could be started (no memory for the record, no pipe, no
+    /// fork).
+    case failed
+    case started(FollowedChild)
+  }
+
+  /// Forks a new child to run the command, with `quarantine`'s plugins set
+  /// aside; `beside`, a child still running (a reload's), is none of the
+  /// new child's business. The forwarded signals stay blocked in the
+  /// parent when it returns `.started`, until it forwards them.
+  func startChild(quarantine: [String: DeploymentProblem], beside running: FollowedChild? = nil) -> Start {
+    // Not deferred: the child returns from here too, and keeps it.
+    guard let created = StageRecord.create() else { return .failed }
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else {
+      created.destroy()
+      return .failed
+    }
+    // Until the parent forwards them, a signal sent to it must wait
+    // rather than end it with the child still running.
+    plugboard_block_forwarded_signals()
+    let forked = plugboard_fork()
+    if forked < 0 {
+      plugboard_unblock_forwarded_signals()
+      close(ends[0])
+      close(ends[1])
+      created.destroy()
+      return .failed
+    }
+    if forked == 0 {
+      running?.forgetInNewChild()
+      // Sockets passed by systemd's socket activation are the
+      // application's, which runs here.
+      plugboard_hand_over_listen_fds(getppid())
+      close(ends[0])
+      Self.continueAsChild(progress: ends[1], record: created, quarantine: quarantine)
+      return .inChild
+    }
+    close(ends[1])
+    return .started(
+      FollowedChild(
+        pid: forked, progress: ends[0], record: created, timeout: timeout, exitTimeout: exitTimeout))
   }
 
   /// What systemd's status says of a `run` that ended with `status` of its
   /// own before it was ready: the status and its meaning (the journal has
   /// the child's report).
   static func summary(ofStatus status: Int32) -> String {
+    "\(meaning(ofStatus: status)); the journal has the report"
+  }
+
+  /// What `run`'s own exit status `status` means, and the status.
+  static func meaning(ofStatus status: Int32) -> String {
     let meaning =
       switch ExitStatus(rawValue: status) {
       case .runBroken?: "the deployment is broken"
@@ -195,7 +242,7 @@ package struct Supervisor {
       case .runMisuse?: "the command line is wrong"
       default: "plugboard ended"
       }
-    return "\(meaning) (exit status \(status)); the journal has the report"
+    return "\(meaning) (exit status \(status))"
   }
 
   /// What systemd's status says of a child whose end the parent reported
@@ -232,7 +279,7 @@ package struct Supervisor {
     if let record { Progress.start(descriptor: descriptor, record: record, quarantine: quarantine) }
   }
 
-  private func decide(_ ending: ChildEnding, _ watch: StageWatch) -> Decision {
+  func decide(_ ending: ChildEnding, _ watch: StageWatch) -> Decision {
     let report = CrashReport(ending: ending, watch: watch)
     if let earned = watch.exiting?.status {
       // The report was written, or the application ended: what failed is

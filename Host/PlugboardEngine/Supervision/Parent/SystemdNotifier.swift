@@ -20,8 +20,13 @@ import PlugboardSupervision
 ///
 /// The watchdog is the parent's: it pings while it follows a child,
 /// through bring-up (each stage bounded by the stage timeout), hooks and
-/// the application. It shows that plugboard's supervision is alive, not
-/// that the application makes progress.
+/// the application, and through a reload, while it follows two. It shows
+/// that plugboard's supervision is alive, not that the application makes
+/// progress.
+///
+/// A reload (SIGHUP) says `RELOADING=1` with `MONOTONIC_USEC=`, then
+/// `READY=1` once the new deployment took over or failed to come up, with
+/// a `STATUS=` that says which (`Type=notify-reload`).
 ///
 /// A message that cannot be sent (no such socket, a full queue) is
 /// reported once, as a warning, and never stops the command: systemd
@@ -109,6 +114,32 @@ final class SystemdNotifier {
     guard !saidReady, !saidStopping else { return }
     // Escaped: a line break would be a message of its own.
     send("STATUS=Failed to come up: " + Terminal.sanitize(reason))
+  }
+
+  /// A reload begins (`Type=notify-reload`): systemd holds the reload
+  /// job open until ``reloaded()`` or ``reloadFailed(_:)``.
+  /// `monotonicMicroseconds` is when it began, on `CLOCK_MONOTONIC`, as
+  /// systemd asks, to tell this reload from an earlier one.
+  func reloading(monotonicMicroseconds: Int64) {
+    guard !saidStopping else { return }
+    send("RELOADING=1\nMONOTONIC_USEC=\(monotonicMicroseconds)\nSTATUS=Reloading")
+  }
+
+  /// The new deployment is up and took over: the reload job is done.
+  func reloaded() {
+    guard !saidStopping else { return }
+    send("READY=1\nSTATUS=Running")
+  }
+
+  /// The new deployment did not come up, for `reason`; the running one
+  /// carries on. `READY=1` ends the reload job all the same: systemd's
+  /// protocol has no word for a failed reload, and without it systemd
+  /// would wait out its timeout for a reload that is over, while the
+  /// service still serves. The status says what happened.
+  func reloadFailed(_ reason: String) {
+    guard !saidStopping else { return }
+    // Escaped: a line break would be a message of its own.
+    send("READY=1\nSTATUS=Reload failed: " + Terminal.sanitize(reason) + "; running the previous deployment")
   }
 
   /// An orderly stop begins: a request came, or the application ended.

@@ -1,0 +1,167 @@
+import PlugboardSupervision
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Follows two supervised children at once, while a reload of `run`
+/// brings a new deployment up beside the running one: the running child
+/// (`old`) keeps serving, the new one (`new`) is followed through its
+/// bring-up as any child is, each under its own ``ChildDeadlines``.
+///
+/// What happens, and when it ends:
+/// - The new child says it is ready (its start hooks ran): it becomes the
+///   deployment. The old one gets its stop request (SIGTERM: its stop
+///   hooks, within its own limits), stop requests sent to the parent go
+///   to the new one only from then, and the reload ends when the old one
+///   has ended: ``Outcome/switched(new:old:oldEnding:upAfter:)``.
+/// - The new child ends first: the reload failed, the old one runs on
+///   untouched: ``Outcome/failed(old:new:ending:)``.
+/// - A stop request (SIGINT, SIGTERM) comes before the switch: the parent
+///   passed it on to both, each stops once in its own way (the new one
+///   during bring-up ends by it, within the stop grace; in its start hooks
+///   it stops what it started), and the command ends as the old child's
+///   ending says once both ended: ``Outcome/ended(deployment:ending:other:)``.
+/// - The old child ends by itself before the switch (its application
+///   ended, or crashed): the deployment has ended. The new one is asked to
+///   stop, and the command ends as the old one's ending says.
+///
+/// It sleeps in `poll(2)` on both children's pipes and pidfds and the
+/// request pipe, until the sooner of their deadlines; a reload asked for
+/// meanwhile is left pending, for the follower of whichever child is the
+/// deployment afterwards to start (see ``ChildFollower``).
+struct ReloadFollower {
+  private(set) var old: FollowedChild
+  private(set) var new: FollowedChild
+  let requests: Int32
+  let notifier: SystemdNotifier?
+  /// When the reload began, in nanoseconds of `CLOCK_MONOTONIC`.
+  let began: Int64
+  private var oldEnding: ChildEnding?
+  private var newEnding: ChildEnding?
+  /// When the new child took over, once it did.
+  private var switchedAt: Int64?
+  /// Whether the new child was asked to stop because the old one ended.
+  private var newAskedToStop = false
+
+  init(old: FollowedChild, new: FollowedChild, requests: Int32, notifier: SystemdNotifier?, began: Int64) {
+    (self.old, self.new, self.requests, self.notifier, self.began) = (old, new, requests, notifier, began)
+  }
+
+  enum Outcome {
+    /// The new child ended, `ending`, before it was ready; the old one
+    /// runs on.
+    case failed(old: FollowedChild, new: FollowedChild, ending: ChildEnding)
+    /// The new child is the deployment, up `upAfter` the reload began; the
+    /// old one ended after its stop request, `oldEnding`.
+    case switched(new: FollowedChild, old: FollowedChild, oldEnding: ChildEnding, upAfter: Duration)
+    /// Both ended: the command ends as `deployment`'s `ending` says;
+    /// `other` is the child that was not the deployment.
+    case ended(deployment: FollowedChild, ending: ChildEnding, other: FollowedChild)
+  }
+
+  private var stopRequested: Bool { plugboard_stop_request() != 0 }
+
+  /// Follows both children until one of the outcomes.
+  mutating func follow() -> Outcome {
+    while true {
+      if oldEnding == nil { old.refresh() }
+      if newEnding == nil { new.refresh() }
+      tellSystemd()
+      if let outcome = settle() { return outcome }
+      stepOrSleep()
+    }
+  }
+
+  /// The outcome, once there is one; else switches over when the new
+  /// child is ready, or asks it to stop when the deployment has ended.
+  private mutating func settle() -> Outcome? {
+    if let oldEnding, let newEnding {
+      return switchedAt == nil
+        ? .ended(deployment: old, ending: oldEnding, other: new)
+        : .ended(deployment: new, ending: newEnding, other: old)
+    }
+    if switchedAt == nil, oldEnding == nil, newEnding == nil, new.watch.ready, !stopRequested { switchOver() }
+    if let switchedAt, let oldEnding {
+      return .switched(new: new, old: old, oldEnding: oldEnding, upAfter: .nanoseconds(switchedAt - began))
+    }
+    if switchedAt == nil, let newEnding, oldEnding == nil, !stopRequested {
+      return .failed(old: old, new: new, ending: newEnding)
+    }
+    if switchedAt == nil, oldEnding != nil, !newAskedToStop {
+      newAskedToStop = true
+      kill(new.pid, SIGTERM)
+    }
+    return nil
+  }
+
+  /// The new child is ready: from now on it gets the stop requests, the
+  /// old one its own, and systemd hears that the reload is done.
+  private mutating func switchOver() {
+    switchedAt = plugboard_monotonic_now()
+    _ = plugboard_forward_signals(new.pid)
+    kill(old.pid, SIGTERM)
+    notifier?.reloaded()
+  }
+
+  /// STOPPING=1 for a stop request, or when the deployment stops by
+  /// itself; never for the old child's stop after the switch.
+  private func tellSystemd() {
+    guard let notifier else { return }
+    let deployment = switchedAt == nil ? old : new
+    if stopRequested || deployment.watch.stopping { notifier.stopping() }
+  }
+
+  /// Kills a child that overran a deadline, or sleeps until the sooner
+  /// of the two children's deadlines (or systemd's next ping) and takes in
+  /// what woke the parent.
+  private mutating func stepOrSleep() {
+    let now = plugboard_monotonic_now()
+    let ping = notifier?.pingDeadline(now: now)
+    var wait: Int32 = -1
+    let stop = stopRequested
+    let stopNew = stop || newAskedToStop
+    guard Self.step(&old, &oldEnding, now: now, stop: stop, ping: ping, wait: &wait),
+      Self.step(&new, &newEnding, now: now, stop: stopNew, ping: ping, wait: &wait)
+    else { return }
+    sleep(wait)
+  }
+
+  /// Steps `child`, unless it has ended: kills it when a deadline passed
+  /// (false: the parent looks again at once), else shortens `wait` to its
+  /// next deadline.
+  private static func step(
+    _ child: inout FollowedChild, _ ending: inout ChildEnding?, now: Int64, stop: Bool, ping: Int64?,
+    wait: inout Int32
+  ) -> Bool {
+    guard ending == nil else { return true }
+    guard !child.pollEntries.isEmpty else {
+      ending = child.waitForTheEnd()
+      return false
+    }
+    let watch = child.watch
+    switch child.deadlines.next(now: now, watch: watch, stopRequested: stop, ping: ping) {
+    case .kill(_, let report):
+      ending = child.kill(then: report)
+      return false
+    case .poll(let milliseconds, _):
+      wait = ChildDeadlines.sooner(wait, milliseconds)
+      return true
+    }
+  }
+
+  /// Sleeps in `poll(2)` for at most `wait` milliseconds on both
+  /// children's descriptors and the requests.
+  private mutating func sleep(_ wait: Int32) {
+    var watched: [pollfd] = []
+    if oldEnding == nil { watched += old.pollEntries }
+    if newEnding == nil { watched += new.pollEntries }
+    if requests >= 0 { watched.append(pollfd(fd: requests, events: Int16(POLLIN), revents: 0)) }
+    guard poll(&watched, nfds_t(watched.count), wait) > 0 else { return }
+    if ChildFollower.woke(requests, in: watched) {
+      ChildFollower.takeRequests(requests, sparing: [old.pid, new.pid])
+    }
+    if oldEnding == nil, let status = old.take(watched) { oldEnding = old.ended(status) }
+    if newEnding == nil, let status = new.take(watched) { newEnding = new.ended(status) }
+  }
+}

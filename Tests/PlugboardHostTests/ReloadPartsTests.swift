@@ -1,0 +1,50 @@
+import Testing
+
+@testable import PlugboardEngine
+
+/// The pieces of a reload that need no process: the sooner of two
+/// children's deadlines, the inventory on the pipe, and what changed.
+@Suite struct ReloadPartsTests {
+  @Test func theSoonerOfTwoWaitsBoundsTheSleep() {
+    #expect(ChildDeadlines.sooner(-1, -1) == -1)
+    #expect(ChildDeadlines.sooner(-1, 250) == 250)
+    #expect(ChildDeadlines.sooner(40, -1) == 40)
+    #expect(ChildDeadlines.sooner(40, 250) == 40)
+    #expect(ChildDeadlines.sooner(0, 250) == 0)
+  }
+
+  @Test func anInventoryItemTravelsAsOneLine() {
+    let item = DeploymentInventory.Item(kind: .plugin, name: "Tab\there", identity: "12:3.4")
+    let line = ProgressEvent.inventory(item).line
+    #expect(line == "Ip\tTab\\there\t12:3.4")
+    #expect(ProgressEvent(line: Substring(line)) == .inventory(item))
+    #expect(ProgressEvent(line: "Ix\tName\t1") == nil)
+    #expect(ProgressEvent(line: "Ip\tName") == nil)
+  }
+
+  private func inventory(_ items: [(DeploymentInventory.Item.Kind, String, String)]) -> DeploymentInventory {
+    var inventory = DeploymentInventory()
+    for (kind, name, identity) in items { inventory.apply(.init(kind: kind, name: name, identity: identity)) }
+    return inventory
+  }
+
+  @Test func whatChangedNamesPluginsProfileAndConfiguration() {
+    let old = inventory([
+      (.plugin, "Kept", "1:1.0"), (.plugin, "Rebuilt", "1:1.0"), (.plugin, "Gone", "1:1.0"),
+      (.configuration, "Kept", "aaaa"), (.profile, "staging", ""),
+    ])
+    let new = inventory([
+      (.plugin, "Kept", "1:1.0"), (.plugin, "Rebuilt", "2:1.5"), (.plugin, "Added", "1:1.0"),
+      (.configuration, "Kept", "bbbb"), (.profile, "", ""),
+    ])
+    #expect(
+      DeploymentInventory.changes(from: old, to: new) == [
+        "plugins added: Added", "plugins removed: Gone", "plugins rebuilt: Rebuilt",
+        "profile: staging → none",
+        "configuration changed: Kept",
+      ])
+    #expect(DeploymentInventory.changes(from: old, to: old) == [])
+    #expect(
+      DeploymentInventory.changes(from: DeploymentInventory(), to: new) == ["what changed is not known"])
+  }
+}
