@@ -30,16 +30,16 @@ import Testing
   @Test(arguments: [
     (
       [],
-      "missing command; expected one of 'run', 'list', 'check', 'explain', 'graph', 'pin', 'new', 'completion'"
+      "missing command; expected one of 'run', 'reload', 'list', 'check', 'explain', 'graph', 'pin', 'new', 'completion'"
     ),
     (["lst"], "unknown command 'lst'; did you mean 'list'?"),
     (
       ["deploy"],
-      "unknown command 'deploy'; expected one of 'run', 'list', 'check', 'explain', 'graph', 'pin', 'new', 'completion'"
+      "unknown command 'deploy'; expected one of 'run', 'reload', 'list', 'check', 'explain', 'graph', 'pin', 'new', 'completion'"
     ),
     (
       ["--manifest", "x"],
-      "missing command after '--manifest x'; expected one of 'run', 'list', 'check', 'explain', 'graph', "
+      "missing command after '--manifest x'; expected one of 'run', 'reload', 'list', 'check', 'explain', 'graph', "
         + "'pin', 'new', 'completion'"
     ),
     (["--jsn", "list"], "unknown option '--jsn'; did you mean '--json'?"),

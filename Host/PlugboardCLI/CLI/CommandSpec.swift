@@ -20,7 +20,8 @@ struct CommandSpec: Sendable {
   static let run = CommandSpec(
     name: Supervisor.runCommand,
     summary: "load the deployment's plugins, then resolve and run its Application",
-    options: [.manifest, .profile] + OptionSpec.supervision + [.hookTimeout], passthrough: "ARGUMENTS…",
+    options: [.manifest, .profile] + OptionSpec.supervision + [.hookTimeout, .pidFile],
+    passthrough: "ARGUMENTS…",
     statuses: HelpText.runStatuses)
 
   static let list = CommandSpec(
@@ -37,7 +38,18 @@ struct CommandSpec: Sendable {
     summary: "write the SHA-256 pins of the plugins and their libraries (hashes files; loads nothing)",
     options: [.manifest], passthrough: nil)
 
-  static let all = [run, list, check, explain, graph, pin, new, completion]
+  static let reload = CommandSpec(
+    name: "reload",
+    summary:
+      "make a running 'plugboard run' reload its deployment (it runs what 'plugboard check' checks first)",
+    options: [
+      OptionSpec(name: ReloadCommand.pidOption, valueName: "PID", help: "the supervising process of the run"),
+      OptionSpec(
+        name: ReloadCommand.pidFileOption, valueName: "PATH", help: "the file 'run --pid-file PATH' wrote"),
+    ],
+    passthrough: nil, statuses: HelpText.reloadStatuses)
+
+  static let all = [run, reload, list, check, explain, graph, pin, new, completion]
 
   func option(named name: String) -> OptionSpec? {
     options.first { $0.name == name }

@@ -50,6 +50,13 @@ enum HelpText {
     zsh or fish).
     """
 
+  /// `reload`: it signals a running deployment and loads nothing.
+  static let reloadStatuses = """
+    Exit status: 0 the reload was asked for (the running deployment reports how it went on its
+    stderr, or the journal; run 'plugboard check' on the new manifest first to see what it
+    would find); 1 the process is not a running 'plugboard run' of yours; 2 command-line misuse.
+    """
+
   /// `list`, `check`, `explain`, `graph`, `pin`: see ``ExitStatus``.
   static let reportingStatuses = """
     Exit status: 0 healthy; 1 problems found in the deployment (reported on stderr);

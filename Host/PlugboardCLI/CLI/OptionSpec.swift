@@ -76,6 +76,12 @@ struct OptionSpec: Sendable {
     help: "stop plugin code run at exit that takes longer (default: the stage timeout; overrides exitTimeout)"
   )
 
+  /// `--pid-file PATH`: for `run`, where its supervising process writes
+  /// its pid; for `reload`, where to read it.
+  static let pidFile = OptionSpec(
+    name: ReloadCommand.pidFileOption, valueName: "PATH",
+    help: "write the supervising process's pid to PATH, for plugboard reload (removed at the end)")
+
   /// The options of every command that brings a deployment up.
   static let supervision = [unsupervised, stageTimeout, exitTimeout, verbose, quiet, logLevel]
 }

@@ -82,6 +82,7 @@ package enum Plugboard {
       case CommandSpec.explain.name: return ExplainCommand(options: options, console: console).execute()
       case CommandSpec.graph.name: return GraphCommand(options: options, console: console).execute()
       case CommandSpec.pin.name: return PinCommand(options: options, console: console).execute()
+      case CommandSpec.reload.name: return ReloadCommand(options: options, console: console).execute()
       case CommandSpec.new.name: return NewCommand(options: options, console: console).execute()
       case CommandSpec.completion.name: return CompletionCommand(options: options, console: console).execute()
       default:

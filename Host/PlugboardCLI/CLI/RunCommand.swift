@@ -1,5 +1,9 @@
 import PlugboardEngine
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `plugboard run`: bring the deployment up and, only if it is healthy,
 /// resolve its `Application` and run it with the arguments after `--`.
 ///
@@ -15,6 +19,7 @@ struct RunCommand {
   let console: any Console
 
   func execute() async -> ExitStatus.RawValue {
+    writePidFile()
     let request = DeploymentRequest(options: options, command: CommandSpec.run.name)
     do throws(RunFailure) {
       let deployment: Deployment
@@ -43,6 +48,20 @@ struct RunCommand {
     } catch {
       for line in error.lines() { console.err(line) }
       return error.exitStatus
+    }
+  }
+
+  /// `--pid-file PATH`: the supervising process's pid, for `plugboard
+  /// reload`, written before anything is brought up. Unsupervised, there
+  /// is no process that reloads: nothing is written.
+  private func writePidFile() {
+    guard let path = options.values[OptionSpec.pidFile.name] else { return }
+    guard Progress.isSupervised else {
+      console.warn("plugboard: run: warning: --pid-file is not written with --unsupervised: nothing reloads")
+      return
+    }
+    if let failure = PidFile.write(path, pid: getppid()) {
+      console.warn("plugboard: run: warning: \(Terminal.sanitize(failure))")
     }
   }
 }

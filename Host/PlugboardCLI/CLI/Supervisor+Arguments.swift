@@ -28,16 +28,34 @@ extension Supervisor {
         !options.flags.contains(OptionSpec.unsupervised.name), let limits = timeouts(options)
       else { return nil }
       hideGivenSettings()
-      return Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1], reloadsOnHangup: true)
-        .supervise()
+      return withPidFile(name, options) {
+        Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1], reloadsOnHangup: true)
+          .supervise()
+      }
     }
     hideGivenSettings()
     guard case .command(let name, let options)? = parsed else {
       return Supervisor(command: arguments.first ?? runCommand, timeout: nil).supervise(adopting: launch)
     }
     let limits = timeouts(options) ?? [nil, nil]
-    return Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1], reloadsOnHangup: true)
-      .supervise(adopting: launch)
+    return withPidFile(name, options) {
+      Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1], reloadsOnHangup: true)
+        .supervise(adopting: launch)
+    }
+  }
+
+  /// Runs `supervise`, then removes the file `run --pid-file PATH` names
+  /// (which the child wrote; see ``PidFile``), in the parent: the child
+  /// returns nil.
+  private static func withPidFile(_ command: String, _ options: ParsedOptions, _ supervise: () -> Int32?)
+    -> Int32?
+  {
+    guard command == runCommand, let path = options.values[OptionSpec.pidFile.name] else {
+      return supervise()
+    }
+    let status = supervise()
+    if status != nil { PidFile.remove(path) }
+    return status
   }
 
   /// The supervising parent keeps the environment it was started with, and

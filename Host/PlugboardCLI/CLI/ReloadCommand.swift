@@ -1,0 +1,179 @@
+import PlugboardEngine
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `plugboard reload`: asks a running `plugboard run` to reload its
+/// deployment, by sending its supervising process SIGHUP (see
+/// Docs/operating.md, "Reloading"). The running deployment says how the
+/// reload went, on its standard error (the journal, under systemd).
+///
+/// The process is named by `--pid PID` or by the file `run --pid-file`
+/// wrote. It must be a supervising `plugboard run` of the same user: a
+/// SIGHUP to anything else would stop it (the supervised child) or do
+/// who knows what (another program).
+struct ReloadCommand {
+  static let pidOption = "--pid"
+  static let pidFileOption = "--pid-file"
+
+  let options: ParsedOptions
+  let console: any Console
+
+  func execute() -> ExitStatus.RawValue {
+    let name = CommandSpec.reload.name
+    let target: pid_t
+    switch requestedProcess() {
+    case .success(let pid): target = pid
+    case .failure(let error):
+      for line in error.lines { console.err(line) }
+      return ExitStatus.misuse.rawValue
+    }
+    if let refusal = SupervisorProcess.refusal(of: target) {
+      console.err("plugboard: \(name): \(refusal)")
+      return ExitStatus.problems.rawValue
+    }
+    guard kill(target, SIGHUP) == 0 else {
+      console.err("plugboard: \(name): could not signal pid \(target): \(String(cString: strerror(errno)))")
+      return ExitStatus.problems.rawValue
+    }
+    console.out(
+      "plugboard: \(name): asked pid \(target) to reload; it reports the outcome on its standard error "
+        + "(under systemd, the journal)")
+    return ExitStatus.healthy.rawValue
+  }
+
+  /// The pid `--pid` gives, or the one in the file `--pid-file` names.
+  private func requestedProcess() -> Result<pid_t, UsageError> {
+    let name = CommandSpec.reload.name
+    switch (options.values[Self.pidOption], options.values[Self.pidFileOption]) {
+    case (let text?, nil):
+      guard let pid = pid_t(text), pid > 1 else {
+        return .failure(
+          UsageError(
+            message: "\(Self.pidOption) takes a process id, found '\(Terminal.sanitize(text))'", command: name
+          ))
+      }
+      return .success(pid)
+    case (nil, let path?):
+      return PidFile.read(path).mapError { UsageError(message: $0.message, command: name) }
+    default:
+      return .failure(
+        UsageError(
+          message:
+            "give the running plugboard's process: \(Self.pidOption) PID, or \(Self.pidFileOption) PATH "
+            + "as 'run --pid-file' wrote it", command: name))
+    }
+  }
+}
+
+/// What `/proc` says of a process that `plugboard reload` is asked to
+/// signal: whether it is a supervising `plugboard run` of this user.
+enum SupervisorProcess {
+  /// Why `pid` is not one, with the fix; nil when it is.
+  static func refusal(of pid: pid_t) -> String? {
+    guard let owner = field(pid, "Uid").flatMap({ uid_t($0) }) else { return "no process \(pid) is running" }
+    guard owner == getuid() else {
+      return "process \(pid) belongs to another user; run plugboard reload as that user"
+    }
+    guard isPlugboardRun(pid) else {
+      return "process \(pid) is not a running 'plugboard run'; give the pid 'run --pid-file' wrote, "
+        + "or systemd's MainPID (systemctl show -p MainPID UNIT)"
+    }
+    if let parent = field(pid, "PPid").flatMap({ pid_t($0) }), isPlugboardRun(parent) {
+      return "process \(pid) is the supervised child of 'plugboard run'; a SIGHUP would stop it: "
+        + "give its supervising process, pid \(parent)"
+    }
+    return nil
+  }
+
+  /// Whether `pid` runs plugboard (the same executable as this process),
+  /// with the command `run`.
+  private static func isPlugboardRun(_ pid: pid_t) -> Bool {
+    guard let name = text("/proc/\(pid)/comm")?.split(separator: "\n").first,
+      let own = text("/proc/self/comm")?.split(separator: "\n").first, name == own,
+      let line = text("/proc/\(pid)/cmdline")
+    else { return false }
+    let arguments = line.split(separator: "\0", omittingEmptySubsequences: false)
+    return arguments.count > 1 && arguments.dropFirst().contains(Substring(Supervisor.runCommand))
+  }
+
+  /// The first word of `name:` in `/proc/PID/status` (the real user id
+  /// for `Uid`).
+  private static func field(_ pid: pid_t, _ name: String) -> String? {
+    guard let status = text("/proc/\(pid)/status") else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
+      return line.dropFirst(name.count + 1).split(whereSeparator: { $0 == "\t" || $0 == " " }).first.map(
+        String.init)
+    }
+    return nil
+  }
+
+  private static func text(_ path: String) -> String? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while bytes.count < 1 << 20 {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      bytes += buffer[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+/// The file `run --pid-file PATH` writes: the supervising process's pid
+/// and a newline, for `plugboard reload --pid-file PATH` and scripts.
+///
+/// The supervised child writes it, before it brings the deployment up: the
+/// launcher starts the child and the parent side by side, and the child
+/// may be up before the parent has started. The parent removes it at the
+/// end.
+enum PidFile {
+  struct Failure: Error {
+    let message: String
+  }
+  /// Writes `pid` to `path`, replacing the file; the reason when it
+  /// cannot.
+  static func write(_ path: String, pid: pid_t) -> String? {
+    let text = "\(pid)\n"
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+    guard descriptor >= 0 else {
+      return "cannot write the pid file '\(path)': \(String(cString: strerror(errno)))"
+    }
+    defer { close(descriptor) }
+    let written = text.utf8CString.withUnsafeBufferPointer {
+      Glibc.write(descriptor, $0.baseAddress, $0.count - 1)
+    }
+    return written == text.utf8.count ? nil : "cannot write the pid file '\(path)'"
+  }
+
+  /// Removes `path` if it still holds this process's pid (another run may
+  /// have written it since).
+  static func remove(_ path: String) {
+    guard case .success(let pid) = read(path), pid == getpid() else { return }
+    unlink(path)
+  }
+
+  /// The pid in `path`, or why there is none.
+  static func read(_ path: String) -> Result<pid_t, Failure> {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      return .failure(
+        Failure(
+          message:
+            "cannot read the pid file '\(Terminal.sanitize(path))': \(String(cString: strerror(errno)))"))
+    }
+    defer { close(descriptor) }
+    var buffer = [UInt8](repeating: 0, count: 32)
+    let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+    let text = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+    guard let pid = pid_t(text.split(separator: "\n").first ?? ""), pid > 1 else {
+      return .failure(Failure(message: "the pid file '\(Terminal.sanitize(path))' holds no process id"))
+    }
+    return .success(pid)
+  }
+}
