@@ -295,6 +295,31 @@ import Testing
     #expect(socket.next() == SystemdNotifyTests.stopping)
     #expect(socket.next(timeout: .zero) == nil)
   }
+
+  /// The watchdog is pinged through a reload: the parent follows both
+  /// children, and a new deployment that takes its time (here a start hook
+  /// that waits) is bounded by its own limits, not by the watchdog.
+  @Test func theWatchdogIsPingedDuringAReload() throws {
+    let socket = try NotifySocket()
+    let running = try Running(
+      hookTimeout: "60", environment: ["NOTIFY_SOCKET": socket.address, "WATCHDOG_USEC": "200000"])
+    _ = socket.messages(until: { $0 == SystemdNotifyTests.ready })
+    try running.folder.write("mode", "hang-cache")
+    running.process.signal(SIGHUP)
+    #expect(try running.process.waitForLine("Cache waits"))
+    var reloading = false
+    var pings = 0
+    _ = socket.messages(until: { message in
+      if message.hasPrefix("RELOADING=1\n") {
+        reloading = true
+      } else if reloading, message == "WATCHDOG=1" {
+        pings += 1
+      }
+      return pings == 3
+    })
+    #expect(reloading && pings == 3)
+    try running.stop()
+  }
 }
 
 /// `plugboard reload`: it finds the run by its pid file (or `--pid`) and
