@@ -119,6 +119,25 @@ import Testing
     #expect(running.stderrLines == [Self.reloading] + Self.hookFailed + [outcome ?? ""])
   }
 
+  /// A reload that fails after the new deployment said what it brought
+  /// up says what it would have changed.
+  @Test func aFailedReloadSaysWhatItWouldHaveChanged() throws {
+    let running = try Running()
+    try running.folder.write(
+      "plugins.json",
+      Running.manifest(
+        hookTimeout: "5", extra: [("GreetingProvider", BuildProducts.library("GreetingProvider"))]))
+    let outcome = try running.reload(mode: "fail-cache")
+    #expect(outcome == Self.failed("a start hook failed (exit status 69)"))
+    try running.stop()
+    #expect(
+      running.stderrLines
+        == [Self.reloading] + Self.hookFailed + [
+          "plugboard: run: what the reload would have changed: plugins added: GreetingProvider",
+          outcome ?? "",
+        ])
+  }
+
   /// A start hook of the new deployment that never returns is given up at
   /// the manifest's `hookTimeout`; the running one carries on.
   @Test func aHangingStartHookLeavesTheRunningDeployment() throws {

@@ -18,11 +18,17 @@ struct ReloadReport {
   let reason: String
   /// From the reload request to the failure.
   let took: Duration
+  /// What the new deployment would have changed, when it got as far as
+  /// saying what it brought up (a start hook failed) and something did.
+  var changes: [String] = []
 
   /// The failure's lines, ending with the one that says the running
   /// deployment carries on.
   func failureLines(command: String) -> [String] {
-    lines + [
+    let changed =
+      changes.isEmpty
+      ? [] : ["plugboard: \(command): what the reload would have changed: " + changes.joined(separator: "; ")]
+    return lines + changed + [
       "plugboard: \(command): reload failed after \(ElapsedTime.text(took)): \(reason); "
         + "the running deployment carries on"
     ]

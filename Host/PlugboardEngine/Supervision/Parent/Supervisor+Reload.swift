@@ -81,8 +81,11 @@ extension Supervisor {
     case .failed(let old, let new, let ending):
       new.release()
       _ = plugboard_forward_signals(old.pid)
-      let took = Duration.nanoseconds(plugboard_monotonic_now() - began)
-      reportFailure(failure(ending, new.watch, took: took), notifier)
+      var report = failure(ending, new.watch, took: Duration.nanoseconds(plugboard_monotonic_now() - began))
+      if new.watch.inventory.isComplete {
+        report.changes = DeploymentInventory.changes(from: old.watch.inventory, to: new.watch.inventory)
+      }
+      reportFailure(report, notifier)
       return .follow(old)
     case .switched(let new, let old, let oldEnding, let upAfter):
       old.release()
