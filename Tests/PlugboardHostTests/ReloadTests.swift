@@ -54,6 +54,13 @@ import Testing
         + #""plugins": [ \#(entries.joined(separator: ", ")) ] }"#
     }
 
+    /// Rewrites the manifest with `plugin`, a test plugin, after
+    /// LifecycleProbe.
+    func add(_ plugin: String) throws {
+      try folder.write(
+        "plugins.json", Self.manifest(hookTimeout: "5", extra: [(plugin, BuildProducts.library(plugin))]))
+    }
+
     /// Sets the next bring-up's mode, sends SIGHUP, and returns the line
     /// that ends the reload (`reloaded` or `reload failed`), time masked.
     func reload(mode text: String = "", skipping: Int = 0) throws -> String? {
@@ -123,10 +130,7 @@ import Testing
   /// up says what it would have changed.
   @Test func aFailedReloadSaysWhatItWouldHaveChanged() throws {
     let running = try Running()
-    try running.folder.write(
-      "plugins.json",
-      Running.manifest(
-        hookTimeout: "5", extra: [("GreetingProvider", BuildProducts.library("GreetingProvider"))]))
+    try running.add("GreetingProvider")
     let outcome = try running.reload(mode: "fail-cache")
     #expect(outcome == Self.failed("a start hook failed (exit status 69)"))
     try running.stop()
@@ -180,10 +184,7 @@ import Testing
   /// carries on (no plugin is set aside in it).
   @Test func aCrashingPluginLeavesTheRunningDeployment() throws {
     let running = try Running()
-    try running.folder.write(
-      "plugins.json",
-      Running.manifest(
-        hookTimeout: "5", extra: [("TrappingAssembly", BuildProducts.library("TrappingAssembly"))]))
+    try running.add("TrappingAssembly")
     let outcome = try #require(try running.reload())
     #expect(
       outcome.hasPrefix(
@@ -201,10 +202,7 @@ import Testing
   /// the old one stops in order, once; the report says what changed.
   @Test func aReloadBringsTheNewDeploymentUpThenStopsTheOldOne() throws {
     let running = try Running()
-    try running.folder.write(
-      "plugins.json",
-      Running.manifest(
-        hookTimeout: "5", extra: [("GreetingProvider", BuildProducts.library("GreetingProvider"))]))
+    try running.add("GreetingProvider")
     let outcome = try running.reload()
     #expect(
       outcome
