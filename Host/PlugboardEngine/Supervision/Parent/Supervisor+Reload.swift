@@ -21,7 +21,6 @@ extension Supervisor {
   /// asked for meanwhile: the child that is the deployment changes when
   /// one succeeds.
   func followDeployment(_ first: FollowedChild, requests: Int32, notifier: SystemdNotifier?) -> Followed {
-    if reloadsOnHangup { plugboard_reload_on_hangup() }
     var follower = ChildFollower(child: first, requests: requests, notifier: notifier)
     while true {
       switch follower.follow() {

@@ -110,6 +110,9 @@ package struct Supervisor {
     // Processes plugin code starts stay plugboard's descendants, to be
     // ended with the child that started them.
     _ = plugboard_become_subreaper()
+    // Before any signal is unblocked: the launcher kept one waiting may be
+    // a SIGHUP for a child already up. The follower decides what it does.
+    if reloadsOnHangup { plugboard_reload_on_hangup() }
     var launched = launch?.role == .parent ? launch : nil
     while true {
       let started: FollowedChild
