@@ -1,3 +1,4 @@
+import PlugboardLaunch
 import PlugboardSupervision
 
 #if canImport(Glibc)
@@ -81,7 +82,7 @@ struct ReloadFollower {
         ? .ended(deployment: old, ending: oldEnding, other: new)
         : .ended(deployment: new, ending: newEnding, other: old)
     }
-    if switchedAt == nil, oldEnding == nil, newEnding == nil, new.watch.ready, !stopRequested { switchOver() }
+    if switchedAt == nil, oldEnding == nil, newEnding == nil, new.watch.ready { switchOver() }
     if let switchedAt, let oldEnding {
       return .switched(new: new, old: old, oldEnding: oldEnding, upAfter: .nanoseconds(switchedAt - began))
     }
@@ -90,17 +91,33 @@ struct ReloadFollower {
     }
     if switchedAt == nil, oldEnding != nil, !newAskedToStop {
       newAskedToStop = true
-      kill(new.pid, SIGTERM)
+      Self.unlessAskedToStop { kill(new.pid, SIGTERM) }
     }
     return nil
+  }
+
+  /// Runs `signal`, a stop request of the parent's own, unless a stop
+  /// request came: that one was passed on already, and a second request
+  /// from another sender would end the child at once, its stop hooks cut
+  /// short. The forwarded signals wait meanwhile, so that none is passed
+  /// on between the look and the signal.
+  private static func unlessAskedToStop(_ signal: () -> Void) {
+    plugboard_block_forwarded_signals()
+    if plugboard_stop_request() == 0 { signal() }
+    plugboard_unblock_forwarded_signals()
   }
 
   /// The new child is ready: from now on it gets the stop requests, the
   /// old one its own, and systemd hears that the reload is done.
   private mutating func switchOver() {
+    var switched = false
+    Self.unlessAskedToStop {
+      _ = plugboard_forward_signals(new.pid)
+      kill(old.pid, SIGTERM)
+      switched = true
+    }
+    guard switched else { return }
     switchedAt = plugboard_monotonic_now()
-    _ = plugboard_forward_signals(new.pid)
-    kill(old.pid, SIGTERM)
     notifier?.reloaded()
   }
 
