@@ -1,5 +1,6 @@
 import Foundation
 import PlugboardTestSupport
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -107,5 +108,60 @@ import Testing
       process.stderrText.contains("plugin 'TrappingAssembly'")
         && process.stderrText.contains("crashed with SIGILL"),
       "\(process.stderrText)")
+  }
+
+  /// A client asking for the menu in a loop, a connection per request,
+  /// throughout a reload that adds a plugin: every request is answered,
+  /// by the old child and then by the new one, which shows the new
+  /// feature; no connection is refused or reset.
+  @Test func aClientAskingThroughoutAReloadGetsEveryAnswer() throws {
+    let (folder, manifest) = try SampleManifest.withoutIssueList()
+    defer { withExtendedLifetime(folder) {} }
+    let (process, port) = try ActivationSocket.start(["run", "--manifest", manifest, "--", "--serve"])
+    // Up: a SIGHUP before then would stop it.
+    try #require(try process.waitForLine { $0.hasPrefix("Serving the menu on 1 socket") } != nil)
+    let old = try servingChild(of: process)
+
+    let reloaded = Atomic<Bool>(false)
+    let asked = Mutex<(answers: [String?], refused: Int, reset: Int)>(([], 0, 0))
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      defer { done.signal() }
+      let client = MenuClient(port: port)
+      // Until the reload is over, then ten more.
+      var after = 0
+      while after < 10 {
+        if reloaded.load(ordering: .sequentiallyConsistent) { after += 1 }
+        let answer = try? client.ask("menu")
+        asked.withLock { $0.answers.append(answer) }
+      }
+      asked.withLock { ($0.refused, $0.reset) = (client.refused, client.reset) }
+    }.start()
+    defer { reloaded.store(true, ordering: .sequentiallyConsistent) }
+
+    try SampleManifest.dropIssueList(into: folder)
+    process.signal(SIGHUP)
+    let outcome = try process.waitForLine(onStderr: true) {
+      $0.hasPrefix("plugboard: run: reloaded: ") || $0.hasPrefix("plugboard: run: reload failed ")
+    }
+    #expect(outcome?.hasSuffix("; plugins added: IssueList") == true, "\(process.stderrText)")
+    let new = try servingChild(of: process)
+    reloaded.store(true, ordering: .sequentiallyConsistent)
+    try #require(
+      done.wait(timeout: .now() + .seconds(Int(GroupedProcess.limit.components.seconds))) == .success)
+
+    let (answers, refused, reset) = asked.withLock { $0 }
+    #expect(refused == 0 && reset == 0, "\(answers.count) requests")
+    #expect(!answers.contains(nil))
+    let before = "Menu (2 features): Account, Help; served by pid \(old)"
+    let after = "Menu (3 features): Account, Open issues, Help; served by pid \(new)"
+    #expect(new != old)
+    #expect(answers.first == before)
+    #expect(answers.last == after)
+    #expect(answers.allSatisfy { $0 == before || $0 == after })
+    // The old child drained, and its stop hooks ran.
+    #expect(process.stdoutLines.contains("Stopped serving: every connection drained"))
+    process.signal(SIGTERM)
+    #expect(try process.finish() == .killed(SIGTERM))
   }
 }
