@@ -49,20 +49,19 @@ import Testing
     #expect(try menu(of: manifest) == "Menu (3 features): Account, Open issues, Help; served by pid CHILD")
   }
 
-  /// SIGTERM, passed on to the child: no more accepting, a connection
+  /// Serves `manifest`'s deployment, whose menu is `menu`, and stops it
+  /// with SIGTERM, passed on to the child: no more accepting, a connection
   /// between two requests is closed, one whose request is begun gets its
-  /// answer and is closed then; the stop hooks run, and plugboard ends by
-  /// SIGTERM.
-  @Test func aStopRequestLetsARequestBegunFinish() throws {
-    let (folder, manifest) = try SampleManifest.withoutIssueList()
-    defer { withExtendedLifetime(folder) {} }
+  /// answer and is closed then, and plugboard ends by SIGTERM. What the
+  /// deployment printed after the application ended.
+  private func drainOnStop(_ manifest: String, menu: String) throws -> [String] {
     let (process, port) = try ActivationSocket.start(["run", "--manifest", manifest, "--", "--serve"])
     let begun = MenuClient(port: port)
     let idle = MenuClient(port: port)
     for client in [begun, idle] {
       try #require(try client.connect() && client.send("menu\n"))
       // Answered: accepted by the server.
-      #expect(try client.readLine()?.hasPrefix("Menu (2 features)") == true)
+      #expect(try client.readLine()?.hasPrefix(menu) == true)
     }
     try #require(try begun.send("me"))
     // Before the stop: once drained, the child ends.
@@ -71,15 +70,38 @@ import Testing
     #expect(try process.waitForLine("Stop requested: no longer accepting; 1 connection to drain"))
     #expect(try idle.isClosed())
     try #require(try begun.send("nu\n"))
-    #expect(try begun.readLine() == "Menu (2 features): Account, Help; served by pid \(child)")
+    #expect(try begun.readLine() == "\(menu); served by pid \(child)")
     #expect(try begun.isClosed())
     #expect(try process.finish() == .killed(SIGTERM), "\(process.stderrText)")
     #expect(process.stderrText == "")
     #expect(begun.reset == 0 && idle.reset == 0)
     let lines = process.stdoutLines.map(String.init)
     let stopped = try #require(lines.firstIndex(of: "Stopped serving: every connection drained"))
+    return Array(lines[stopped...].dropFirst())
+  }
+
+  @Test func aStopRequestLetsARequestBegunFinish() throws {
+    let (folder, manifest) = try SampleManifest.withoutIssueList()
+    defer { withExtendedLifetime(folder) {} }
+    let after = try drainOnStop(manifest, menu: "Menu (2 features): Account, Help")
     // After the application, the stop hooks.
-    #expect(Array(lines[stopped...].dropFirst()) == ["Auth: session store closed", "Keychain: locked"])
+    #expect(after == ["Auth: session store closed", "Keychain: locked"])
+  }
+
+  /// A deployment without lifecycle hooks used to keep SIGTERM's default
+  /// action, which ended the application mid-answer: a draining one is
+  /// told instead.
+  @Test func anApplicationDrainsInADeploymentWithoutHooks() throws {
+    let folder = try TemporaryDirectory()
+    let entries = ["AuthMock", "Login", "Shell"].map {
+      #"{ "name": "\#($0)", "path": "\#(BuildProducts.library($0))" }"#
+    }
+    let manifest = try folder.write(
+      "plugins.json",
+      #"{ "formatVersion": 1, \#(BuildProducts.rootsMember) "activeProfile": "live", "#
+        + #""profiles": { "live": { "description": "unlabelled output" } }, "#
+        + #""plugins": [ \#(entries.joined(separator: ", ")) ] }"#)
+    #expect(try drainOnStop(manifest, menu: "Menu (2 features): Account, Help") == [])
   }
 
   /// A plugin that crashes while it assembles is set aside and a second
