@@ -46,6 +46,9 @@ var rows =
 if only == nil || only?.hasPrefix("startup") == true {
   rows += StartupScenarios(plan: plan, quick: quick, only: only).run()
 }
+if only == nil || only?.hasPrefix("reload") == true {
+  rows += ReloadScenarios(quick: quick, only: only).run()
+}
 if let index = arguments.firstIndex(of: "--versus"), index < arguments.endIndex - 1,
   only == nil || only?.hasPrefix("versus") == true
 {
