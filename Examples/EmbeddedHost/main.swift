@@ -3,7 +3,8 @@
 // CLI) as a library. Docs/embedding.md walks through it; EmbeddedHostTests
 // runs it on the sample deployment.
 //
-//   embedded-host [--manifest PATH] [--profile NAME] [--check] [--supervised] [-- ARGUMENTS]
+//   embedded-host [--manifest PATH] [--profile NAME] [--check] [--supervised [--reload-on-hangup]]
+//                 [-- ARGUMENTS]
 
 import Foundation
 import PlugboardEngine
@@ -41,10 +42,13 @@ struct Options {
   var profile: String?
   var check = false
   var supervised = false
+  /// With `--supervised`: SIGHUP reloads the deployment, as for `plugboard run`.
+  var reloadsOnHangup = false
   var passthrough: [String] = []
 
   static let usage =
-    "usage: embedded-host [--manifest PATH] [--profile NAME] [--check] [--supervised] [-- ARGUMENTS]"
+    "usage: embedded-host [--manifest PATH] [--profile NAME] [--check] [--supervised [--reload-on-hangup]] "
+    + "[-- ARGUMENTS]"
 
   /// A command line this program does not understand.
   struct Misuse: Error {
@@ -62,6 +66,7 @@ struct Options {
         return .success(options)
       case "--check": options.check = true
       case "--supervised": options.supervised = true
+      case "--reload-on-hangup": options.reloadsOnHangup = true
       case "--manifest", "--profile":
         guard let value = rest.popFirst() else {
           return .failure(Misuse(message: "\(argument) needs a value"))
@@ -127,7 +132,9 @@ case .success(let options):
   // child (nil) goes on. A process that already runs threads is refused.
   if options.supervised {
     do throws(EmbeddedDeployment.SupervisionError) {
-      if let status = try EmbeddedDeployment.supervise() { exit(status) }
+      if let status = try EmbeddedDeployment.supervise(reloadsOnHangup: options.reloadsOnHangup) {
+        exit(status)
+      }
     } catch {
       say(error.line(prefix: prefix))
       exit(70)

@@ -143,8 +143,8 @@ import Testing
     #expect(
       misuse.stderrLines == [
         "[embedded-host] unknown argument '--bogus'",
-        "[embedded-host] usage: embedded-host [--manifest PATH] [--profile NAME] [--check] [--supervised] "
-          + "[-- ARGUMENTS]",
+        "[embedded-host] usage: embedded-host [--manifest PATH] [--profile NAME] [--check] "
+          + "[--supervised [--reload-on-hangup]] [-- ARGUMENTS]",
       ])
     #expect(misuse.status == 64)
   }
@@ -169,6 +169,46 @@ import Testing
   /// Supervised, a plugin that traps while it assembles is set aside and
   /// named, as `plugboard` does; in process (the default), it takes the
   /// program down: what embedding without supervision gives up.
+  /// An embedding program that asks for it reloads on SIGHUP as `plugboard
+  /// run` does: a new child runs the program again, takes over once its
+  /// application runs, and the old one stops.
+  @Test func supervisedWithReloadOnHangupTheExampleReloadsOnSighup() throws {
+    let folder = try TemporaryDirectory()
+    let mode = try folder.write("mode", "")
+    let manifest = try folder.write("plugins.json", ReloadTests.Running.manifest(hookTimeout: "5"))
+    let process = try GroupedProcess(
+      ["--manifest", manifest, "--supervised", "--reload-on-hangup", "--", "wait"],
+      environment: ["LIFECYCLE_PROBE_FILE": mode], executable: Self.executable)
+    #expect(try process.waitForLine("ready"))
+    process.signal(SIGHUP)
+    let outcome = try process.waitForLine(onStderr: true) {
+      $0.hasPrefix("plugboard: run: reloaded: ") || $0.hasPrefix("plugboard: run: reload failed ")
+    }
+    #expect(
+      try outcome.map { try ReloadTests.masked(String($0)) }
+        == "plugboard: run: reloaded: the new deployment took over after <time>; nothing changed")
+    // Two children answered `wait` with "ready": the old one and the new one.
+    #expect(try process.waitForLine(onStderr: false, skipping: 1) { $0 == "ready" } != nil)
+    process.signal(SIGTERM)
+    // The parent returns 128 + SIGTERM, which the example exits with.
+    #expect(try process.finish() == .exited(128 + SIGTERM))
+  }
+
+  /// Without `reloadsOnHangup`, SIGHUP stops a supervised embedding
+  /// program, as it always did.
+  @Test func supervisedWithoutReloadOnHangupASighupStopsTheExample() throws {
+    let folder = try TemporaryDirectory()
+    let mode = try folder.write("mode", "")
+    let manifest = try folder.write("plugins.json", ReloadTests.Running.manifest(hookTimeout: "5"))
+    let process = try GroupedProcess(
+      ["--manifest", manifest, "--supervised", "--", "wait"], environment: ["LIFECYCLE_PROBE_FILE": mode],
+      executable: Self.executable)
+    #expect(try process.waitForLine("ready"))
+    process.signal(SIGHUP)
+    #expect(try process.finish() == .exited(128 + SIGHUP))
+    #expect(!process.stderrText.contains("reload"))
+  }
+
   @Test func supervisedTheExampleSurvivesATrappingPluginUnsupervisedItDoesNot() throws {
     let folder = try TemporaryDirectory()
     let trapping = BuildProducts.library("TrappingAssembly")

@@ -23,7 +23,8 @@ extension EmbeddedDeployment {
   ///   started. Those lines begin `plugboard: run:`, not with the
   ///   program's own prefix.
   /// - SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to the parent are passed
-  ///   on to the child; standard input, output and error are shared.
+  ///   on to the child (SIGHUP reloads instead with `reloadsOnHangup`,
+  ///   below); standard input, output and error are shared.
   ///
   /// - After an orderly stop asked for by signal N (SIGINT, SIGTERM,
   ///   SIGHUP), the status returned is 128 + N. `plugboard` itself then
@@ -33,6 +34,18 @@ extension EmbeddedDeployment {
   /// - `exitTimeout` (else the manifest's `exitTimeout`, else the stage
   ///   timeout) bounds the plugin code that runs as the child exits
   ///   (library destructors, `atexit` handlers).
+  /// - With `reloadsOnHangup`, a SIGHUP sent to the parent once the
+  ///   application runs reloads the deployment as `plugboard run` does: the
+  ///   parent starts a new child, which runs the program again from here
+  ///   (so it reads the manifest again) while the running one keeps
+  ///   serving; when the new child's application has started (its start
+  ///   hooks done, as ``ApplicationLaunch/run(arguments:)`` reports it), the
+  ///   old one is asked to stop, and a new child that fails is ended with
+  ///   the old one left running. The parent reports each reload on
+  ///   standard error (`plugboard: run: reloaded: …`) and to systemd. Use
+  ///   it only for a program that runs its application through
+  ///   ``launch()`` or ``run(arguments:)``: a child that never starts one
+  ///   never takes over. Without it, SIGHUP is a stop request, as above.
   ///
   /// Returns nil without forking when the process cannot fork: the
   /// program then runs unsupervised rather than not at all.
@@ -44,11 +57,13 @@ extension EmbeddedDeployment {
   ///   and hangs or corrupts memory at the first one it takes. Call it
   ///   earlier, or run unsupervised.
   public static func supervise(
-    stageTimeout: Duration? = nil, exitTimeout: Duration? = nil
+    stageTimeout: Duration? = nil, exitTimeout: Duration? = nil, reloadsOnHangup: Bool = false
   ) throws(SupervisionError) -> Int32? {
     if let threads = ThreadCount.current(), threads > 1 { throw .threadsRunning(threads) }
-    return Supervisor(command: Supervisor.runCommand, timeout: stageTimeout, exitTimeout: exitTimeout)
-      .supervise()
+    return Supervisor(
+      command: Supervisor.runCommand, timeout: stageTimeout, exitTimeout: exitTimeout,
+      reloadsOnHangup: reloadsOnHangup
+    ).supervise()
   }
 
   /// Why ``supervise(stageTimeout:exitTimeout:)`` refused to fork.
