@@ -76,6 +76,12 @@ struct ReloadScenarios {
     case .success(let served): outcome = served
     }
     let milliseconds = { (values: [UInt64]) in Measurement(samples: values.map { Double($0) / 1e6 }) }
+    // The table has medians and minimums; the worst reload is worth a line.
+    let worst = { (values: [UInt64]) in String(format: "%.2f ms", Double(values.max() ?? 0) / 1e6) }
+    print(
+      "note: \(scenario): \(outcome.reloads.count) reloads; the slowest took "
+        + "\(worst(outcome.reloads.map(\.switchover))), the longest gap was "
+        + "\(worst(outcome.reloads.map(\.longestGap)))")
     let unanswered =
       outcome.failedRequests == 0
       ? "0 requests unanswered"

@@ -130,8 +130,9 @@ struct GeneratedSources {
   /// The application: resolves the last plugin's `String` (which walks
   /// every plugin's chain), prints one line and returns 0; with `--serve`
   /// (`reload_generated_200`), it then answers every connection on socket
-  /// activation's first socket with the pid that served it, until its
-  /// task is cancelled.
+  /// activation's first socket with the pid that served it, until it is
+  /// asked to stop: a draining application, so that the stop request of a
+  /// reload's switch does not end it in the middle of an answer.
   private var application: String {
     let last = pluginName(pluginCount - 1).lowercased()
     return """
@@ -139,10 +140,10 @@ struct GeneratedSources {
       import Glibc
       import PlugboardKit
 
-      struct GeneratedApplication: Application {
+      struct GeneratedApplication: DrainingApplication {
         let label: String
 
-        func run(arguments: [String]) async throws -> Int32 {
+        func run(arguments: [String], stop: StopRequest) async throws -> Int32 {
           print("generated deployment ready: \\(label.split(separator: ".").count) plugins chained")
           guard arguments.contains("--serve") else { return 0 }
           // Both children of a reload poll the socket: whichever accepts
@@ -151,11 +152,14 @@ struct GeneratedSources {
           _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
           let answer = Array("served by pid \\(getpid())\\n".utf8)
           var request = [UInt8](repeating: 0, count: 256)
-          while !Task.isCancelled {
+          // Asked to stop, it stops accepting; each connection it accepted
+          // was answered before the next poll, so nothing is left to drain.
+          while !stop.isRequested && !Task.isCancelled {
             var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&ready, 1, 50) > 0 else { continue }
-            let connection = accept4(listener, nil, nil, Int32(SOCK_CLOEXEC))
+            let connection = accept(listener, nil, nil)
             guard connection >= 0 else { continue }
+            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
             _ = read(connection, &request, request.count)
             _ = send(connection, answer, answer.count, Int32(MSG_NOSIGNAL))
             close(connection)
