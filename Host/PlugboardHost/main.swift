@@ -19,13 +19,15 @@ StandardStreams.secure()
 // debugger of the same user.
 DeploymentConfigurator.hidesProcessHoldingSecrets = true
 let arguments = Array(CommandLine.arguments.dropFirst())
+// Parsed once: the supervising parent and the command read the same result.
+let invocation = Plugboard.parse(arguments)
 // Before anything else, while this process has a single thread: a command
 // that loads plugins forks here (or the launcher forked), and the parent
 // only supervises.
 // Plugboard.exit ends the process by the signal that asked it to stop, if
 // one did.
-if let status = Plugboard.superviseIfNeeded(arguments, launch: launch) { Plugboard.exit(status) }
+if let status = Plugboard.superviseIfNeeded(invocation, launch: launch) { Plugboard.exit(status) }
 // In the process that runs the command (unsupervised, or the child), still
 // single-threaded; the supervising parent keeps its small table.
 StandardStreams.reserveHighDescriptors()
-Plugboard.exit(await Plugboard.main(arguments))
+Plugboard.exit(await Plugboard.main(invocation))

@@ -27,6 +27,30 @@ import Testing
             values: ["--manifest": "p.json"], passthrough: ["--user", "grace", "--help"])))
   }
 
+  /// The time limits are read once, by the parser: the supervising parent
+  /// and the command take the same durations from its result, and a value
+  /// that is not one is refused there, before anything forks.
+  @Test func readsTimeLimitsAsDurationsOnce() throws {
+    guard
+      case .command(_, let options) = try InvocationParser.parse(
+        ["run", "--stage-timeout", "2.5", "--exit-timeout=1", "--hook-timeout", "30"])
+    else {
+      Issue.record("not a command")
+      return
+    }
+    #expect(options.stageTimeout == .milliseconds(2_500))
+    #expect(options.exitTimeout == .seconds(1))
+    #expect(options.hookTimeout == .seconds(30))
+    #expect(throws: UsageError.self) { try InvocationParser.parse(["run", "--hook-timeout", "0"]) }
+    let error = #expect(throws: UsageError.self) {
+      try InvocationParser.parse(["list", "--stage-timeout", "soon"])
+    }
+    #expect(
+      error?.lines.first
+        == "plugboard: --stage-timeout takes a number of seconds greater than 0 and at most 3600, found 'soon'"
+    )
+  }
+
   @Test(arguments: [
     (
       [],

@@ -28,7 +28,26 @@ enum InvocationParser {
       if rest.contains(where: { $0 == "--help" || $0 == "-h" }), !passesThrough(helpIn: rest) {
         return .help(command: spec.name)
       }
-      return .command(name: spec.name, options: try options(rest, for: spec))
+      var parsed = try options(rest, for: spec)
+      try readDurations(&parsed, command: spec.name)
+      return .command(name: spec.name, options: parsed)
+    }
+  }
+
+  /// The options that take a number of seconds, read into
+  /// ``ParsedOptions/durations`` here, once: the supervising parent times
+  /// the child with them and the command runs with them, from the same
+  /// parse. A value that is not a duration is a misuse of the command.
+  private static func readDurations(_ parsed: inout ParsedOptions, command: String) throws(UsageError) {
+    for option in [OptionSpec.stageTimeout, OptionSpec.exitTimeout, OptionSpec.hookTimeout] {
+      guard let text = parsed.values[option.name] else { continue }
+      guard let duration = StageTimeout.parse(text) else {
+        throw UsageError(
+          message: "\(option.name) takes a number of seconds greater than 0 and at most "
+            + "\(Int(StageTimeout.maximumSeconds)), found '\(Terminal.sanitize(text))'",
+          command: command)
+      }
+      parsed.durations[option.name] = duration
     }
   }
 

@@ -12,8 +12,21 @@ package enum Plugboard {
   /// ``main(_:console:)``. Call it while the process has one thread, before
   /// any `await`. `launch` is what the launcher handed over, if it
   /// forked already (see `LauncherHandoff`).
-  package static func superviseIfNeeded(_ arguments: [String], launch: LauncherHandoff? = nil) -> Int32? {
-    Supervisor.superviseIfNeeded(arguments, launch: launch)
+  package static func superviseIfNeeded(_ invocation: ParsedInvocation, launch: LauncherHandoff? = nil)
+    -> Int32?
+  {
+    Supervisor.superviseIfNeeded(invocation, launch: launch)
+  }
+
+  /// Parses `arguments` (without the program name), once: the result goes
+  /// to ``superviseIfNeeded(_:launch:)`` and to ``main(_:console:)``, so
+  /// that the supervising parent and the command read the same options.
+  package static func parse(_ arguments: [String]) -> ParsedInvocation {
+    ParsedInvocation(
+      arguments: arguments,
+      result: Result { () throws(UsageError) in
+        try InvocationParser.parse(arguments)
+      })
   }
 
   /// Ends the process with `status`: by exiting, except after a request
@@ -34,18 +47,26 @@ package enum Plugboard {
   /// status of 0 becomes 1, so a script never takes a lost report for a
   /// healthy one.
   package static func main(_ arguments: [String], console: any Console = StandardConsole()) async -> Int32 {
-    let status = await execute(arguments, console: console)
+    await main(parse(arguments), console: console)
+  }
+
+  /// ``main(_:console:)`` for a command line already parsed.
+  package static func main(_ invocation: ParsedInvocation, console: any Console = StandardConsole()) async
+    -> Int32
+  {
+    let status = await execute(invocation.result, console: console)
     guard let failure = console.finish() else { return status }
-    let command = CommandSpec.all.first { $0.name == arguments.first }.map { "\($0.name): " } ?? ""
+    let command =
+      CommandSpec.all.first { $0.name == invocation.arguments.first }.map { "\($0.name): " } ?? ""
     console.err("plugboard: \(command)cannot write to standard output: \(failure)")
     return status == ExitStatus.healthy.rawValue ? ExitStatus.problems.rawValue : status
   }
 
-  private static func execute(_ arguments: [String], console: any Console) async -> Int32 {
+  private static func execute(_ parsed: Result<Invocation, UsageError>, console: any Console) async -> Int32 {
     let invocation: Invocation
-    do {
-      invocation = try InvocationParser.parse(arguments)
-    } catch {
+    switch parsed {
+    case .success(let parsed): invocation = parsed
+    case .failure(let error):
       for line in error.lines { console.err(line) }
       return ExitStatus.of(.misuse, command: error.command)
     }
@@ -58,15 +79,6 @@ package enum Plugboard {
       console.out(spec.map(HelpText.command) ?? HelpText.general())
       return ExitStatus.healthy.rawValue
     case .command(let name, let options):
-      for option in [OptionSpec.stageTimeout, OptionSpec.exitTimeout, OptionSpec.hookTimeout] {
-        guard let text = options.values[option.name], StageTimeout.parse(text) == nil else { continue }
-        let error = UsageError(
-          message: "\(option.name) takes a number of seconds greater than 0 and at most "
-            + "\(Int(StageTimeout.maximumSeconds)), found '\(Terminal.sanitize(text))'",
-          command: name)
-        for line in error.lines { console.err(line) }
-        return ExitStatus.of(.misuse, command: name)
-      }
       if Supervisor.supervisedCommands.contains(name),
         let status = prepareFeedback(options, command: name, console: console)
       {

@@ -42,9 +42,8 @@ struct RunCommand {
       // EmbeddedDeployment.
       let launch = try await ApplicationLaunch.prepareAwaiting(deployment)
       for warning in launch.warnings { console.warn("plugboard: run: warning: \(warning)") }
-      // The flag was checked before anything ran (Plugboard.main).
-      let hookTimeout = options.values[OptionSpec.hookTimeout.name].flatMap(StageTimeout.parse)
-      return try await launch.run(arguments: options.passthrough, hookTimeout: hookTimeout, console: console)
+      return try await launch.run(
+        arguments: options.passthrough, hookTimeout: options.hookTimeout, console: console)
     } catch {
       for line in error.lines() { console.err(line) }
       return error.exitStatus

@@ -13,34 +13,38 @@ extension Supervisor {
   /// Returns `nil` too when the process cannot fork (the command then runs
   /// unsupervised rather than not at all).
   ///
-  /// When the launcher forked already (`launch`), the roles are given: the
-  /// child runs whatever the command line says (a misuse is reported by
-  /// it, as by any child), and the parent follows it with the timeouts the
-  /// command line gives, or the defaults when it gives none it can read.
-  static func superviseIfNeeded(_ arguments: [String], launch: LauncherHandoff? = nil) -> Int32? {
+  /// A command line that does not parse is not supervised: the command
+  /// reports the misuse. When the launcher forked already (`launch`), the
+  /// roles are given: the child runs whatever the command line says (a
+  /// misuse is reported by it, as by any child), and the parent follows it
+  /// with the time limits the command line gives, or the defaults.
+  static func superviseIfNeeded(_ invocation: ParsedInvocation, launch: LauncherHandoff? = nil) -> Int32? {
     if let launch, launch.role == .child {
       continueLaunchedChild(launch)
       return nil
     }
-    let parsed = try? InvocationParser.parse(arguments)
+    let parsed = try? invocation.result.get()
     guard let launch else {
       guard case .command(let name, let options)? = parsed, supervisedCommands.contains(name),
-        !options.flags.contains(OptionSpec.unsupervised.name), let limits = timeouts(options)
+        !options.flags.contains(OptionSpec.unsupervised.name)
       else { return nil }
       hideGivenSettings()
       return withPidFile(name, options) {
-        Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1], reloadsOnHangup: true)
-          .supervise()
+        Supervisor(
+          command: name, timeout: options.stageTimeout, exitTimeout: options.exitTimeout,
+          reloadsOnHangup: true
+        ).supervise()
       }
     }
     hideGivenSettings()
     guard case .command(let name, let options)? = parsed else {
-      return Supervisor(command: arguments.first ?? runCommand, timeout: nil).supervise(adopting: launch)
-    }
-    let limits = timeouts(options) ?? [nil, nil]
-    return withPidFile(name, options) {
-      Supervisor(command: name, timeout: limits[0], exitTimeout: limits[1], reloadsOnHangup: true)
+      return Supervisor(command: invocation.arguments.first ?? runCommand, timeout: nil)
         .supervise(adopting: launch)
+    }
+    return withPidFile(name, options) {
+      Supervisor(
+        command: name, timeout: options.stageTimeout, exitTimeout: options.exitTimeout, reloadsOnHangup: true
+      ).supervise(adopting: launch)
     }
   }
 
@@ -77,19 +81,4 @@ extension Supervisor {
     }
   }
 
-  /// `--stage-timeout` and `--exit-timeout`, each `nil` when not given;
-  /// `nil` when one is given and is not a duration (the command reports
-  /// that, as any other misuse).
-  private static func timeouts(_ options: ParsedOptions) -> [Duration?]? {
-    var limits: [Duration?] = []
-    for option in [OptionSpec.stageTimeout, OptionSpec.exitTimeout] {
-      guard let text = options.values[option.name] else {
-        limits.append(nil)
-        continue
-      }
-      guard let parsed = StageTimeout.parse(text) else { return nil }
-      limits.append(parsed)
-    }
-    return limits
-  }
 }
