@@ -71,10 +71,7 @@ import Testing
 
     /// The `skipping`+1st line that ends a reload, time masked.
     func outcome(skipping: Int = 0) throws -> String? {
-      let line = try process.waitForLine(onStderr: true, skipping: skipping) {
-        $0.hasPrefix("plugboard: run: reloaded: ") || $0.hasPrefix("plugboard: run: reload failed ")
-      }
-      return try line.map { try ReloadTests.masked(String($0)) }
+      try ReloadTests.outcome(of: process, skipping: skipping)
     }
 
     /// Stops the deployment that runs with SIGTERM: it ends by it.
@@ -87,6 +84,16 @@ import Testing
     var stderrLines: [String] {
       process.stderrText.split(separator: "\n").map { (try? ReloadTests.masked(String($0))) ?? String($0) }
     }
+  }
+
+  /// The `skipping`+1st line of `process`'s standard error that ends a
+  /// reload (`reloaded` or `reload failed`), time masked; whatever
+  /// supervises it, `plugboard run` or an embedding program.
+  static func outcome(of process: GroupedProcess, skipping: Int = 0) throws -> String? {
+    let line = try process.waitForLine(onStderr: true, skipping: skipping) {
+      $0.hasPrefix("plugboard: run: reloaded: ") || $0.hasPrefix("plugboard: run: reload failed ")
+    }
+    return try line.map { try masked(String($0)) }
   }
 
   static func masked(_ line: String) throws -> String {
