@@ -1,3 +1,4 @@
+import PlugboardKit
 import Testing
 
 @testable import PlugboardEngine
@@ -46,5 +47,19 @@ import Testing
     #expect(DeploymentInventory.changes(from: old, to: old) == [])
     #expect(
       DeploymentInventory.changes(from: DeploymentInventory(), to: new) == ["what changed is not known"])
+  }
+
+  @Test func aConfigurationsIdentityTellsKindsAndValuesApart() {
+    func identity(_ values: [String: SettingValue]) -> String {
+      DeploymentInventory.configurationIdentity(of: values.mapValues { ConfiguredValue($0) })
+    }
+    let timeout = identity(["timeout": .number("30"), "host": .string("a")])
+    #expect(timeout == identity(["host": .string("a"), "timeout": .number("30")]))
+    #expect(timeout.count == 16)
+    #expect(timeout != identity(["timeout": .string("30"), "host": .string("a")]))
+    #expect(timeout != identity(["timeout": .text("30"), "host": .string("a")]))
+    #expect(timeout != identity(["timeout": .number("31"), "host": .string("a")]))
+    #expect(identity(["on": .bool(true)]) != identity(["on": .bool(false)]))
+    #expect(identity(["on": .bool(true)]) != identity(["on": .string("true")]))
   }
 }

@@ -1,4 +1,5 @@
 import PlugboardDigest
+import PlugboardKit
 
 #if canImport(Glibc)
   import Glibc
@@ -89,8 +90,10 @@ package struct DeploymentInventory: Equatable, Sendable {
       items.append(Item(kind: .plugin, name: plugin.name, identity: identity(of: plugin)))
     }
     for resolved in deployment.configurations {
-      let digest = digest(of: resolved.configuration.values.mapValues { "\($0.value)" })
-      items.append(Item(kind: .configuration, name: resolved.entry.name, identity: digest))
+      items.append(
+        Item(
+          kind: .configuration, name: resolved.entry.name,
+          identity: configurationIdentity(of: resolved.configuration.values)))
     }
     items.append(Item(kind: .profile, name: deployment.profile?.name ?? "", identity: ""))
     return items
@@ -101,6 +104,26 @@ package struct DeploymentInventory: Equatable, Sendable {
     var status = stat()
     guard stat(plugin.file, &status) == 0 else { return "unreadable" }
     return "\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+  }
+
+  /// What tells one plugin's configuration from another: a digest of its
+  /// values, each with its kind, so that the string "30" and the number 30
+  /// differ.
+  static func configurationIdentity(of values: [String: ConfiguredValue]) -> String {
+    digest(of: values.mapValues { spelling(of: $0.value) })
+  }
+
+  /// `value` with its kind. Spelt out rather than interpolated:
+  /// interpolating an enum without a description goes through reflection,
+  /// which cost more than the rest of the child's report on every start.
+  private static func spelling(of value: SettingValue) -> String {
+    switch value {
+    case .string(let text): "string:" + text
+    case .number(let text): "number:" + text
+    case .bool(let flag): flag ? "bool:true" : "bool:false"
+    case .text(let text): "text:" + text
+    @unknown default: "other:" + value.shown(secret: false)
+    }
   }
 
   /// A digest of `values`, in a fixed order, cut to 16 digits: enough to
