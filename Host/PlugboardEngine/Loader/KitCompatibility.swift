@@ -25,7 +25,11 @@ package enum KitCompatibility: Equatable, Sendable {
 
   /// Compares the version a plugin recorded with the host's.
   package init(plugin: String, host: String) {
-    guard let mine = SemanticVersion(parsing: host), let theirs = SemanticVersion(parsing: plugin) else {
+    // A plugin built against this very Kit records the same text, so it
+    // is parsed once.
+    guard let mine = SemanticVersion(parsing: host),
+      let theirs = plugin == host ? mine : SemanticVersion(parsing: plugin)
+    else {
       self = .unreadable
       return
     }
@@ -63,8 +67,11 @@ package enum KitCompatibility: Equatable, Sendable {
 
   /// Why the host refuses a plugin compiled against `plugin`, and what to
   /// do, for a plugin this compatibility does not accept; nil otherwise.
-  /// `rebuild` is the command that rebuilds the plugin.
-  package func refusal(plugin: String, host: String, rebuild: String) -> String? {
+  /// `rebuild` is the command that rebuilds the plugin, made only for a
+  /// refusal: it looks for the plugin's package on disk.
+  package func refusal(plugin: String, host: String, rebuild: @autoclosure () -> String) -> String? {
+    guard !isAccepted else { return nil }
+    let rebuild = rebuild()
     let theirs = Self.release(of: plugin)
     let mine = Self.release(of: host)
     switch self {
