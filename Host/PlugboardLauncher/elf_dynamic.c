@@ -42,15 +42,37 @@ static int locate_strings(const Elf64_Phdr *headers, int count, uint64_t address
   return 0;
 }
 
+// The bytes of one file's string table last read: `length` bytes from
+// `start` (an offset in the table). Names lie in clusters, so reading the
+// page around a name and the next usually serves the names after it: a
+// launch reads some twenty libraries, each naming five to fifteen.
+typedef struct {
+  uint64_t start, length;
+  char bytes[2 * PATH_MAX];
+} string_block;
+
 // The string at `offset` in `table`, into `text` (`capacity` bytes with
-// its NUL). NULL on success, else what is wrong.
-static const char *read_string(int fd, const string_table *table, uint64_t offset, char *text, size_t capacity) {
+// its NUL, at most PATH_MAX), through `block`. NULL on success, else what
+// is wrong.
+static const char *read_string(int fd, const string_table *table, string_block *block, uint64_t offset, char *text,
+                               size_t capacity) {
   if (offset >= table->size) return "a name lies outside its string table";
   uint64_t length = table->size - offset;
   if (length > capacity) length = capacity;
-  if (pread(fd, text, (size_t)length, (off_t)(table->offset + offset)) != (ssize_t)length) {
-    return "its string table cannot be read";
+  if (offset < block->start || offset - block->start > block->length ||
+      length > block->length - (offset - block->start)) {
+    // From the start of the page that holds `offset`: with PATH_MAX
+    // bytes after that page, every name starting in it fits.
+    uint64_t start = offset - offset % PATH_MAX;
+    uint64_t available = table->size - start;
+    block->start = start;
+    block->length = available < sizeof block->bytes ? available : sizeof block->bytes;
+    if (pread(fd, block->bytes, (size_t)block->length, (off_t)(table->offset + start)) != (ssize_t)block->length) {
+      block->length = 0;
+      return "its string table cannot be read";
+    }
   }
+  memcpy(text, block->bytes + (offset - block->start), (size_t)length);
   if (memchr(text, '\0', (size_t)length) == NULL) {
     return length == capacity ? "a name in it is too long" : "a name runs past its string table";
   }
@@ -113,14 +135,18 @@ const char *elf_dynamic_read(int fd, off_t size, elf_dynamic *dynamic) {
   if (!strtab.present || !locate_strings(headers, count, strtab.value, strsz.value, file_size, &table)) {
     return "its string table lies outside its loaded segments";
   }
+  static string_block block;
+  block.start = 0;
+  block.length = 0;
   const char *problem = NULL;
   for (int index = 0; index < needed_count && problem == NULL; index++) {
-    problem = read_string(fd, &table, needed[index], dynamic->needed[index], sizeof dynamic->needed[index]);
+    problem =
+        read_string(fd, &table, &block, needed[index], dynamic->needed[index], sizeof dynamic->needed[index]);
   }
   if (problem != NULL) return problem;
   dynamic->needed_count = needed_count;
   if (runpath.present || rpath.present) {
-    problem = read_string(fd, &table, runpath.present ? runpath.value : rpath.value, dynamic->search_path,
+    problem = read_string(fd, &table, &block, runpath.present ? runpath.value : rpath.value, dynamic->search_path,
                           sizeof dynamic->search_path);
     dynamic->has_search_path = problem == NULL;
   }

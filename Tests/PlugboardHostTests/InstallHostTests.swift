@@ -146,7 +146,14 @@ import Testing
     defer { withExtendedLifetime(folder) {} }
     let library = prefix + "/lib/libBlocksRuntime.so"
     let original = try #require(FileManager.default.contents(atPath: library))
-    let bytes = content == "header" ? original.prefix(64) : Data(content.utf8)
+    try expectUnvettable(
+      library, replacedBy: content == "header" ? original.prefix(64) : Data(content.utf8), prefix, problem)
+  }
+
+  /// Replaces `library` with `bytes` and expects it refused for `problem`.
+  private func expectUnvettable(
+    _ library: String, replacedBy bytes: Data, _ prefix: String, _ problem: String
+  ) throws {
     #expect(FileManager.default.createFile(atPath: library + ".new", contents: bytes))
     #expect(chmod(library + ".new", 0o644) == 0)
     #expect(rename(library + ".new", library) == 0)
@@ -154,6 +161,41 @@ import Testing
       prefix,
       "plugboard: \(library), a library plugboard-host loads, cannot be vetted: \(problem) — install plugboard "
         + "again (Scripts/install-host)")
+  }
+
+  /// The names a library needs are read from its string table, bounded
+  /// by the size its dynamic section declares: a name past that size, or
+  /// one that runs over its end, is refused, not read from beyond it.
+  @Test(arguments: [
+    (0, "a name lies outside its string table"),
+    (2, "a name runs past its string table"),
+  ])
+  func aStringTableCutShortIsRefused(keptOfLastName: UInt64, problem: String) throws {
+    let (folder, prefix) = try installed()
+    defer { withExtendedLifetime(folder) {} }
+    let library = prefix + "/lib/libBlocksRuntime.so"
+    var bytes = [UInt8](try #require(FileManager.default.contents(atPath: library)))
+    func word(_ offset: Int) -> UInt64 {
+      (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
+    }
+    // The ELF header names the program headers; PT_DYNAMIC (2) holds
+    // entries of a tag and a value, 16 bytes each.
+    let headers = Int(word(32))
+    let count = Int(word(56) & 0xFFFF)
+    let dynamic = try #require(
+      (0..<count).map { headers + $0 * 56 }.first { word($0) & 0xFFFF_FFFF == 2 }.map { Int(word($0 + 8)) })
+    var entries: [(tag: UInt64, value: UInt64, at: Int)] = []
+    var at = dynamic
+    while word(at) != 0 {
+      entries.append((word(at), word(at + 8), at))
+      at += 16
+    }
+    // DT_NEEDED 1, DT_RPATH 15, DT_RUNPATH 29: the last name read; DT_STRSZ 10.
+    let last = try #require(entries.filter { [1, 15, 29].contains($0.tag) }.map(\.value).max())
+    let size = try #require(entries.first { $0.tag == 10 })
+    let cut = last + keptOfLastName
+    for index in 0..<8 { bytes[size.at + 8 + index] = UInt8(truncatingIfNeeded: cut >> (8 * UInt64(index))) }
+    try expectUnvettable(library, replacedBy: Data(bytes), prefix, problem)
   }
 
   /// Owned by a third user: refused (needs root, to give it away).
