@@ -32,7 +32,7 @@ struct CheckCommand {
     case .failure(.manifest(let error)) where options.flags.contains(ListCommand.jsonFlag):
       // Still a document on stdout: a script reads the verdict from it.
       // Standard output is the plugins' stderr until reporting starts.
-      Progress.report(.reporting)
+      ProgressReporter.process.report(.reporting)
       console.out(JSONText.encode(CheckSummary(manifest: error.path, problems: error.problems)))
       return request.report(.manifest(error), on: console)
     case .failure(let failure): return request.report(failure, on: console)
@@ -47,7 +47,7 @@ struct CheckCommand {
       ? [chosen] : manifest.profiles.map(Self.checking(in: manifest))
     let summary = await CheckSummary.check(
       manifest, profiles: profiles, probe: PluginProbe(), resolving: options.flags.contains(Self.resolveFlag))
-    Progress.report(.reporting)
+    ProgressReporter.process.report(.reporting)
     if options.flags.contains(ListCommand.jsonFlag) {
       console.out(JSONText.encode(summary))
     } else {

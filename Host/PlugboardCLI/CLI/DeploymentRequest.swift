@@ -22,7 +22,7 @@ struct DeploymentRequest {
 
   func manifest() -> Result<Manifest, Failure> {
     let read = ManifestReader.read(argument: options.manifest).mapError(Failure.manifest)
-    if case .success(let manifest) = read { Progress.announceLimits(of: manifest) }
+    if case .success(let manifest) = read { ProgressReporter.process.announceLimits(of: manifest) }
     return read
   }
 

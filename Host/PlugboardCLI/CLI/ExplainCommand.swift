@@ -31,7 +31,7 @@ struct ExplainCommand {
     let probes = PluginProbe().probeUnloaded(of: deployment)
     let warnings = EnvironmentRule().warnings(
       of: deployment, probes: probes, command: CommandSpec.explain.name)
-    Progress.report(.reporting)
+    ProgressReporter.process.report(.reporting)
     for line in warnings { console.warn(line) }
     let checker = DeploymentChecker(deployment, probes: probes)
     let typeName: String
@@ -66,7 +66,7 @@ struct ExplainCommand {
     case .failure(.manifest(let error)) where json:
       let report = unanswered(manifest: error.path, profile: nil, problems: error.problems, query: query)
       // Standard output is the plugins' stderr until reporting starts.
-      Progress.report(.reporting)
+      ProgressReporter.process.report(.reporting)
       console.out(JSONText.encode(report))
       return .ended(request.report(.manifest(error), on: console))
     case .failure(let failure): return .ended(request.report(failure, on: console))
@@ -171,7 +171,7 @@ struct ExplainCommand {
     case .failure(let failure): return request.report(failure, on: console)
     }
     let names = TypeQuery.offered(among: Explanation.registeredTypeNames(deployment.container))
-    Progress.report(.reporting)
+    ProgressReporter.process.report(.reporting)
     for name in names where CompletionCommand.isShellWord(name) { console.out(name) }
     return ExitStatus.healthy.rawValue
   }

@@ -30,13 +30,13 @@ struct GraphCommand {
     case .failure(.manifest(let error)) where format == "json":
       let document = GraphDocument(manifest: error.path, model: nil, problems: error.problems, errors: [])
       // Standard output is the plugins' stderr until reporting starts.
-      Progress.report(.reporting)
+      ProgressReporter.process.report(.reporting)
       console.out(JSONText.encode(document))
       return request.report(.manifest(error), on: console)
     case .failure(let failure): return request.report(failure, on: console)
     }
     let warnings = EnvironmentRule().warnings(of: deployment, command: CommandSpec.graph.name)
-    Progress.report(.reporting)
+    ProgressReporter.process.report(.reporting)
     for line in warnings { console.warn(line) }
     let model = GraphModel(deployment)
     let errors = GraphErrors.report(

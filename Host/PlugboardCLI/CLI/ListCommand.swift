@@ -29,7 +29,7 @@ struct ListCommand {
       return request.report(failure, on: console)
     }
     ProcessLifetime.keep(listing)
-    Progress.report(.reporting)
+    ProgressReporter.process.report(.reporting)
     if options.flags.contains(Self.jsonFlag) {
       console.out(JSONText.encode(listing))
     } else if !listing.plugins.isEmpty {

@@ -21,8 +21,9 @@ extension Plugboard {
     case .success(let (verbosity, level)):
       Verbosity.current = verbosity
       LogLevelChoice.current = level
-      StageFeedback.current = StageFeedback(
-        verbosity: verbosity, indicator: ProgressIndicator.forStandardError(verbosity: verbosity))
+      ProgressReporter.process.attach(
+        feedback: StageFeedback(
+          verbosity: verbosity, indicator: ProgressIndicator.forStandardError(verbosity: verbosity)))
       return nil
     }
   }

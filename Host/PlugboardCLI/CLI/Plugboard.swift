@@ -85,8 +85,8 @@ package enum Plugboard {
         return status
       }
       // Whatever path the command took, no plugin code runs after it.
-      defer { Progress.report(.reporting) }
-      if Supervisor.supervisedCommands.contains(name) { Progress.divertPluginOutput() }
+      defer { ProgressReporter.process.report(.reporting) }
+      if Supervisor.supervisedCommands.contains(name) { ProgressReporter.process.divertPluginOutput() }
       switch name {
       case CommandSpec.run.name: return await RunCommand(options: options, console: console).execute()
       case CommandSpec.list.name: return ListCommand(options: options, console: console).execute()

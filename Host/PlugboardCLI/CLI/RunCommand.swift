@@ -26,7 +26,7 @@ struct RunCommand {
       switch request.bringUp() {
       case .success(let brought): deployment = brought
       case .failure(.manifest(let error)):
-        Progress.report(.reporting)
+        ProgressReporter.process.report(.reporting)
         throw .deploymentProblems(error.problems)
       case .failure(let failure):
         return request.report(failure, on: console)
@@ -55,7 +55,7 @@ struct RunCommand {
   /// is no process that reloads: nothing is written.
   private func writePidFile() {
     guard let path = options.values[OptionSpec.pidFile.name] else { return }
-    guard Progress.isSupervised else {
+    guard ProgressReporter.process.isSupervised else {
       console.warn("plugboard: run: warning: --pid-file is not written with --unsupervised: nothing reloads")
       return
     }

@@ -50,7 +50,7 @@ package struct CheckSummary: Sendable, Encodable {
     for profile in profiles {
       let deployment = Deployment.bringUp(manifest, profile: profile)
       let probes = probe.probeUnloaded(of: deployment, known: &known)
-      Progress.report(.stage(.validate, plugin: nil, file: nil))
+      deployment.progress.report(.stage(.validate, plugin: nil, file: nil))
       let checker = DeploymentChecker(deployment, probes: probes)
       // `check` exits once it has reported.
       ProcessLifetime.keep(checker)

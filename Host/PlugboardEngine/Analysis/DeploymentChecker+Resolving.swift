@@ -17,12 +17,12 @@ extension DeploymentChecker {
   package func resolvingFindings() async -> [Finding] {
     let files = Dictionary(deployment.loadedPlugins.map { ($0.entry.name, $0.file) }) { first, _ in first }
     let report = await deployment.container.checkByResolving(profile: nil) { _, site in
-      Progress.report(
+      deployment.progress.report(
         .stage(.resolveRegistrations, plugin: site.plugin, file: site.plugin.flatMap { files[$0] }))
     }
     // Whatever comes next until the report is plugboard's own work, with
     // no plugin's deadline running.
-    Progress.report(.stage(.validate, plugin: nil, file: nil))
+    deployment.progress.report(.stage(.validate, plugin: nil, file: nil))
     return report.findings
   }
 }

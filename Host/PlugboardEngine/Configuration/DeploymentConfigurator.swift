@@ -1,5 +1,6 @@
 import PlugboardKit
 import PlugboardSupervision
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -18,10 +19,18 @@ package enum DeploymentConfigurator {
   /// decides for its own process. Crash reports keep the crash line but,
   /// unless plugboard runs as root, lose the Swift runtime's backtrace,
   /// which reads the crashed process's memory.
-  nonisolated(unsafe) package static var hidesProcessHoldingSecrets = false
+  package static var hidesProcessHoldingSecrets: Bool {
+    get { hides.load(ordering: .relaxed) }
+    set { hides.store(newValue, ordering: .relaxed) }
+  }
+
+  /// A process-wide setting (the process is what becomes non-dumpable),
+  /// set by its `main` and read while plugins are configured.
+  private static let hides = Atomic<Bool>(false)
 
   static func configure(
-    _ outcomes: [PluginOutcome], profile: ProfileDeclaration?, resolver: ConfigurationResolver
+    _ outcomes: [PluginOutcome], profile: ProfileDeclaration?, resolver: ConfigurationResolver,
+    progress: ProgressReporter
   ) -> (outcomes: [PluginOutcome], configurations: [ResolvedConfiguration]) {
     var result = outcomes
     var configurations: [ResolvedConfiguration] = []
@@ -35,14 +44,16 @@ package enum DeploymentConfigurator {
       configurations.append(resolved)
       forgetSecrets(of: plugin, resolved)
       if hidesProcessHoldingSecrets, holdsSecret(resolved) { hideProcess() }
-      if let problem = problem(of: plugin, resolved) { result[index] = .failed(plugin.entry, problem) }
+      if let problem = problem(of: plugin, resolved, progress: progress) {
+        result[index] = .failed(plugin.entry, problem)
+      }
     }
     return (result, configurations)
   }
 
-  private static func problem(of plugin: LoadedPlugin, _ resolved: ResolvedConfiguration)
-    -> DeploymentProblem?
-  {
+  private static func problem(
+    of plugin: LoadedPlugin, _ resolved: ResolvedConfiguration, progress: ProgressReporter
+  ) -> DeploymentProblem? {
     func failure(_ detail: String) -> DeploymentProblem {
       .plugin(plugin.name, file: plugin.file, stage: .configure, detail)
     }
@@ -55,7 +66,7 @@ package enum DeploymentConfigurator {
         "is not configured correctly: " + issues.joined(separator: "; ")
           + " (plugboard check lists each with its fix; see Docs/configuration.md)")
     }
-    Progress.stage(.configure, plugin.name, file: plugin.file)
+    progress.stage(.configure, plugin.name, file: plugin.file)
     do {
       try plugin.bundle.configure(with: resolved.configuration)
     } catch {
@@ -72,8 +83,7 @@ package enum DeploymentConfigurator {
 
   /// Once, for the first secret: the process stays non-dumpable to its end.
   private static func hideProcess() {
-    guard !processHidden else { return }
-    processHidden = true
+    guard !processHidden.exchange(true, ordering: .relaxed) else { return }
     makeUndumpable("the process that holds secret settings")
   }
 
@@ -86,7 +96,9 @@ package enum DeploymentConfigurator {
       priority: .warning)
   }
 
-  nonisolated(unsafe) private static var processHidden = false
+  /// Whether ``hideProcess()`` ran: the process, not a deployment, is
+  /// what it changed.
+  private static let processHidden = Atomic<Bool>(false)
 
   /// Once a secret setting's value is read, its variable leaves the
   /// process's environment, so that no process plugin code starts

@@ -20,6 +20,10 @@ package struct Deployment {
   /// Each plugin's configuration as resolved for ``profile``, for the
   /// plugins whose library was made to hand over its bundle, in manifest order.
   package internal(set) var configurations: [ResolvedConfiguration] = []
+  /// Where its bring-up's stages were announced, and where what follows
+  /// (validation, the application, its hooks) is: the loader's (see
+  /// ``PluginLoader/progress``).
+  package internal(set) var progress = ProgressReporter.process
 
   /// Loads every enabled plugin of `manifest`, then assembles those that
   /// loaded: all register first, then each one's `loaded(resolver:)` runs,
@@ -56,9 +60,11 @@ package struct Deployment {
     var profileProblems: [DeploymentProblem] = []
     let loaded = loader.loadAll(manifest, profile: profile?.name)
     let configured = DeploymentConfigurator.configure(
-      loaded.outcomes, profile: profile?.declaration, resolver: configuration)
+      loaded.outcomes, profile: profile?.declaration, resolver: configuration, progress: loader.progress)
     let order = AssemblyOrder(configured.outcomes, enforcingRequirements: enforcingRequirements)
-    let outcomes = DeploymentAssembler.assemble(configured.outcomes, order: order, into: container) {
+    let outcomes = DeploymentAssembler.assemble(
+      configured.outcomes, order: order, into: container, progress: loader.progress
+    ) {
       container, outcomes in
       let failed = outcomes.compactMap { outcome -> String? in
         guard case .failed(let entry, _) = outcome else { return nil }
@@ -86,6 +92,7 @@ package struct Deployment {
     deployment.folderProblems = loaded.folderProblems
     deployment.assemblyOrder = order
     deployment.configurations = configured.configurations
+    deployment.progress = loader.progress
     return deployment
   }
 

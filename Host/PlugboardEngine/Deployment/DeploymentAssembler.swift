@@ -13,9 +13,11 @@ enum DeploymentAssembler {
   /// `loaded(resolver:)`, which may already resolve: the profile's
   /// per-service choices are made there.
   /// Plugins assemble in `order` (``AssemblyOrder``); those it refuses
-  /// are marked as failed without assembling.
+  /// are marked as failed without assembling. Each stage is announced to
+  /// `progress` before it starts.
   static func assemble(
     _ outcomes: [PluginOutcome], order: AssemblyOrder? = nil, into container: Container,
+    progress: ProgressReporter,
     configure: (Container, _ outcomes: [PluginOutcome]) -> Void = { _, _ in }
   ) -> [PluginOutcome] {
     var result = outcomes
@@ -23,12 +25,12 @@ enum DeploymentAssembler {
     for (index, problem) in order.refusals { result[index] = .failed(outcomes[index].entry, problem) }
     for stage in [AssemblyError.Stage.assemble, .loaded] {
       if stage == .loaded {
-        Progress.report(.stage(.applyProfile, plugin: nil, file: nil))
+        progress.report(.stage(.applyProfile, plugin: nil, file: nil))
         configure(container, result)
       }
       for index in order.indices {
         guard case .loaded(let plugin) = result[index] else { continue }
-        if let problem = run(stage, of: plugin, in: container) {
+        if let problem = run(stage, of: plugin, in: container, progress: progress) {
           result[index] = .failed(plugin.entry, problem)
           if plugin.entry.optional { container.removeRegistrations(attributedTo: plugin.name) }
         }
@@ -37,10 +39,10 @@ enum DeploymentAssembler {
     return result
   }
 
-  private static func run(_ stage: AssemblyError.Stage, of plugin: LoadedPlugin, in container: Container)
-    -> DeploymentProblem?
-  {
-    Progress.stage(stage == .assemble ? .assemble : .loadedHook, plugin.name, file: plugin.file)
+  private static func run(
+    _ stage: AssemblyError.Stage, of plugin: LoadedPlugin, in container: Container, progress: ProgressReporter
+  ) -> DeploymentProblem? {
+    progress.stage(stage == .assemble ? .assemble : .loadedHook, plugin.name, file: plugin.file)
     return container.attributing(to: plugin.name) {
       for assembly in plugin.bundle.assemblies {
         do {

@@ -57,13 +57,14 @@ public struct EmbeddedDeployment {
     case .failure(let error): throw .manifest(error)
     }
     // When supervised, the parent times each stage with the manifest's limits.
-    Progress.announceLimits(of: read)
+    let progress = ProgressReporter.process
+    progress.announceLimits(of: read)
     switch ProfileChooser.choose(for: read, option: profile, environment: environment) {
     case .success(let chosen):
       let deployment = Deployment.bringUp(read, profile: chosen)
       // Bring-up is over: when supervised, the program's own work follows,
       // and its ending (an exit with its status) is not a plugin's.
-      Progress.report(.reporting)
+      progress.report(.reporting)
       return EmbeddedDeployment(deployment: deployment, environment: environment)
     case .failure(var error):
       // The message names the profile; plugboard's flag is not this program's.
@@ -105,7 +106,7 @@ public struct EmbeddedDeployment {
   /// what they would provide (their assemblies run, in this process).
   public func check() -> CheckReport {
     let probes = PluginProbe().probeUnloaded(of: deployment)
-    Progress.report(.stage(.validate, plugin: nil, file: nil))
+    deployment.progress.report(.stage(.validate, plugin: nil, file: nil))
     return DeploymentChecker(deployment, probes: probes, environment: environment).check()
   }
 

@@ -31,10 +31,11 @@ enum PinnedLibrary {
   /// 64 lower-case hexadecimal digits. `file` is absolute and canonical.
   /// `libraries` are the neighbours' pins; with `requirePins` a neighbour
   /// without one is refused, else it is loaded from an unchecked sealed
-  /// copy (the bytes it would have loaded, read once).
-  static func open(_ file: String, expected: String, libraries: LibraryPins, requirePins: Bool)
-    -> Result<DynamicLibrary, PinnedLibraryError>
-  {
+  /// copy (the bytes it would have loaded, read once). The private folder
+  /// it is loaded from is announced to `progress`.
+  static func open(
+    _ file: String, expected: String, libraries: LibraryPins, requirePins: Bool, progress: ProgressReporter
+  ) -> Result<DynamicLibrary, PinnedLibraryError> {
     let copy: SealedCopy
     switch seal(file) {
     case .success(let made): copy = made
@@ -64,10 +65,10 @@ enum PinnedLibrary {
     case .success(let origin):
       // Told to the supervising parent, which removes the folder if this
       // process dies inside `dlopen` (a crashing constructor).
-      Progress.report(.privateFolder(origin.folder))
+      progress.report(.privateFolder(origin.folder))
       defer {
         origin.remove()
-        Progress.report(.privateFolder(nil))
+        progress.report(.privateFolder(nil))
       }
       // The loader names what it maps by the private links; the ledger of
       // loaded libraries, and every message, by the real files.

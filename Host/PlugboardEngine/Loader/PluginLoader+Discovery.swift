@@ -82,7 +82,7 @@ extension PluginLoader {
     if let refused = Self.refusedForItsName(file, folder: folder) { return refused }
     var entry = PluginEntry(index: -1, name: PluginDiscovery.provisionalName(of: file), path: file)
     entry.discoveredIn = folder
-    if let problem = Progress.quarantine[entry.name] { return .failed(entry, problem) }
+    if let problem = progress.quarantine[entry.name] { return .failed(entry, problem) }
     var current = entry
     var reported: [String: String] = named
     defer { named = reported }

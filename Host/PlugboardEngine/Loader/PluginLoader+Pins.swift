@@ -32,7 +32,9 @@ extension PluginLoader {
           LoadFailureExplanation.detail(error.text, file: file, needs: needs), systemMessage: error.text)
       }
     }
-    switch PinnedLibrary.open(file, expected: pin, libraries: libraries, requirePins: requirePins) {
+    switch PinnedLibrary.open(
+      file, expected: pin, libraries: libraries, requirePins: requirePins, progress: progress)
+    {
     case .success(let library): return library
     case .failure(.dlopen(let text)):
       throw .plugin(

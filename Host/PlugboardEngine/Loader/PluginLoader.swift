@@ -18,13 +18,17 @@ import PlugboardKit
 /// loader goes on with the rest.
 package struct PluginLoader {
   package let host: HostVersions
+  /// Where each plugin's stages are announced before they start, and
+  /// which plugins the supervising parent set aside.
+  package let progress: ProgressReporter
 
   /// Other ABI versions probed for when `plugboard_entry_v1` is missing, to
   /// tell "built for another ABI" from "not a plugin".
   static let probedABIVersions: ClosedRange<UInt32> = 0...64
 
-  package init(host: HostVersions = .current) {
+  package init(host: HostVersions = .current, progress: ProgressReporter = .process) {
     self.host = host
+    self.progress = progress
   }
 
   /// The outcome of every entry of `manifest`, in its order, then of every
@@ -42,7 +46,7 @@ package struct PluginLoader {
     return manifest.plugins.map { entry in
       guard entry.loads(inProfile: profile) else { return .disabled(entry) }
       // Set aside by the supervisor after it brought an earlier process down.
-      if let problem = Progress.quarantine[entry.name] { return .failed(entry, problem) }
+      if let problem = progress.quarantine[entry.name] { return .failed(entry, problem) }
       do throws(DeploymentProblem) {
         let file = try locate(entry, in: manifest, claimed: claimed, vetting: vetting)
         claimed[file.path] = entry.name
@@ -65,7 +69,7 @@ package struct PluginLoader {
     _ entry: PluginEntry, in manifest: Manifest, claimed: [String: String], vetting: PluginVetting
   ) throws(DeploymentProblem) -> ELFFile {
     let absolute = manifest.absolutePath(of: entry)
-    Progress.stage(.vet, entry.name, file: absolute)
+    progress.stage(.vet, entry.name, file: absolute)
     func failure(_ detail: String, file: String = absolute) -> DeploymentProblem {
       .plugin(entry.name, file: file, stage: .locate, detail)
     }
@@ -182,11 +186,11 @@ package struct PluginLoader {
     func failure(_ stage: LoadStage, _ detail: String, dlerror: String? = nil) -> DeploymentProblem {
       .plugin(entry.name, file: file, stage: stage, detail, systemMessage: dlerror)
     }
-    Progress.stage(.open, entry.name, file: file)
+    progress.stage(.open, entry.name, file: file)
     let library = try open(entry, file, requirePins: requirePins, libraries: libraries, needs: needs)
-    Progress.stage(.findEntry, entry.name, file: file)
+    progress.stage(.findEntry, entry.name, file: file)
     let descriptor = try findDescriptor(in: library, file: file, failure: failure)
-    Progress.stage(.checkVersions, entry.name, file: file)
+    progress.stage(.checkVersions, entry.name, file: file)
     if let adopt {
       try check(descriptor, entry: nil, file: file, failure: failure)
       guard let adopted = try adopt(descriptor.name) else { return nil }
@@ -201,7 +205,7 @@ package struct PluginLoader {
     case .success(let modules): stamped = modules
     case .failure(let problem): throw failure(.checkVersions, problem.detail, dlerror: nil)
     }
-    Progress.stage(.makeAssemblies, entry.name, file: file)
+    progress.stage(.makeAssemblies, entry.name, file: file)
     let bundle = try makeBundle(descriptor, failure: failure)
     var plugin = LoadedPlugin(
       entry: entry, file: file, version: descriptor.version, kitVersion: descriptor.kitVersion,

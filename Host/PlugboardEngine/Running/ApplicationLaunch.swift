@@ -58,10 +58,10 @@ public struct ApplicationLaunch {
   /// warnings `run` says; the stage is then the Application's resolution.
   private static func validate(_ deployment: Deployment) throws(RunFailure) -> [String] {
     guard deployment.problems.isEmpty else {
-      Progress.report(.reporting)
+      deployment.progress.report(.reporting)
       throw .deploymentProblems(deployment.problems)
     }
-    Progress.report(.stage(.validate, plugin: nil, file: nil))
+    deployment.progress.report(.stage(.validate, plugin: nil, file: nil))
     var validation = DeploymentChecker(deployment).check()
     guard validation.healthy else {
       // What a disabled or left-out plugin would have provided is learnt by
@@ -70,21 +70,21 @@ public struct ApplicationLaunch {
       // check's do, instead of saying nothing registers the service.
       let probes = PluginProbe().probeUnloaded(of: deployment)
       if !probes.isEmpty { validation = DeploymentChecker(deployment, probes: probes).check() }
-      Progress.report(.reporting)
+      deployment.progress.report(.reporting)
       throw .brokenGraph(validation)
     }
     // What changes what the application gets, or which code runs with it,
     // is said by run too, not only by check.
     let warned: Set<Finding.Kind> = [.duplicateRegistration, .libraryPathSet, .loaderVariableSet]
     let warnings = validation.findings.filter { warned.contains($0.kind) }.map(\.title)
-    Progress.report(.stage(.resolveApplication, plugin: nil, file: nil))
+    deployment.progress.report(.stage(.resolveApplication, plugin: nil, file: nil))
     return warnings
   }
 
   /// The failure for an `Application` that could not be resolved.
   private static func unresolvable(_ error: any Error, in deployment: Deployment) -> RunFailure {
     let hints = profileHints(for: error, in: deployment)
-    Progress.report(.reporting)
+    deployment.progress.report(.reporting)
     return .unresolvableApplication(error, hints: hints)
   }
 
@@ -110,16 +110,17 @@ public struct ApplicationLaunch {
   {
     // Supervised, the parent compares it with the next deployment's when
     // it reloads.
-    Progress.announceInventory(of: deployment)
+    deployment.progress.announceInventory(of: deployment)
     // Start hooks count as running: they are bounded by their own limit
     // (hookTimeout), not the stage limit, and their output is the
     // application's (see ApplicationSession and Docs/lifecycle.md).
-    Progress.report(.running)
+    deployment.progress.report(.running)
     // `--hook-timeout` overrides the manifest's for dispose hooks too.
     if let hookTimeout { deployment.container.disposeTimeout = hookTimeout }
     let lifecycle = ServiceLifecycle(deployment: deployment, limit: hookTimeout)
     return try await ApplicationSession(
-      lifecycle: lifecycle, application: application, arguments: arguments, console: console
+      lifecycle: lifecycle, application: application, arguments: arguments, console: console,
+      progress: deployment.progress
     ).run()
   }
 

@@ -26,6 +26,9 @@ struct ApplicationSession {
   let application: any Application
   let arguments: [String]
   let console: any Console
+  /// Told when the application is ready and when it stops (supervised
+  /// under systemd, the parent says so), and when a failed start ends it.
+  let progress: ProgressReporter
 
   private enum Ending: Sendable {
     case startFailed(ServiceLifecycle.StartError)
@@ -50,7 +53,8 @@ struct ApplicationSession {
     if !lifecycle.services.isEmpty || state.draining {
       Self.stopOnSignals(lifecycle.limit, state: state, gate: gate)
     }
-    let ending = await Self.startThenRun(lifecycle, handover, arguments: arguments, state: state, gate: gate)
+    let ending = await Self.startThenRun(
+      lifecycle, handover, arguments: arguments, progress: progress, state: state, gate: gate)
     return try await finish(ending, signal: state.request)
   }
 
@@ -77,8 +81,8 @@ struct ApplicationSession {
   /// Starts the services, then runs the application in the session's
   /// task; how that ended, or the time limit after a request to stop.
   private static func startThenRun(
-    _ lifecycle: ServiceLifecycle, _ handover: Handover, arguments: [String], state: SessionState,
-    gate: OnceGate<Ending>
+    _ lifecycle: ServiceLifecycle, _ handover: Handover, arguments: [String], progress: ProgressReporter,
+    state: SessionState, gate: OnceGate<Ending>
   ) async -> Ending {
     await withCheckedContinuation { (continuation: CheckedContinuation<Ending, Never>) in
       gate.wait(continuation)
@@ -90,7 +94,7 @@ struct ApplicationSession {
           return
         }
         // Supervised under systemd, the parent now says READY=1.
-        Progress.report(.ready)
+        progress.report(.ready)
         // Set before looking for a request, so that a signal coming now
         // either finds the task cancelled here or arms the time limit.
         state.applicationRunning.store(true, ordering: .sequentiallyConsistent)
@@ -117,7 +121,7 @@ struct ApplicationSession {
   private func finish(_ ending: Ending, signal: Int32?) async throws(RunFailure) -> Int32 {
     switch ending {
     case .startFailed(let error):
-      Progress.report(.reporting)
+      progress.report(.reporting)
       if case .interrupted = error.failure.reason, let signal { throw .startFailed(error, signal: signal) }
       throw .startFailed(error, signal: nil)
     case .abandoned:
@@ -127,7 +131,7 @@ struct ApplicationSession {
     case .ended, .threw: break
     }
     // Supervised under systemd, the parent now says STOPPING=1.
-    Progress.report(.stopping)
+    progress.report(.stopping)
     for failure in await lifecycle.stop() { console.err("plugboard: run: warning: \(failure)") }
     if let signal { return 128 + signal }
     switch ending {

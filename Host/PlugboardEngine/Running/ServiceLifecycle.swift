@@ -35,11 +35,15 @@ public final class ServiceLifecycle: Sendable {
   public let limit: Duration
   /// The services started and not yet stopped, in start order.
   private let started = Mutex<[LifecycleService]>([])
+  /// The command's feedback, which says how long each hook took with
+  /// `--verbose`; nil in a program that embeds the host.
+  private let feedback: StageFeedback?
 
-  init(container: Container, services: [LifecycleService], limit: Duration) {
+  init(container: Container, services: [LifecycleService], limit: Duration, feedback: StageFeedback? = nil) {
     self.container = container
     self.services = services
     self.limit = limit
+    self.feedback = feedback
   }
 
   /// The lifecycle of `deployment`'s hooked services, in the order its
@@ -48,9 +52,11 @@ public final class ServiceLifecycle: Sendable {
   /// ``DeploymentChecker`` first: a hook on a registration that cannot
   /// carry one is its error, and such a service is left out here.
   package convenience init(deployment: Deployment, limit: Duration? = nil) {
+    let container = deployment.container
     self.init(
-      container: deployment.container,
-      limit: limit ?? deployment.manifest.hookTimeout ?? Self.defaultHookTimeout)
+      container: container, services: LifecyclePlan(container: container).services,
+      limit: limit ?? deployment.manifest.hookTimeout ?? Self.defaultHookTimeout,
+      feedback: deployment.progress.feedback)
   }
 
   /// The lifecycle of `container`'s hooked services (see
@@ -113,7 +119,7 @@ public final class ServiceLifecycle: Sendable {
       case .stop: try await service.stop(in: container)
       }
     }
-    StageFeedback.hookFinished(hook, of: service, took: clock.now - began)
+    feedback?.hookFinished(hook, of: service, took: clock.now - began)
     let reason: LifecycleFailure.Reason
     switch outcome {
     case .finished: return nil

@@ -279,7 +279,10 @@ package struct Supervisor {
     // Out of the way of the low numbers plugin code takes; checked
     // before each use (plugin code may close it all the same).
     let descriptor = plugboard_move_high(progress)
-    if let record { Progress.start(descriptor: descriptor, record: record, quarantine: quarantine) }
+    if let record {
+      ProgressReporter.process.attach(
+        ParentLink(descriptor: descriptor, record: record, quarantine: quarantine))
+    }
   }
 
   func decide(_ ending: ChildEnding, _ watch: StageWatch) -> Decision {

@@ -1,5 +1,6 @@
 import Dispatch
 import PlugboardSupervision
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -22,13 +23,24 @@ import PlugboardSupervision
 /// process that embeds plugboard, another part may close its own
 /// descriptors of those kinds at any time, and putting them back would be
 /// wrong.
-enum RuntimeDescriptors {
-  nonisolated(unsafe) private static var kept: [plugboard_kept_descriptor]?
-  /// The stages of plugin code of one plugin since the last check: checked
-  /// when the next plugin's stages begin, or bring-up ends. Checking after
-  /// each stage took 3,600 system calls over 201 plugins, per plugin 2,400;
-  /// the plugin named is still the right one.
-  nonisolated(unsafe) private static var current: (stages: [LoadStage], plugin: String?)?
+///
+/// One per supervised child, owned by its ``ProgressReporter``: the stages
+/// are reported from whatever thread runs bring-up or the application, so
+/// what it keeps is behind a lock.
+final class RuntimeDescriptorRepair: Sendable {
+  private struct State {
+    /// The descriptors kept, once the first plugin code is about to run.
+    var kept: [plugboard_kept_descriptor]?
+    /// The stages of plugin code of one plugin since the last check:
+    /// checked when the next plugin's stages begin, or bring-up ends.
+    /// Checking after each stage took 3,600 system calls over 201 plugins,
+    /// per plugin 2,400; the plugin named is still the right one.
+    var current: (stages: [LoadStage], plugin: String?)?
+    /// The timer of ``settleDispatch(within:)``, kept.
+    var settled: (any DispatchSourceTimer)?
+  }
+
+  private let state = Mutex(State())
 
   /// The stages in which plugin code runs.
   static func runsPluginCode(_ stage: LoadStage) -> Bool {
@@ -44,34 +56,34 @@ enum RuntimeDescriptors {
   /// A new stage begins (nil: bring-up has ended): what the last plugin's
   /// code broke is put back once another plugin's stages begin, and the
   /// descriptors are kept before the first plugin code.
-  static func stageBegins(_ stage: LoadStage?, plugin: String?) {
-    if let current, stage == nil || plugin == nil || plugin != current.plugin {
-      self.current = nil
-      restore(after: current.stages, plugin: current.plugin)
-      // plugboard's copy of standard error, taken back now if that plugin's
-      // code closed or replaced it: the default logger writes to its
-      // number without looking first.
-      _ = StandardError.descriptor
-    }
-    guard let stage, runsPluginCode(stage) else { return }
-    if kept == nil { kept = keep() }
-    if current != nil {
-      current?.stages.append(stage)
-    } else {
-      current = ([stage], plugin)
+  func stageBegins(_ stage: LoadStage?, plugin: String?) {
+    state.withLock { state in
+      if let current = state.current, stage == nil || plugin == nil || plugin != current.plugin {
+        state.current = nil
+        Self.restore(after: current.stages, plugin: current.plugin, kept: &state.kept)
+        // plugboard's copy of standard error, taken back now if that
+        // plugin's code closed or replaced it: the default logger writes
+        // to its number without looking first.
+        _ = StandardError.descriptor
+      }
+      guard let stage, Self.runsPluginCode(stage) else { return }
+      if state.kept == nil { state.kept = Self.keep(settling: &state.settled) }
+      if state.current != nil {
+        state.current?.stages.append(stage)
+      } else {
+        state.current = ([stage], plugin)
+      }
     }
   }
 
-  private static func keep() -> [plugboard_kept_descriptor] {
-    settleDispatch(within: .seconds(2))
+  private static func keep(settling settled: inout (any DispatchSourceTimer)?) -> [plugboard_kept_descriptor]
+  {
+    settled = settleDispatch(within: .seconds(2))
     let capacity: Int32 = 16
     var buffer = [plugboard_kept_descriptor](repeating: .init(), count: Int(capacity))
     let count = plugboard_keep_runtime_descriptors(&buffer, capacity)
     return Array(buffer.prefix(Int(count)))
   }
-
-  /// The settling timer, kept: see ``settleDispatch(within:)``.
-  nonisolated(unsafe) private static var settled: (any DispatchSourceTimer)?
 
   /// Waits until libdispatch's event loop is set up and asleep: a timer of
   /// ours has fired, and the manager thread is back in `epoll_wait`.
@@ -93,24 +105,26 @@ enum RuntimeDescriptors {
   /// those descriptors. Bounded: a Dispatch that cannot run the handler
   /// soon (no thread to be had) or a loop that never sleeps is not waited
   /// for past `patience`, and what is there then is kept.
-  private static func settleDispatch(within patience: Duration) {
+  private static func settleDispatch(within patience: Duration) -> any DispatchSourceTimer {
     let deadline = ContinuousClock.now + patience
     let fired = DispatchSemaphore(value: 0)
     let timer = DispatchSource.makeTimerSource(queue: .global())
     timer.setEventHandler { fired.signal() }
     timer.schedule(deadline: .now())
     timer.resume()
-    settled = timer
     let milliseconds = Int(patience / .milliseconds(1))
-    guard fired.wait(timeout: .now() + .milliseconds(milliseconds)) == .success else { return }
+    guard fired.wait(timeout: .now() + .milliseconds(milliseconds)) == .success else { return timer }
     while plugboard_event_loop_is_idle() == 0, ContinuousClock.now < deadline {
       var pause = timespec(tv_sec: 0, tv_nsec: 200_000)
       _ = nanosleep(&pause, nil)
     }
+    return timer
   }
 
-  private static func restore(after stages: [LoadStage], plugin: String?) {
-    guard let kept else { return }
+  private static func restore(
+    after stages: [LoadStage], plugin: String?, kept keptSlot: inout [plugboard_kept_descriptor]?
+  ) {
+    guard let kept = keptSlot else { return }
     var putBack: [plugboard_kept_descriptor] = []
     var lost: [plugboard_kept_descriptor] = []
     for descriptor in kept {
@@ -124,7 +138,7 @@ enum RuntimeDescriptors {
     guard !putBack.isEmpty || !lost.isEmpty else { return }
     // What cannot be put back (plugin code closed the copy as well) is
     // reported once, not blamed on every plugin after.
-    if !lost.isEmpty { self.kept = kept.filter { kept in !lost.contains { $0.fd == kept.fd } } }
+    if !lost.isEmpty { keptSlot = kept.filter { kept in !lost.contains { $0.fd == kept.fd } } }
     StandardError.write(
       warning(putBack: putBack.map(describe), lost: lost.map(describe), stages: stages, plugin: plugin),
       priority: .warning)
