@@ -1,5 +1,6 @@
 import Dispatch
 import PlugboardSupervision
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -15,9 +16,15 @@ import PlugboardSupervision
 /// supervised child (or an unsupervised `run`) installs this: the parent
 /// keeps forwarding signals as before.
 enum ShutdownSignals {
-  /// Kept alive while it watches. Set only by ``watch(_:)``, which `run`
-  /// calls once, from one task.
-  nonisolated(unsafe) private static var source: (any DispatchSourceRead)?
+  /// Kept alive while it watches; replaced by each ``watch(_:)``. Static,
+  /// as the signals' disposition is the process's.
+  private static let source = Mutex<Watcher?>(nil)
+
+  /// A read source, to keep between threads: libdispatch's objects may be
+  /// used from any thread, but Swift's Dispatch on Linux does not say so.
+  private struct Watcher: @unchecked Sendable {
+    let reader: any DispatchSourceRead
+  }
 
   /// Catches SIGINT and SIGTERM from now on and calls `handler` with the
   /// first one's number. Returns false, leaving the signals' default
@@ -32,9 +39,13 @@ enum ShutdownSignals {
       guard read(descriptor, &byte, 1) == 1 else { return }
       handler(Int32(byte))
     }
-    source?.cancel()
-    source = reader
     reader.resume()
+    let watcher = Watcher(reader: reader)
+    let previous = source.withLock { source in
+      defer { source = watcher }
+      return source
+    }
+    previous?.reader.cancel()
     return true
   }
 }

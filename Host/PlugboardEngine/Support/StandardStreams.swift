@@ -1,4 +1,5 @@
 import PlugboardSupervision
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -22,7 +23,11 @@ package enum StandardStreams {
   }
 
   /// Whether standard output was closed when plugboard started (`>&-`).
-  nonisolated(unsafe) package private(set) static var outputWasClosed = false
+  package static var outputWasClosed: Bool { closedOutput.load(ordering: .relaxed) }
+
+  /// Set by ``secure()``, first thing; read by whichever thread writes
+  /// standard output.
+  private static let closedOutput = Atomic<Bool>(false)
 
   /// Opens `/dev/null` on any of descriptors 0, 1 and 2 that is closed, so
   /// that no file plugboard opens later (a plugin, a pipe to its child)
@@ -36,7 +41,7 @@ package enum StandardStreams {
         dup2(null, descriptor)
         close(null)
       }
-      if descriptor == 1 { outputWasClosed = true }
+      if descriptor == 1 { closedOutput.store(true, ordering: .relaxed) }
     }
   }
 
