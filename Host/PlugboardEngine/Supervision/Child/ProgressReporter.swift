@@ -32,10 +32,13 @@ import Synchronization
 /// session are handed it. Bring-up and the application's tasks may report
 /// from different threads, so what changes is behind locks.
 package final class ProgressReporter: Sendable {
-  /// This process's reporter. A `static let`, made on first use: the
-  /// supervised child and the commands of one process share it, and a C
-  /// signal handler (the crash reporter) runs while it is in use, so it
-  /// must outlive every one of them.
+  /// This process's reporter. Static, because what it reports for is the
+  /// process's: the child attaches its parent in `main`'s first lines
+  /// (``Supervisor``, before any thread exists), and the command, or a
+  /// program that embeds the host, brings deployments up later with no
+  /// caller in common to hand it down. Safe, because it is a `let`, made
+  /// once on first use (Swift makes a static's first use thread-safe),
+  /// and all it holds that changes is behind its locks.
   package static let process = ProgressReporter()
 
   /// The supervising parent, once the child attached it (before any thread
@@ -76,6 +79,8 @@ package final class ProgressReporter: Sendable {
   /// (hooks' times with `--verbose`).
   package var feedback: StageFeedback? { shown.withLock { $0 } }
 
+  /// Whether a supervising parent follows this process: a `run` that is
+  /// not supervised has no one to reload it, for example.
   package var isSupervised: Bool { link != nil }
 
   /// Plugins the parent took out of this run after they brought an
