@@ -35,25 +35,27 @@ extension PluginNeeds {
     for need in needs { matched[need.name] = need.loaded.map { ($0, need.loader) } }
     let closure = LoaderClosure(
       folder: folder, needed: needed, runPath: runPath, subfolders: vetting.subfolders, matched: matched)
+    // The messages are made only for a problem: most plugins have none,
+    // and every start-up vets every plugin.
     for library in closure.libraries {
-      let shown = Terminal.sanitize(library.file)
-      let subject = Self.subject(library)
+      let subject = { Self.subject(library) }
       guard let status = FileTrust.status(library.file) else { continue }
       if let problem = vetting.permissions(of: library.file, status: status) {
-        return "\(subject) \(problem)"
+        return "\(subject()) \(problem)"
       }
       if library.loadedByPlugin { continue }
       guard let info = library.info else {
-        return "\(subject) has a dynamic section plugboard cannot read, so what the dynamic loader would map "
+        return
+          "\(subject()) has a dynamic section plugboard cannot read, so what the dynamic loader would map "
           + "for it cannot be vetted — replace it with the library it should be (check with: readelf -d "
-          + "\(shown))"
+          + "\(Terminal.sanitize(library.file)))"
       }
       if let problem = PluginNeeds.beyondSurvey(info)
         ?? Self.objectProblem(
           file: library.file, folder: FilePath.directory(of: library.path), namedByPath: info.namedByPath,
           runPath: info.runPath, vetting: vetting, name: library.name)
       {
-        return "\(subject) \(problem)"
+        return "\(subject()) \(problem)"
       }
     }
     if closure.truncated {
@@ -76,16 +78,19 @@ extension PluginNeeds {
     file: String, folder: String, namedByPath: [String], runPath: [String], vetting: PluginVetting,
     name: String? = nil
   ) -> String? {
-    let it = name.map(Terminal.sanitize) ?? "it"
+    let it = { name.map(Terminal.sanitize) ?? "it" }
     if let needed = namedByPath.first {
       return
         "needs the library \(Terminal.sanitize(needed)) by its path, which the dynamic loader opens wherever "
-        + "it leads, outside every check — rebuild \(it) to need that library by its name"
+        + "it leads, outside every check — rebuild \(it()) to need that library by its name"
     }
-    let fix =
-      "rebuild \(it) without that entry (check with: readelf -d \(Terminal.sanitize(file)) | grep PATH)"
     for entry in runPath {
-      if let problem = runPathProblem(entry, origin: folder, fix: fix, vetting: vetting) {
+      if let problem = runPathProblem(
+        entry, origin: folder,
+        fix:
+          "rebuild \(it()) without that entry (check with: readelf -d \(Terminal.sanitize(file)) | grep PATH)",
+        vetting: vetting)
+      {
         return
           "has the run path entry \"\(Terminal.sanitize(entry))\" (\(Terminal.sanitize(runPath.joined(separator: ":")))), "
           + problem
@@ -96,25 +101,25 @@ extension PluginNeeds {
 
   /// What is wrong with one run path entry, continuing "has the run path
   /// entry "E" (…), ", or nil.
-  private static func runPathProblem(_ entry: String, origin: String, fix: String, vetting: PluginVetting)
-    -> String?
-  {
+  private static func runPathProblem(
+    _ entry: String, origin: String, fix: @autoclosure () -> String, vetting: PluginVetting
+  ) -> String? {
     if entry.isEmpty {
       return "an empty entry, which the dynamic loader takes as the current directory: whoever controls the "
-        + "folder plugboard is started in chooses the libraries it loads — " + fix
+        + "folder plugboard is started in chooses the libraries it loads — " + fix()
     }
     guard let folder = Self.expand(entry, origin: origin) else {
       if entry.utf8.contains(UInt8(ascii: "$")) {
         return "which names a token other than $ORIGIN that plugboard cannot follow to vet the libraries "
-          + "found there — " + fix
+          + "found there — " + fix()
       }
       return
         "a relative entry, which the dynamic loader takes from the current directory: whoever controls the "
-        + "folder plugboard is started in chooses the libraries it loads — " + fix
+        + "folder plugboard is started in chooses the libraries it loads — " + fix()
     }
     guard let canonical = vetting.canonicalFolder(folder) else {
       if vetting.roots.contains(where: { PluginVetting.path(folder, isInside: $0) }) { return nil }
-      return missingFolderProblem(folder, vetting: vetting, fix: fix)
+      return missingFolderProblem(folder, vetting: vetting, fix: fix())
     }
     return vetting.searchedFolderProblem(canonical)
   }
@@ -127,7 +132,9 @@ extension PluginNeeds {
   /// library names its toolchain's folder, so on a machine without that
   /// toolchain this is the common case, and `/opt` or `/usr` above it keep
   /// it safe.
-  private static func missingFolderProblem(_ folder: String, vetting: PluginVetting, fix: String) -> String? {
+  private static func missingFolderProblem(
+    _ folder: String, vetting: PluginVetting, fix: @autoclosure () -> String
+  ) -> String? {
     let ancestor = FilePath.nearestFolder(above: folder) { vetting.canonicalFolder($0) != nil }
     let existing = vetting.canonicalFolder(ancestor) ?? "/"
     let shown = Terminal.sanitize(folder)
@@ -135,17 +142,17 @@ extension PluginNeeds {
     let creates = "whoever creates it first chooses the libraries the plugin loads — "
     guard let status = FileTrust.status(existing) else {
       return "which names \(shown), a folder that does not exist, under \(parent), which cannot be examined: "
-        + creates + fix
+        + creates + fix()
     }
     let user = geteuid()
     if status.st_uid != 0, status.st_uid != user {
       return "which names \(shown), a folder that does not exist, under \(parent), which is owned by uid "
-        + "\(status.st_uid), neither root nor the user running plugboard (uid \(user)): " + creates + fix
+        + "\(status.st_uid), neither root nor the user running plugboard (uid \(user)): " + creates + fix()
     }
     if status.st_mode & (S_IWGRP | S_IWOTH) != 0 {
       return "which names \(shown), a folder that does not exist, under \(parent), which is writable by "
         + "\(FileTrust.writers(status.st_mode)) (\(FileTrust.describe(status))), so they can create it: "
-        + creates + fix
+        + creates + fix()
     }
     if let problem = vetting.folderProblem(existing) {
       return "which names \(shown), a folder that does not exist, under \(parent), whose libraries would be "
