@@ -19,7 +19,6 @@ import PlugboardEngine
 /// naming an undeclared profile is misuse, as `run` would find it.
 struct CheckCommand {
   /// `--resolve`: resolve every registration, running its factory.
-  static let resolveFlag = "--resolve"
 
   let options: ParsedOptions
   let console: any Console
@@ -29,7 +28,7 @@ struct CheckCommand {
     let manifest: Manifest
     switch request.manifest() {
     case .success(let read): manifest = read
-    case .failure(.manifest(let error)) where options.flags.contains(ListCommand.jsonFlag):
+    case .failure(.manifest(let error)) where options.isSet(.json):
       // Still a document on stdout: a script reads the verdict from it.
       // Standard output is the plugins' stderr until reporting starts.
       ProgressReporter.process.report(.reporting)
@@ -46,9 +45,9 @@ struct CheckCommand {
       options.profile != nil || manifest.profiles.isEmpty
       ? [chosen] : manifest.profiles.map(Self.checking(in: manifest))
     let summary = await CheckSummary.check(
-      manifest, profiles: profiles, probe: PluginProbe(), resolving: options.flags.contains(Self.resolveFlag))
+      manifest, profiles: profiles, probe: PluginProbe(), resolving: options.isSet(.resolve))
     ProgressReporter.process.report(.reporting)
-    if options.flags.contains(ListCommand.jsonFlag) {
+    if options.isSet(.json) {
       console.out(JSONText.encode(summary))
     } else {
       // In one piece, as `list` prints its table.

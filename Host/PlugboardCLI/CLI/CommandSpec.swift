@@ -13,7 +13,7 @@ struct CommandSpec: Sendable {
   var positional: String? = nil
   /// A flag that makes the command ask for no positional argument
   /// (`completion --profile-names`, which prints no script).
-  var positionalNotNeededWith: String? = nil
+  var positionalNotNeededWith: OptionSpec? = nil
   /// The last paragraph of its `--help`: the exit statuses it ends with.
   var statuses = HelpText.reportingStatuses
 
@@ -28,8 +28,7 @@ struct CommandSpec: Sendable {
     name: "list",
     summary: "print each plugin with its version and file, and its registrations",
     options: [
-      .manifest, .profile,
-      OptionSpec(name: "--json", valueName: nil, help: "print JSON for machines instead of a table"),
+      .manifest, .profile, .json,
     ] + OptionSpec.supervision,
     passthrough: nil)
 
@@ -42,11 +41,7 @@ struct CommandSpec: Sendable {
     name: "reload",
     summary:
       "make a running 'plugboard run' reload its deployment (it runs what 'plugboard check' checks first)",
-    options: [
-      OptionSpec(name: ReloadCommand.pidOption, valueName: "PID", help: "the supervising process of the run"),
-      OptionSpec(
-        name: ReloadCommand.pidFileOption, valueName: "PATH", help: "the file 'run --pid-file PATH' wrote"),
-    ],
+    options: [.pid, OptionSpec.pidFile.helping("the file 'run --pid-file PATH' wrote")],
     passthrough: nil, statuses: HelpText.reloadStatuses)
 
   static let all = [run, reload, list, check, explain, graph, pin, new, completion]

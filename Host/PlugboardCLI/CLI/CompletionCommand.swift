@@ -6,11 +6,8 @@ struct CompletionCommand {
   let options: ParsedOptions
   let console: any Console
 
-  /// `--profile-names`: what the scripts call to complete `--profile`.
-  static let profileNamesOption = "--profile-names"
-
   func execute() -> ExitStatus.RawValue {
-    if options.flags.contains(Self.profileNamesOption) {
+    if options.isSet(.profileNames) {
       for name in Self.profileNames(manifest: options.manifest) { console.out(name) }
       return ExitStatus.healthy.rawValue
     }

@@ -12,17 +12,13 @@ import PlugboardEngine
 /// when the manifest is broken (with its `problems`) and when TYPE names no
 /// type or several (with that finding); other misuse prints none.
 struct ExplainCommand {
-  static let nameOption = "--name"
-  /// `--type-names`: what the completion scripts call to complete TYPE.
-  static let typeNamesOption = "--type-names"
-
   let options: ParsedOptions
   let console: any Console
 
   func execute() -> ExitStatus.RawValue {
-    if options.flags.contains(Self.typeNamesOption) { return printTypeNames() }
+    if options.isSet(.typeNames) { return printTypeNames() }
     let query = options.positionals.first ?? ""
-    let json = options.flags.contains(ListCommand.jsonFlag)
+    let json = options.isSet(.json)
     let deployment: Deployment
     switch bringUp(query: query, json: json) {
     case .next(let brought): deployment = brought
@@ -40,7 +36,7 @@ struct ExplainCommand {
     case .ended(let status): return status
     }
     let errors = GraphErrors.report(checker, command: CommandSpec.explain.name, on: console)
-    let report = Explanation(checker: checker, typeName: typeName, name: options.values[Self.nameOption])
+    let report = Explanation(checker: checker, typeName: typeName, name: options[.registrationName])
       .report(findings: errors)
     if json {
       console.out(JSONText.encode(report))
@@ -134,7 +130,7 @@ struct ExplainCommand {
     findings: [Finding] = []
   ) -> ExplanationReport {
     ExplanationReport(
-      manifest: manifest, type: query, name: options.values[Self.nameOption], profile: profile, chosen: nil,
+      manifest: manifest, type: query, name: options[.registrationName], profile: profile, chosen: nil,
       selection: nil, tree: nil, notChosen: [], problems: problems, findings: findings)
   }
 

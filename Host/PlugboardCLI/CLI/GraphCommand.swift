@@ -13,7 +13,7 @@ struct GraphCommand {
   let console: any Console
 
   func execute() -> ExitStatus.RawValue {
-    let format = options.values[Self.formatOption] ?? "dot"
+    let format = options[.format] ?? "dot"
     guard Self.formats.contains(format) else {
       let hint =
         KeySuggestion.closest(to: format, among: Self.formats).map { "; did you mean '\($0)'?" } ?? ""

@@ -18,7 +18,10 @@ package struct ParsedInvocation {
 }
 
 /// A command's options after parsing: values by option name, flags that
-/// were given, and anything after `--`.
+/// were given, and anything after `--`. Commands read them through the
+/// option's spec, `options[.manifest]` or `options.isSet(.json)`, the
+/// same spec the parser, the help and the completion scripts use: an
+/// option that no spec declares cannot be asked for.
 struct ParsedOptions: Equatable {
   var values: [String: String] = [:]
   var flags: Set<String> = []
@@ -30,12 +33,22 @@ struct ParsedOptions: Equatable {
   /// refuses a value that is not one), by option name.
   var durations: [String: Duration] = [:]
 
-  var manifest: String? { values[OptionSpec.manifest.name] }
-  var profile: String? { values[OptionSpec.profile.name] }
+  /// The value given to `option`, nil when it was not given (or is a flag).
+  subscript(option: OptionSpec) -> String? { values[option.name] }
+
+  /// Whether the flag `option` was given.
+  func isSet(_ option: OptionSpec) -> Bool { flags.contains(option.name) }
+
+  /// The duration given to `option` (`--stage-timeout`, `--exit-timeout`,
+  /// `--hook-timeout`), as the parser read it; nil when not given.
+  func duration(_ option: OptionSpec) -> Duration? { durations[option.name] }
+
+  var manifest: String? { self[.manifest] }
+  var profile: String? { self[.profile] }
   /// `--stage-timeout`, when given.
-  var stageTimeout: Duration? { durations[OptionSpec.stageTimeout.name] }
+  var stageTimeout: Duration? { duration(.stageTimeout) }
   /// `--exit-timeout`, when given.
-  var exitTimeout: Duration? { durations[OptionSpec.exitTimeout.name] }
+  var exitTimeout: Duration? { duration(.exitTimeout) }
   /// `--hook-timeout`, when given.
-  var hookTimeout: Duration? { durations[OptionSpec.hookTimeout.name] }
+  var hookTimeout: Duration? { duration(.hookTimeout) }
 }

@@ -40,7 +40,7 @@ enum InvocationParser {
   /// parse. A value that is not a duration is a misuse of the command.
   private static func readDurations(_ parsed: inout ParsedOptions, command: String) throws(UsageError) {
     for option in [OptionSpec.stageTimeout, OptionSpec.exitTimeout, OptionSpec.hookTimeout] {
-      guard let text = parsed.values[option.name] else { continue }
+      guard let text = parsed[option] else { continue }
       guard let duration = StageTimeout.parse(text) else {
         throw UsageError(
           message: "\(option.name) takes a number of seconds greater than 0 and at most "
@@ -168,7 +168,7 @@ enum InvocationParser {
       parsed.values[name] = value
     }
     if let positional = spec.positional, parsed.positionals.isEmpty,
-      !(spec.positionalNotNeededWith.map(parsed.flags.contains) ?? false)
+      !(spec.positionalNotNeededWith.map(parsed.isSet) ?? false)
     {
       throw misuse("missing \(positional): plugboard \(spec.name) \(positional)")
     }

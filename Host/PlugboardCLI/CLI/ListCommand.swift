@@ -4,8 +4,6 @@ import PlugboardEngine
 /// as a table or (`--json`) as JSON. Problems go to stderr as well, and
 /// make the exit status 1.
 struct ListCommand {
-  static let jsonFlag = "--json"
-
   let options: ParsedOptions
   let console: any Console
 
@@ -30,7 +28,7 @@ struct ListCommand {
     }
     ProcessLifetime.keep(listing)
     ProgressReporter.process.report(.reporting)
-    if options.flags.contains(Self.jsonFlag) {
+    if options.isSet(.json) {
       console.out(JSONText.encode(listing))
     } else if !listing.plugins.isEmpty {
       // In one piece: the table is complete before any of it is printed,

@@ -10,11 +10,6 @@ import PlugboardEngine
 /// `--sdk`, or in the nearest folder above DIR (then above the current
 /// folder) that holds both.
 struct NewCommand {
-  static let pathOption = "--path"
-  static let sdkOption = "--sdk"
-  static let kitOption = "--kit"
-  static let contractsOption = "--contracts"
-
   let options: ParsedOptions
   let console: any Console
 
@@ -24,19 +19,20 @@ struct NewCommand {
     guard let here = FilePath.currentDirectory else {
       return fail("cannot determine the current folder")
     }
-    let folder = FilePath.absolute(options.values[Self.pathOption] ?? name, relativeTo: here)
-    let byVersion = (options.values[Self.kitOption], options.values[Self.contractsOption])
+    let folder = FilePath.absolute(options[.path] ?? name, relativeTo: here)
+    let byVersion = (options[.kit], options[.contracts])
     if byVersion.0 != nil || byVersion.1 != nil {
-      guard options.values[Self.sdkOption] == nil else {
+      guard options[.sdk] == nil else {
         return misuse(
-          "\(Self.sdkOption) names a checkout to depend on by path; \(Self.kitOption) and "
-            + "\(Self.contractsOption) name repositories to depend on by version: give one or the other")
+          "\(OptionSpec.sdk.name) names a checkout to depend on by path; \(OptionSpec.kit.name) and "
+            + "\(OptionSpec.contracts.name) name repositories to depend on by version: give one or the other")
       }
       guard let kitText = byVersion.0, let contractsText = byVersion.1 else {
-        return misuse("\(Self.kitOption) and \(Self.contractsOption) go together: the plugin depends on both")
+        return misuse(
+          "\(OptionSpec.kit.name) and \(OptionSpec.contracts.name) go together: the plugin depends on both")
       }
       var sources: [PluginScaffold.PackageSource] = []
-      for (option, text) in [(Self.kitOption, kitText), (Self.contractsOption, contractsText)] {
+      for (option, text) in [(OptionSpec.kit.name, kitText), (OptionSpec.contracts.name, contractsText)] {
         guard let source = PluginScaffold.PackageSource.parsing(text) else {
           return misuse(
             "\(option) takes URL@VERSION, a repository and its exact version, such as "
@@ -48,7 +44,7 @@ struct NewCommand {
         PluginScaffold(name: name, kit: sources[0], contracts: sources[1]), into: folder, here: here)
     }
     let sdk: String
-    if let given = options.values[Self.sdkOption] {
+    if let given = options[.sdk] {
       sdk = FilePath.absolute(given, relativeTo: here)
       guard Self.holdsSDK(sdk) else {
         return fail(
@@ -59,7 +55,7 @@ struct NewCommand {
       guard let found = Self.sdk(above: folder) ?? Self.sdk(above: here) else {
         return fail(
           "cannot find the Plugboard SDK (a folder holding Kit/ and Plugins/Contracts/) above "
-            + "\(Terminal.sanitize(folder)) or the current folder; name the checkout with \(Self.sdkOption) DIR"
+            + "\(Terminal.sanitize(folder)) or the current folder; name the checkout with \(OptionSpec.sdk.name) DIR"
         )
       }
       sdk = found

@@ -79,8 +79,23 @@ struct OptionSpec: Sendable {
   /// `--pid-file PATH`: for `run`, where its supervising process writes
   /// its pid; for `reload`, where to read it.
   static let pidFile = OptionSpec(
-    name: ReloadCommand.pidFileOption, valueName: "PATH",
+    name: "--pid-file", valueName: "PATH",
     help: "write the supervising process's pid to PATH, for plugboard reload (removed at the end)")
+
+  /// `--json`: the answer as JSON for machines (`list`, `check`, `explain`,
+  /// each with its own help).
+  static let json = OptionSpec(
+    name: "--json", valueName: nil, help: "print JSON for machines instead of a table")
+
+  /// The same option, described by `help` in one command's `--help`: the
+  /// command reads it through the shared spec all the same.
+  ///
+  /// ```swift
+  /// OptionSpec.json.helping("print the report as JSON for machines")
+  /// ```
+  func helping(_ help: String) -> OptionSpec {
+    OptionSpec(name: name, valueName: valueName, help: help, short: short, choices: choices)
+  }
 
   /// The options of every command that brings a deployment up.
   static let supervision = [unsupervised, stageTimeout, exitTimeout, verbose, quiet, logLevel]

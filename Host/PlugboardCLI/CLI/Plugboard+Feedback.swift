@@ -11,7 +11,7 @@ extension Plugboard {
     let environment = ProcessInfo.processInfo.environment
     let chosen = Verbosity.from(options, command: name).flatMap { verbosity in
       LogLevelChoice.override(
-        option: options.values[LogLevelChoice.optionName], environment: environment, command: name
+        option: options[.logLevel], environment: environment, command: name
       ).map { (verbosity, $0) }
     }
     switch chosen {

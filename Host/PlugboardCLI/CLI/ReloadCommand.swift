@@ -14,9 +14,6 @@ import PlugboardEngine
 /// SIGHUP to anything else would stop it (the supervised child) or do
 /// who knows what (another program).
 struct ReloadCommand {
-  static let pidOption = "--pid"
-  static let pidFileOption = "--pid-file"
-
   let options: ParsedOptions
   let console: any Console
 
@@ -46,12 +43,13 @@ struct ReloadCommand {
   /// The pid `--pid` gives, or the one in the file `--pid-file` names.
   private func requestedProcess() -> Result<pid_t, UsageError> {
     let name = CommandSpec.reload.name
-    switch (options.values[Self.pidOption], options.values[Self.pidFileOption]) {
+    switch (options[.pid], options[.pidFile]) {
     case (let text?, nil):
       guard let pid = pid_t(text), pid > 1 else {
         return .failure(
           UsageError(
-            message: "\(Self.pidOption) takes a process id, found '\(Terminal.sanitize(text))'", command: name
+            message: "\(OptionSpec.pid.name) takes a process id, found '\(Terminal.sanitize(text))'",
+            command: name
           ))
       }
       return .success(pid)
@@ -61,7 +59,7 @@ struct ReloadCommand {
       return .failure(
         UsageError(
           message:
-            "give the running plugboard's process: \(Self.pidOption) PID, or \(Self.pidFileOption) PATH "
+            "give the running plugboard's process: \(OptionSpec.pid.name) PID, or \(OptionSpec.pidFile.name) PATH "
             + "as 'run --pid-file' wrote it", command: name))
     }
   }

@@ -54,7 +54,7 @@ struct RunCommand {
   /// reload`, written before anything is brought up. Unsupervised, there
   /// is no process that reloads: nothing is written.
   private func writePidFile() {
-    guard let path = options.values[OptionSpec.pidFile.name] else { return }
+    guard let path = options[.pidFile] else { return }
     guard ProgressReporter.process.isSupervised else {
       console.warn("plugboard: run: warning: --pid-file is not written with --unsupervised: nothing reloads")
       return

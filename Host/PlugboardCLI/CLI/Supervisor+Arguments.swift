@@ -26,7 +26,7 @@ extension Supervisor {
     let parsed = try? invocation.result.get()
     guard let launch else {
       guard case .command(let name, let options)? = parsed, supervisedCommands.contains(name),
-        !options.flags.contains(OptionSpec.unsupervised.name)
+        !options.isSet(.unsupervised)
       else { return nil }
       hideGivenSettings()
       return withPidFile(name, options) {
@@ -54,7 +54,7 @@ extension Supervisor {
   private static func withPidFile(_ command: String, _ options: ParsedOptions, _ supervise: () -> Int32?)
     -> Int32?
   {
-    guard command == runCommand, let path = options.values[OptionSpec.pidFile.name] else {
+    guard command == runCommand, let path = options[.pidFile] else {
       return supervise()
     }
     let status = supervise()

@@ -44,14 +44,14 @@ enum CompletionScript {
   static let profileQuery = Query(
     noun: "profile",
     summary: "The profiles the manifest on the line declares (its --manifest, or plugins.json here).",
-    arguments: [CommandSpec.completion.name, CompletionCommand.profileNamesOption],
+    arguments: [CommandSpec.completion.name, OptionSpec.profileNames.name],
     forwarded: [OptionSpec.manifest.name])
 
   /// `explain TYPE`: the types the deployment on the line registers, in
   /// the profile on the line (its plugins load, supervised, to say so).
   static let typeQuery = Query(
     noun: "type", summary: "The types the deployment on the line registers, in its profile.",
-    arguments: [CommandSpec.explain.name, ExplainCommand.typeNamesOption],
+    arguments: [CommandSpec.explain.name, OptionSpec.typeNames.name],
     forwarded: [OptionSpec.manifest.name, OptionSpec.profile.name])
 
   static let queries = [profileQuery, typeQuery]
@@ -75,7 +75,7 @@ enum CompletionScript {
 
   /// Options the scripts call themselves (`completion --profile-names`,
   /// `explain --type-names`), never offered to whoever types.
-  static let internalOptions: Set = [CompletionCommand.profileNamesOption, ExplainCommand.typeNamesOption]
+  static let internalOptions: Set = [OptionSpec.profileNames.name, OptionSpec.typeNames.name]
 
   /// The options offered before a command is typed: those every command
   /// that reads a manifest takes (`--manifest`), which mean the same

@@ -6,7 +6,7 @@ extension Verbosity {
   /// The verbosity `options` ask for; `--quiet` with `--verbose` is a
   /// usage error, since they contradict each other.
   static func from(_ options: ParsedOptions, command: String) -> Result<Verbosity, UsageError> {
-    switch (options.flags.contains(quietFlag), options.flags.contains(verboseFlag)) {
+    switch (options.isSet(.quiet), options.isSet(.verbose)) {
     case (true, true):
       .failure(
         UsageError(message: "\(quietFlag) and \(verboseFlag) cannot be used together", command: command))
