@@ -121,37 +121,58 @@ package struct Supervisor {
         guard let child = adopt(adopted) else { continue }
         started = child
       } else {
-        switch startChild(quarantine: quarantine) {
-        case .inChild, .failed: return nil
-        case .started(let child): started = child
-        }
+        guard case .started(let child) = startChild(quarantine: quarantine) else { return nil }
+        started = child
       }
       notifier?.loading(setAside: quarantine.keys.sorted())
-      let requests = plugboard_forward_signals(started.pid)
-      plugboard_unblock_forwarded_signals()
-      guard
-        case .ended(let child, let ending) = followDeployment(started, requests: requests, notifier: notifier)
-      else { return nil }
-      // Whatever the child left behind (a process a constructor forked,
-      // holding standard output) ends with it.
-      _ = plugboard_end_descendants()
-      child.release()
-      switch decide(ending, child.watch) {
-      case .exit(let status):
-        if status != 0 { notifier?.failedToComeUp(Self.summary(ofStatus: status)) }
+      guard let (child, ending) = followToItsEnd(started, notifier: notifier) else { return nil }
+      if let status = answer(decide(ending, child.watch), quarantine: &quarantine, notifier: notifier) {
         return status
-      case .report(let lines, let status):
-        for line in lines { StandardError.write(line, priority: .error) }
-        notifier?.failedToComeUp(summary(of: lines, status: status))
-        return status
-      case .stop(let signal, let lines):
-        for line in lines { StandardError.write(line, priority: .error) }
-        plugboard_end_by_signal_at_exit(signal)
-        return 128 + signal
-      case .quarantine(let plugin, let problem):
-        guard quarantine[plugin] == nil else { return alreadySetAside(problem) }
-        quarantine[plugin] = problem
       }
+    }
+  }
+
+  /// Follows `started` (and the deployments reloads put in its place)
+  /// until the deployment's child ended, and ends what it left behind;
+  /// nil in a child forked for a reload, which goes on to run the command.
+  private func followToItsEnd(_ started: FollowedChild, notifier: SystemdNotifier?) -> (
+    FollowedChild, ChildEnding
+  )? {
+    let requests = plugboard_forward_signals(started.pid)
+    plugboard_unblock_forwarded_signals()
+    guard
+      case .ended(let child, let ending) = followDeployment(started, requests: requests, notifier: notifier)
+    else { return nil }
+    // Whatever the child left behind (a process a constructor forked,
+    // holding standard output) ends with it.
+    _ = plugboard_end_descendants()
+    child.release()
+    return (child, ending)
+  }
+
+  /// Carries out what ``decide(_:_:)`` made of a child's end: the exit
+  /// status the parent ends with, after reporting; nil when a plugin is
+  /// set aside in `quarantine`, and a new child is to be started without
+  /// it.
+  private func answer(
+    _ decision: Decision, quarantine: inout [String: DeploymentProblem], notifier: SystemdNotifier?
+  ) -> Int32? {
+    switch decision {
+    case .exit(let status):
+      if status != 0 { notifier?.failedToComeUp(Self.summary(ofStatus: status)) }
+      return status
+    case .report(let lines, let status):
+      for line in lines { StandardError.write(line, priority: .error) }
+      notifier?.failedToComeUp(summary(of: lines, status: status))
+      return status
+    case .stop(let signal, let lines):
+      for line in lines { StandardError.write(line, priority: .error) }
+      plugboard_end_by_signal_at_exit(signal)
+      return 128 + signal
+    case .quarantine(let plugin, let problem):
+      guard quarantine[plugin] == nil else { return alreadySetAside(problem) }
+      quarantine[plugin] = problem
+      return nil
     }
   }
 
