@@ -147,67 +147,77 @@ package struct Explanation {
 
   /// Why each other registration of the type was not chosen.
   private func otherCandidates(request: ServiceKey?, identities: [TypeIdentity]) -> [String] {
-    var reasons: [String] = []
     let chosenKey = request.flatMap { graph.provider(of: $0) }.map { graph.nodes[$0].key }
-    let identity = request?.service
     // A contribution is no candidate for a single request: its tree is
     // listed among the contributions. A decorator is none either: it is
     // in the chosen registration's tree.
-    for node in graph.nodes
-    where node.key.service.name == typeName && node.key != chosenKey
-      && !(node.isAvailable && node.key.isContribution) && !node.key.isDecorator
-    {
-      let site = "\(node.key.shortDescription) at \(node.info.site)"
-      if !node.isAvailable {
-        reasons.append("\(site): its plugin failed to load")
-      } else if node.key.service != identity {
-        let library = TypeOrigin.library(of: node.key.service.type) ?? "another library"
-        reasons.append(
-          "\(site): another type with the same name, defined in \(library) — module "
-            + "\(node.key.service.moduleName ?? "?") is loaded twice")
-      } else if !node.key.arguments.isEmpty {
-        let arguments = node.key.arguments.map(\.shortName).joined(separator: ", ")
-        reasons.append("\(site): takes runtime arguments (\(arguments)); resolve it with arguments")
-      } else if let other = node.key.name {
-        reasons.append("\(site): registered under the name \"\(other)\"; ask with --name \(other)")
-      } else if let name {
-        reasons.append("\(site): unnamed, and the request is for the name \"\(name)\"")
-      } else if let selection = selection(for: node.key.service) {
-        reasons.append(
-          "\(site): unnamed requests go to the registration named \"\(selection.name)\" instead "
-            + "(\(selection.reason))")
-      } else {
-        reasons.append("\(site): not the registration a request for it gets")
-      }
+    let passedOver = graph.nodes.filter { node in
+      node.key.service.name == typeName && node.key != chosenKey
+        && !(node.isAvailable && node.key.isContribution) && !node.key.isDecorator
     }
-    for duplicate in deployment.container.duplicateRegistrations
-    where duplicate.key.service.name == typeName && duplicate.key.name == name {
+    return passedOver.map {
+      "\($0.key.shortDescription) at \($0.info.site): \(whyNot($0, for: request?.service))"
+    }
+      + replacedRegistrations() + inactiveRegistrations() + unloadedRegistrations()
+  }
+
+  /// Why `node`, a registration of the type in the graph, is not the one a
+  /// request for `identity` gets.
+  private func whyNot(_ node: DependencyGraph.Node, for identity: TypeIdentity?) -> String {
+    if !node.isAvailable { return "its plugin failed to load" }
+    if node.key.service != identity {
+      let library = TypeOrigin.library(of: node.key.service.type) ?? "another library"
+      return "another type with the same name, defined in \(library) — module "
+        + "\(node.key.service.moduleName ?? "?") is loaded twice"
+    }
+    if !node.key.arguments.isEmpty {
+      let arguments = node.key.arguments.map(\.shortName).joined(separator: ", ")
+      return "takes runtime arguments (\(arguments)); resolve it with arguments"
+    }
+    if let other = node.key.name { return "registered under the name \"\(other)\"; ask with --name \(other)" }
+    if let name { return "unnamed, and the request is for the name \"\(name)\"" }
+    if let selection = selection(for: node.key.service) {
+      return "unnamed requests go to the registration named \"\(selection.name)\" instead "
+        + "(\(selection.reason))"
+    }
+    return "not the registration a request for it gets"
+  }
+
+  /// Registrations of the type a later one of the same key replaced.
+  private func replacedRegistrations() -> [String] {
+    deployment.container.duplicateRegistrations.filter {
+      $0.key.service.name == typeName && $0.key.name == name
+    }.map { duplicate in
       var why = "replaced by the later registration at \(duplicate.winner)"
       if let first = duplicate.replaced.plugin, let second = duplicate.winner.plugin, first != second {
         why +=
           " ('\(second)', \(checker.manifestPosition(of: second)), comes after '\(first)', "
           + "\(checker.manifestPosition(of: first)), in plugins.json)"
       }
-      reasons.append("\(duplicate.key.shortDescription) at \(duplicate.replaced): \(why)")
+      return "\(duplicate.key.shortDescription) at \(duplicate.replaced): \(why)"
     }
-    for info in deployment.container.inactiveRegistrations where info.key.service.name == typeName {
+  }
+
+  /// Registrations of the type the manifest excludes, or made for other
+  /// profiles than the active one.
+  private func inactiveRegistrations() -> [String] {
+    deployment.container.inactiveRegistrations.filter { $0.key.service.name == typeName }.map { info in
       if let exclusion = info.exclusion {
-        reasons.append(
-          "\(info.key.shortDescription) at \(info.site): \(exclusion) in \(deployment.manifest.path)")
-        continue
+        return "\(info.key.shortDescription) at \(info.site): \(exclusion) in \(deployment.manifest.path)"
       }
       let active = deployment.profile.map { "the active profile is '\($0.name)'" } ?? "no profile is active"
-      reasons.append(
-        "\(info.key.shortDescription) at \(info.site): registered only for profile "
-          + "\(info.profiles?.description ?? "?"); \(active)")
+      return "\(info.key.shortDescription) at \(info.site): registered only for profile "
+        + "\(info.profiles?.description ?? "?"); \(active)"
     }
-    for probe in checker.probes {
-      for registration in probe.registrations where registration.type == typeName {
-        reasons.append(
-          "\(registration.shortDescription) at \(registration.file):\(registration.line) in plugin \(probe.entry.name): "
-            + checker.notLoaded(probe.entry))
+  }
+
+  /// Registrations of the type that plugins which did not load declare.
+  private func unloadedRegistrations() -> [String] {
+    checker.probes.flatMap { probe in
+      probe.registrations.filter { $0.type == typeName }.map { registration in
+        "\(registration.shortDescription) at \(registration.file):\(registration.line) in plugin "
+          + "\(probe.entry.name): \(checker.notLoaded(probe.entry))"
       }
     }
-    return reasons
   }
 }
