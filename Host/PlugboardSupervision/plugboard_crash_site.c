@@ -20,7 +20,7 @@
 // addresses and the parent blames by stage, as before).
 #define _GNU_SOURCE
 #include "plugboard_crash_site.h"
-#include "plugboard_supervision.h"
+#include "plugboard_descriptors.h"
 
 #include <errno.h>
 #include <fcntl.h>

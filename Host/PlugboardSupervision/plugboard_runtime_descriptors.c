@@ -1,6 +1,6 @@
 #define _GNU_SOURCE
 #include "plugboard_runtime_descriptors.h"
-#include "plugboard_supervision.h"
+#include "plugboard_descriptors.h"
 
 #include <dirent.h>
 #include <fcntl.h>

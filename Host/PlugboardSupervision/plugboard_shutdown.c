@@ -4,7 +4,7 @@
 #define _GNU_SOURCE
 #include "plugboard_shutdown.h"
 #include "plugboard_launch.h"
-#include "plugboard_supervision.h"
+#include "plugboard_exit.h"
 
 #include <errno.h>
 #include <fcntl.h>
