@@ -142,30 +142,7 @@ enum InvocationParser {
         parsed.positionals.append(argument)
         continue
       }
-      let (name, inlineValue) = split(argument)
-      guard let option = spec.option(named: name) else {
-        let hint =
-          KeySuggestion.closest(to: name, among: spec.options.map(\.name))
-          .map { "; did you mean '\($0)'?" } ?? ""
-        throw misuse("unknown option '\(name)' for '\(spec.name)'\(hint)")
-      }
-      guard parsed.values[name] == nil, !parsed.flags.contains(name) else {
-        throw misuse("\(name) given more than once")
-      }
-      guard let valueName = option.valueName else {
-        guard inlineValue == nil else { throw misuse("\(name) takes no value") }
-        parsed.flags.insert(name)
-        continue
-      }
-      if inlineValue == nil, let next = remaining.first, looksLikeOption(next, of: spec) {
-        throw misuse(
-          "\(name) needs a value: \(name) \(valueName); found the option '\(next)' instead "
-            + "(write \(name)=\(next) if that is the value)")
-      }
-      guard let value = inlineValue ?? remaining.popFirst(), !value.isEmpty else {
-        throw misuse("\(name) needs a value: \(name) \(valueName)")
-      }
-      parsed.values[name] = value
+      try readOption(argument, followedBy: &remaining, into: &parsed, for: spec)
     }
     if let positional = spec.positional, parsed.positionals.isEmpty,
       !(spec.positionalNotNeededWith.map(parsed.isSet) ?? false)
@@ -173,6 +150,40 @@ enum InvocationParser {
       throw misuse("missing \(positional): plugboard \(spec.name) \(positional)")
     }
     return parsed
+  }
+
+  /// Reads the option `argument` (`--name` or `--name=value`) of `spec`
+  /// into `parsed`, taking its value from `remaining` when it is not
+  /// inline.
+  private static func readOption(
+    _ argument: String, followedBy remaining: inout ArraySlice<String>, into parsed: inout ParsedOptions,
+    for spec: CommandSpec
+  ) throws(UsageError) {
+    func misuse(_ message: String) -> UsageError { UsageError(message: message, command: spec.name) }
+    let (name, inlineValue) = split(argument)
+    guard let option = spec.option(named: name) else {
+      let hint =
+        KeySuggestion.closest(to: name, among: spec.options.map(\.name))
+        .map { "; did you mean '\($0)'?" } ?? ""
+      throw misuse("unknown option '\(name)' for '\(spec.name)'\(hint)")
+    }
+    guard parsed.values[name] == nil, !parsed.flags.contains(name) else {
+      throw misuse("\(name) given more than once")
+    }
+    guard let valueName = option.valueName else {
+      guard inlineValue == nil else { throw misuse("\(name) takes no value") }
+      parsed.flags.insert(name)
+      return
+    }
+    if inlineValue == nil, let next = remaining.first, looksLikeOption(next, of: spec) {
+      throw misuse(
+        "\(name) needs a value: \(name) \(valueName); found the option '\(next)' instead "
+          + "(write \(name)=\(next) if that is the value)")
+    }
+    guard let value = inlineValue ?? remaining.popFirst(), !value.isEmpty else {
+      throw misuse("\(name) needs a value: \(name) \(valueName)")
+    }
+    parsed.values[name] = value
   }
 
   /// Whether `argument`, found where an option's value should be, is one
