@@ -20,29 +20,39 @@ struct NewCommand {
       return fail("cannot determine the current folder")
     }
     let folder = FilePath.absolute(options[.path] ?? name, relativeTo: here)
-    let byVersion = (options[.kit], options[.contracts])
-    if byVersion.0 != nil || byVersion.1 != nil {
-      guard options[.sdk] == nil else {
-        return misuse(
-          "\(OptionSpec.sdk.name) names a checkout to depend on by path; \(OptionSpec.kit.name) and "
-            + "\(OptionSpec.contracts.name) name repositories to depend on by version: give one or the other")
-      }
-      guard let kitText = byVersion.0, let contractsText = byVersion.1 else {
-        return misuse(
-          "\(OptionSpec.kit.name) and \(OptionSpec.contracts.name) go together: the plugin depends on both")
-      }
-      var sources: [PluginScaffold.PackageSource] = []
-      for (option, text) in [(OptionSpec.kit.name, kitText), (OptionSpec.contracts.name, contractsText)] {
-        guard let source = PluginScaffold.PackageSource.parsing(text) else {
-          return misuse(
-            "\(option) takes URL@VERSION, a repository and its exact version, such as "
-              + "https://git.example.com/sdk/PlugboardKit@1.0.0; found '\(Terminal.sanitize(text))'")
-        }
-        sources.append(source)
-      }
-      return write(
-        PluginScaffold(name: name, kit: sources[0], contracts: sources[1]), into: folder, here: here)
+    if options[.kit] != nil || options[.contracts] != nil {
+      return scaffoldByVersion(name, into: folder, here: here)
     }
+    return scaffoldByPath(name, into: folder, here: here)
+  }
+
+  /// A package that depends on the SDK and the contracts by version, from
+  /// the repositories `--kit` and `--contracts` name.
+  private func scaffoldByVersion(_ name: String, into folder: String, here: String) -> ExitStatus.RawValue {
+    guard options[.sdk] == nil else {
+      return misuse(
+        "\(OptionSpec.sdk.name) names a checkout to depend on by path; \(OptionSpec.kit.name) and "
+          + "\(OptionSpec.contracts.name) name repositories to depend on by version: give one or the other")
+    }
+    guard let kitText = options[.kit], let contractsText = options[.contracts] else {
+      return misuse(
+        "\(OptionSpec.kit.name) and \(OptionSpec.contracts.name) go together: the plugin depends on both")
+    }
+    var sources: [PluginScaffold.PackageSource] = []
+    for (option, text) in [(OptionSpec.kit.name, kitText), (OptionSpec.contracts.name, contractsText)] {
+      guard let source = PluginScaffold.PackageSource.parsing(text) else {
+        return misuse(
+          "\(option) takes URL@VERSION, a repository and its exact version, such as "
+            + "https://git.example.com/sdk/PlugboardKit@1.0.0; found '\(Terminal.sanitize(text))'")
+      }
+      sources.append(source)
+    }
+    return write(PluginScaffold(name: name, kit: sources[0], contracts: sources[1]), into: folder, here: here)
+  }
+
+  /// A package that depends on the SDK and the contracts by relative
+  /// paths, into the checkout `--sdk` names or the nearest one above.
+  private func scaffoldByPath(_ name: String, into folder: String, here: String) -> ExitStatus.RawValue {
     let sdk: String
     if let given = options[.sdk] {
       sdk = FilePath.absolute(given, relativeTo: here)
