@@ -121,10 +121,7 @@ struct PinCommand {
         plan.refreshed[entry.index] = digest
         plan.changes.append(entry.sha256 == nil ? .new : .changed)
         console.out("\(digest)  \(entry.name)  \(shown)  (discovered; pinned by plugins[\(entry.index)])")
-      } else if name.isEmpty || Terminal.sanitize(name) != name || listed.contains(name)
-        || plan.added.contains(where: { $0.name == name })
-        || manifest.discoveredSettings.contains(where: { $0.name == name })
-      {
+      } else if !Self.isFree(name, listed: listed, in: manifest, plan: plan) {
         console.out("\(digest)  -  \(shown)  (discovered; not pinned)")
         plan.warnings.append(
           "\(shown) is not pinned: the name its file gives is not one a new entry can have (it is empty, "
@@ -145,6 +142,16 @@ struct PinCommand {
           + "drop-in folder")
     }
     return plan
+  }
+
+  /// Whether a new entry may be called `name`, the name a drop-in
+  /// library's file gives: printable, and no entry's, listed or planned.
+  private static func isFree(_ name: String, listed: Set<String>, in manifest: Manifest, plan: DropInPins)
+    -> Bool
+  {
+    !name.isEmpty && Terminal.sanitize(name) == name && !listed.contains(name)
+      && !plan.added.contains(where: { $0.name == name })
+      && !manifest.discoveredSettings.contains(where: { $0.name == name })
   }
 
   /// The libraries no pin can hold (found through a run path entry other
