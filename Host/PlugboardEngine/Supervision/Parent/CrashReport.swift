@@ -107,43 +107,58 @@ struct CrashReport {
     // the plugin whose code crashed, else the one whose registration it
     // was resolving (as the stage record has it).
     let plugin = stage == .resolveApplication ? nil : blamedSite?.plugin ?? watch.plugin
-    let who = plugin.map { "plugin '\($0)' " } ?? ""
+    let what = "plugboard: \(stage.rawValue): \(plugin.map { "plugin '\($0)' " } ?? "")\(outcome)"
     let unfinished =
       stage == .resolveApplication
       ? "the application was not run" : "the check stopped there and printed no report"
-    var lines: [String]
-    if let innermost = watch.making.last {
-      lines = [
-        "plugboard: \(stage.rawValue): \(who)\(outcome) while making \(innermost.type) "
-          + "(registered at \(innermost.site))"
-      ]
-      if watch.making.count > 1 {
-        lines.append(
-          "plugboard:   chain: " + watch.making.map { "\($0.type) (\($0.site))" }.joined(separator: " → "))
-      }
-      let action: String
-      if case .hung = ending {
-        action = "make the factory of \(innermost.type) return"
+    let lines =
+      if let innermost = watch.making.last {
+        factoryLines(what, making: innermost, command: command, unfinished: unfinished)
       } else {
-        action = "fix the factory of \(innermost.type)"
+        resolutionLines(what, stage: stage, plugin: plugin, command: command, unfinished: unfinished)
       }
-      lines.append("plugboard: \(command): \(action); \(unfinished)")
-    } else {
-      let resolving =
-        stage == .resolveApplication
-        ? "the Application was being resolved"
-        : watch.plugin.map {
-          $0 == plugin
-            ? "one of its registrations was being resolved"
-            : "a registration of plugin '\($0)' was being resolved"
-        }
-          ?? "a registration was being resolved"
-      lines = [
-        "plugboard: \(stage.rawValue): \(who)\(outcome) while \(resolving)",
-        "plugboard: \(command): fix the failing factory; \(unfinished)",
-      ]
-    }
     return lines.map(Terminal.sanitize)
+  }
+
+  /// ``stageLines(stage:command:)`` when the stage record names the
+  /// registration being made, `innermost`: its factory is at fault, and
+  /// the chain that led to it is shown.
+  private func factoryLines(
+    _ what: String, making innermost: (type: String, site: String), command: String, unfinished: String
+  ) -> [String] {
+    var lines = ["\(what) while making \(innermost.type) (registered at \(innermost.site))"]
+    if watch.making.count > 1 {
+      lines.append(
+        "plugboard:   chain: " + watch.making.map { "\($0.type) (\($0.site))" }.joined(separator: " → "))
+    }
+    let action: String
+    if case .hung = ending {
+      action = "make the factory of \(innermost.type) return"
+    } else {
+      action = "fix the factory of \(innermost.type)"
+    }
+    lines.append("plugboard: \(command): \(action); \(unfinished)")
+    return lines
+  }
+
+  /// ``stageLines(stage:command:)`` when the stage record names no
+  /// registration being made: what was being resolved, as far as known.
+  private func resolutionLines(
+    _ what: String, stage: LoadStage, plugin: String?, command: String, unfinished: String
+  ) -> [String] {
+    let resolving =
+      stage == .resolveApplication
+      ? "the Application was being resolved"
+      : watch.plugin.map {
+        $0 == plugin
+          ? "one of its registrations was being resolved"
+          : "a registration of plugin '\($0)' was being resolved"
+      }
+        ?? "a registration was being resolved"
+    return [
+      "\(what) while \(resolving)",
+      "plugboard: \(command): fix the failing factory; \(unfinished)",
+    ]
   }
 
   /// The application came down by a signal after it started.
