@@ -83,34 +83,11 @@ extension ManifestDecoder {
   /// kept of it (a quarter of a million names kept cost more than reading
   /// them did).
   mutating func rejectUnknownConfiguredPlugins(_ plugins: [PluginEntry]) {
-    let tape = self.tape
     let names = plugins.map(\.name)
     let known = KnownNames(names)
-    let listable = ListedProblems<String>.limit
-    // Per profile: how many names are unknown, and the first of them
-    // (one more than can be listed, to tell "few" from "many"): their
-    // keys on the tape and their places in the profile's `config`.
-    var unknownByProfile: [(count: Int, first: [(position: Int, key: Int)])] = []
+    var unknownByProfile: [UnknownPlugins] = []
     for index in profiles.indices {
-      var unknown = (count: 0, first: [(position: Int, key: Int)]())
-      // Not reserved for every name: when most are unknown (a quarter of a
-      // million, say) it would stay nearly empty.
-      var config: [String: [String: SettingValue]] = [:]
-      if let configured = configuredPlugins[profiles[index].name] {
-        for (position, member) in configured.members.enumerated() {
-          if known.contains(member.key, on: tape) {
-            config[tape.text(member.key)] = configured.settings[position] ?? [:]
-          } else {
-            unknown.count += 1
-            if unknown.first.count <= listable { unknown.first.append((position, member.key)) }
-          }
-        }
-        if unknown.count <= listable {
-          for (position, key) in unknown.first {
-            config[tape.text(key)] = configured.settings[position] ?? [:]
-          }
-        }
-      }
+      let (config, unknown) = knownConfig(of: profiles[index].name, known: known)
       profiles[index].config = config
       unknownByProfile.append(unknown)
     }
@@ -120,23 +97,68 @@ extension ManifestDecoder {
     for (profile, unknown) in zip(profiles, unknownByProfile) where unknown.count > 0 {
       let settings = given ?? settingsGiven(to: plugins)
       given = settings
-      // Each guess compares every other unknown name: past a report's
-      // worth of them, a guess is not worth a quadratic cost.
-      let unknownNames = unknown.count <= listable ? unknown.first.map { tape.text($0.key) } : nil
-      var reported = 0
-      for (_, key) in unknown.first where problems.hasRoom {
-        let plugin = tape.text(key)
-        report(profile.path.key("config").key(plugin)) { _ in
-          let suggestion =
-            KeySuggestion.closest(to: plugin, among: names)
-            ?? unknownNames.flatMap { Self.renamed(plugin, in: profile, given: settings, unknown: $0) }
-          return
-            "no plugin is called \"\(plugin)\"\(suggestion.map { "; did you mean \"\($0)\"?" } ?? " in plugins")"
-        }
-        reported += 1
-      }
-      problems.countUnlisted(unknown.count - reported)
+      reportUnknown(unknown, in: profile, among: names, given: settings)
     }
+  }
+
+  /// Per profile: how many names are unknown, and the first of them (one
+  /// more than can be listed, to tell "few" from "many"): their keys on
+  /// the tape and their places in the profile's `config`.
+  private typealias UnknownPlugins = (count: Int, first: [(position: Int, key: Int)])
+
+  /// The settings `profile`'s `config` gives the plugins the manifest
+  /// lists, and the names it gives that none is called. When they are
+  /// few, the unknown names' settings are kept too: a report lists them.
+  private func knownConfig(of profile: String, known: KnownNames) -> (
+    config: [String: [String: SettingValue]], unknown: UnknownPlugins
+  ) {
+    let listable = ListedProblems<String>.limit
+    var unknown: UnknownPlugins = (count: 0, first: [])
+    // Not reserved for every name: when most are unknown (a quarter of a
+    // million, say) it would stay nearly empty.
+    var config: [String: [String: SettingValue]] = [:]
+    guard let configured = configuredPlugins[profile] else { return (config, unknown) }
+    for (position, member) in configured.members.enumerated() {
+      if known.contains(member.key, on: tape) {
+        config[tape.text(member.key)] = configured.settings[position] ?? [:]
+      } else {
+        unknown.count += 1
+        if unknown.first.count <= listable { unknown.first.append((position, member.key)) }
+      }
+    }
+    if unknown.count <= listable {
+      for (position, key) in unknown.first {
+        config[tape.text(key)] = configured.settings[position] ?? [:]
+      }
+    }
+    return (config, unknown)
+  }
+
+  /// Reports the names `profile`'s `config` gives that no plugin is
+  /// called (the listed plugins are `names`), each with a guess at the one
+  /// meant, and counts those past the listed problems.
+  private mutating func reportUnknown(
+    _ unknown: UnknownPlugins, in profile: ProfileDeclaration, among names: [String],
+    given settings: [String: Set<String>]
+  ) {
+    let tape = self.tape
+    // Each guess compares every other unknown name: past a report's
+    // worth of them, a guess is not worth a quadratic cost.
+    let unknownNames =
+      unknown.count <= ListedProblems<String>.limit ? unknown.first.map { tape.text($0.key) } : nil
+    var reported = 0
+    for (_, key) in unknown.first where problems.hasRoom {
+      let plugin = tape.text(key)
+      report(profile.path.key("config").key(plugin)) { _ in
+        let suggestion =
+          KeySuggestion.closest(to: plugin, among: names)
+          ?? unknownNames.flatMap { Self.renamed(plugin, in: profile, given: settings, unknown: $0) }
+        return
+          "no plugin is called \"\(plugin)\"\(suggestion.map { "; did you mean \"\($0)\"?" } ?? " in plugins")"
+      }
+      reported += 1
+    }
+    problems.countUnlisted(unknown.count - reported)
   }
 
   /// Per listed plugin, the settings its entry's `config` and every
