@@ -99,25 +99,15 @@ package enum ProgressEvent: Equatable, Sendable {
       self = .stage(
         stage, plugin: fields[1].isEmpty ? nil : fields[1], file: fields[2].isEmpty ? nil : fields[2])
     case ("T", 1), ("T", 2):
-      guard let duration = StageTimeout.parse(fields[0]) else { return nil }
-      guard fields.count == 2 else {
-        self = .stageTimeout(duration)
-        return
-      }
-      guard let exit = StageTimeout.parse(fields[1]) else { return nil }
-      self = .stageTimeout(duration, exit: exit)
+      guard let event = Self.stageTimeout(fields) else { return nil }
+      self = event
     case ("C", 2):
       guard let signal = signal(fields[0]) else { return nil }
       let message = fields[1].trimmingSuffix(while: \.isNewline)
       self = .crash(signal: signal, message: message.isEmpty ? nil : message)
     case ("W", 4):
-      guard fields[0].count == 1, let kind = fields[0].first.flatMap(CrashSite.Kind.init(rawValue:)),
-        !fields[1].isEmpty, fields[1].count <= 16, let offset = UInt64(fields[1], radix: 16)
-      else { return nil }
-      self = .crashSite(
-        CrashSite(
-          kind: kind, offset: offset, object: fields[2].isEmpty ? nil : fields[2],
-          plugin: fields[3].isEmpty ? nil : fields[3]))
+      guard let event = Self.crashSite(fields) else { return nil }
+      self = event
     case ("M", 2): self = .making(type: fields[0], site: fields[1])
     case ("K", 1):
       guard let signal = signal(fields[0]) else { return nil }
@@ -140,6 +130,28 @@ package enum ProgressEvent: Equatable, Sendable {
       self = .inventory(DeploymentInventory.Item(kind: kind, name: fields[1], identity: fields[2]))
     default: return nil
     }
+  }
+
+  /// `T<stage timeout>[\t<exit timeout>]`'s event, from its one or two
+  /// fields; nil when one is not a duration.
+  private static func stageTimeout(_ fields: [String]) -> ProgressEvent? {
+    guard let duration = StageTimeout.parse(fields[0]) else { return nil }
+    guard fields.count == 2 else { return .stageTimeout(duration) }
+    guard let exit = StageTimeout.parse(fields[1]) else { return nil }
+    return .stageTimeout(duration, exit: exit)
+  }
+
+  /// `W<kind>\t<offset>\t<object>\t<plugin>`'s event, from its four
+  /// fields; nil when the kind is unknown or the offset is not 1 to 16
+  /// hexadecimal digits.
+  private static func crashSite(_ fields: [String]) -> ProgressEvent? {
+    guard fields[0].count == 1, let kind = fields[0].first.flatMap(CrashSite.Kind.init(rawValue:)),
+      !fields[1].isEmpty, fields[1].count <= 16, let offset = UInt64(fields[1], radix: 16)
+    else { return nil }
+    return .crashSite(
+      CrashSite(
+        kind: kind, offset: offset, object: fields[2].isEmpty ? nil : fields[2],
+        plugin: fields[3].isEmpty ? nil : fields[3]))
   }
 
   /// Whether the child sends this event on the pipe. Stages and phases go
