@@ -95,14 +95,8 @@ struct ChildFollower {
   private mutating func sleepUntilWoken(_ wait: Int32) -> ChildEnding? {
     let entries = child.pollEntries
     guard !entries.isEmpty else { return child.waitForTheEnd() }
-    var watched = entries
-    if requests >= 0 { watched.append(pollfd(fd: requests, events: Int16(POLLIN), revents: 0)) }
-    let ready = poll(&watched, nfds_t(watched.count), wait)
-    if ready < 0 && errno != EINTR { return child.waitForTheEnd() }
-    if ready <= 0 { return nil }
-    if Self.woke(requests, in: watched) { Self.takeRequests(requests, sparing: [child.pid]) }
-    guard let status = child.take(watched) else { return nil }
-    return child.ended(status)
+    return child.takeIn(
+      Wakeup.sleep(on: entries, requests: requests, sparing: [child.pid], milliseconds: wait))
   }
 
   /// What the child reported, for systemd; also at its end, since the
@@ -111,24 +105,6 @@ struct ChildFollower {
     guard let notifier else { return }
     if child.watch.ready { notifier.ready() }
     if child.watch.stopping || plugboard_stop_request() != 0 { notifier.stopping() }
-  }
-
-  /// Whether `descriptor` is among the `woken`.
-  static func woke(_ descriptor: Int32, in woken: [pollfd]) -> Bool {
-    descriptor >= 0 && woken.contains { $0.fd == descriptor && $0.revents != 0 }
-  }
-
-  /// Empties the request pipe and reaps what plugin code left behind that
-  /// ended, sparing the supervised `children` (one or two). The request
-  /// itself is kept by the handler; the bytes only wake.
-  static func takeRequests(_ requests: Int32, sparing children: [pid_t]) {
-    var bytes = [UInt8](repeating: 0, count: 64)
-    while bytes.withUnsafeMutableBytes({ read(requests, $0.baseAddress, $0.count) }) > 0 {}
-    if children.count == 1 {
-      plugboard_reap_strays(children[0])
-    } else {
-      plugboard_reap_strays_except(children[0], children[children.count - 1])
-    }
   }
 }
 

@@ -168,17 +168,15 @@ struct ReloadFollower {
   }
 
   /// Sleeps in `poll(2)` for at most `wait` milliseconds on both
-  /// children's descriptors and the requests.
+  /// children's descriptors and the requests, and takes in what woke it.
+  /// After a poll that failed, waits for each child's end, as
+  /// ``ChildFollower`` does for one.
   private mutating func sleep(_ wait: Int32) {
     var watched: [pollfd] = []
     if oldEnding == nil { watched += old.pollEntries }
     if newEnding == nil { watched += new.pollEntries }
-    if requests >= 0 { watched.append(pollfd(fd: requests, events: Int16(POLLIN), revents: 0)) }
-    guard poll(&watched, nfds_t(watched.count), wait) > 0 else { return }
-    if ChildFollower.woke(requests, in: watched) {
-      ChildFollower.takeRequests(requests, sparing: [old.pid, new.pid])
-    }
-    if oldEnding == nil, let status = old.take(watched) { oldEnding = old.ended(status) }
-    if newEnding == nil, let status = new.take(watched) { newEnding = new.ended(status) }
+    let wake = Wakeup.sleep(on: watched, requests: requests, sparing: [old.pid, new.pid], milliseconds: wait)
+    if oldEnding == nil { oldEnding = old.takeIn(wake) }
+    if newEnding == nil { newEnding = new.takeIn(wake) }
   }
 }
