@@ -23,15 +23,37 @@ package struct ParsedInvocation {
 /// same spec the parser, the help and the completion scripts use: an
 /// option that no spec declares cannot be asked for.
 struct ParsedOptions: Equatable {
-  var values: [String: String] = [:]
-  var flags: Set<String> = []
-  var passthrough: [String] = []
-  /// Arguments that are not options, for a command that takes one.
-  var positionals: [String] = []
-
+  // By option name, and private: read through the spec, never by a string
+  // that could be misspelt.
+  private var values: [String: String]
+  private var flags: Set<String>
   /// The options that take a duration, read once by the parser (which
-  /// refuses a value that is not one), by option name.
-  var durations: [String: Duration] = [:]
+  /// refuses a value that is not one).
+  private var durations: [String: Duration]
+  var passthrough: [String]
+  /// Arguments that are not options, for a command that takes one.
+  var positionals: [String]
+
+  /// The options of a command line, by option name (`--manifest`).
+  init(
+    values: [String: String] = [:], flags: Set<String> = [], passthrough: [String] = [],
+    positionals: [String] = [], durations: [String: Duration] = [:]
+  ) {
+    (self.values, self.flags, self.passthrough) = (values, flags, passthrough)
+    (self.positionals, self.durations) = (positionals, durations)
+  }
+
+  /// Whether `option` was given, as a value or as a flag.
+  func wasGiven(_ option: OptionSpec) -> Bool { values[option.name] != nil || flags.contains(option.name) }
+
+  /// Records the value given to `option`.
+  mutating func record(_ value: String, for option: OptionSpec) { values[option.name] = value }
+
+  /// Records that the flag `option` was given.
+  mutating func recordFlag(_ option: OptionSpec) { flags.insert(option.name) }
+
+  /// Records the duration the value of `option` reads as.
+  mutating func record(_ duration: Duration, for option: OptionSpec) { durations[option.name] = duration }
 
   /// The value given to `option`, nil when it was not given (or is a flag).
   subscript(option: OptionSpec) -> String? { values[option.name] }

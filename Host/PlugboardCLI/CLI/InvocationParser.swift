@@ -47,7 +47,7 @@ enum InvocationParser {
             + "\(Int(StageTimeout.maximumSeconds)), found '\(Terminal.sanitize(text))'",
           command: command)
       }
-      parsed.durations[option.name] = duration
+      parsed.record(duration, for: option)
     }
   }
 
@@ -167,12 +167,12 @@ enum InvocationParser {
         .map { "; did you mean '\($0)'?" } ?? ""
       throw misuse("unknown option '\(name)' for '\(spec.name)'\(hint)")
     }
-    guard parsed.values[name] == nil, !parsed.flags.contains(name) else {
+    guard !parsed.wasGiven(option) else {
       throw misuse("\(name) given more than once")
     }
     guard let valueName = option.valueName else {
       guard inlineValue == nil else { throw misuse("\(name) takes no value") }
-      parsed.flags.insert(name)
+      parsed.recordFlag(option)
       return
     }
     if inlineValue == nil, let next = remaining.first, looksLikeOption(next, of: spec) {
@@ -183,7 +183,7 @@ enum InvocationParser {
     guard let value = inlineValue ?? remaining.popFirst(), !value.isEmpty else {
       throw misuse("\(name) needs a value: \(name) \(valueName)")
     }
-    parsed.values[name] = value
+    parsed.record(value, for: option)
   }
 
   /// Whether `argument`, found where an option's value should be, is one
