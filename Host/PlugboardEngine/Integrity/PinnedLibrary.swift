@@ -58,15 +58,16 @@ enum PinnedLibrary {
     {
       return .failure(failure)
     }
-    return openPrivately(file, copy: copy, neighbours: neighbours)
+    return openPrivately(file, copy: copy, neighbours: neighbours, progress: progress)
   }
 
   /// Opens the sealed `copy` of `file` with its sealed `neighbours`, by
   /// links in a private folder that lasts as long as `dlopen`; what the
-  /// loader says is told in the real files' names.
-  private static func openPrivately(_ file: String, copy: SealedCopy, neighbours: [SealedNeighbour])
-    -> Result<DynamicLibrary, PinnedLibraryError>
-  {
+  /// loader says is told in the real files' names; the folder is
+  /// announced to `progress`.
+  private static func openPrivately(
+    _ file: String, copy: SealedCopy, neighbours: [SealedNeighbour], progress: ProgressReporter
+  ) -> Result<DynamicLibrary, PinnedLibraryError> {
     let name = String(file[file.index(after: file.lastIndex(of: "/") ?? file.startIndex)...])
     let links = neighbours.map { (name: $0.name, path: $0.copy.procPath) }
     switch PrivateOrigin.make(library: name, target: copy.procPath, neighbours: links) {
