@@ -22,16 +22,18 @@ struct CheckCommand {
 
   let options: ParsedOptions
   let console: any Console
+  /// Where bring-up reports its stages, and the command when its report starts.
+  let progress: ProgressReporter
 
   func execute() async -> ExitStatus.RawValue {
-    let request = DeploymentRequest(options: options, command: CommandSpec.check.name)
+    let request = DeploymentRequest(options: options, command: CommandSpec.check.name, progress: progress)
     let manifest: Manifest
     switch request.manifest() {
     case .success(let read): manifest = read
     case .failure(.manifest(let error)) where options.isSet(.json):
       // Still a document on stdout: a script reads the verdict from it.
       // Standard output is the plugins' stderr until reporting starts.
-      ProgressReporter.process.report(.reporting)
+      progress.report(.reporting)
       console.out(JSONText.encode(CheckSummary(manifest: error.path, problems: error.problems)))
       return request.report(.manifest(error), on: console)
     case .failure(let failure): return request.report(failure, on: console)
@@ -46,7 +48,7 @@ struct CheckCommand {
       ? [chosen] : manifest.profiles.map(Self.checking(in: manifest))
     let summary = await CheckSummary.check(
       manifest, profiles: profiles, probe: PluginProbe(), resolving: options.isSet(.resolve))
-    ProgressReporter.process.report(.reporting)
+    progress.report(.reporting)
     if options.isSet(.json) {
       console.out(JSONText.encode(summary))
     } else {

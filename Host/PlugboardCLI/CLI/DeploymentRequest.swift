@@ -18,11 +18,14 @@ struct DeploymentRequest {
   let options: ParsedOptions
   /// The command, for the "Run 'plugboard <command> --help'" line.
   let command: String
+  /// Where bring-up reports its stages: the process's, which a supervised
+  /// child attached to its parent.
+  let progress: ProgressReporter
   var environment: [String: String] = ProcessInfo.processInfo.environment
 
   func manifest() -> Result<Manifest, Failure> {
     let read = ManifestReader.read(argument: options.manifest).mapError(Failure.manifest)
-    if case .success(let manifest) = read { ProgressReporter.process.announceLimits(of: manifest) }
+    if case .success(let manifest) = read { progress.announceLimits(of: manifest) }
     return read
   }
 
@@ -34,7 +37,9 @@ struct DeploymentRequest {
   /// The deployment, brought up in the chosen profile.
   func bringUp() -> Result<Deployment, Failure> {
     manifest().flatMap { manifest in
-      profile(for: manifest).map { Deployment.bringUp(manifest, profile: $0) }
+      profile(for: manifest).map {
+        Deployment.bringUp(manifest, profile: $0, loader: PluginLoader(progress: progress))
+      }
     }
   }
 

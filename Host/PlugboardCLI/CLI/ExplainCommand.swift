@@ -14,6 +14,8 @@ import PlugboardEngine
 struct ExplainCommand {
   let options: ParsedOptions
   let console: any Console
+  /// Where bring-up reports its stages, and the command when its report starts.
+  let progress: ProgressReporter
 
   func execute() -> ExitStatus.RawValue {
     if options.isSet(.typeNames) { return printTypeNames() }
@@ -27,7 +29,7 @@ struct ExplainCommand {
     let probes = PluginProbe().probeUnloaded(of: deployment)
     let warnings = EnvironmentRule().warnings(
       of: deployment, probes: probes, command: CommandSpec.explain.name)
-    ProgressReporter.process.report(.reporting)
+    progress.report(.reporting)
     for line in warnings { console.warn(line) }
     let checker = DeploymentChecker(deployment, probes: probes)
     let typeName: String
@@ -56,13 +58,13 @@ struct ExplainCommand {
   /// The deployment, brought up as for `run`; a broken manifest still
   /// gets `--json`'s document, with its problems.
   private func bringUp(query: String, json: Bool) -> Step<Deployment> {
-    let request = DeploymentRequest(options: options, command: CommandSpec.explain.name)
+    let request = DeploymentRequest(options: options, command: CommandSpec.explain.name, progress: progress)
     switch request.bringUp() {
     case .success(let brought): return .next(brought)
     case .failure(.manifest(let error)) where json:
       let report = unanswered(manifest: error.path, profile: nil, problems: error.problems, query: query)
       // Standard output is the plugins' stderr until reporting starts.
-      ProgressReporter.process.report(.reporting)
+      progress.report(.reporting)
       console.out(JSONText.encode(report))
       return .ended(request.report(.manifest(error), on: console))
     case .failure(let failure): return .ended(request.report(failure, on: console))
@@ -160,14 +162,14 @@ struct ExplainCommand {
   /// for a key press. Nothing when the deployment cannot be brought up: a
   /// completion prints no errors (the scripts discard standard error).
   private func printTypeNames() -> ExitStatus.RawValue {
-    let request = DeploymentRequest(options: options, command: CommandSpec.explain.name)
+    let request = DeploymentRequest(options: options, command: CommandSpec.explain.name, progress: progress)
     let deployment: Deployment
     switch request.bringUp() {
     case .success(let brought): deployment = brought
     case .failure(let failure): return request.report(failure, on: console)
     }
     let names = TypeQuery.offered(among: Explanation.registeredTypeNames(deployment.container))
-    ProgressReporter.process.report(.reporting)
+    progress.report(.reporting)
     for name in names where CompletionCommand.isShellWord(name) { console.out(name) }
     return ExitStatus.healthy.rawValue
   }

@@ -11,6 +11,8 @@ struct GraphCommand {
 
   let options: ParsedOptions
   let console: any Console
+  /// Where bring-up reports its stages, and the command when its report starts.
+  let progress: ProgressReporter
 
   func execute() -> ExitStatus.RawValue {
     let format = options[.format] ?? "dot"
@@ -23,20 +25,20 @@ struct GraphCommand {
       for line in error.lines { console.err(line) }
       return ExitStatus.misuse.rawValue
     }
-    let request = DeploymentRequest(options: options, command: CommandSpec.graph.name)
+    let request = DeploymentRequest(options: options, command: CommandSpec.graph.name, progress: progress)
     let deployment: Deployment
     switch request.bringUp() {
     case .success(let brought): deployment = brought
     case .failure(.manifest(let error)) where format == "json":
       let document = GraphDocument(manifest: error.path, model: nil, problems: error.problems, errors: [])
       // Standard output is the plugins' stderr until reporting starts.
-      ProgressReporter.process.report(.reporting)
+      progress.report(.reporting)
       console.out(JSONText.encode(document))
       return request.report(.manifest(error), on: console)
     case .failure(let failure): return request.report(failure, on: console)
     }
     let warnings = EnvironmentRule().warnings(of: deployment, command: CommandSpec.graph.name)
-    ProgressReporter.process.report(.reporting)
+    progress.report(.reporting)
     for line in warnings { console.warn(line) }
     let model = GraphModel(deployment)
     let errors = GraphErrors.report(

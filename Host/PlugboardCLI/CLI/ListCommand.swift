@@ -6,9 +6,11 @@ import PlugboardEngine
 struct ListCommand {
   let options: ParsedOptions
   let console: any Console
+  /// Where bring-up reports its stages, and the command when its report starts.
+  let progress: ProgressReporter
 
   func execute() -> ExitStatus.RawValue {
-    let request = DeploymentRequest(options: options, command: CommandSpec.list.name)
+    let request = DeploymentRequest(options: options, command: CommandSpec.list.name, progress: progress)
     let listing: DeploymentListing
     var warnings: [String] = []
     switch request.bringUp() {
@@ -27,7 +29,7 @@ struct ListCommand {
       return request.report(failure, on: console)
     }
     ProcessLifetime.keep(listing)
-    ProgressReporter.process.report(.reporting)
+    progress.report(.reporting)
     if options.isSet(.json) {
       console.out(JSONText.encode(listing))
     } else if !listing.plugins.isEmpty {

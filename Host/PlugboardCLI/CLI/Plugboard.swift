@@ -84,15 +84,23 @@ package enum Plugboard {
       {
         return status
       }
+      // The commands that bring a deployment up report to the process's
+      // reporter, which a supervised child attached to its parent at start.
+      let progress = ProgressReporter.process
       // Whatever path the command took, no plugin code runs after it.
-      defer { ProgressReporter.process.report(.reporting) }
-      if Supervisor.supervisedCommands.contains(name) { ProgressReporter.process.divertPluginOutput() }
+      defer { progress.report(.reporting) }
+      if Supervisor.supervisedCommands.contains(name) { progress.divertPluginOutput() }
       switch name {
-      case CommandSpec.run.name: return await RunCommand(options: options, console: console).execute()
-      case CommandSpec.list.name: return ListCommand(options: options, console: console).execute()
-      case CommandSpec.check.name: return await CheckCommand(options: options, console: console).execute()
-      case CommandSpec.explain.name: return ExplainCommand(options: options, console: console).execute()
-      case CommandSpec.graph.name: return GraphCommand(options: options, console: console).execute()
+      case CommandSpec.run.name:
+        return await RunCommand(options: options, console: console, progress: progress).execute()
+      case CommandSpec.list.name:
+        return ListCommand(options: options, console: console, progress: progress).execute()
+      case CommandSpec.check.name:
+        return await CheckCommand(options: options, console: console, progress: progress).execute()
+      case CommandSpec.explain.name:
+        return ExplainCommand(options: options, console: console, progress: progress).execute()
+      case CommandSpec.graph.name:
+        return GraphCommand(options: options, console: console, progress: progress).execute()
       case CommandSpec.pin.name: return PinCommand(options: options, console: console).execute()
       case CommandSpec.reload.name: return ReloadCommand(options: options, console: console).execute()
       case CommandSpec.new.name: return NewCommand(options: options, console: console).execute()

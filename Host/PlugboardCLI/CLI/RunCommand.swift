@@ -17,16 +17,18 @@ import PlugboardEngine
 struct RunCommand {
   let options: ParsedOptions
   let console: any Console
+  /// Where bring-up reports its stages, and the command when its report starts.
+  let progress: ProgressReporter
 
   func execute() async -> ExitStatus.RawValue {
     writePidFile()
-    let request = DeploymentRequest(options: options, command: CommandSpec.run.name)
+    let request = DeploymentRequest(options: options, command: CommandSpec.run.name, progress: progress)
     do throws(RunFailure) {
       let deployment: Deployment
       switch request.bringUp() {
       case .success(let brought): deployment = brought
       case .failure(.manifest(let error)):
-        ProgressReporter.process.report(.reporting)
+        progress.report(.reporting)
         throw .deploymentProblems(error.problems)
       case .failure(let failure):
         return request.report(failure, on: console)
@@ -55,7 +57,7 @@ struct RunCommand {
   /// is no process that reloads: nothing is written.
   private func writePidFile() {
     guard let path = options[.pidFile] else { return }
-    guard ProgressReporter.process.isSupervised else {
+    guard progress.isSupervised else {
       console.warn("plugboard: run: warning: --pid-file is not written with --unsupervised: nothing reloads")
       return
     }
