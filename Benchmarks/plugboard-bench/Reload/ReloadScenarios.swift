@@ -21,10 +21,7 @@ struct ReloadScenarios {
     } catch {
       return [ResultRow.unavailable("reload_sample", unit: "ms", reason: "error: \(error)")]
     }
-    let wanted = { (group: String) in
-      guard let only else { return true }
-      return only.hasPrefix(group) || group.hasPrefix(only)
-    }
+    let wanted = { (group: String) in ScenarioGroup.isWanted(group, only: only) }
     return (wanted("reload_sample") ? sample(setup.locations, work: setup.work.url) : [])
       + (wanted("reload_generated") ? generated(setup.locations, work: setup.work.url) : [])
   }

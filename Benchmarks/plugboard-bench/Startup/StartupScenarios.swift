@@ -29,10 +29,7 @@ struct StartupScenarios {
     // checker without probes); startup_generated_200_check also times the
     // full `plugboard check`, probes of unloaded plugins included, and
     // startup_generated_200_list `plugboard list`.
-    let wanted = { (group: String) in
-      guard let only else { return true }
-      return only.hasPrefix(group) || group.hasPrefix(only)
-    }
+    let wanted = { (group: String) in ScenarioGroup.isWanted(group, only: only) }
     return (wanted("startup_sample") ? sample(setup.locations, work: setup.work.url) : [])
       + (wanted("startup_generated") ? generated(setup.locations, work: setup.work.url) : [])
   }
