@@ -31,18 +31,19 @@ package enum LinkChase {
         FileTrust.foldersProblem(from: $0, user: user, thing: "the link, and so \(thing)", stake: stake)
       }
     // Components still to walk, last first, and the folder reached so far
-    // as one path ("" for `/`): extended and cut in place, because this
-    // runs for every plugin, manifest and setting file at each start-up.
+    // as one path: extended and cut in place, because this runs for every
+    // plugin, manifest and setting file at each start-up.
     var pending = Array(path.split(separator: "/", omittingEmptySubsequences: true).reversed())
-    var reached = ""
+    var reached = "/"
     var followed = 0
     while let component = pending.popLast() {
       if component == "." { continue }
       if component == ".." {
-        reached = parent(of: reached)
+        // `/`'s parent is `/`, as the kernel has it.
+        reached = FilePath.directory(of: reached)
         continue
       }
-      let next = reached + "/" + component
+      let next = (reached == "/" ? "/" : reached + "/") + component
       var status = stat()
       guard lstat(next, &status) == 0 else { return nil }
       guard status.st_mode & S_IFMT == S_IFLNK else {
@@ -51,24 +52,16 @@ package enum LinkChase {
       }
       followed += 1
       guard followed <= maximumLinks, let target = FilePath.linkTarget(next) else { return nil }
-      let folder = reached.isEmpty ? "/" : reached
       if let problem = linkProblem(
-        next, status: status, folder: folder, user: user, thing: thing, stake: stake)
-        ?? (folder == "/" ? nil : above(FilePath.directory(of: folder)))
+        next, status: status, folder: reached, user: user, thing: thing, stake: stake)
+        ?? (reached == "/" ? nil : above(FilePath.directory(of: reached)))
       {
         return "is reached through the link \(Terminal.sanitize(next)), which \(problem)"
       }
-      if target.hasPrefix("/") { reached = "" }
+      if target.hasPrefix("/") { reached = "/" }
       pending += target.split(separator: "/", omittingEmptySubsequences: true).reversed()
     }
     return nil
-  }
-
-  /// `path` ("" for `/`) without its last component; `/`'s parent is `/`,
-  /// as the kernel has it.
-  private static func parent(of path: String) -> String {
-    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
-    return String(path[..<slash])
   }
 
   /// What is wrong with the link `link` itself or its folder, continuing
