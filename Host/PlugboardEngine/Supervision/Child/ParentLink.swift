@@ -38,9 +38,6 @@ final class ParentLink: Sendable {
     self.quarantine = quarantine
   }
 
-  /// Whether the stage timeout went to the parent already.
-  var timeoutSent: Bool { state.withLock { $0.timeoutSent } }
-
   /// Records that `stage` begins, in the phase the child is in.
   func publish(_ stage: LoadStage, plugin: String?, file: String?) {
     state.withLock { state in

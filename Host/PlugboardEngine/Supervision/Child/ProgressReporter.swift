@@ -104,7 +104,7 @@ package final class ProgressReporter: Sendable {
     case .stage(let stage, let plugin, let file):
       // The parent believes the first stage timeout it reads: it must be
       // plugboard's, sent before any plugin code can write to the pipe.
-      if !link.timeoutSent, plugin != nil || stage.resolvesRegistrations {
+      if plugin != nil || stage.resolvesRegistrations {
         link.sendTimeoutOnce(.stageTimeout(Supervisor.defaultStageTimeout))
       }
       CrashReporting.prepareThread(for: stage, plugin: plugin, file: file)
