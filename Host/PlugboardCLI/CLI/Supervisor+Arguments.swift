@@ -23,24 +23,15 @@ extension Supervisor {
       continueLaunchedChild(launch)
       return nil
     }
-    let parsed = try? invocation.result.get()
-    guard let launch else {
-      guard case .command(let name, let options)? = parsed, supervisedCommands.contains(name),
-        !options.isSet(.unsupervised)
-      else { return nil }
+    guard case .command(let name, let options)? = try? invocation.result.get() else {
+      guard let launch else { return nil }
       hideGivenSettings()
-      return withPidFile(name, options) {
-        Supervisor(
-          command: name, timeout: options.stageTimeout, exitTimeout: options.exitTimeout,
-          reloadsOnHangup: true
-        ).supervise()
-      }
-    }
-    hideGivenSettings()
-    guard case .command(let name, let options)? = parsed else {
       return Supervisor(command: invocation.arguments.first ?? runCommand, timeout: nil)
         .supervise(adopting: launch)
     }
+    // Forked by the launcher, the parent follows whatever it forked for.
+    if launch == nil, !supervisedCommands.contains(name) || options.isSet(.unsupervised) { return nil }
+    hideGivenSettings()
     return withPidFile(name, options) {
       Supervisor(
         command: name, timeout: options.stageTimeout, exitTimeout: options.exitTimeout, reloadsOnHangup: true
