@@ -4,10 +4,12 @@ import PlugboardEngine
 extension Plugboard {
   /// Reads `--quiet`, `--verbose` and the log level (`--log-level`,
   /// `PLUGBOARD_LOG_LEVEL`) of the deployment command `name`, and sets up
-  /// what it prints while bringing the deployment up. Returns the exit
-  /// status of a usage error, after reporting it; nil when all is well.
-  static func prepareFeedback(_ options: ParsedOptions, command name: String, console: any Console) -> Int32?
-  {
+  /// what it prints while bringing the deployment up, through `progress`.
+  /// Returns the exit status of a usage error, after reporting it; nil
+  /// when all is well.
+  static func prepareFeedback(
+    _ options: ParsedOptions, command name: String, console: any Console, progress: ProgressReporter
+  ) -> Int32? {
     let environment = ProcessInfo.processInfo.environment
     let chosen = Verbosity.from(options, command: name).flatMap { verbosity in
       LogLevelChoice.override(
@@ -21,7 +23,7 @@ extension Plugboard {
     case .success(let (verbosity, level)):
       Verbosity.current = verbosity
       LogLevelChoice.current = level
-      ProgressReporter.process.attach(
+      progress.attach(
         feedback: StageFeedback(
           verbosity: verbosity, indicator: ProgressIndicator.forStandardError(verbosity: verbosity)))
       return nil

@@ -79,14 +79,14 @@ package enum Plugboard {
       console.out(spec.map(HelpText.command) ?? HelpText.general())
       return ExitStatus.healthy.rawValue
     case .command(let name, let options):
-      if Supervisor.supervisedCommands.contains(name),
-        let status = prepareFeedback(options, command: name, console: console)
-      {
-        return status
-      }
       // The commands that bring a deployment up report to the process's
       // reporter, which a supervised child attached to its parent at start.
       let progress = ProgressReporter.process
+      if Supervisor.supervisedCommands.contains(name),
+        let status = prepareFeedback(options, command: name, console: console, progress: progress)
+      {
+        return status
+      }
       // Whatever path the command took, no plugin code runs after it.
       defer { progress.report(.reporting) }
       if Supervisor.supervisedCommands.contains(name) { progress.divertPluginOutput() }
