@@ -131,7 +131,8 @@ let package = Package(
     // Manifest, vetting and loading, configuration, deployment, supervision,
     // analysis and the embedding API: everything but the command line.
     .target(
-      name: "PlugboardEngine", dependencies: [kit, "PlugboardSupervision", "PlugboardDigest"],
+      name: "PlugboardEngine",
+      dependencies: [kit, "PlugboardSupervision", "PlugboardDigest", "PlugboardLoaderModel"],
       path: "Host/PlugboardEngine", swiftSettings: hostSettings),
     // SHA-256, optimized in every build: a pinned plugin is hashed each
     // time it loads, and unoptimized Swift hashes about 9 MB/s, which made
@@ -149,15 +150,25 @@ let package = Package(
       name: "PlugboardSupervision", dependencies: ["PlugboardLaunch"], path: "Host/PlugboardSupervision"),
     // C: what the launcher hands the host, shared by both.
     .target(name: "PlugboardLaunch", path: "Host/PlugboardLaunch"),
+    // C: the one model of the dynamic loader's search that the launcher
+    // (static, before anything is mapped) and the engine both vet with:
+    // the links it follows and the subfolders it tries first.
+    .target(name: "PlugboardLoaderModel", path: "Host/PlugboardLoaderModel"),
     // The launcher maps nothing but itself (that is its point), so it is C,
     // linked statically in release. Not in debug: the thread sanitizer's
     // runtime cannot be linked into a static executable. Without
     // `-nostartfiles` the Swift driver adds the runtime's image
-    // registration, and with it the Swift runtime.
+    // registration, and with it the Swift runtime; and the driver names
+    // `libswiftCore.so` all the same, which the loader would map (from an
+    // installed prefix) before the launcher vets anything: in debug the
+    // Swift libraries are linked statically, so nothing of them, used by
+    // no one, is linked at all.
     .executableTarget(
-      name: "PlugboardLauncher", dependencies: ["PlugboardLaunch"], path: "Host/PlugboardLauncher",
+      name: "PlugboardLauncher", dependencies: ["PlugboardLaunch", "PlugboardLoaderModel"],
+      path: "Host/PlugboardLauncher",
       linkerSettings: [
         .unsafeFlags(["-nostartfiles"]),
+        .unsafeFlags(["-static-stdlib"], .when(configuration: .debug)),
         .unsafeFlags(["-static-executable"], .when(configuration: .release)),
       ]),
     .executableTarget(

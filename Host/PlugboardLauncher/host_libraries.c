@@ -105,9 +105,13 @@ static int take(const char *path, int *found) {
   snprintf(library->found, sizeof library->found, "%s", path);
   snprintf(library->path, sizeof library->path, "%s", path);
   if (error == ELOOP) {
-    // A link: the loader follows it, so the file and the folders where it
-    // leads count too (the link's own folder is a searched one).
-    if (realpath(path, library->path) == NULL) {
+    // A link: the loader follows it, so every link on the way, the file
+    // and the folders where it leads count too (the link's own folder is
+    // a searched one).
+    trust_subject named = {path, library_role, NULL, ""};
+    char resolved[PATH_MAX];
+    if (!trust_links(&named, path, "the library", resolved)) return 0;
+    if (realpath(resolved, library->path) == NULL) {
       put_error("cannot inspect", path, errno, ", a library plugboard-host loads");
       return 0;
     }

@@ -55,16 +55,13 @@ static int locate_host(char *path, size_t size) {
   return 1;
 }
 
-// Opens `path` to be vetted, in `host` its status, in `target` where it
-// leads: the file is judged and read through this one descriptor, so that
-// what is judged is what is read; never through a link, which is resolved
-// first so that where it leads is judged too. -1 with a message on failure.
-static int open_host(const char *path, char target[PATH_MAX], struct stat *host) {
-  snprintf(target, PATH_MAX, "%s", path);
-  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0 && errno == ELOOP) {
-    fd = realpath(path, target) != NULL ? open(target, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK) : -1;
-  }
+// Opens `target`, where `path` leads (every link on the way judged and
+// resolved), in `host` its status: the file is judged, read and started
+// through this one descriptor, so that what is judged is what runs, even
+// if a link on the way is re-pointed meanwhile. -1 with a message on
+// failure.
+static int open_host(const char *path, const char *target, struct stat *host) {
+  int fd = open(target, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd >= 0 && fstat(fd, host) == 0) return fd;
   if (errno == ENOENT) {
     put_error("cannot start", path, errno,
@@ -77,38 +74,45 @@ static int open_host(const char *path, char target[PATH_MAX], struct stat *host)
   return -1;
 }
 
-// Whether `path` may be started, with everything it maps: a regular file,
-// owned by root or by the owner of this executable, writable by no one
-// else, in folders up to `/` that only they can write to (or that are
-// sticky); where a link leads, the file and its folders too; and each
-// library the dynamic loader will map for it from outside the system's
-// folders, with every folder it searches (see host_libraries.h). The host
-// runs with the rights of whoever runs plugboard, so whoever could change
-// any of them could act as them; sudo refuses such files too. Each refusal
-// names the file, its owner, its mode and the fix.
+// Whether `path` may be started, with everything it maps: every link on
+// the way to it owned by root or by the owner of this executable, in
+// folders only they can write (whoever can re-point one chooses the
+// host); where it leads, a regular file, owned by root or the owner,
+// writable by no one else, in folders up to `/` that only they can write
+// to (or that are sticky); the folders of the path as written too; and
+// each library the dynamic loader will map for it from outside the
+// system's folders, with every folder it searches (see host_libraries.h).
+// The host runs with the rights of whoever runs plugboard, so whoever
+// could change any of them could act as them; sudo refuses such files
+// too. Each refusal names the file, its owner, its mode and the fix.
+// Returns the descriptor the host was vetted through, for start() to
+// start; -1 when it may not be started.
 static int vet(const char *path) {
   struct stat self, host;
   if (stat("/proc/self/exe", &self) != 0) {
     put_error("cannot inspect", "/proc/self/exe", errno, " (its own executable); is /proc mounted?");
-    return 0;
+    return -1;
   }
   trust_set_owner(self.st_uid);
-  char target[PATH_MAX];
-  int fd = open_host(path, target, &host);
-  if (fd < 0) return 0;
-  int linked = strcmp(target, path) != 0;
   trust_subject own = {path, "", NULL, ""};
+  char target[PATH_MAX];
+  if (!trust_links(&own, path, "plugboard-host", target)) return -1;
+  int fd = open_host(path, target, &host);
+  if (fd < 0) return -1;
+  int linked = strcmp(target, path) != 0;
   trust_subject subject = linked ? (trust_subject){target, " (where ", path, " leads)"} : own;
   char folder[PATH_MAX], target_folder[PATH_MAX];
   folder_of(path, folder, sizeof folder);
   folder_of(target, target_folder, sizeof target_folder);
+  int read_fd = -1;
   if (!trust_file(&subject, &host, "install plugboard-host there (Scripts/install-host)",
                   ", or install both again (Scripts/install-host)") ||
-      !trust_folders(&own, folder) || (linked && !trust_folders(&subject, target_folder))) {
+      !trust_folders(&own, folder) || (linked && !trust_folders(&subject, target_folder)) ||
+      (read_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0 || !host_libraries_vetted(read_fd, host.st_size, &subject)) {
     close(fd);
-    return 0;
+    return -1;
   }
-  return host_libraries_vetted(fd, host.st_size, &subject);
+  return fd;
 }
 
 // Whether the command line plainly names a command that brings a
@@ -130,17 +134,19 @@ static int supervised(int argc, char **argv) {
 // Puts `fd` (above `target`) at `target`, without close-on-exec. 0 on failure.
 static int place(int fd, int target) { return dup2(fd, target) == target; }
 
-// Starts the host as `launch` describes; returns only on failure.
-static void start(const char *host, char **argv, plugboard_launch launch) {
+// Starts the host vetted through `host` as `launch` describes; returns
+// only on failure.
+static void start(int host, char **argv, plugboard_launch launch) {
   char value[64];
   if (plugboard_launch_describe(launch, value, sizeof value) < 0) return;
   if (setenv(PLUGBOARD_LAUNCH_VARIABLE, value, 1) != 0) return;
-  execv(host, argv);
+  fexecve(host, argv, environ);
 }
 
 int main(int argc, char **argv) {
   char host[PATH_MAX];
-  if (!locate_host(host, sizeof host) || !vet(host)) return failure_status(argc, argv);
+  int vetted = locate_host(host, sizeof host) ? vet(host) : -1;
+  if (vetted < 0) return failure_status(argc, argv);
   // A variable from outside must not reach the host as if this program had set it.
   unsetenv(PLUGBOARD_LAUNCH_VARIABLE);
   if (supervised(argc, argv)) {
@@ -154,6 +160,7 @@ int main(int argc, char **argv) {
       int high_record = fcntl(record, F_DUPFD_CLOEXEC, first + 2);
       int high_read = fcntl(ends[0], F_DUPFD_CLOEXEC, first + 2);
       int high_write = fcntl(ends[1], F_DUPFD_CLOEXEC, first + 2);
+      int high_host = fcntl(vetted, F_DUPFD_CLOEXEC, first + 2);
       prctl(PR_SET_CHILD_SUBREAPER, 1);
       // Until the host's parent forwards them, a signal sent to it waits
       // (across exec) rather than ending it with the child running on.
@@ -161,7 +168,7 @@ int main(int argc, char **argv) {
       sigprocmask(SIG_BLOCK, NULL, &previous);
       plugboard_block_forwarded_signals();
       pid_t parent = getpid();
-      pid_t pid = high_record >= 0 && high_read >= 0 && high_write >= 0 ? fork() : -1;
+      pid_t pid = high_record >= 0 && high_read >= 0 && high_write >= 0 && high_host >= 0 ? fork() : -1;
       if (pid == 0) {
         // As plugboard_fork's child: never outlive the parent. The parent's
         // forwarded copies wait for the host's handler: the forwarding
@@ -170,14 +177,14 @@ int main(int argc, char **argv) {
         if (getppid() != parent) raise(SIGKILL);
         plugboard_hand_over_listen_fds(parent);
         if (place(high_record, first) && place(high_write, first + 1)) {
-          start(host, argv, (plugboard_launch){PLUGBOARD_LAUNCHED_CHILD, parent, first, first + 1});
+          start(high_host, argv, (plugboard_launch){PLUGBOARD_LAUNCHED_CHILD, parent, first, first + 1});
         }
         put_error("cannot start", host, errno, "");
         _exit(failure_status(argc, argv));
       }
       if (pid > 0) {
         if (place(high_record, first) && place(high_read, first + 1)) {
-          start(host, argv, (plugboard_launch){PLUGBOARD_LAUNCHED_PARENT, pid, first, first + 1});
+          start(high_host, argv, (plugboard_launch){PLUGBOARD_LAUNCHED_PARENT, pid, first, first + 1});
         }
         int saved = errno;
         kill(pid, SIGKILL);
@@ -190,7 +197,7 @@ int main(int argc, char **argv) {
       prctl(PR_SET_CHILD_SUBREAPER, 0);
     }
   }
-  execv(host, argv);
+  fexecve(vetted, argv, environ);
   put_error("cannot start", host, errno, "");
   return failure_status(argc, argv);
 }

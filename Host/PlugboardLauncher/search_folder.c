@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "search_folder.h"
 
+#include "plugboard_search_subfolders.h"
 #include "refusal.h"
 #include "trust.h"
 
@@ -29,19 +30,26 @@ int search_folder_is_system(const char *path) {
 
 static const char searched_role[] = ", a folder the dynamic loader searches for the libraries plugboard-host loads,";
 
-// Judges `relative` in `folder` when it exists, and records it. 0 with the
-// refusal reported; `*exists` says whether there was anything to judge.
-static int judge_subfolder(search_folder *folder, const char *relative, int *exists) {
+// Judges `relative` in `folder`, a subfolder the loader tries first that
+// exists, and records it. 0 with the refusal reported.
+static int judge_subfolder(search_folder *folder, const char *relative) {
   char path[PATH_MAX];
   struct stat status;
-  *exists = 0;
   if ((size_t)snprintf(path, sizeof path, "%s/%s", folder->path, relative) >= sizeof path) return 1;
   if (stat(path, &status) != 0 || !S_ISDIR(status.st_mode)) return 1;
-  *exists = 1;
   trust_subject subject = {path, ", a folder the dynamic loader searches before ", folder->path,
                            " for the libraries plugboard-host loads,"};
   if (!trust_searched_folder(&subject, &status)) return 0;
-  if (folder->subfolder_count == SEARCH_FOLDER_MAX_SUBFOLDERS) {
+  snprintf(folder->subfolders[folder->subfolder_count++], sizeof folder->subfolders[0], "%s", relative);
+  return 1;
+}
+
+// The subfolders the loader tries first in `folder`, as the loader model
+// lists them (plugboard_search_subfolders.h), each judged.
+static int judge_subfolders(search_folder *folder) {
+  plugboard_search_subfolders found;
+  plugboard_search_subfolders_of(folder->path, &found);
+  if (found.count < 0) {
     put("plugboard: ");
     put_escaped(folder->path);
     put(searched_role);
@@ -49,58 +57,20 @@ static int judge_subfolder(search_folder *folder, const char *relative, int *exi
         "need\n");
     return 0;
   }
-  snprintf(folder->subfolders[folder->subfolder_count++], sizeof folder->subfolders[0], "%s", relative);
-  return 1;
-}
-
-// The names glibc before 2.37 tries as subfolders, nested up to three
-// deep (tls/, then a platform, then a capability): tls/x86_64/,
-// x86_64/x86_64/, haswell/ and the like. Only those that exist are
-// descended into, so a folder without them costs one stat for each name.
-static const char *const legacy_names[] = {"tls", "x86_64", "haswell", "xeon_phi", "avx512_1", "aarch64"};
-
-static int judge_legacy(search_folder *folder, const char *prefix, int depth) {
-  for (size_t index = 0; index < sizeof legacy_names / sizeof legacy_names[0]; index++) {
-    char relative[64];
-    if ((size_t)snprintf(relative, sizeof relative, "%s%s", prefix, legacy_names[index]) >= sizeof relative) continue;
-    int exists;
-    if (!judge_subfolder(folder, relative, &exists)) return 0;
-    if (exists && depth < 3) {
-      char nested[64];
-      snprintf(nested, sizeof nested, "%s/", relative);
-      if (!judge_legacy(folder, nested, depth + 1)) return 0;
-    }
+  for (int index = 0; index < found.count; index++) {
+    if (!judge_subfolder(folder, found.names[index])) return 0;
   }
   return 1;
-}
-
-// glibc-hwcaps/ and each folder in it (x86-64-v3 and the like).
-static int judge_hwcaps(search_folder *folder) {
-  int exists;
-  if (!judge_subfolder(folder, "glibc-hwcaps", &exists)) return 0;
-  if (!exists) return 1;
-  char path[PATH_MAX];
-  snprintf(path, sizeof path, "%s/glibc-hwcaps", folder->path);
-  DIR *listing = opendir(path);
-  if (listing == NULL) {
-    put_error("cannot inspect", path, errno, "");
-    return 0;
-  }
-  struct dirent *entry;
-  int result = 1;
-  while (result && (entry = readdir(listing)) != NULL) {
-    if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
-    char relative[64];
-    if ((size_t)snprintf(relative, sizeof relative, "glibc-hwcaps/%s", entry->d_name) >= sizeof relative) continue;
-    result = judge_subfolder(folder, relative, &exists);
-  }
-  closedir(listing);
-  return result;
 }
 
 // Judges `folder->named`, which the loader searches, and fills in the rest.
 static int judge(search_folder *folder) {
-  if (realpath(folder->named, folder->path) == NULL) {
+  // Every link on the way is judged: whoever re-points one chooses every
+  // library found there.
+  trust_subject named = {folder->named, searched_role, NULL, ""};
+  char resolved[PATH_MAX];
+  if (!trust_links(&named, folder->named, "the libraries plugboard-host loads", resolved)) return 0;
+  if (realpath(resolved, folder->path) == NULL) {
     // Nothing is found in a folder that does not exist.
     if (errno == ENOENT || errno == ENOTDIR) return 1;
     put_error("cannot inspect", folder->named, errno, ", a folder the dynamic loader searches");
@@ -118,7 +88,7 @@ static int judge(search_folder *folder) {
     folder_of(folder->path, parent, sizeof parent);
     if (!trust_folders(&subject, parent)) return 0;
   }
-  return judge_hwcaps(folder) && judge_legacy(folder, "", 1);
+  return judge_subfolders(folder);
 }
 
 const search_folder *search_folder_vetted(const char *named) {

@@ -8,9 +8,9 @@
 
 #include <limits.h>
 
-// Subfolders the loader tries first that exist in one folder: more means
-// a folder no installation makes, refused rather than half vetted.
-#define SEARCH_FOLDER_MAX_SUBFOLDERS 16
+#include "plugboard_search_subfolders.h"
+
+#define SEARCH_FOLDER_MAX_SUBFOLDERS PLUGBOARD_SEARCH_SUBFOLDERS_MAX
 
 typedef struct {
   // The entry as the loader uses it ($ORIGIN expanded), and its canonical
@@ -23,7 +23,7 @@ typedef struct {
   int system;
   // The subfolders that exist, relative to `path`, in the order tried.
   int subfolder_count;
-  char subfolders[SEARCH_FOLDER_MAX_SUBFOLDERS][64];
+  char subfolders[SEARCH_FOLDER_MAX_SUBFOLDERS][PLUGBOARD_SEARCH_SUBFOLDER_NAME_MAX];
 } search_folder;
 
 // The folder `named` (an absolute, expanded run path entry), judged with

@@ -1,5 +1,6 @@
 #include "trust.h"
 
+#include "plugboard_link_chase.h"
 #include "refusal.h"
 
 #include <errno.h>
@@ -117,4 +118,52 @@ int trust_folders(const trust_subject *subject, const char *start) {
     folder_of(folder, above, sizeof above);
     memcpy(folder, above, sizeof folder);
   }
+}
+
+int trust_links(const trust_subject *subject, const char *path, const char *thing, char resolved[PATH_MAX]) {
+  plugboard_link_verdict verdict;
+  switch (plugboard_link_chase(path, trusted_owner, &verdict)) {
+  case PLUGBOARD_LINK_CHASED:
+    snprintf(resolved, PATH_MAX, "%s", verdict.resolved);
+    return 1;
+  case PLUGBOARD_LINK_NOT_FOLLOWED:
+    snprintf(resolved, PATH_MAX, "%s", path);
+    return 1;
+  default:
+    break;
+  }
+  trust_put_subject(subject);
+  put(" is reached through the link ");
+  put_escaped(verdict.link);
+  put(", which ");
+  char owner[48];
+  snprintf(owner, sizeof owner, "(uid %u)", (unsigned)trusted_owner);
+  if (verdict.rule == PLUGBOARD_LINK_OWNER) {
+    char uid[32];
+    snprintf(uid, sizeof uid, "%u", (unsigned)verdict.status.st_uid);
+    put("is owned by uid ");
+    put(uid);
+    put(", neither root nor the owner of plugboard ");
+    put(owner);
+    put("; its owner can point it at another file and run code as whoever runs plugboard — chown -h root ");
+    put_escaped(verdict.link);
+    put("\n");
+    return 0;
+  }
+  put(verdict.above ? "lies under the folder " : "lies in the folder ");
+  put_escaped(verdict.folder);
+  if (verdict.rule == PLUGBOARD_LINK_FOLDER_OWNER) {
+    put(", which is owned by neither root nor the owner of plugboard ");
+    put(owner);
+  } else {
+    put(", which is writable by ");
+    put(writers(verdict.status.st_mode));
+  }
+  put_mode(&verdict.status);
+  put("; anyone who can write there can replace the link, and so ");
+  put(thing);
+  put(verdict.rule == PLUGBOARD_LINK_FOLDER_OWNER ? " — chown root " : " — chmod go-w ");
+  put_escaped(verdict.folder);
+  put("\n");
+  return 0;
 }

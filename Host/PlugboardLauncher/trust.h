@@ -7,6 +7,7 @@
 #ifndef PLUGBOARD_TRUST_H
 #define PLUGBOARD_TRUST_H
 
+#include <limits.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -42,6 +43,15 @@ int trust_folders(const trust_subject *subject, const char *folder);
 // `status`: as a folder above, but sticky or not, since adding a file
 // there is enough to add a library the host loads.
 int trust_searched_folder(const trust_subject *subject, const struct stat *status);
+
+// Every link on the way to `path` (absolute), judged by the loader
+// model's link chase (plugboard_link_chase.h): each must be owned by root
+// or the owner, in folders only they can write; `thing` is what whoever
+// re-points one would choose ("plugboard-host"). Where the path leads,
+// every link resolved, goes to `resolved`. 1 when all pass or the path
+// cannot be followed (opening it reports that, and `resolved` is `path`);
+// 0 with the refusal reported.
+int trust_links(const trust_subject *subject, const char *path, const char *thing, char resolved[PATH_MAX]);
 
 // The folder `path` lies in, into `folder` (`size` bytes): "/" for "/x".
 void folder_of(const char *path, char *folder, size_t size);

@@ -71,6 +71,72 @@ import Testing
         + "libA.so to need that library by its name")
   }
 
+  /// A run path folder the loader reaches through a link in a folder
+  /// others can write: whoever re-points the link chooses every library
+  /// found there, though where it leads today is safe.
+  @Test(.enabled(if: compiler, "needs the toolchain's clang to build the libraries"))
+  func aRunPathEntryReachedThroughALinkOthersCanRepointIsRefused() throws {
+    let fixture = try ClosureFixture(aRunPath: "$ORIGIN:$ORIGIN/shared/current", z: .byName)
+    let manifest = try fixture.manifest()
+    let shared = try sharedRelease(of: fixture)
+    let problem =
+      "plugin 'Chain' (\(fixture.plugin)) needs libA.so, which it loads from \(fixture.path)/libA.so, which has "
+      + "the run path entry \"$ORIGIN/shared/current\" ($ORIGIN:$ORIGIN/shared/current), which is reached "
+      + "through the link \(shared)/current, which lies in the folder \(shared), which is writable by group and "
+      + "others (mode 0777, owner uid \(geteuid())); anyone who can write there can replace the link, and so "
+      + "the libraries the plugin loads — chmod go-w \(shared)"
+    for command in ["check", "run"] {
+      let result = try Subprocess.plugboard([command, "--manifest", manifest])
+      #expect(result.status == (command == "run" ? 78 : 1), "\(command): \(result.stderr)")
+      #expect(reports(result, command: command, problem), "\(command): \(result.stdout)\(result.stderr)")
+    }
+  }
+
+  /// The same link flipped by another user between root's release and
+  /// her own folder, over and over, while `check` and `run` start: her
+  /// library never runs, whatever the link leads to at each moment.
+  @Test(
+    .enabled(if: compiler, "needs the toolchain's clang to build the libraries"),
+    .enabled(if: geteuid() == 0, "needs root, to give a folder and its library to another user"))
+  func aRunPathLinkFlippedDuringStartNeverRunsAnotherUsersLibrary() throws {
+    let fixture = try ClosureFixture(aRunPath: "$ORIGIN:$ORIGIN/shared/current", z: .byName)
+    let manifest = try fixture.manifest()
+    let shared = try sharedRelease(of: fixture)
+    let theirs = fixture.path + "/theirs"
+    try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: false)
+    try FileManager.default.copyItem(atPath: fixture.builtZ, toPath: theirs + "/libZ.so")
+    for file in [theirs, theirs + "/libZ.so"] { #expect(chown(file, OtherUser.uid, OtherUser.gid) == 0) }
+    let witness = try TemporaryDirectory()
+    let flipper = LinkFlipper(
+      link: shared + "/current", between: "../release", and: "../theirs", owner: OtherUser.uid)
+    defer { flipper.stop() }
+    for round in 0..<20 {
+      for command in ["check", "run"] {
+        let result = try Subprocess.plugboard([command, "--manifest", manifest], in: witness.path)
+        #expect(result.status == (command == "run" ? 78 : 1), "\(command), round \(round): \(result.stderr)")
+        #expect(
+          !FileManager.default.fileExists(atPath: witness.path + "/ran-Z"),
+          "\(command), round \(round): another user's libZ.so ran")
+      }
+    }
+  }
+
+  /// `shared/` (mode 0777) beside the fixture, holding `current`, a link to
+  /// `release/`, root's folder with a `libZ.so` of its own that marks
+  /// nothing (a copy of `libB.so`). Returns `shared/`.
+  private func sharedRelease(of fixture: ClosureFixture) throws -> String {
+    let shared = fixture.path + "/shared"
+    let release = fixture.path + "/release"
+    for folder in [shared, release] {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    }
+    #expect(chmod(shared, 0o777) == 0)
+    #expect(chmod(release, 0o755) == 0)
+    try FileManager.default.copyItem(atPath: fixture.path + "/libB.so", toPath: release + "/libZ.so")
+    try FileManager.default.createSymbolicLink(atPath: shared + "/current", withDestinationPath: "../release")
+    return shared
+  }
+
   /// Whether `command` reported `problem` at the vet stage: `check` in
   /// its report on standard output, the others on standard error.
   private func reports(_ result: ProcessResult, command: String, _ problem: String) -> Bool {

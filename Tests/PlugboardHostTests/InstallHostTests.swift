@@ -63,6 +63,20 @@ import Testing
     try expectRunsTheSample(from: moved)
   }
 
+  /// The installed launcher vets the host and every library it maps
+  /// before anything of them is mapped, so it must map nothing from the
+  /// prefix itself: a debug launcher that needed the Swift runtime mapped
+  /// `PREFIX/lib/libswiftCore.so` before it judged it, and a file others
+  /// could write there ran their code before the refusal was printed.
+  @Test func theInstalledLauncherNeedsNothingFromThePrefix() throws {
+    let (folder, prefix) = try installed()
+    defer { withExtendedLifetime(folder) {} }
+    let info = try #require(ELFFile(path: prefix + "/bin/plugboard").dynamicInfo())
+    let fromPrefix = info.needed.filter { FileManager.default.fileExists(atPath: prefix + "/lib/" + $0) }
+    #expect(fromPrefix == [], "\(info.needed)")
+    #expect(!info.needed.contains { $0.hasPrefix("libswift") }, "\(info.needed)")
+  }
+
   /// A prefix with this build installed into it.
   private func installed() throws -> (folder: TemporaryDirectory, prefix: String) {
     let folder = try TemporaryDirectory()
@@ -224,6 +238,28 @@ import Testing
     }
     #expect(leftovers == [])
     #expect(try Subprocess.run(prefix + "/bin/plugboard", ["--version"]).status == 0)
+  }
+
+  /// A launcher that needs the Swift runtime would map it from the
+  /// prefix before it vets anything there: refused before anything is
+  /// copied, saying why. The host, which needs it, stands in for one.
+  @Test func refusesALauncherThatNeedsTheSwiftRuntime() throws {
+    let folder = try TemporaryDirectory()
+    for name in ["plugboard", "plugboard-host"] {
+      try FileManager.default.copyItem(atPath: BuildProducts.host, toPath: folder.path + "/" + name)
+    }
+    let needed = try #require(ELFFile(path: BuildProducts.host).dynamicInfo()?.needed)
+    let swift = try #require(needed.first { $0.hasPrefix("libswift") })
+    let result = try Subprocess.run(Self.script, ["--from", folder.path, folder.path + "/prefix"])
+    #expect(result.status == 1)
+    #expect(
+      result.stderrLines == [
+        "install-host: \(folder.path)/plugboard needs \(swift), which it would load from the prefix "
+          + "before it vets anything there; whoever could change that library would run code as whoever runs "
+          + "plugboard — build plugboard again (swift build --product plugboard), or install a release build "
+          + "(leave out --from)"
+      ])
+    #expect(!FileManager.default.fileExists(atPath: folder.path + "/prefix"))
   }
 
   @Test func refusesAFolderWithoutPlugboard() throws {

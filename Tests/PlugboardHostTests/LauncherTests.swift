@@ -214,6 +214,90 @@ import Testing
       ])
   }
 
+  /// An installation whose host is a link into a release layout:
+  /// `bin/plugboard-host` leads through `shared/current` (a link in a
+  /// folder of `sharedMode`) to `releases/v1`, which holds the host and
+  /// the SDK beside it.
+  private func linkedInstallation(sharedMode: mode_t) throws -> (
+    folder: TemporaryDirectory, bin: String, shared: String
+  ) {
+    let (folder, bin) = try installation()
+    let release = folder.path + "/releases/v1"
+    let shared = folder.path + "/shared"
+    try FileManager.default.createDirectory(atPath: release, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+    #expect(chmod(folder.path + "/releases", 0o755) == 0)
+    #expect(chmod(release, 0o755) == 0)
+    #expect(chmod(shared, sharedMode) == 0)
+    for name in ["plugboard-host", "libPlugboardKit.so"] {
+      #expect(rename(bin + "/" + name, release + "/" + name) == 0)
+    }
+    #expect(symlink("../releases/v1", shared + "/current") == 0)
+    #expect(symlink("../shared/current/plugboard-host", bin + "/plugboard-host") == 0)
+    return (folder, bin, shared)
+  }
+
+  /// Every link on the way to the host is judged, not only where the
+  /// last one leads: whoever can re-point `shared/current` chooses the
+  /// host, though the host and every folder it lies in today are safe.
+  @Test func aHostReachedThroughALinkOthersCanRepointIsRefused() throws {
+    let (folder, bin, shared) = try linkedInstallation(sharedMode: 0o755)
+    defer { withExtendedLifetime(folder) {} }
+    let started = try Subprocess.run(bin + "/plugboard", ["--version"])
+    #expect(started.status == 0, "\(started.stderr)")
+    #expect(chmod(shared, 0o777) == 0)
+    let refused = try Subprocess.run(bin + "/plugboard", ["--version"])
+    #expect(refused.status == 1)
+    #expect(refused.stdout == "")
+    #expect(
+      refused.stderrLines == [
+        "plugboard: \(bin)/plugboard-host is reached through the link \(shared)/current, which lies in the "
+          + "folder \(shared), which is writable by group and others (mode 0777, owner uid \(geteuid())); anyone "
+          + "who can write there can replace the link, and so plugboard-host — chmod go-w \(shared)"
+      ])
+  }
+
+  /// A link on the way owned by another user is theirs to re-point.
+  @Test(.enabled(if: geteuid() == 0, "needs root, to give the link to another user"))
+  func aHostReachedThroughAnotherUsersLinkIsRefused() throws {
+    let (folder, bin, shared) = try linkedInstallation(sharedMode: 0o755)
+    defer { withExtendedLifetime(folder) {} }
+    #expect(lchown(shared + "/current", OtherUser.uid, OtherUser.gid) == 0)
+    let refused = try Subprocess.run(bin + "/plugboard", ["--version"])
+    #expect(refused.status == 1)
+    #expect(
+      refused.stderrLines == [
+        "plugboard: \(bin)/plugboard-host is reached through the link \(shared)/current, which is owned by uid "
+          + "65534, neither root nor the owner of plugboard (uid \(geteuid())); its owner can point it at another "
+          + "file and run code as whoever runs plugboard — chown -h root \(shared)/current"
+      ])
+  }
+
+  /// Another user flips `shared/current` between root's release and her
+  /// own host, over and over, while plugboard starts: her host never runs,
+  /// whatever the link leads to when plugboard looks and when it starts
+  /// the host.
+  @Test(.enabled(if: geteuid() == 0, "needs root, to give a folder and its host to another user"))
+  func aHostLinkFlippedDuringStartNeverRunsAnotherUsersHost() throws {
+    let (folder, bin, shared) = try linkedInstallation(sharedMode: 0o777)
+    defer { withExtendedLifetime(folder) {} }
+    let theirs = folder.path + "/theirs"
+    let witness = folder.path + "/their-host-ran"
+    try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: false)
+    let host = theirs + "/plugboard-host"
+    try "#!/bin/sh\ntouch \(witness)\n".write(toFile: host, atomically: false, encoding: .utf8)
+    #expect(chmod(host, 0o755) == 0)
+    for file in [theirs, host] { #expect(chown(file, OtherUser.uid, OtherUser.gid) == 0) }
+    let flipper = LinkFlipper(
+      link: shared + "/current", between: "../releases/v1", and: "../theirs", owner: OtherUser.uid)
+    defer { flipper.stop() }
+    for round in 0..<60 {
+      let result = try Subprocess.run(bin + "/plugboard", ["--version"])
+      #expect(result.status == 1, "round \(round): \(result.stdout)\(result.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: witness), "round \(round): another user's host ran")
+    }
+  }
+
   /// The build folder's own launcher starts its host: the toolchain's
   /// libraries it loads (root's, mode 0755) and the build folder pass.
   @Test func theBuildFoldersLauncherStarts() throws {

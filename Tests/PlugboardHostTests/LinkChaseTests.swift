@@ -81,6 +81,30 @@ import Testing
     #expect(line == expected)
   }
 
+  /// A neighbour the loader finds beside the plugin through a link: the
+  /// links on the way the loader follows are judged as a written path's
+  /// are, since whoever re-points `shared/current` chooses the library,
+  /// though the library and every folder it lies in today are safe.
+  @Test func aNeighbourReachedThroughALinkOthersCanRepointIsRefused() throws {
+    let releases = try Releases()
+    let app = releases.path + "/app"
+    try FileManager.default.createDirectory(atPath: app, withIntermediateDirectories: false)
+    for product in ["Networking", "PlugboardKit"] {
+      try FileManager.default.copyItem(
+        atPath: BuildProducts.library(product), toPath: app + "/lib\(product).so")
+    }
+    try releases.link("shared/current", to: "../releases/v1")
+    try releases.link("app/libAppContracts.so", to: "../shared/current/libAppContracts.so")
+    let (status, line) = try list(releases, plugin: "app/libNetworking.so")
+    #expect(status == 1)
+    let expected: String =
+      "plugboard: vet: plugin 'Networking' (\(app)/libNetworking.so) needs libAppContracts.so, which it loads "
+      + "from \(releases.path)/releases/v1/libAppContracts.so, which is reached through the link "
+      + "\(releases.shared)/current, which lies in the folder \(releases.shared), \(Self.writable); anyone who "
+      + "can write there can replace the link, and so the library — chmod go-w \(releases.shared)"
+    #expect(line == expected)
+  }
+
   @Test func linksInFoldersOnlyRootCanWriteAreFollowed() throws {
     let releases = try Releases(sharedMode: 0o755)
     try releases.link("current", to: "shared/hop")

@@ -76,9 +76,9 @@ import Testing
   /// write overrides the plugin's neighbours as a `glibc-hwcaps` one does.
   @Test(
     .enabled(
-      if: !SearchSubfolders.legacy.isEmpty,
+      if: SearchSubfolders.searchesLegacy,
       "this C library (glibc 2.37 or later) searches no legacy subfolder"),
-    arguments: ["x86_64", "tls"])
+    arguments: ["x86_64", "tls", "haswell", "avx512_1", "tls/haswell", "x86_64/avx512_1"])
   func aLegacySubfolderOthersCanWriteIsRefused(name: String) throws {
     let deployment = Deployment()
     let subfolder = deployment.path + "/" + name

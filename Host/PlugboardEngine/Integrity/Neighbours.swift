@@ -35,7 +35,8 @@ enum Neighbours {
         // (``LoaderClosure``): the subfolders it tries first, then the folder.
         let base = origins.contains(entry) ? folder : entry
         guard
-          let candidate = LoaderClosure.find(name, in: base, subfolders: SearchSubfolders.existing(in: base))
+          let candidate = LoaderClosure.find(
+            name, in: base, subfolders: SearchSubfolders.existing(in: base) ?? [])
         else { continue }
         if origins.contains(entry) {
           found.beside.append((name, candidate))

@@ -115,7 +115,7 @@ struct LoaderClosure {
   ) -> (path: String, entry: String)? {
     for entry in runPath {
       guard let folder = PluginNeeds.expand(entry, origin: origin),
-        let path = find(name, in: folder, subfolders: subfolders.existing(in: folder))
+        let path = find(name, in: folder, subfolders: subfolders.existing(in: folder) ?? [])
       else { continue }
       return (path, entry)
     }
@@ -134,11 +134,12 @@ struct LoaderClosure {
   /// bring-up when its walks share one: every name looked for searches the
   /// same few folders.
   final class SubfolderCache {
-    private var known: [String: [String]] = [:]
+    private var known: [String: [String]?] = [:]
 
     init() {}
 
-    func existing(in folder: String) -> [String] {
+    /// As ``SearchSubfolders/existing(in:)``.
+    func existing(in folder: String) -> [String]? {
       if let found = known[folder] { return found }
       let found = SearchSubfolders.existing(in: folder)
       known[folder] = found

@@ -17,7 +17,12 @@
 ///   it (``SearchSubfolders``), must pass the folder check, with no sticky
 ///   exception: adding a file there is the attack;
 /// - each library found through a run path (a neighbour such as
-///   `libAppContracts.so`, and its own) must pass the file check.
+///   `libAppContracts.so`, and its own) must pass the file check;
+/// - every symbolic link the loader follows on the way to a folder it
+///   searches or to a library it opens must pass the link check
+///   (``LinkChase``), as a written path's links do: the loader follows
+///   them after vetting, so whoever could re-point one would choose the
+///   library.
 ///
 /// Libraries of the system's folders, and those plugboard loaded itself,
 /// are trusted as the C library is.
@@ -40,7 +45,9 @@ extension PluginNeeds {
     for library in closure.libraries {
       let subject = { Self.subject(library) }
       guard let status = FileTrust.status(library.file) else { continue }
-      if let problem = vetting.permissions(of: library.file, status: status) {
+      if let problem = vetting.permissions(of: library.file, status: status)
+        ?? vetting.libraryLinkProblem(library.path)
+      {
         return "\(subject()) \(problem)"
       }
       if library.loadedByPlugin { continue }
@@ -116,6 +123,9 @@ extension PluginNeeds {
       return
         "a relative entry, which the dynamic loader takes from the current directory: whoever controls the "
         + "folder plugboard is started in chooses the libraries it loads — " + fix()
+    }
+    if let problem = vetting.folderLinkProblem(folder, thing: "the libraries the plugin loads") {
+      return "which \(problem)"
     }
     guard let canonical = vetting.canonicalFolder(folder) else {
       if vetting.roots.contains(where: { PluginVetting.path(folder, isInside: $0) }) { return nil }

@@ -82,9 +82,33 @@ package struct PluginVetting {
   }
 
   /// The first link on the way to `absolute` that someone else could
-  /// re-point (``LinkChase``), or nil.
-  func linkProblem(_ absolute: String) -> String? {
-    LinkChase.problem(absolute, user: user, thing: "the plugin", stake: Self.stake) { folderProblem($0) }
+  /// re-point (``LinkChase``), or nil; `thing` is what it leads to.
+  func linkProblem(_ absolute: String, thing: String = "the plugin") -> String? {
+    LinkChase.problem(absolute, user: user, thing: thing, stake: Self.stake) { folderProblem($0) }
+  }
+
+  /// The first link someone else could re-point on the way to `folder`, a
+  /// folder the dynamic loader searches or opens a library from, as it
+  /// names it (`$ORIGIN` expanded): the loader follows every link there
+  /// after vetting, so each is judged as a written path's. Chased once
+  /// per bring-up: every plugin of a deployment names the same few.
+  func folderLinkProblem(_ folder: String, thing: String) -> String? {
+    if let known = folders.links[folder] { return known }
+    let verdict = linkProblem(folder, thing: thing)
+    folders.links[folder] = .some(verdict)
+    return verdict
+  }
+
+  /// The same for a library at `path`: its folder once per bring-up, and
+  /// the file itself when it is a link.
+  func libraryLinkProblem(_ path: String) -> String? {
+    if let problem = folderLinkProblem(FilePath.directory(of: path), thing: "the libraries the plugin loads")
+    {
+      return problem
+    }
+    var status = stat()
+    guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+    return linkProblem(path, thing: "the library")
   }
 
   /// What whoever can change a plugin's file or folder can do.
@@ -150,7 +174,11 @@ package struct PluginVetting {
     {
       return "whose libraries are trusted only as far as their folders: a library there \(problem)"
     }
-    for subfolder in subfolders.existing(in: folder) {
+    guard let existing = subfolders.existing(in: folder) else {
+      return "which holds more subfolders the dynamic loader tries first than plugboard vets (at most "
+        + "\(SearchSubfolders.maximum)) — remove those it does not need from \(Terminal.sanitize(folder))"
+    }
+    for subfolder in existing {
       guard
         let problem = FileTrust.folderProblem(
           subfolder, user: user, thing: thing, stake: Self.stake, exposed: .searchedByLoader)
@@ -188,6 +216,10 @@ final class FolderVerdicts {
   /// folders (a `stat` and a listing each, per plugin, were a tenth of
   /// `check`'s vetting of 201 generated plugins).
   var searched: [String: String?] = [:]
+  /// The first link someone else could re-point on the way to each folder
+  /// the loader searches or opens a library from, by the path it names it
+  /// by (``PluginVetting/folderLinkProblem(_:thing:)``).
+  var links: [String: String?] = [:]
   /// The subfolders the loader tries first in each folder, for the walks
   /// of every plugin's closure (``LoaderClosure``).
   let subfolders = LoaderClosure.SubfolderCache()

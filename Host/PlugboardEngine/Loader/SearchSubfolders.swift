@@ -1,3 +1,5 @@
+import PlugboardLoaderModel
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -5,41 +7,40 @@
 /// The subfolders the dynamic loader tries before each folder it searches
 /// for a library: `glibc-hwcaps/<level>/` (one per instruction set level,
 /// glibc 2.33 and later), and, in a C library older than 2.37, the legacy
-/// `tls/` and platform folders (`LD_DEBUG=libs` lists them: on x86-64
-/// `tls/x86_64/x86_64`, `tls/x86_64`, `tls`, `x86_64/x86_64`, `x86_64`).
-/// A library in any of them wins over the folder's own, so each that
-/// exists is judged as the folder is; one that does not exist is judged
-/// through the folder, since whoever can create it can write there.
+/// `tls/` and platform folders (`ld.so --help` lists those the running
+/// loader uses: on x86-64 `tls`, `x86_64`, and on some processors
+/// `haswell`, `xeon_phi` or `avx512_1`, nested). A library in any of them
+/// wins over the folder's own, so each that exists is judged as the folder
+/// is; one that does not exist is judged through the folder, since whoever
+/// can create it can write there.
+///
+/// The list is the loader model's (`plugboard_search_subfolders.h`), the
+/// one the launcher vets the host's folders with: one model of the
+/// loader's search, so the two never disagree about a folder.
 enum SearchSubfolders {
   /// The subfolders of `folder` that exist and that the loader may search,
-  /// nearest to the loader's order: the `glibc-hwcaps` folder and each
-  /// level in it (at most `limit`), then the legacy ones.
-  static func existing(in folder: String, limit: Int = 64) -> [String] {
-    var found: [String] = []
-    let hwcaps = folder + "/glibc-hwcaps"
-    if FileKind.following(hwcaps) == .directory {
-      found.append(hwcaps)
-      if case .success(let names) = FilePath.names(in: hwcaps, limit: limit) {
-        found += names.sorted(by: >).map { hwcaps + "/" + $0 }.filter { FileKind.following($0) == .directory }
+  /// in the loader's order, each before those inside it; nil when there
+  /// are more than the model lists, a folder no installation makes, which
+  /// vetting refuses rather than half vets.
+  static func existing(in folder: String) -> [String]? {
+    var found = plugboard_search_subfolders()
+    plugboard_search_subfolders_of(folder, &found)
+    guard found.count >= 0 else { return nil }
+    return withUnsafeBytes(of: &found.names) { raw in
+      let width = Int(PLUGBOARD_SEARCH_SUBFOLDER_NAME_MAX)
+      return (0..<Int(found.count)).map { index in
+        let name = raw[(index * width)..<((index + 1) * width)].prefix { $0 != 0 }
+        return folder + "/" + String(decoding: name, as: UTF8.self)
       }
     }
-    // Every folder on the way to a deeper one is in the list as well.
-    found += legacy.map { folder + "/" + $0 }.filter { FileKind.following($0) == .directory }
-    return found
   }
 
-  /// The legacy subfolders, relative, in the loader's order; none from
-  /// glibc 2.37 on, which stopped searching them.
-  static let legacy: [String] = {
-    guard let version = cLibraryVersion, version < (2, 37) else { return [] }
-    // The loader's platform name is the machine's (AT_PLATFORM: x86_64,
-    // aarch64), as `uname` reports it.
-    var system = utsname()
-    guard uname(&system) == 0 else { return ["tls"] }
-    let name = withUnsafeBytes(of: system.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    guard !name.isEmpty, !name.utf8.contains(UInt8(ascii: "/")) else { return ["tls"] }
-    return ["tls/\(name)/\(name)", "tls/\(name)", "tls", "\(name)/\(name)", name]
-  }()
+  /// The most subfolders one folder may hold that the loader tries first.
+  static let maximum = Int(PLUGBOARD_SEARCH_SUBFOLDERS_MAX)
+
+  /// Whether the running C library searches the legacy subfolders (glibc
+  /// before 2.37).
+  static var searchesLegacy: Bool { plugboard_search_legacy_subfolders() != 0 }
 
   /// The C library's version (`2.36`), as it reports it; nil when it
   /// cannot be read, and then taken as current (no legacy subfolders).
