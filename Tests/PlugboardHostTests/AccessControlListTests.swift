@@ -78,6 +78,40 @@ import Testing
     #expect(AccessControlList.of(manifest) == reader)
   }
 
+  /// A secret an ACL lets another user read shows as mode 0640: the
+  /// warning names that user, not "its group", which cannot read it.
+  @Test(.enabled(if: supported, "the temporary folder's file system keeps no ACLs"))
+  func aSecretAnACLLetsAnotherUserReadNamesThatUser() throws {
+    let folder = try TemporaryDirectory()
+    let file = try folder.write("password", "hunter2")
+    #expect(chmod(file, 0o600) == 0)
+    #expect(Self.give(Self.acl(users: [(65_534, 4)], group: 0, mask: 4, others: 0), to: file))
+    let source = "PLUGBOARD_CONFIG_CONFIGURED_PASSWORD_FILE"
+    let files = SettingFiles([source: file])
+    #expect(files.environment["PLUGBOARD_CONFIG_CONFIGURED_PASSWORD"] == "hunter2")
+    #expect(
+      files.exposures["PLUGBOARD_CONFIG_CONFIGURED_PASSWORD"]
+        == "\(source) gives the file \(file), which uid 65534 through an entry of its access control list "
+        + "(getfacl \(file)) can read (mode 0640, owner uid \(geteuid()))")
+  }
+
+  @Test func theReadersAreReadThroughTheMask() {
+    var status = stat()
+    status.st_mode = S_IFREG | 0o640
+    let path = "/run/secrets/token"
+    let acl = "through an entry of its access control list (getfacl \(path))"
+    #expect(
+      FileTrust.readers(status, acl: Self.acl(users: [(1001, 4)], group: 0, mask: 4, others: 0), at: path)
+        == "uid 1001 \(acl)")
+    #expect(
+      FileTrust.readers(status, acl: Self.acl(users: [(1001, 4)], group: 4, mask: 4, others: 4), at: path)
+        == "uid 1001 \(acl), its group and others")
+    #expect(
+      FileTrust.readers(status, acl: Self.acl(users: [(1001, 4)], group: 4, mask: 0, others: 0), at: path)
+        == nil)
+    #expect(FileTrust.readers(status, acl: nil, at: path) == "its group")
+  }
+
   @Test func theWritersAreReadThroughTheMask() {
     #expect(Self.acl(users: [(1001, 6), (1002, 4)], mask: 6).writers == ["uid 1001"])
     #expect(Self.acl(users: [(1001, 6)], mask: 4).writers == [])

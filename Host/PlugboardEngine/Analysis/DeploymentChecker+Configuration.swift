@@ -142,7 +142,8 @@ extension DeploymentChecker {
           "Make the file readable by its owner alone (chmod go-r), or by a group only the service's user is in."
       case .manifest(let keyPath), .profile(_, let keyPath):
         guard let status = FileTrust.status(deployment.manifest.path),
-          let readers = FileTrust.readers(status.st_mode)
+          let readers = FileTrust.readers(
+            status, acl: AccessControlList.of(deployment.manifest.path), at: deployment.manifest.path)
         else { return nil }
         let manifest = Terminal.sanitize(deployment.manifest.path)
         exposure =

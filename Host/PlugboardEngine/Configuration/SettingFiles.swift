@@ -66,10 +66,10 @@ package struct SettingFiles: Sendable {
 
   private mutating func take(_ variable: String, from path: String, source: String) {
     switch Self.read(path) {
-    case .success(let (text, status)):
+    case .success(let (text, status, readers)):
       environment[variable] = text
       sources[variable] = source
-      if let readers = FileTrust.readers(status.st_mode) {
+      if let readers {
         exposures[variable] =
           "\(source) gives the file \(Terminal.sanitize(path)), which \(readers) can read "
           + "(\(FileTrust.describe(status)))"
@@ -101,9 +101,10 @@ package struct SettingFiles: Sendable {
     let problem: String
   }
 
-  /// The file's text, vetted and bounded, with its status; or what is
+  /// The file's text, vetted and bounded, with its status and who besides
+  /// its owner can read it (``FileTrust/readers(_:acl:at:)``); or what is
   /// wrong with it.
-  static func read(_ path: String) -> Result<(text: String, status: stat), Unusable> {
+  static func read(_ path: String) -> Result<(text: String, status: stat, readers: String?), Unusable> {
     guard path.hasPrefix("/"), let canonical = FilePath.canonical(path) else {
       return .failure(Unusable(problem: path.hasPrefix("/") ? "does not exist" : "is not an absolute path"))
     }
@@ -134,6 +135,7 @@ package struct SettingFiles: Sendable {
     guard let text = String(validating: bytes, as: UTF8.self) else {
       return .failure(Unusable(problem: "is not UTF-8 text"))
     }
-    return .success((text, status))
+    let readers = FileTrust.readers(status, acl: AccessControlList.of(descriptor: descriptor), at: canonical)
+    return .success((text, status, readers))
   }
 }

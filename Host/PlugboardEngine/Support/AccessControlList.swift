@@ -56,15 +56,23 @@ struct AccessControlList: Equatable {
 
   /// Who besides the owner may write through it ("uid 1001", "gid 50",
   /// "its group", "others"), the mask applied as the kernel applies it.
-  var writers: [String] {
-    let write: UInt16 = 2
+  var writers: [String] { granted(2) }
+
+  /// Who besides the owner may read through it, in the same words as
+  /// ``writers``.
+  var readers: [String] { granted(4) }
+
+  /// Who besides the owner the entries grant `permission` (a bit of
+  /// `rwx`): the mask limits named users, named groups and the owning
+  /// group, not others.
+  private func granted(_ permission: UInt16) -> [String] {
     let mask = entries.first { $0.tag == .mask }?.permission ?? 7
     return entries.compactMap { entry in
       switch entry.tag {
-      case .user where entry.permission & mask & write != 0: "uid \(entry.id)"
-      case .namedGroup where entry.permission & mask & write != 0: "gid \(entry.id)"
-      case .group where entry.permission & mask & write != 0: "its group"
-      case .others where entry.permission & write != 0: "others"
+      case .user where entry.permission & mask & permission != 0: "uid \(entry.id)"
+      case .namedGroup where entry.permission & mask & permission != 0: "gid \(entry.id)"
+      case .group where entry.permission & mask & permission != 0: "its group"
+      case .others where entry.permission & permission != 0: "others"
       default: nil
       }
     }

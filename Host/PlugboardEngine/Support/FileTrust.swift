@@ -113,11 +113,34 @@ package enum FileTrust {
       return writers(status.st_mode)
     }
     let named = acl.writers.filter { $0 != "others" }
-    let listed =
-      named.count < 2
-      ? named.joined() : named.dropLast().joined(separator: ", ") + " and " + named[named.count - 1]
-    return listed + " through its access control list (getfacl \(Terminal.sanitize(path)))"
+    return listed(named) + " through its access control list (getfacl \(Terminal.sanitize(path)))"
       + (status.st_mode & S_IWOTH != 0 ? ", and others" : "")
+  }
+
+  /// Who besides the owner may read the file at `path` whose status is
+  /// `status` and whose access ACL is `acl`: as ``readers(_:)`` says from
+  /// the mode, unless the ACL names users or groups. Then the mode's group
+  /// bits are the ACL's mask, and "its group can read" would name the
+  /// wrong people: the users and groups its entries let read are named
+  /// ("uid 1001 through an entry of its access control list (getfacl
+  /// PATH)"), then the owning group and others if they can read too.
+  static func readers(_ status: stat, acl: AccessControlList?, at path: String) -> String? {
+    guard let acl, acl.isExtended else { return readers(status.st_mode) }
+    let readers = acl.readers
+    let named = readers.filter { $0 != "its group" && $0 != "others" }
+    var parts = readers.filter { $0 == "its group" || $0 == "others" }
+    if !named.isEmpty {
+      parts.insert(
+        listed(named) + " through an entry of its access control list (getfacl \(Terminal.sanitize(path)))",
+        at: 0)
+    }
+    return parts.isEmpty ? nil : listed(parts)
+  }
+
+  /// "a", "a and b", "a, b and c".
+  private static func listed(_ items: [String]) -> String {
+    items.count < 2
+      ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
   }
 
   /// Who besides the owner may read a file of `mode` ("its group",
