@@ -114,3 +114,14 @@ int plugboard_pidfd_open(pid_t pid) {
   return -1;
 #endif
 }
+
+int plugboard_pidfd_send_signal(int pidfd, int signal) {
+#ifdef SYS_pidfd_send_signal
+  return (int)syscall(SYS_pidfd_send_signal, pidfd, signal, NULL, 0);
+#else
+  (void)pidfd;
+  (void)signal;
+  errno = ENOSYS;
+  return -1;
+#endif
+}

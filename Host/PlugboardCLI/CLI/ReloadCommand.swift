@@ -1,4 +1,5 @@
 import PlugboardEngine
+import PlugboardSupervision
 
 #if canImport(Glibc)
   import Glibc
@@ -19,19 +20,43 @@ struct ReloadCommand {
 
   func execute() -> ExitStatus.RawValue {
     let name = CommandSpec.reload.name
-    let target: pid_t
+    var target: pid_t
     switch requestedProcess() {
     case .success(let pid): target = pid
     case .failure(let error):
       for line in error.lines { console.err(line) }
       return ExitStatus.misuse.rawValue
     }
+    if options[.pid] == nil, let path = options[.pidFile] {
+      switch PidFile.read(path) {
+      case .success(let pid): target = pid
+      case .failure(let failure):
+        console.err("plugboard: \(name): \(failure.message)")
+        return ExitStatus.problems.rawValue
+      }
+    }
+    // A pidfd taken before the process is examined names that process
+    // alone: if it exits and its pid is given to another meanwhile, the
+    // signal fails rather than reach the other.
+    let pidfd = plugboard_pidfd_open(target)
+    let opened = errno
+    defer { if pidfd >= 0 { close(pidfd) } }
+    if pidfd < 0, opened == ESRCH {
+      console.err("plugboard: \(name): no process \(target) is running")
+      return ExitStatus.problems.rawValue
+    }
     if let refusal = SupervisorProcess.refusal(of: target) {
       console.err("plugboard: \(name): \(refusal)")
       return ExitStatus.problems.rawValue
     }
-    guard kill(target, SIGHUP) == 0 else {
-      console.err("plugboard: \(name): could not signal pid \(target): \(String(cString: strerror(errno)))")
+    // Without pidfds (a kernel before 5.3), by pid, as before them.
+    let sent = pidfd >= 0 ? plugboard_pidfd_send_signal(pidfd, SIGHUP) : kill(target, SIGHUP)
+    guard sent == 0 else {
+      let reason =
+        errno == ESRCH
+        ? "it exited after it was examined; nothing was signalled"
+        : String(cString: strerror(errno))
+      console.err("plugboard: \(name): could not signal pid \(target): \(reason)")
       return ExitStatus.problems.rawValue
     }
     console.out(
@@ -40,7 +65,8 @@ struct ReloadCommand {
     return ExitStatus.healthy.rawValue
   }
 
-  /// The pid `--pid` gives, or the one in the file `--pid-file` names.
+  /// The pid `--pid` gives; 0 when `--pid-file` names the file that holds
+  /// it.
   private func requestedProcess() -> Result<pid_t, UsageError> {
     let name = CommandSpec.reload.name
     switch (options[.pid], options[.pidFile]) {
@@ -53,8 +79,9 @@ struct ReloadCommand {
           ))
       }
       return .success(pid)
-    case (nil, let path?):
-      return PidFile.read(path).mapError { UsageError(message: $0.message, command: name) }
+    case (nil, _?):
+      // Read, and vetted, by the caller: an untrusted file is no misuse.
+      return .success(0)
     default:
       return .failure(
         UsageError(
@@ -120,58 +147,5 @@ enum SupervisorProcess {
       bytes += buffer[..<count]
     }
     return String(decoding: bytes, as: UTF8.self)
-  }
-}
-
-/// The file `run --pid-file PATH` writes: the supervising process's pid
-/// and a newline, for `plugboard reload --pid-file PATH` and scripts.
-///
-/// The supervised child writes it, before it brings the deployment up: the
-/// launcher starts the child and the parent side by side, and the child
-/// may be up before the parent has started. The parent removes it at the
-/// end.
-enum PidFile {
-  struct Failure: Error {
-    let message: String
-  }
-  /// Writes `pid` to `path`, replacing the file; the reason when it
-  /// cannot.
-  static func write(_ path: String, pid: pid_t) -> String? {
-    let text = "\(pid)\n"
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-    guard descriptor >= 0 else {
-      return "cannot write the pid file '\(path)': \(String(cString: strerror(errno)))"
-    }
-    defer { close(descriptor) }
-    let written = text.utf8CString.withUnsafeBufferPointer {
-      Glibc.write(descriptor, $0.baseAddress, $0.count - 1)
-    }
-    return written == text.utf8.count ? nil : "cannot write the pid file '\(path)'"
-  }
-
-  /// Removes `path` if it still holds this process's pid (another run may
-  /// have written it since).
-  static func remove(_ path: String) {
-    guard case .success(let pid) = read(path), pid == getpid() else { return }
-    unlink(path)
-  }
-
-  /// The pid in `path`, or why there is none.
-  static func read(_ path: String) -> Result<pid_t, Failure> {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      return .failure(
-        Failure(
-          message:
-            "cannot read the pid file '\(Terminal.sanitize(path))': \(String(cString: strerror(errno)))"))
-    }
-    defer { close(descriptor) }
-    var buffer = [UInt8](repeating: 0, count: 32)
-    let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-    let text = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
-    guard let pid = pid_t(text.split(separator: "\n").first ?? ""), pid > 1 else {
-      return .failure(Failure(message: "the pid file '\(Terminal.sanitize(path))' holds no process id"))
-    }
-    return .success(pid)
   }
 }

@@ -21,7 +21,10 @@ struct RunCommand {
   let progress: ProgressReporter
 
   func execute() async -> ExitStatus.RawValue {
-    writePidFile()
+    if let refusal = writePidFile() {
+      console.err("plugboard: run: \(refusal.message)")
+      return ExitStatus.runBroken.rawValue
+    }
     let request = DeploymentRequest(options: options, command: CommandSpec.run.name, progress: progress)
     do throws(RunFailure) {
       let deployment: Deployment
@@ -53,16 +56,17 @@ struct RunCommand {
   }
 
   /// `--pid-file PATH`: the supervising process's pid, for `plugboard
-  /// reload`, written before anything is brought up. Unsupervised, there
-  /// is no process that reloads: nothing is written.
-  private func writePidFile() {
-    guard let path = options[.pidFile] else { return }
+  /// reload`, written before anything is brought up; why it cannot or must
+  /// not be (``PidFile``), which ends the run before bring-up: a pid file
+  /// asked for and not written would leave a later `reload` with nothing, or
+  /// with another process's pid. Unsupervised, there is no process that
+  /// reloads: nothing is written.
+  private func writePidFile() -> PidFile.Failure? {
+    guard let path = options[.pidFile] else { return nil }
     guard progress.isSupervised else {
       console.warn("plugboard: run: warning: --pid-file is not written with --unsupervised: nothing reloads")
-      return
+      return nil
     }
-    if let failure = PidFile.write(path, pid: getppid()) {
-      console.warn("plugboard: run: warning: \(Terminal.sanitize(failure))")
-    }
+    return PidFile.write(path, pid: getppid())
   }
 }

@@ -49,7 +49,7 @@ extension Supervisor {
       return supervise()
     }
     let status = supervise()
-    if status != nil { PidFile.remove(path) }
+    if status != nil { PidFile.remove(path, ifHolding: getpid()) }
     return status
   }
 

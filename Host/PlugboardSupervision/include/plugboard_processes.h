@@ -44,4 +44,9 @@ void plugboard_reap_strays(pid_t child);
 /// pidfd_open(2): a descriptor that polls readable when `pid` exits, or -1.
 int plugboard_pidfd_open(pid_t pid);
 
+/// pidfd_send_signal(2): sends `signal` to the process `pidfd` refers to,
+/// which fails (ESRCH) once that process has exited, even if its pid now
+/// names another. 0, or -1 with errno set (ENOSYS without the call).
+int plugboard_pidfd_send_signal(int pidfd, int signal);
+
 #endif
