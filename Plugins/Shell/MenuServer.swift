@@ -36,6 +36,13 @@ struct MenuServer: Sendable {
   /// break is answered and disconnected.
   static let longestRequest = 1024
 
+  /// The most answer bytes kept for a client that does not read them: one
+  /// that sends requests and never reads would otherwise grow the server
+  /// by every answer (a short request gets a longer answer). Past it the
+  /// client is disconnected. Far more than a client reading its answers
+  /// leaves unsent: the kernel's send buffer takes them first.
+  static let mostUnread = 64 << 10
+
   /// The answer to one request line, and whether the connection closes
   /// after it.
   func answer(_ request: String) -> (line: String, close: Bool) {
@@ -242,6 +249,12 @@ private final class ServingLoop {
       connection.output += Array((answer.line + "\n").utf8)
       connection.closing = answer.close
       connection.answered += 1
+      guard connection.output.count <= MenuServer.mostUnread else {
+        server.say(
+          "Dropped a client: it left more than \(MenuServer.mostUnread) bytes of answers unread")
+        drop(socket)
+        return
+      }
     }
     if connection.input.count > MenuServer.longestRequest {
       connection.output += Array(
