@@ -32,7 +32,17 @@ extension Container {
       metadata.dependencies = [target]
       metadata.forwardsTo = target
     }
+    // A fallback's forwarded types stand in for it: each is a fallback too,
+    // or it would beat another plugin's registration of the type.
+    if entry.record.isFallback { forwarded.asFallback() }
     return forwarded
+  }
+
+  /// The registrations here that forward a type to `key`
+  /// (``ServiceEntry/implements(_:name:file:line:)``).
+  func forwarders(of key: ServiceKey) -> [RegistrationRecord] {
+    let records = state.withLock { $0.log.records(upTo: $0.log.count) }
+    return records.filter { $0.readingMetadata { $0.forwardsTo } == key }
   }
 }
 

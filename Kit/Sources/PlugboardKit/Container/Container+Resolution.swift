@@ -217,7 +217,7 @@ extension Container {
       // comes here; the check costs the others one load.
       if record.hasInitCompleted.load(ordering: .relaxed) {
         let slots = decoratorSlots(of: record)
-        if !slots.isEmpty {
+        if !slots.isEmpty && record.decoratesOutsideFactory {
           try withoutActuallyEscaping(produce) { produce in
             try makeScopedOnEnoughStack(
               record, in: context, into: out, produce: decorated(record, slots: slots, produce: produce))

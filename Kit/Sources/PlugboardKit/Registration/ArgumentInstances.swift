@@ -10,14 +10,21 @@
 /// resolve reaches too.
 final class ArgumentInstances: @unchecked Sendable {
   /// The instance of one distinct arguments tuple. Its identity is the
-  /// cell ``ConstructionCoordinator`` makes it once under; a reset retires
-  /// it, so a construction under way then hands its instance to its own
-  /// caller without keeping it.
+  /// cell ``ConstructionCoordinator`` makes it once under. A reset retires
+  /// it; a construction under way then keeps its instance in the slot its
+  /// arguments have after the reset, as a plain `.container` instance made
+  /// across a reset is kept after it: every instance handed out is kept,
+  /// and so disposed by a later reset or disposal.
   final class Slot {
+    let key: Key
     // Guarded by the table's lock.
     var instance: Any?
     var made: UInt64 = 0
     var isRetired = false
+
+    init(key: Key) {
+      self.key = key
+    }
   }
 
   /// The arguments, each made `AnyHashable`, as the key.
@@ -28,25 +35,34 @@ final class ArgumentInstances: @unchecked Sendable {
 
   /// The slot of `key`, made on first use.
   func slot(for key: Key) -> Slot {
-    slots.withLock { slots in
-      if let slot = slots[key] { return slot }
-      let made = Slot()
-      slots[key] = made
-      return made
-    }
+    slots.withLock { Self.slot(for: key, in: &$0) }
   }
 
-  /// The instance `slot` keeps, if it keeps one.
+  private static func slot(for key: Key, in slots: inout [Key: Slot]) -> Slot {
+    if let slot = slots[key] { return slot }
+    let made = Slot(key: key)
+    slots[key] = made
+    return made
+  }
+
+  /// The slot that keeps the instance of `slot`'s arguments now: `slot`
+  /// itself, or the one made for its arguments since a reset retired it.
+  private static func current(_ slot: Slot, in slots: inout [Key: Slot]) -> Slot {
+    slot.isRetired ? Self.slot(for: slot.key, in: &slots) : slot
+  }
+
+  /// The instance kept for `slot`'s arguments, if one is.
   func instance(in slot: Slot) -> Any? {
-    slots.withLock { _ in slot.instance }
+    slots.withLock { slots in slot.isRetired ? slots[slot.key]?.instance : slot.instance }
   }
 
-  /// Keeps `instance` in `slot` unless the slot keeps one already (then
-  /// returns that one) or a reset retired it (then keeps nothing).
+  /// Keeps `instance` for `slot`'s arguments unless one is kept already
+  /// (then returns that one), in the slot they have now if a reset
+  /// retired `slot` meanwhile.
   func keep(_ instance: Any, in slot: Slot) -> Any? {
-    slots.withLock { _ in
+    slots.withLock { slots in
+      let slot = Self.current(slot, in: &slots)
       if let earlier = slot.instance { return earlier }
-      guard !slot.isRetired else { return nil }
       slot.instance = instance
       slot.made = CreationOrder.next()
       return nil

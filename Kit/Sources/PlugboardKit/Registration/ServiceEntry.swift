@@ -110,9 +110,13 @@
   /// duplicates as usual (the later wins).
   @discardableResult
   public func asFallback() -> ServiceEntry<Service> {
-    record.withMetadata { $0.isFallback = true }
-    // The flag that makes table rebuilds read a registration's details.
-    record.hasProfiles.store(true, ordering: .relaxed)
+    // Its forwarded types too (``implements(_:name:file:line:)``, before
+    // or after this call): they stand in for it.
+    for marked in [record] + container.forwarders(of: record.key) {
+      marked.withMetadata { $0.isFallback = true }
+      // The flag that makes table rebuilds read a registration's details.
+      marked.hasProfiles.store(true, ordering: .relaxed)
+    }
     container.invalidateForFallback()
     return self
   }

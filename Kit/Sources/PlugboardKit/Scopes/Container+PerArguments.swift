@@ -64,12 +64,16 @@ extension Container {
     return entry.inObjectScope(.container)
   }
 
-  /// The instance `key` has in `instances`, made with `make` exactly once
-  /// across threads when it has none; `make` itself when the registration
-  /// is in a scope that keeps nothing (``registerPerArguments(_:name:file:line:factory:)``).
+  /// The instance `key` has in `instances`, made with `make` and
+  /// decorated exactly once across threads when it has none; `make`
+  /// itself when the registration is in a scope that keeps nothing
+  /// (``registerPerArguments(_:name:file:line:factory:)``).
   ///
   /// Called by the registration's factory, so the record is the newest
-  /// link of the calling thread's chain: the general path entered it.
+  /// link of the calling thread's chain: the general path entered it. The
+  /// record's decorators apply here, before the instance is kept (the
+  /// general path leaves them to this step, see ``decoratesOutsideFactory``):
+  /// what is kept, served again and disposed is the decorated instance.
   func instance<Service>(
     perArguments key: ArgumentInstances.Key, in instances: ArgumentInstances, of _: Service.Type,
     make: () throws -> Service
@@ -82,8 +86,12 @@ extension Container {
       return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
         let out = UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped)
         var home = ArgumentSlotHome(record: record, instances: instances, slot: slot)
+        let slots = decoratorSlots(of: record)
         try makeOnce(&home, in: context, into: out) {
           out.assumingMemoryBound(to: Service.self).initialize(to: try make())
+          for decorator in slots {
+            try decorator.applier.apply(reservedName: decorator.key, from: self, at: out)
+          }
         }
         return out.assumingMemoryBound(to: Service.self).move()
       }
@@ -103,6 +111,14 @@ extension RegistrationRecord {
   /// them: `.container` or a custom scope.
   func keepsPerArguments(_ instances: ArgumentInstances) -> Bool {
     scope == .container && argumentInstances === instances
+  }
+
+  /// Whether the general path applies the record's decorators to what its
+  /// factory returns: not for a registration that keeps instances per
+  /// arguments, whose factory returns the kept instance, decorated
+  /// already (``Container/instance(perArguments:in:of:make:)``).
+  var decoratesOutsideFactory: Bool {
+    scope != .container || argumentInstances == nil
   }
 }
 

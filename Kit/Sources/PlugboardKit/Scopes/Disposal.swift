@@ -8,18 +8,24 @@ enum Disposal {
   /// reached through a `Lazy` is made after the service that uses it, so
   /// newest first alone would close it while its user may still need it
   /// in its own hook. Declared dependencies only (what `check` sees); a
-  /// cycle of them keeps the order made.
+  /// cycle of them keeps the order made. A dependency on a type served
+  /// through `.implements` is one on the registration it forwards to: the
+  /// forwarded type's own registration keeps nothing.
   static func disposalOrder(_ dropped: [DroppedInstance]) -> [DroppedInstance] {
     guard dropped.count > 1 else { return dropped }
     // Made first, disposed last: order dependencies before their
     // dependents, then reverse.
     var positions: [ServiceKey: [Int]] = [:]
     for (index, item) in dropped.enumerated() { positions[item.record.key, default: []].append(index) }
+    let forwarding = forwardedKeys(around: dropped)
     var dependencies = [[Int]](repeating: [], count: dropped.count)
     for (index, item) in dropped.enumerated() {
       let info = item.record.info
       let keys = (info.dependencies ?? []) + info.optionalDependencies + info.deferredDependencies.map(\.key)
-      dependencies[index] = keys.flatMap { positions[$0] ?? [] }.filter { $0 != index }
+      dependencies[index] = keys.flatMap { key in
+        forwarding.chain(from: key).flatMap { positions[$0] ?? [] }
+      }
+      .filter { $0 != index }
     }
     var placed = [Bool](repeating: false, count: dropped.count)
     var visiting = [Bool](repeating: false, count: dropped.count)
@@ -34,6 +40,37 @@ enum Disposal {
     }
     for index in dropped.indices { place(index) }
     return order.reversed().map { dropped[$0] }
+  }
+
+  /// The forwarded types of the containers that made `dropped`, each with
+  /// the key it forwards to.
+  private static func forwardedKeys(around dropped: [DroppedInstance]) -> ForwardedKeys {
+    var owners: [ObjectIdentifier: Container] = [:]
+    for item in dropped { owners[ObjectIdentifier(item.record.owner)] = item.record.owner }
+    var targets: [ServiceKey: ServiceKey] = [:]
+    for owner in owners.values {
+      for record in owner.registry.records {
+        if let target = record.readingMetadata({ $0.forwardsTo }) { targets[record.key] = target }
+      }
+    }
+    return ForwardedKeys(targets: targets)
+  }
+
+  /// Forwarded types and the keys they forward to.
+  private struct ForwardedKeys {
+    let targets: [ServiceKey: ServiceKey]
+
+    /// `key`, then the key it forwards to, and so on; a loop of
+    /// forwarding (which resolving reports as a cycle) ends the chain.
+    func chain(from key: ServiceKey) -> [ServiceKey] {
+      var chain = [key]
+      var current = key
+      while let next = targets[current], !chain.contains(next) {
+        chain.append(next)
+        current = next
+      }
+      return chain
+    }
   }
 
   /// The hooks of `dropped`, in ``disposalOrder(_:)``, on the calling

@@ -1,7 +1,10 @@
 extension GraphAnalysis {
   /// Decorators whose target nothing registers in the profile checked:
   /// they never run, and the likely cause is a name or a type that differs
-  /// from the registration meant, or the target's plugin left out.
+  /// from the registration meant, or the target's plugin left out. A
+  /// decorator wraps only registrations of its own container, so one
+  /// whose target a parent container registers never runs either, and the
+  /// finding says so instead.
   public func decoratorsWithoutTarget() -> [Finding] {
     let decoratorNodes = graph.nodes.indices.filter { graph.nodes[$0].key.isDecorator }
     guard !decoratorNodes.isEmpty else { return [] }
@@ -15,6 +18,9 @@ extension GraphAnalysis {
         graph.provider(of: decorator.target) == nil
       else { return nil }
       let target = decorator.target.shortDescription
+      if registeredInAParent(decorator.target) {
+        return decoratorOfAParentsRegistration(decorator, info: info)
+      }
       let candidates = suggestions(for: decorator.target).filter { !$0.key.isDecorator }
       return Finding(
         .warning, .decoratorWithoutTarget,
@@ -29,6 +35,32 @@ extension GraphAnalysis {
         action: "Name the registration to decorate with decorate(_:target:), or load the plugin that "
           + "registers \(target); remove the decorator if nothing should be decorated.")
     }
+  }
+
+  /// Whether an ancestor container serves `target` in the profile checked.
+  private func registeredInAParent(_ target: ServiceKey) -> Bool {
+    registries.dropFirst().contains { registry in
+      registry.records.contains { $0.key.service == target.service && $0.key.name == target.name }
+    }
+  }
+
+  /// The finding for a decorator whose target only a parent container
+  /// registers.
+  private func decoratorOfAParentsRegistration(_ decorator: DecoratorInfo, info: RegistrationInfo) -> Finding
+  {
+    let target = decorator.target.shortDescription
+    return Finding(
+      .warning, .decoratorWithoutTarget,
+      title: "\(decorator.label) of \(target) decorates nothing: a parent container registers \(target), "
+        + "and a decorator wraps only registrations of its own container",
+      explanation: [
+        "The \(decorator.label), declared at \(info.site), wraps the instance of \(target), but \(target) "
+          + "is registered in a parent container, whose registrations make their instances with the "
+          + "parent's decorators only, so it never runs."
+      ],
+      chain: [ChainStep(info, marker: "✗ decorates \(target), which a parent container registers")],
+      action: "Declare the decorator in the container that registers \(target), or register \(target) in "
+        + "this container to decorate it here.")
   }
 
   /// Async decorators of synchronous registrations: synchronous code makes

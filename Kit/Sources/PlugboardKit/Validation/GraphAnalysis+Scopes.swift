@@ -13,22 +13,28 @@ extension GraphAnalysis {
   /// - A custom scope's one is a warning: the singleton keeps the old
   ///   instance after `resetObjectScope`.
   /// - A `.scoped` one, directly, further down, or through a `Provider`
-  ///   read from the singleton, is an error: a `.container` factory
-  ///   resolves outside any scope, so resolving it fails every time.
+  ///   read from the singleton (and what that read makes), is an error: a
+  ///   `.container` factory resolves outside any scope, so resolving it
+  ///   fails every time. A custom scope's registration resolves outside
+  ///   any `.scoped` scope too, and gets the same error; what else it
+  ///   keeps lives until its scope's reset, which is what it asked for.
   public func captiveDependencies() -> [Finding] {
     // Nodes are read in place and copied only for a finding: there are thousands.
     let holders = graph.nodes.indices.filter {
       graph.nodes[$0].isAvailable && graph.nodes[$0].info.scope == .container
-        && graph.nodes[$0].info.customScope == nil
     }
-    return holders.flatMap { captives(of: $0) }
+    return holders.flatMap { captives(of: $0, scopedOnly: graph.nodes[$0].info.customScope != nil) }
   }
 
-  /// The findings of one singleton, each held registration once, by the
-  /// shortest path that reaches it.
-  private func captives(of holder: Int) -> [Finding] {
+  /// The findings of one holder, each held registration once, by the
+  /// shortest path that reaches it; only the `.scoped` ones with
+  /// `scopedOnly`.
+  private func captives(of holder: Int, scopedOnly: Bool) -> [Finding] {
     var findings: [Finding] = []
     var parent: [Int: Int] = [holder: holder]
+    // Reached through a `Provider`: made when read, outside any scope,
+    // and not kept by the holder.
+    var read: Set<Int> = []
     var queue = [holder]
     var next = 0
     while next < queue.count {
@@ -46,17 +52,25 @@ extension GraphAnalysis {
           queue.append(target)
           continue
         }
-        guard edge.isCaptured else {
-          // A Provider resolves when read, from the holder: outside any scope.
+        guard edge.isCaptured && !read.contains(current) else {
+          // A Provider resolves when read, from the holder: outside any
+          // scope, and so does what the instance read is made with.
           if held.scope == .scoped {
             parent[target] = current
-            findings.append(captive(path(to: target, parent: parent), through: edge))
+            findings.append(captive(path(to: target, parent: parent), through: edge, isRead: true))
+          } else if Self.cachesNothing(held.scope) && held.customScope == nil {
+            parent[target] = current
+            read.insert(target)
+            queue.append(target)
           }
           continue
         }
         parent[target] = current
-        if held.customScope != nil || held.scope == .scoped || (direct && Self.cachesNothing(held.scope)) {
-          findings.append(captive(path(to: target, parent: parent), through: edge))
+        let isCaptive =
+          held.scope == .scoped
+          || (!scopedOnly && (held.customScope != nil || (direct && Self.cachesNothing(held.scope))))
+        if isCaptive {
+          findings.append(captive(path(to: target, parent: parent), through: edge, isRead: false))
         }
         // Made in the holder's resolution: what it needs is captured too.
         if Self.cachesNothing(held.scope) && held.customScope == nil { queue.append(target) }
@@ -80,11 +94,14 @@ extension GraphAnalysis {
     return path.reversed()
   }
 
-  private func captive(_ path: [Int], through edge: DependencyGraph.Edge) -> Finding {
+  private func captive(_ path: [Int], through edge: DependencyGraph.Edge, isRead: Bool) -> Finding {
     let holder = graph.nodes[path[0]]
     let held = graph.nodes[path[path.count - 1]].info
     let (holderName, heldName) = (holder.key.shortDescription, held.key.shortDescription)
     let heldScope = held.customScope.map { "custom scope \($0)" } ?? held.scope.description
+    let holderScope = holder.info.customScope.map { "custom scope \($0)" } ?? "container"
+    let holderLife =
+      holder.info.customScope.map { "kept in the custom scope \($0)" } ?? "made once per container"
     let through =
       path.count > 2
       ? " through "
@@ -94,11 +111,11 @@ extension GraphAnalysis {
     let problem: String
     let action: String
     if isScoped {
-      let reading = edge.isCaptured ? "resolves its dependencies" : "reads its Provider"
+      let reading = isRead ? "reads its Provider" : "resolves its dependencies"
       problem =
-        "\(holderName) is made once per container and \(reading) from the container\(through), "
+        "\(holderName) is \(holderLife) and \(reading) from the container\(through), "
         + "outside any scope, but \(heldName) is registered scoped (one instance per scope): "
-        + "resolving \(edge.isCaptured ? holderName : heldName) fails, whichever scope asks for it."
+        + "resolving \(isRead ? heldName : holderName) fails, whichever scope asks for it."
       action =
         "Register \(holderName) .inObjectScope(.scoped) (or .transient, resolved from a scope); or, "
         + "if one shared \(heldName) is right, register it .inObjectScope(.container)."
@@ -123,16 +140,16 @@ extension GraphAnalysis {
         + "otherwise make \(holderName) .transient or .graph, or let it hold a Provider<\(heldName)> and "
         + "read it each time it needs one."
     }
-    var chain = [ChainStep(holder.info, marker: "scope container")]
+    var chain = [ChainStep(holder.info, marker: "scope \(holderScope)")]
     for node in path.dropFirst().dropLast() {
       let info = graph.nodes[node].info
       chain.append(ChainStep(info, marker: "scope \(info.scope), made with it"))
     }
-    let how = edge.isCaptured ? (isScoped ? "out of reach" : "captured") : "read outside any scope"
+    let how = isRead ? "read outside any scope" : (isScoped ? "out of reach" : "captured")
     chain.append(ChainStep(held, marker: "✗ scope \(heldScope), \(how)"))
     return Finding(
       isScoped ? .error : .warning, .captiveDependency,
-      title: "captive dependency: \(holderName) (container) holds \(heldName) (\(heldScope))",
+      title: "captive dependency: \(holderName) (\(holderScope)) holds \(heldName) (\(heldScope))",
       explanation: [problem, "The dependency is declared at \(graph.nodes[edge.from].info.site)."],
       chain: chain,
       action: action)
