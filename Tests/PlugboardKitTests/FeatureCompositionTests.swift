@@ -250,3 +250,29 @@ import Testing
     #expect(finding.chain.map(\.marker).last == "✗ scope scoped, read outside any scope")
   }
 }
+
+/// `description` shows decorators and contributions as their users wrote
+/// them, never the names the container stores them under.
+@Suite struct DescriptionOfKindsTests {
+  protocol Client: Sendable {}
+  struct Real: Client {}
+  protocol Command: Sendable {}
+  struct Help: Command {}
+
+  @Test func decoratorsAndContributionsReadAsWritten() {
+    let container = Container()
+    container.register((any Client).self) { _ in Real() }
+    container.decorate((any Client).self, name: "m") { _, inner in inner }
+    container.contribute((any Command).self, name: "help") { _ in Help() }
+    let lines = container.description.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    #expect(!container.description.contains("\u{0}"))
+    #expect(
+      lines == [
+        "[",
+        "{ Service: Client, Decorator: \"m\", Factory: (Resolver, Client) -> Client, ObjectScope: transient },",
+        "{ Service: Client, Factory: Resolver -> Client, ObjectScope: graph },",
+        "{ Service: Command, Contribution: \"help\", Factory: Resolver -> Command, ObjectScope: graph }",
+        "]",
+      ])
+  }
+}

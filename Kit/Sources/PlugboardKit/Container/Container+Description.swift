@@ -21,6 +21,27 @@ extension Container: CustomStringConvertible {
     return "[" + lines.sorted().joined(separator: ",") + "\n]"
   }
 
+  /// The name as its user wrote it: a decorator and a contribution are
+  /// stored under reserved names, and show the kind and the name given
+  /// (`Decorator: "timing"`, `Contribution: #3` when unnamed) instead.
+  private static func nameField(of key: ServiceKey) -> String {
+    if key.isDecorator {
+      return ", Decorator: "
+        + (key.decoratorName.map { "\"\(ServiceKey.escaped($0))\"" } ?? sequence(of: key))
+    }
+    if key.isContribution {
+      return ", Contribution: "
+        + (key.contributionName.map { "\"\(ServiceKey.escaped($0))\"" } ?? sequence(of: key))
+    }
+    return key.name.map { ", Name: \"\(ServiceKey.escaped($0))\"" } ?? ""
+  }
+
+  /// `#3` from a reserved name `"\u{0}decorator #3"`.
+  private static func sequence(of key: ServiceKey) -> String {
+    guard let name = key.name, let hash = name.firstIndex(of: "#") else { return "" }
+    return String(name[hash...].prefix { $0 != ":" })
+  }
+
   private static func describe(_ record: RegistrationRecord) -> String {
     let key = record.key
     let service = key.service.shortName
@@ -29,7 +50,7 @@ extension Container: CustomStringConvertible {
       key.arguments.isEmpty
       ? "Resolver" : "(" + (["Resolver"] + key.arguments.map(\.shortName)).joined(separator: ", ") + ")"
     var text = "Service: \(service)"
-    if let name = key.name { text += ", Name: \"\(ServiceKey.escaped(name))\"" }
+    text += nameField(of: key)
     text += ", Factory: \(parameters) -> \(service)"
     let metadata = record.readingMetadata { ($0.customScope, $0.initCompleted.count) }
     let scope = record.isCustomScoped ? metadata.0?.name : nil
