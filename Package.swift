@@ -134,10 +134,16 @@ let package = Package(
       name: "PlugboardEngine",
       dependencies: [kit, "PlugboardSupervision", "PlugboardDigest", "PlugboardLoaderModel"],
       path: "Host/PlugboardEngine", swiftSettings: hostSettings),
-    // SHA-256, optimized in every build: a pinned plugin is hashed each
-    // time it loads, and unoptimized Swift hashes about 9 MB/s, which made
+    // SHA-256 and SHA-512, optimized in every build: a pinned or signed
+    // plugin is hashed each time it loads, and unoptimized Swift hashes about 9 MB/s, which made
     // a debug host's pinned start-up six times its unpinned one.
     .target(name: "PlugboardDigest", path: "Host/PlugboardDigest", swiftSettings: [.unsafeFlags(["-O"])]),
+    // SSH signatures of plugins (Ed25519, the SSHSIG envelope, allowed
+    // signers), optimized in every build too: one verification is
+    // thousands of field multiplications.
+    .target(
+      name: "PlugboardSignatures", dependencies: ["PlugboardDigest"], path: "Host/PlugboardSignatures",
+      swiftSettings: [.unsafeFlags(["-O"])]),
     // The commands, their options and help, completion scripts and
     // `plugboard new`'s scaffolding, on top of the engine.
     .target(
@@ -196,7 +202,7 @@ let package = Package(
     .testTarget(
       name: "PlugboardHostTests",
       dependencies: [
-        "PlugboardCLI", "PlugboardEngine", "PlugboardDigest", kit, contracts, stamping,
+        "PlugboardCLI", "PlugboardEngine", "PlugboardDigest", "PlugboardSignatures", kit, contracts, stamping,
         "PlugboardTestSupport",
       ],
       path: "Tests/PlugboardHostTests"),

@@ -35,31 +35,15 @@ package struct SHA256: Sendable {
   private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
     0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
   )
-  /// Bytes waiting for a whole 64-byte block.
-  private var pending: [UInt8] = []
-  private var length: UInt64 = 0
+  private var blocks = MessageBlocks(blockSize: 64, lengthSize: 8)
 
-  package init() {
-    pending.reserveCapacity(64)
-  }
+  package init() {}
 
   /// Adds `bytes` to the message.
   package mutating func update(_ bytes: UnsafeRawBufferPointer) {
-    length &+= UInt64(bytes.count)
-    var offset = 0
-    if !pending.isEmpty {
-      let taken = min(64 - pending.count, bytes.count)
-      pending.append(contentsOf: bytes[0..<taken])
-      offset = taken
-      guard pending.count == 64 else { return }
-      pending.withUnsafeBytes { compress($0, at: 0) }
-      pending.removeAll(keepingCapacity: true)
-    }
-    while bytes.count - offset >= 64 {
-      compress(bytes, at: offset)
-      offset += 64
-    }
-    pending.append(contentsOf: bytes[offset...])
+    var state = self.state
+    blocks.add(bytes) { Self.compress(&state, $0, at: $1) }
+    self.state = state
   }
 
   /// Adds `bytes` to the message.
@@ -70,17 +54,9 @@ package struct SHA256: Sendable {
   /// The digest of everything added; the value is not meant to be updated
   /// afterwards.
   package mutating func finalize() -> Digest {
-    let bits = length &* 8
-    var tail = pending
-    tail.append(0x80)
-    while tail.count % 64 != 56 { tail.append(0) }
-    for shift in stride(from: 56, through: 0, by: -8) {
-      tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
-    }
-    tail.withUnsafeBytes { block in
-      for offset in stride(from: 0, to: block.count, by: 64) { compress(block, at: offset) }
-    }
-    pending.removeAll()
+    var state = self.state
+    blocks.finish { Self.compress(&state, $0, at: $1) }
+    self.state = state
     var bytes: [UInt8] = []
     bytes.reserveCapacity(32)
     for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
@@ -100,7 +76,11 @@ package struct SHA256: Sendable {
   }
 
   /// One 64-byte block starting at `offset` of `block`.
-  private mutating func compress(_ block: UnsafeRawBufferPointer, at offset: Int) {
+  private static func compress(
+    _ state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
+    _ block: UnsafeRawBufferPointer,
+    at offset: Int
+  ) {
     var w = (
       UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0),
       UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0)

@@ -1,0 +1,45 @@
+/// Who signed a file, once the signature verified and the allowed signers
+/// file allowed its key: what `verify`, `list` and `explain` show.
+package struct VerifiedSigner: Sendable, Equatable {
+  package let key: SSHPublicKey
+  /// The allowed signers line that allowed the key.
+  package let entry: AllowedSigners.Entry
+
+  /// `SHA256:… (allowed_signers:3: team-a-*, "release key")`.
+  package func describe(allowedSignersFile: String) -> String {
+    let comment = entry.comment.isEmpty ? "" : ", \"\(Printable.text(Array(entry.comment.utf8)))\""
+    return "\(key.fingerprint) (\(allowedSignersFile):\(entry.line): \(entry.principals)\(comment))"
+  }
+}
+
+/// The whole check of one signed file, in the order that makes the most
+/// useful refusal: the envelope reads, the namespace is Plugboard's, the key
+/// is not revoked, the Ed25519 signature matches the file's digest, and the
+/// allowed signers file lets the key sign `principal` (the plugin's name).
+///
+///     let signer = try SignerCheck.verify(
+///       signature: sigBytes, digest: { SSHSignature.digest(of: library, with: $0) },
+///       principal: "login", allowedSigners: signers, revoked: revoked, at: now)
+package enum SignerCheck {
+  /// `digest` computes the file's digest with the algorithm the signature
+  /// names, so the caller hashes the bytes it is about to load. `principal`
+  /// nil accepts any principal the key is listed for.
+  package static func verify(
+    signature armored: [UInt8], digest: (SSHSignature.HashAlgorithm) -> [UInt8], principal: String?,
+    allowedSigners: AllowedSigners, revoked: RevokedKeys?, at time: Int,
+    namespace: String = SSHSignature.pluginNamespace
+  ) throws(SignatureError) -> VerifiedSigner {
+    let signature = try SSHSignature(armored: armored)
+    if let revoked, revoked.contains(signature.publicKey) {
+      throw .revoked(fingerprint: signature.publicKey.fingerprint, file: revoked.file)
+    }
+    try signature.verify(messageDigest: digest(signature.hashAlgorithm), namespace: namespace)
+    let candidates = allowedSigners.entries(for: signature.publicKey, namespace: namespace, at: time)
+    let entry = principal.map { name in candidates.first { $0.principals.matches(name) } } ?? candidates.first
+    guard let entry else {
+      throw .notAllowed(
+        fingerprint: signature.publicKey.fingerprint, principal: principal, file: allowedSigners.file)
+    }
+    return VerifiedSigner(key: signature.publicKey, entry: entry)
+  }
+}
