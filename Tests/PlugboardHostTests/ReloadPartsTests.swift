@@ -63,3 +63,68 @@ import Testing
     #expect(identity(["on": .bool(true)]) != identity(["on": .string("true")]))
   }
 }
+
+/// Each transition of a reload's state (Docs/operating.md, "Reloading"),
+/// and the events that do not move it.
+@Suite struct ReloadStateTests {
+  typealias State = ReloadState
+
+  @Test func theNewDeploymentReadyTakesOver() {
+    #expect(State.bringingUpBeside.after(.newReady(at: 7)) == .switching(since: 7))
+  }
+
+  @Test func theNewDeploymentEndingBeforeItIsReadyFailsTheReload() {
+    #expect(State.bringingUpBeside.after(.ended(.new)) == .servingOld)
+  }
+
+  @Test func theOldDeploymentEndingBeforeTheSwitchEndsTheService() {
+    #expect(State.bringingUpBeside.after(.ended(.old)) == .stopping(deployment: .old))
+  }
+
+  @Test func aStopRequestBeforeTheSwitchStopsBothAsTheOldOne() {
+    #expect(State.bringingUpBeside.after(.stopRequested) == .stopping(deployment: .old))
+  }
+
+  @Test func theOldDeploymentEndingAfterTheSwitchEndsTheReload() {
+    #expect(State.switching(since: 7).after(.ended(.old)) == .servingNew(since: 7))
+  }
+
+  @Test func theNewDeploymentEndingAfterTheSwitchEndsTheService() {
+    #expect(State.switching(since: 7).after(.ended(.new)) == .stopping(deployment: .new))
+  }
+
+  @Test func nothingElseMovesIt() {
+    #expect(State.switching(since: 7).after(.stopRequested) == .switching(since: 7))
+    #expect(State.switching(since: 7).after(.newReady(at: 9)) == .switching(since: 7))
+    for end in [
+      State.servingOld, .servingNew(since: 7), .stopping(deployment: .old), .stopping(deployment: .new),
+    ] {
+      for event in [State.Event.newReady(at: 9), .ended(.old), .ended(.new), .stopRequested] {
+        #expect(end.after(event) == end)
+      }
+    }
+  }
+
+  @Test func theDeploymentIsTheOldOneUntilTheSwitch() {
+    #expect(State.bringingUpBeside.deployment == .old)
+    #expect(State.servingOld.deployment == .old)
+    #expect(State.switching(since: 7).deployment == .new)
+    #expect(State.servingNew(since: 7).deployment == .new)
+    #expect(State.stopping(deployment: .new).deployment == .new)
+  }
+
+  @Test func theReadyLineCarriesTheStopLimit() {
+    #expect(ProgressEvent.ready().line == "R")
+    #expect(ProgressEvent(line: "R") == .ready())
+    let line = ProgressEvent.ready(stopLimit: .milliseconds(4_500)).line
+    #expect(ProgressEvent(line: Substring(line)) == .ready(stopLimit: .milliseconds(4_500)))
+    #expect(ProgressEvent(line: "Rsoon") == nil)
+  }
+
+  @Test func theOldDeploymentsStopLimitIsItsOwnThenTheExitLimit() {
+    var watch = StageWatch(timeout: .seconds(10), exitTimeout: .seconds(2))
+    #expect(ReloadFollower.oldStopLimit(watch) == .seconds(62))
+    watch.stopLimit = .seconds(4)
+    #expect(ReloadFollower.oldStopLimit(watch) == .seconds(6))
+  }
+}

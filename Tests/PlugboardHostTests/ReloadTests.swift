@@ -34,12 +34,14 @@ import Testing
     /// Where `run --pid-file` writes, when the test asked for it.
     var pidFile: String { folder.path + "/run.pid" }
 
-    init(hookTimeout: String = "5", environment: [String: String] = [:], writingPidFile: Bool = false) throws
-    {
+    init(
+      hookTimeout: String = "5", environment: [String: String] = [:], writingPidFile: Bool = false,
+      mode firstMode: String = "", flags extraFlags: [String] = []
+    ) throws {
       folder = try TemporaryDirectory()
-      mode = try folder.write("mode", "")
+      mode = try folder.write("mode", firstMode)
       manifest = try folder.write("plugins.json", Self.manifest(hookTimeout: hookTimeout))
-      let flags = writingPidFile ? ["--pid-file", folder.path + "/run.pid"] : []
+      let flags = (writingPidFile ? ["--pid-file", folder.path + "/run.pid"] : []) + extraFlags
       process = try GroupedProcess(
         ["run", "--manifest", manifest] + flags + ["--", "wait"],
         environment: environment.merging(["LIFECYCLE_PROBE_FILE": mode]) { $1 })
@@ -285,6 +287,43 @@ import Testing
     #expect(running.process.stdoutLines.filter { $0 == "stop Pool" }.count == 3)
     #expect(running.process.stdoutLines.filter { $0 == "application cancelled" }.count == 3)
     #expect(running.stderrLines == [Self.reloading, reloaded, Self.reloading, reloaded])
+  }
+
+  /// Two SIGHUPs that both come before the first reload starts make one
+  /// reload: the parent is stopped while they are sent, so that both wait
+  /// for it.
+  @Test func twoHangupsBeforeTheReloadStartsMakeOneReload() throws {
+    let running = try Running()
+    let parent = running.process.pid
+    kill(parent, SIGSTOP)
+    kill(parent, SIGHUP)
+    kill(parent, SIGHUP)
+    kill(parent, SIGCONT)
+    let reloaded = "plugboard: run: reloaded: the new deployment took over after <time>; nothing changed"
+    #expect(try running.outcome() == reloaded)
+    #expect(try running.process.waitForLine(skipping: 1) { $0 == "ready" } != nil)
+    try running.stop()
+    #expect(running.stderrLines == [Self.reloading, reloaded])
+    #expect(running.process.stdoutLines.filter { $0 == "application running" }.count == 2)
+  }
+
+  /// An old deployment that ignores its stop request (its application
+  /// takes SIGTERM from plugboard, and no service has a hook) is killed
+  /// once its stop limit passed: twice `hookTimeout` (the application's
+  /// time to end, disposing's) and the exit-time limit. The reload ends,
+  /// and the next one is answered.
+  @Test func anOldDeploymentThatIgnoresItsStopIsKilledAtItsLimit() throws {
+    let running = try Running(hookTimeout: "2", mode: "ignore-term", flags: ["--exit-timeout", "2"])
+    let reloaded = "plugboard: run: reloaded: the new deployment took over after <time>; nothing changed"
+    #expect(try running.reload(mode: "ignore-term") == reloaded)
+    let killed =
+      "plugboard: run: warning: the previous deployment had not ended 6.00 s after its stop request; it was killed"
+    #expect(try running.process.waitForLine(killed, onStderr: true))
+    #expect(running.process.stdoutLines.filter { $0 == "application running" }.count == 2)
+    // The deployment now serving ignores SIGTERM too.
+    running.process.signalGroup(SIGKILL)
+    _ = try running.process.finish()
+    #expect(running.stderrLines == [Self.reloading, reloaded, killed])
   }
 
   /// Under systemd (`Type=notify-reload`): RELOADING=1 with the time it

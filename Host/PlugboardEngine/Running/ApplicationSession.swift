@@ -94,7 +94,7 @@ struct ApplicationSession {
           return
         }
         // Supervised under systemd, the parent now says READY=1.
-        progress.report(.ready)
+        progress.report(.ready(stopLimit: lifecycle.stopLimit))
         // Set before looking for a request, so that a signal coming now
         // either finds the task cancelled here or arms the time limit.
         state.applicationRunning.store(true, ordering: .sequentiallyConsistent)

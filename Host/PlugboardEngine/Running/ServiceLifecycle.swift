@@ -33,6 +33,10 @@ public final class ServiceLifecycle: Sendable {
   public let services: [LifecycleService]
   /// The time limit of each hook.
   public let limit: Duration
+  /// How long an orderly stop takes at most, once asked for: the
+  /// application's time to end after the request, each stop hook's, and
+  /// disposing the container's, each bounded by ``limit``.
+  var stopLimit: Duration { limit * (services.filter(\.hasStopHook).count + 2) }
   /// The services started and not yet stopped, in start order.
   private let started = Mutex<[LifecycleService]>([])
   /// The command's feedback, which says how long each hook took with

@@ -46,8 +46,10 @@ package enum ProgressEvent: Equatable, Sendable {
   /// The application is running: its exit status is the command's.
   case running
   /// `run`'s start hooks ran and the application starts: the parent tells
-  /// systemd the service is ready (``SystemdNotifier``).
-  case ready
+  /// systemd the service is ready (``SystemdNotifier``). `stopLimit` bounds
+  /// the orderly stop once asked for (``ServiceLifecycle/stopLimit``): a
+  /// reload gives the old deployment that long to end.
+  case ready(stopLimit: Duration? = nil)
   /// `run`'s orderly stop begins (the application ended, or was asked
   /// to): the parent tells systemd it is stopping.
   case stopping
@@ -71,7 +73,7 @@ package enum ProgressEvent: Equatable, Sendable {
     case .privateFolder(let folder): "P" + Self.escape(folder ?? "")
     case .reporting: "D"
     case .running: "A"
-    case .ready: "R"
+    case .ready(let stopLimit): "R" + (stopLimit.map(Self.seconds) ?? "")
     case .stopping: "Q"
     case .inventory(let item):
       "I\(item.kind.rawValue)\t\(Self.escape(item.name))\t\(Self.escape(item.identity))"
@@ -121,7 +123,10 @@ package enum ProgressEvent: Equatable, Sendable {
     case ("P", 1): self = .privateFolder(fields[0].isEmpty ? nil : fields[0])
     case ("D", 1) where fields[0].isEmpty: self = .reporting
     case ("A", 1) where fields[0].isEmpty: self = .running
-    case ("R", 1) where fields[0].isEmpty: self = .ready
+    case ("R", 1) where fields[0].isEmpty: self = .ready()
+    case ("R", 1):
+      guard let stopLimit = StageTimeout.parse(fields[0]) else { return nil }
+      self = .ready(stopLimit: stopLimit)
     case ("Q", 1) where fields[0].isEmpty: self = .stopping
     case ("I", 3):
       guard fields[0].count == 1,

@@ -12,10 +12,10 @@ import PlugboardKit
 /// (ignoring cancellation), `slow-cache` take 1.5 s; `hang-stop-cache`
 /// makes Cache's stop hook print `Cache stopping` and wait forever;
 /// `fail-stop-sessions` makes Sessions' stop hook throw, `fail-make-cache` Cache's factory;
-/// `transient` adds a `.transient` service with a start hook (refused by `check` and `run`).
+/// `transient` adds a `.transient` service with a start hook (refused by `check` and `run`); `ignore-term` see below.
 @_cdecl("plugboard_entry_v1")
 public func plugboardEntry() -> UnsafeRawPointer {
-  PluginExport.descriptor(name: "LifecycleProbe", version: "0.0.1") { [LifecycleProbeAssembly()] }
+  PluginExport.descriptor(name: "LifecycleProbe", version: "0.0.1") { [Probe.assembly] }
 }
 
 struct LifecycleProbeAssembly: Assembly {
@@ -84,7 +84,20 @@ struct ProbeFailure: Error, CustomStringConvertible {
   var description: String { "the cache server refused the connection" }
 }
 
+/// `ignore-term`'s assembly: the application alone, no hooked service, and
+/// the application ignores SIGTERM.
+struct UnhookedProbeAssembly: Assembly {
+  func assemble(container: Container) throws {
+    container.register((any Application).self) { _ in ProbeApplication(ignoresTermination: true) }.dependsOn()
+  }
+}
+
 enum Probe {
+  /// The assembly the mode asks for.
+  static var assembly: any Assembly {
+    mode == "ignore-term" ? UnhookedProbeAssembly() : LifecycleProbeAssembly()
+  }
+
   /// The text of the file `LIFECYCLE_PROBE_FILE` names, else
   /// `LIFECYCLE_PROBE`, else no mode: the reload tests change the file
   /// between two bring-ups of one `plugboard run`.
@@ -111,7 +124,11 @@ enum Probe {
 /// with `environment NAME…`, prints `NAME=value` (or `NAME=(unset)`) for
 /// each name and returns.
 struct ProbeApplication: Application {
+  var ignoresTermination = false
+
   func run(arguments: [String]) async throws -> Int32 {
+    // Deliberate: plugin code that takes SIGTERM from plugboard.
+    if ignoresTermination { signal(SIGTERM, SIG_IGN) }
     Probe.say("application running")
     if arguments.first == "environment" {
       // What plugin code sees of the variables the arguments name.

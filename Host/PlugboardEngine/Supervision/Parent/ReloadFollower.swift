@@ -15,7 +15,10 @@ import PlugboardSupervision
 ///   deployment. The old one gets its stop request (SIGTERM: its stop
 ///   hooks, within its own limits), stop requests sent to the parent go
 ///   to the new one only from then, and the reload ends when the old one
-///   has ended: ``Outcome/switched(new:old:oldEnding:upAfter:)``.
+///   has ended: ``Outcome/switched(new:old:oldEnding:upAfter:oldKilledAfter:)``.
+///   An old child that has not ended within its stop limit (see
+///   ``oldStopLimit``) is killed: one that ignores SIGTERM would otherwise
+///   hold the reload, and every later one, forever.
 /// - The new child ends first: the reload failed, the old one runs on
 ///   untouched: ``Outcome/failed(old:new:ending:)``.
 /// - A stop request (SIGINT, SIGTERM) comes before the switch: the parent
@@ -30,7 +33,8 @@ import PlugboardSupervision
 /// It sleeps in `poll(2)` on both children's pipes and pidfds and the
 /// request pipe, until the sooner of their deadlines; a reload asked for
 /// meanwhile is left pending, for the follower of whichever child is the
-/// deployment afterwards to start (see ``ChildFollower``).
+/// deployment afterwards to start (see ``ChildFollower``). Where the
+/// reload stands is one ``ReloadState``.
 struct ReloadFollower {
   private(set) var old: FollowedChild
   private(set) var new: FollowedChild
@@ -38,12 +42,11 @@ struct ReloadFollower {
   let notifier: SystemdNotifier?
   /// When the reload began, in nanoseconds of `CLOCK_MONOTONIC`.
   let began: Int64
+  private(set) var state = ReloadState.bringingUpBeside
   private var oldEnding: ChildEnding?
   private var newEnding: ChildEnding?
-  /// When the new child took over, once it did.
-  private var switchedAt: Int64?
-  /// Whether the new child was asked to stop because the old one ended.
-  private var newAskedToStop = false
+  /// The old child's stop limit, when it overran it and was killed.
+  private var oldKilledAfter: Duration?
 
   init(old: FollowedChild, new: FollowedChild, requests: Int32, notifier: SystemdNotifier?, began: Int64) {
     (self.old, self.new, self.requests, self.notifier, self.began) = (old, new, requests, notifier, began)
@@ -54,11 +57,24 @@ struct ReloadFollower {
     /// runs on.
     case failed(old: FollowedChild, new: FollowedChild, ending: ChildEnding)
     /// The new child is the deployment, up `upAfter` the reload began; the
-    /// old one ended after its stop request, `oldEnding`.
-    case switched(new: FollowedChild, old: FollowedChild, oldEnding: ChildEnding, upAfter: Duration)
+    /// old one ended after its stop request, `oldEnding`, killed when it
+    /// overran its stop limit (`oldKilledAfter`).
+    case switched(
+      new: FollowedChild, old: FollowedChild, oldEnding: ChildEnding, upAfter: Duration,
+      oldKilledAfter: Duration?)
     /// Both ended: the command ends as `deployment`'s `ending` says;
     /// `other` is the child that was not the deployment.
     case ended(deployment: FollowedChild, ending: ChildEnding, other: FollowedChild)
+  }
+
+  /// How long the old child may take to end after its stop request at the
+  /// switch: the limit it said its orderly stop keeps to (the
+  /// application's time to end, each stop hook's and disposing's, each
+  /// bounded by `hookTimeout`; see ``ServiceLifecycle/stopLimit``), else
+  /// what that limit is for a deployment without hooks, plus its exit-time
+  /// code's limit.
+  static func oldStopLimit(_ watch: StageWatch) -> Duration {
+    (watch.stopLimit ?? ServiceLifecycle.defaultHookTimeout * 2) + watch.exitLimit
   }
 
   private var stopRequested: Bool { plugboard_stop_request() != 0 }
@@ -68,32 +84,52 @@ struct ReloadFollower {
     while true {
       if oldEnding == nil { old.refresh() }
       if newEnding == nil { new.refresh() }
+      advance()
       tellSystemd()
-      if let outcome = settle() { return outcome }
+      if let outcome { return outcome }
       stepOrSleep()
     }
   }
 
-  /// The outcome, once there is one; else switches over when the new
-  /// child is ready, or asks it to stop when the deployment has ended.
-  private mutating func settle() -> Outcome? {
-    if let oldEnding, let newEnding {
-      return switchedAt == nil
+  /// Hands what happened since the last look to ``state``, and acts on
+  /// each transition: switches over when the new child is ready, asks it
+  /// to stop when the deployment ended before the switch.
+  private mutating func advance() {
+    if stopRequested { move(.stopRequested) }
+    if state == .bringingUpBeside, newEnding == nil, oldEnding == nil, new.watch.ready {
+      move(switchOver() ? .newReady(at: plugboard_monotonic_now()) : .stopRequested)
+    }
+    // The deployment's end first: it is the service's end.
+    let ends: [ReloadState.Child] = state.deployment == .old ? [.old, .new] : [.new, .old]
+    for child in ends where (child == .old ? oldEnding : newEnding) != nil { move(.ended(child)) }
+  }
+
+  private mutating func move(_ event: ReloadState.Event) {
+    let before = state
+    state = state.after(event)
+    if before == .bringingUpBeside, event == .ended(.old) {
+      Self.unlessAskedToStop { kill(new.pid, SIGTERM) }
+    }
+  }
+
+  /// The outcome, once the state and the children's ends make one.
+  private var outcome: Outcome? {
+    switch state {
+    case .bringingUpBeside, .switching: return nil
+    case .servingOld:
+      guard let newEnding else { return nil }
+      return .failed(old: old, new: new, ending: newEnding)
+    case .servingNew(let since):
+      guard let oldEnding else { return nil }
+      return .switched(
+        new: new, old: old, oldEnding: oldEnding, upAfter: .nanoseconds(since - began),
+        oldKilledAfter: oldKilledAfter)
+    case .stopping(let deployment):
+      guard let oldEnding, let newEnding else { return nil }
+      return deployment == .old
         ? .ended(deployment: old, ending: oldEnding, other: new)
         : .ended(deployment: new, ending: newEnding, other: old)
     }
-    if switchedAt == nil, oldEnding == nil, newEnding == nil, new.watch.ready { switchOver() }
-    if let switchedAt, let oldEnding {
-      return .switched(new: new, old: old, oldEnding: oldEnding, upAfter: .nanoseconds(switchedAt - began))
-    }
-    if switchedAt == nil, let newEnding, oldEnding == nil, !stopRequested {
-      return .failed(old: old, new: new, ending: newEnding)
-    }
-    if switchedAt == nil, oldEnding != nil, !newAskedToStop {
-      newAskedToStop = true
-      Self.unlessAskedToStop { kill(new.pid, SIGTERM) }
-    }
-    return nil
   }
 
   /// Runs `signal`, a stop request of the parent's own, unless a stop
@@ -108,24 +144,24 @@ struct ReloadFollower {
   }
 
   /// The new child is ready: from now on it gets the stop requests, the
-  /// old one its own, and systemd hears that the reload is done.
-  private mutating func switchOver() {
+  /// old one its own, and systemd hears that the reload is done. False
+  /// when a stop request came first: there is no switch.
+  private func switchOver() -> Bool {
     var switched = false
     Self.unlessAskedToStop {
       _ = plugboard_forward_signals(new.pid)
       kill(old.pid, SIGTERM)
       switched = true
     }
-    guard switched else { return }
-    switchedAt = plugboard_monotonic_now()
-    notifier?.reloaded()
+    if switched { notifier?.reloaded() }
+    return switched
   }
 
   /// STOPPING=1 for a stop request, or when the deployment stops by
   /// itself; never for the old child's stop after the switch.
   private func tellSystemd() {
     guard let notifier else { return }
-    let deployment = switchedAt == nil ? old : new
+    let deployment = state.deployment == .old ? old : new
     if stopRequested || deployment.watch.stopping { notifier.stopping() }
   }
 
@@ -137,11 +173,27 @@ struct ReloadFollower {
     let ping = notifier?.pingDeadline(now: now)
     var wait: Int32 = -1
     let stop = stopRequested
-    let stopNew = stop || newAskedToStop
-    guard Self.step(&old, &oldEnding, now: now, stop: stop, ping: ping, wait: &wait),
+    let stopNew = stop || state == .stopping(deployment: .old)
+    guard stopOldInTime(now: now, wait: &wait),
+      Self.step(&old, &oldEnding, now: now, stop: stop, ping: ping, wait: &wait),
       Self.step(&new, &newEnding, now: now, stop: stopNew, ping: ping, wait: &wait)
     else { return }
     sleep(wait)
+  }
+
+  /// After the switch, kills the old child once its stop limit passed
+  /// (false: the parent looks again at once), else shortens `wait` to it.
+  private mutating func stopOldInTime(now: Int64, wait: inout Int32) -> Bool {
+    guard case .switching(let since) = state, oldEnding == nil else { return true }
+    let limit = Self.oldStopLimit(old.watch)
+    let deadline = since + StageWatch.nanoseconds(limit)
+    guard deadline <= now else {
+      wait = ChildDeadlines.sooner(wait, ChildDeadlines.milliseconds(.nanoseconds(deadline - now)))
+      return true
+    }
+    oldEnding = old.kill(then: .crash)
+    oldKilledAfter = limit
+    return false
   }
 
   /// Steps `child`, unless it has ended: kills it when a deadline passed

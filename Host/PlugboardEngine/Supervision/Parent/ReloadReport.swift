@@ -35,17 +35,23 @@ struct ReloadReport {
   }
 
   /// The lines of a reload that succeeded: the new deployment took over
-  /// `upAfter` the request; the old child ended `oldEnding` after its stop.
-  static func success(upAfter: Duration, old: FollowedChild, new: FollowedChild, oldEnding: ChildEnding)
-    -> [String]
-  {
+  /// `upAfter` the request; the old child ended `oldEnding` after its stop,
+  /// or was killed when it had not ended `oldKilledAfter` after it.
+  static func success(
+    upAfter: Duration, old: FollowedChild, new: FollowedChild, oldEnding: ChildEnding,
+    oldKilledAfter: Duration? = nil
+  ) -> [String] {
     let changes = DeploymentInventory.changes(from: old.watch.inventory, to: new.watch.inventory)
     var lines = [
       "plugboard: \(Supervisor.runCommand): reloaded: the new deployment took over after "
         + "\(ElapsedTime.text(upAfter)); "
         + (changes.isEmpty ? "nothing changed" : changes.joined(separator: "; "))
     ]
-    if let trouble = trouble(oldEnding) {
+    if let oldKilledAfter {
+      lines.append(
+        "plugboard: \(Supervisor.runCommand): warning: the previous deployment had not ended "
+          + "\(ElapsedTime.text(oldKilledAfter)) after its stop request; it was killed")
+    } else if let trouble = trouble(oldEnding) {
       lines.append(
         "plugboard: \(Supervisor.runCommand): warning: the previous deployment \(trouble) as it stopped")
     }

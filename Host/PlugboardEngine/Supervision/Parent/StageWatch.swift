@@ -46,6 +46,8 @@ struct StageWatch: Sendable {
   /// during bring-up), and whether its orderly stop began.
   var ready = false
   var stopping = false
+  /// How long the child's orderly stop may take, as it said when ready.
+  var stopLimit: Duration?
   /// The resolution chain at the crash, outermost first.
   var making: [(type: String, site: String)] = []
   /// What `run`'s deployment brought up, as the child said.
@@ -137,10 +139,13 @@ struct StageWatch: Sendable {
       phase = .reporting
     case .running:
       phase = .running
-    case .ready:
+    case .ready(let limit):
       // After the application, the child is writing its report: an
-      // application that ended at once is read here late.
-      if phase != .bringingUp { ready = true }
+      // application that ended at once is read here late. Only the first:
+      // a later line is plugin code's, on the pipe it inherited.
+      guard phase != .bringingUp, !ready else { return }
+      ready = true
+      stopLimit = limit
     case .stopping:
       stopping = true
     case .inventory(let item):

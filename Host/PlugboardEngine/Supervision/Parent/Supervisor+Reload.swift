@@ -86,9 +86,11 @@ extension Supervisor {
       }
       reportFailure(report, notifier)
       return .follow(old)
-    case .switched(let new, let old, let oldEnding, let upAfter):
+    case .switched(let new, let old, let oldEnding, let upAfter, let oldKilledAfter):
       old.release()
-      for line in ReloadReport.success(upAfter: upAfter, old: old, new: new, oldEnding: oldEnding) {
+      let lines = ReloadReport.success(
+        upAfter: upAfter, old: old, new: new, oldEnding: oldEnding, oldKilledAfter: oldKilledAfter)
+      for line in lines {
         StandardError.write(line, priority: .notice)
       }
       return .follow(new)
