@@ -1,4 +1,6 @@
+import Foundation
 import PlugboardKit
+import PlugboardTestSupport
 import Testing
 
 @testable import PlugboardEngine
@@ -126,5 +128,58 @@ import Testing
     #expect(ReloadFollower.oldStopLimit(watch) == .seconds(62))
     watch.stopLimit = .seconds(4)
     #expect(ReloadFollower.oldStopLimit(watch) == .seconds(6))
+  }
+}
+
+/// What a reload knows of the files mapped: each file of
+/// `/proc/self/maps` with its identity, and plugboard's own files replaced
+/// on disk since it started.
+@Suite struct MappedFilesTests {
+  @Test func aLineOfTheMapsIsAFileWithItsIdentity() {
+    let files = MappedFiles.parse(
+      """
+      7f00-7f01 r--p 00000000 fd:01 1234 /opt/plugboard/lib/libPlugboardKit.so
+      7f01-7f02 r-xp 00001000 fd:01 1234 /opt/plugboard/lib/libPlugboardKit.so
+      7f02-7f03 r--p 00000000 08:12 99 /srv/app/with space.so (deleted)
+      7f03-7f04 rw-p 00000000 00:00 0 
+      7ffd-7ffe rw-p 00000000 00:00 0 [stack]
+      """)
+    #expect(
+      files == [
+        MappedFiles.File(
+          path: "/opt/plugboard/lib/libPlugboardKit.so", device: MappedFiles.device(major: 0xfd, minor: 1),
+          inode: 1234, deleted: false),
+        MappedFiles.File(
+          path: "/srv/app/with space.so", device: MappedFiles.device(major: 8, minor: 0x12), inode: 99,
+          deleted: true),
+      ])
+  }
+
+  @Test func thisProcessesExecutableIsOnDisk() throws {
+    let executable = HostImage.executablePath()
+    let file = try #require(MappedFiles.current().first { $0.path == executable })
+    #expect(file.isOnDisk)
+  }
+
+  @Test func aFileOfPlugboardsOwnFoldersReplacedIsFound() throws {
+    let folder = try TemporaryDirectory()
+    let kit = try folder.write("libPlugboardKit.so", "old")
+    let other = try TemporaryDirectory()
+    let elsewhere = try other.write("libOther.so", "old")
+    func mapped(_ path: String) -> MappedFiles.File {
+      var status = stat()
+      _ = stat(path, &status)
+      return MappedFiles.File(
+        path: path, device: UInt64(status.st_dev), inode: UInt64(status.st_ino), deleted: false)
+    }
+    let files = [mapped(kit), mapped(elsewhere)]
+    let executable = folder.path + "/plugboard-host"
+    #expect(HostImage.replaced(among: files, executable: executable) == nil)
+    _ = try other.write("libOther.so.new", "new")
+    #expect(rename(elsewhere + ".new", elsewhere) == 0)
+    #expect(HostImage.replaced(among: files, executable: executable) == nil)
+    _ = try folder.write("libPlugboardKit.so.new", "new")
+    #expect(rename(kit + ".new", kit) == 0)
+    #expect(HostImage.replaced(among: files, executable: executable) == files[0])
   }
 }

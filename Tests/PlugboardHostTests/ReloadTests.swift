@@ -36,7 +36,8 @@ import Testing
 
     init(
       hookTimeout: String = "5", environment: [String: String] = [:], writingPidFile: Bool = false,
-      mode firstMode: String = "", flags extraFlags: [String] = []
+      mode firstMode: String = "", flags extraFlags: [String] = [],
+      executable: String = BuildProducts.plugboard
     ) throws {
       folder = try TemporaryDirectory()
       mode = try folder.write("mode", firstMode)
@@ -44,7 +45,7 @@ import Testing
       let flags = (writingPidFile ? ["--pid-file", folder.path + "/run.pid"] : []) + extraFlags
       process = try GroupedProcess(
         ["run", "--manifest", manifest] + flags + ["--", "wait"],
-        environment: environment.merging(["LIFECYCLE_PROBE_FILE": mode]) { $1 })
+        environment: environment.merging(["LIFECYCLE_PROBE_FILE": mode]) { $1 }, executable: executable)
       #expect(try process.waitForLine("ready"))
     }
 
@@ -324,6 +325,55 @@ import Testing
     running.process.signalGroup(SIGKILL)
     _ = try running.process.finish()
     #expect(running.stderrLines == [Self.reloading, reloaded, killed])
+  }
+
+  /// A neighbour library (one a plugin loads from its own folder, here
+  /// the contracts beside a copy of SecondKeychain) replaced between two
+  /// reloads is named, though no plugin's file changed.
+  @Test func aChangedNeighbourLibraryIsNamed() throws {
+    let running = try Running()
+    for name in ["SecondKeychain", "AppContracts"] {
+      try FileManager.default.copyItem(
+        atPath: BuildProducts.library(name), toPath: running.folder.path + "/lib\(name).so")
+    }
+    try running.folder.write(
+      "plugins.json",
+      Running.manifest(
+        hookTimeout: "5", extra: [("SecondKeychain", running.folder.path + "/libSecondKeychain.so")]))
+    #expect(try running.reload()?.hasSuffix("plugins added: SecondKeychain") == true)
+    let contracts = running.folder.path + "/libAppContracts.so"
+    try FileManager.default.copyItem(
+      atPath: BuildProducts.library("AppContracts"), toPath: contracts + ".new")
+    #expect(rename(contracts + ".new", contracts) == 0)
+    #expect(
+      try running.reload(skipping: 1)
+        == "plugboard: run: reloaded: the new deployment took over after <time>; "
+        + "neighbour libraries changed: libAppContracts.so")
+    try running.stop()
+  }
+
+  /// A reload forks the parent, so it runs the code plugboard started
+  /// with: after plugboard's own files were replaced (reinstalled), it
+  /// fails, saying a restart is needed, and the running deployment carries
+  /// on. Here a copy of plugboard runs, and its PlugboardKit is replaced.
+  @Test func aReloadAfterPlugboardWasReplacedSaysToRestart() throws {
+    let installed = try TemporaryDirectory()
+    for file in ["plugboard", "plugboard-host", "libPlugboardKit.so"] {
+      try FileManager.default.copyItem(
+        atPath: BuildProducts.directory + "/" + file, toPath: installed.path + "/" + file)
+    }
+    let running = try Running(executable: installed.path + "/plugboard")
+    let kit = installed.path + "/libPlugboardKit.so"
+    try FileManager.default.copyItem(
+      atPath: BuildProducts.directory + "/libPlugboardKit.so", toPath: kit + ".new")
+    #expect(rename(kit + ".new", kit) == 0)
+    #expect(
+      try running.reload()
+        == Self.failed(
+          "plugboard itself was replaced on disk (\(kit) is not the file it runs), and a reload runs the code "
+            + "it started with: restart it to run the new one"))
+    try running.stop()
+    #expect(running.process.stdoutLines == Self.started + Self.stopped)
   }
 
   /// Under systemd (`Type=notify-reload`): RELOADING=1 with the time it

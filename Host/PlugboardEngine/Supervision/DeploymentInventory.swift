@@ -23,6 +23,9 @@ package struct DeploymentInventory: Equatable, Sendable {
     package enum Kind: Character, Sendable {
       case plugin = "p"
       case configuration = "c"
+      /// A shared library the plugins brought in (a neighbour library),
+      /// by its path.
+      case library = "l"
       /// Sent last: the inventory is complete once it came.
       case profile = "f"
     }
@@ -39,6 +42,7 @@ package struct DeploymentInventory: Equatable, Sendable {
 
   private(set) var plugins: [String: String] = [:]
   private(set) var configurations: [String: String] = [:]
+  private(set) var libraries: [String: String] = [:]
   private(set) var profile: String?
   /// Whether the child's whole inventory came (its profile, sent last).
   private(set) var isComplete = false
@@ -47,10 +51,13 @@ package struct DeploymentInventory: Equatable, Sendable {
   static let maximumItems = 10_000
 
   mutating func apply(_ item: Item) {
-    guard !isComplete, plugins.count + configurations.count < Self.maximumItems else { return }
+    guard !isComplete, plugins.count + configurations.count + libraries.count < Self.maximumItems else {
+      return
+    }
     switch item.kind {
     case .plugin: plugins[item.name] = item.identity
     case .configuration: configurations[item.name] = item.identity
+    case .library: libraries[item.name] = item.identity
     case .profile:
       profile = item.name.isEmpty ? nil : item.name
       isComplete = true
@@ -80,6 +87,12 @@ package struct DeploymentInventory: Equatable, Sendable {
         "profile: \(Terminal.sanitize(old.profile ?? "none")) → \(Terminal.sanitize(new.profile ?? "none"))")
     }
     say("configuration changed", kept.filter { old.configurations[$0] != new.configurations[$0] })
+    let changedLibraries = Set(old.libraries.keys).intersection(new.libraries.keys).filter {
+      old.libraries[$0] != new.libraries[$0]
+    }
+    say(
+      "neighbour libraries changed", Set(changedLibraries.map { String($0.split(separator: "/").last ?? "") })
+    )
     return changes
   }
 
@@ -95,8 +108,27 @@ package struct DeploymentInventory: Equatable, Sendable {
           kind: .configuration, name: resolved.entry.name,
           identity: configurationIdentity(of: resolved.configuration.values)))
     }
+    items += libraryItems(
+      besides: Set(
+        deployment.outcomes.compactMap { outcome in
+          if case .loaded(let plugin) = outcome { plugin.file } else { nil }
+        }))
     items.append(Item(kind: .profile, name: deployment.profile?.name ?? "", identity: ""))
     return items
+  }
+
+  /// The shared libraries mapped in this process, but for the plugins'
+  /// own files: those the child inherited from the parent are the same in
+  /// every child, so what differs between two is what plugins brought in.
+  /// A sealed copy of a pinned library is removed once mapped: it is held
+  /// to its pin, and left out.
+  private static func libraryItems(besides pluginFiles: Set<String>) -> [Item] {
+    MappedFiles.current().compactMap { file in
+      let name = file.path.split(separator: "/").last ?? ""
+      guard !file.deleted, !pluginFiles.contains(file.path), name.hasSuffix(".so") || name.contains(".so.")
+      else { return nil }
+      return Item(kind: .library, name: file.path, identity: file.identity)
+    }
   }
 
   private static func identity(of plugin: LoadedPlugin) -> String {

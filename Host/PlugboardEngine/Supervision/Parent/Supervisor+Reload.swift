@@ -52,6 +52,14 @@ extension Supervisor {
       "plugboard: \(command): reloading: bringing a new deployment up beside the running one",
       priority: .notice)
     notifier?.reloading(monotonicMicroseconds: began / 1000)
+    if let replaced = HostImage.replaced() {
+      let reason =
+        "plugboard itself was replaced on disk (\(Terminal.sanitize(replaced.path)) is not the file it runs), "
+        + "and a reload runs the code it started with: restart it to run the new one"
+      reportFailure(
+        ReloadReport(reason: reason, took: .nanoseconds(plugboard_monotonic_now() - began)), notifier)
+      return .follow(running)
+    }
     switch startChild(quarantine: [:], beside: running) {
     case .inChild: return .inNewChild
     case .failed:
