@@ -36,7 +36,7 @@ import Testing
     let exported = try String(contentsOfFile: products.contracts + "/Package.swift", encoding: .utf8)
     #expect(
       exported.contains(
-        #".package(url: "file://\#(products.repository)", exact: "\#(ExportedSDKBuild.version)")"#))
+        #".package(url: "file://\#(products.repository)", from: "\#(ExportedSDKBuild.version)")"#))
     #expect(!exported.contains(".package(path:"))
 
     let folder = try TemporaryDirectory()
@@ -199,5 +199,61 @@ import Testing
           + "dependencies: .package(path: \"../../Kit\")"
       ])
     #expect(!FileManager.default.fileExists(atPath: destination))
+  }
+
+  /// A package that declares its release (PlugboardKit's `kitRelease`, a
+  /// contracts module's `// plugboard-contracts-version:`) is tagged with
+  /// that release only: a plugin depending on tag 0.1.0 of a Kit that says
+  /// 1.0.0 would record 1.0.0, and the tag would promise nothing.
+  @Test func refusesATagThatIsNotThePackagesDeclaredRelease() throws {
+    let folder = try TemporaryDirectory()
+    let kit = BuildProducts.packageRoot + "/Kit"
+    let release = PlugboardBuild.kitRelease
+    let wrong = try Subprocess.run(Self.script, [folder.path + "/sdk", "0.1.0"])
+    #expect(wrong.status == 1)
+    #expect(
+      wrong.stderrLines == [
+        "export-sdk: \(kit) declares release \(release) (PlugboardBuild.kitRelease); export it under that "
+          + "version (or a pre-release of it, such as \(release)-beta.1), not 0.1.0"
+      ])
+    #expect(!FileManager.default.fileExists(atPath: folder.path + "/sdk"))
+
+    let contracts = BuildProducts.packageRoot + "/Plugins/Contracts"
+    let wrongContracts = try Subprocess.run(
+      Self.script,
+      [
+        "--package", "Plugins/Contracts", "--dependency", "../../Kit=file:///srv/sdk/Kit@\(release)",
+        folder.path + "/contracts", "2.0.0",
+      ])
+    #expect(wrongContracts.status == 1)
+    #expect(
+      wrongContracts.stderrLines == [
+        "export-sdk: \(contracts) declares release 1.0.0 (// plugboard-contracts-version: in "
+          + "Sources/AppContracts/ContractsRelease.swift); export it under that version (or a pre-release of "
+          + "it, such as 1.0.0-beta.1), not 2.0.0"
+      ])
+  }
+
+  /// A dependency that declares its release keeps the promise of its
+  /// semantic version (PlugboardKit and versioned contracts are built with
+  /// library evolution), so an export depends on it from the named release
+  /// up to the next major one: a plugin may then take a later minor
+  /// release of Kit than the contracts were exported against. Nothing is
+  /// built, so this stays fast; the build is `aPluginDependingOnTheSDK…`.
+  @Test(.enabled(if: ExportSDKTests.hasGit, ExportSDKTests.noGit))
+  func dependsOnAVersionedPackageFromItsReleaseWithinTheMajorVersion() throws {
+    let folder = try TemporaryDirectory()
+    let destination = folder.path + "/AppContracts"
+    let release = PlugboardBuild.kitRelease
+    let export = try Subprocess.run(
+      Self.script,
+      [
+        "--package", "Plugins/Contracts", "--dependency", "../../Kit=file:///srv/sdk/PlugboardKit@\(release)",
+        destination, "1.0.0",
+      ])
+    #expect(export.status == 0, "\(export.stderr)")
+    let exported = try String(contentsOfFile: destination + "/Package.swift", encoding: .utf8)
+    #expect(exported.contains(#".package(url: "file:///srv/sdk/PlugboardKit", from: "\#(release)")"#))
+    #expect(!exported.contains("exact:"))
   }
 }
