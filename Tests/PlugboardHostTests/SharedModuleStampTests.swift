@@ -82,7 +82,7 @@ import Testing
         == "cd \(RebuildCommand.shellQuoted(root)) && swift package clean && swift build -c release")
     #expect(
       RebuildCommand.forLibrary(at: "/nowhere/libAuth.so")
-        == "in the plugin's package, swift package clean && swift build")
+        == "in the plugin's package, swift package clean && swift build -c release")
     #expect(RebuildCommand.shellQuoted("/srv/it's here") == #"'/srv/it'\''s here'"#)
   }
 }

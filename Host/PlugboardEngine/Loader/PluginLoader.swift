@@ -317,7 +317,8 @@ package struct PluginLoader {
           + RebuildCommand.forLibrary(at: file), nil)
     }
     if let refusal = KitCompatibility(plugin: descriptor.kitVersion, host: host.kit).refusal(
-      plugin: descriptor.kitVersion, host: host.kit, rebuild: RebuildCommand.forLibrary(at: file))
+      plugin: descriptor.kitVersion, host: host.kit,
+      rebuild: RebuildCommand.forLibrary(at: file, kitRelease: KitCompatibility.release(of: host.kit)))
     {
       throw failure(.checkVersions, refusal, nil)
     }
