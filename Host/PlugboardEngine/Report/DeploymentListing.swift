@@ -37,8 +37,9 @@ package struct DeploymentListing: Encodable, Sendable {
     package internal(set) var settings: [SettingListing] = []
   }
 
-  /// What became of a plugin; in JSON, the case's name.
-  package enum Status: String, Encodable, Sendable {
+  /// What became of a plugin; in JSON, the case's name. Every case is in
+  /// Docs/schemas/list.schema.json and Docs/commands.md.
+  package enum Status: String, Encodable, Sendable, CaseIterable {
     case loaded
     /// The manifest says `"enabled": false`.
     case disabled
