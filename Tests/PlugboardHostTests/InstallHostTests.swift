@@ -273,6 +273,64 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: folder.path + "/prefix"))
   }
 
+  /// A release build whose PlugboardKit renamed a method plugins of the
+  /// same major version call (its `Modules/PlugboardKit.abi.json` the
+  /// baseline with `Container.addBehavior(_:)` renamed, as
+  /// `KitABICheckTests` makes it) is refused before anything is installed:
+  /// installed, every such plugin would fail to load.
+  @Test(
+    .enabled(
+      if: Toolchain.find("swift-api-digester") != nil,
+      "needs swift-api-digester (part of the Swift toolchain)"))
+  func aReleaseBuildWhoseKitBreaksItsABIIsNotInstalled() throws {
+    let folder = try TemporaryDirectory()
+    let build = folder.path + "/release"
+    try FileManager.default.createDirectory(atPath: build + "/Modules", withIntermediateDirectories: true)
+    for program in ["plugboard", "plugboard-host"] {
+      try FileManager.default.copyItem(
+        atPath: BuildProducts.directory + "/" + program, toPath: build + "/" + program)
+    }
+    let baseline = try String(
+      contentsOfFile: BuildProducts.packageRoot + "/Kit/ABI/PlugboardKit.abi.json", encoding: .utf8)
+    let broken = baseline.replacingOccurrences(
+      of: #""name": "addBehavior","#, with: #""name": "addBehaviour","#
+    )
+    .replacingOccurrences(
+      of: #""printedName": "addBehavior(_:)","#, with: #""printedName": "addBehaviour(_:)","#)
+    _ = try folder.write("release/Modules/PlugboardKit.abi.json", broken)
+    let prefix = folder.path + "/prefix"
+    let result = try Subprocess.run(Self.script, ["--from", build, prefix])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.contains("  Func Container.addBehavior(_:) has been renamed to Func addBehaviour(_:)\n"))
+    #expect(
+      result.stderrLines.last
+        == "install-host: refusing to install \(build)/plugboard: its PlugboardKit does not keep the promise its "
+        + "version makes (Scripts/check-kit-abi, above) — undo the break, or raise PlugboardBuild.kitRelease to "
+        + "the new major version it names and rebuild every plugin")
+    #expect(!FileManager.default.fileExists(atPath: prefix))
+  }
+
+  /// A release build without the interface the check compares is refused
+  /// too: installing it unchecked is how a breaking host got out.
+  @Test func aReleaseBuildWithoutItsKitInterfaceIsNotInstalled() throws {
+    let folder = try TemporaryDirectory()
+    let build = folder.path + "/release"
+    try FileManager.default.createDirectory(atPath: build, withIntermediateDirectories: true)
+    for program in ["plugboard", "plugboard-host"] {
+      try FileManager.default.copyItem(
+        atPath: BuildProducts.directory + "/" + program, toPath: build + "/" + program)
+    }
+    let result = try Subprocess.run(Self.script, ["--from", build, folder.path + "/prefix"])
+    #expect(result.status == 1)
+    #expect(
+      result.stderrLines == [
+        "install-host: \(build) has no Modules/PlugboardKit.abi.json to check PlugboardKit's ABI against the last "
+          + "release with; build it with swift build -c release (PlugboardKit is built with library evolution)"
+      ])
+    #expect(!FileManager.default.fileExists(atPath: folder.path + "/prefix"))
+  }
+
   /// Operators run the installed host as root: a prefix someone else can
   /// write is refused before anything is copied into it.
   @Test func refusesAPrefixOthersCanWrite() throws {
