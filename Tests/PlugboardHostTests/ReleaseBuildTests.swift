@@ -76,22 +76,16 @@ import Testing
   /// A pin is the digest of one file: the debug library's never matches
   /// the release one, so the release manifest leaves the pins out and
   /// says how to pin the release build.
-  @Test func theReleaseManifestLeavesTheDebugPinsOut() throws {
+  /// `--release --manifest-only` run on a copy of the script with
+  /// `pinned` as its plugins.json: it must leave the pins out and say how
+  /// to pin the release build. Returns the release manifest it wrote.
+  private func releaseManifest(from pinned: String) throws -> Manifest {
     let checkout = try TemporaryDirectory()
     let root = BuildProducts.packageRoot
     try FileManager.default.createDirectory(
       atPath: checkout.path + "/Scripts", withIntermediateDirectories: true)
     try FileManager.default.copyItem(
       atPath: root + "/Scripts/build-deployment", toPath: checkout.path + "/Scripts/build-deployment")
-    let digest = String(repeating: "ab", count: 32)
-    let pinned = try String(contentsOfFile: root + "/plugins.json", encoding: .utf8)
-      .replacingOccurrences(
-        of: #""path": ".build/debug/libKeychain.so""#,
-        with: #""path": ".build/debug/libKeychain.so", "sha256": "\#(digest)""#
-      )
-      .replacingOccurrences(
-        of: #"{ "name": "Login","#, with: #"{ "sha256": "\#(digest)", "name": "Login","#)
-    #expect(pinned.components(separatedBy: digest).count == 3)
     _ = try checkout.write("plugins.json", pinned)
 
     let result = try Subprocess.run(
@@ -107,8 +101,52 @@ import Testing
       path: checkout.path + "/plugins.release.json", origin: .defaultLocation
     )
     .get()
+    return release
+  }
+
+  @Test func theReleaseManifestLeavesTheDebugPinsOut() throws {
+    let root = BuildProducts.packageRoot
+    let digest = String(repeating: "ab", count: 32)
+    let pinned = try String(contentsOfFile: root + "/plugins.json", encoding: .utf8)
+      .replacingOccurrences(
+        of: #""path": ".build/debug/libKeychain.so""#,
+        with: #""path": ".build/debug/libKeychain.so", "sha256": "\#(digest)""#
+      )
+      .replacingOccurrences(
+        of: #"{ "name": "Login","#, with: #"{ "sha256": "\#(digest)", "name": "Login","#)
+    #expect(pinned.components(separatedBy: digest).count == 3)
+    let release = try releaseManifest(from: pinned)
     #expect(release.plugins.allSatisfy { $0.sha256 == nil })
     #expect(release.plugins.map(\.name).contains("Login"))
+  }
+
+  /// The manifest exactly as `plugboard pin` writes it, every plugin and
+  /// the contracts library beside them pinned with `requirePins`: a pin on
+  /// a line of its own after a multi-line object, and `libraryPins` naming
+  /// the library in SwiftPM's triple folder. The release manifest leaves
+  /// both out, keeps `requirePins`, and says to pin the release build, which
+  /// is the documented path (Docs/shipping.md, "Building for release").
+  @Test func aManifestPlugboardPinWroteGetsAnUnpinnedReleaseManifest() throws {
+    let root = BuildProducts.packageRoot
+    let text = try String(contentsOfFile: root + "/plugins.json", encoding: .utf8)
+    let count = try #require(ManifestPinEditor.entryCount(in: Array(text.utf8)))
+    let digests = Dictionary(
+      uniqueKeysWithValues: (0..<count).map { ($0, String(repeating: "ab", count: 32)) })
+    let pinned = try #require(ManifestPinEditor.apply(digests, to: Array(text.utf8)))
+    let contracts = ".build/x86_64-unknown-linux-gnu/debug/libAppContracts.so"
+    let manifest = String(decoding: pinned, as: UTF8.self)
+      .replacingOccurrences(
+        of: "  \"plugins\": [",
+        with:
+          "  \"requirePins\": true,\n  \"libraryPins\": {\n    \"\(contracts)\": \"\(String(repeating: "cd", count: 32))\"\n"
+          + "  },\n  \"plugins\": [")
+    #expect(manifest.contains("},\n      \"sha256\""))
+    let release = try releaseManifest(from: manifest)
+    #expect(release.plugins.count == count)
+    #expect(release.plugins.allSatisfy { $0.sha256 == nil })
+    #expect(release.libraryPins.isEmpty)
+    #expect(release.requirePins)
+    #expect(release.plugins.allSatisfy { !$0.path.contains("/debug/") })
   }
 
   @Test func manifestOnlyIsForTheReleaseBuild() throws {
