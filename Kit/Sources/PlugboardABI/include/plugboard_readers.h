@@ -57,7 +57,7 @@ static inline plugboard_reader_slot *plugboard_reader_slot_next(plugboard_reader
 }
 
 /// Internal to PlugboardKit: runs a full memory barrier on every thread of
-/// the process that is running right now (`membarrier`), so that a reader's
+/// the process that is running at that moment (`membarrier`), so that a reader's
 /// plain store of its slot is visible to the caller, or the reader's next
 /// load sees what the caller stored before. Returns 0 when it could not
 /// (the caller then must not rely on it).

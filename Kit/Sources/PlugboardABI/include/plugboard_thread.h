@@ -5,7 +5,7 @@ struct plugboard_reader_slot;
 
 /// Internal to PlugboardKit: what the library keeps per thread, read on
 /// every resolution. A C thread-local variable rather than two
-/// `pthread_getspecific` calls (about 17 instructions each): with the
+/// `pthread_getspecific` calls into glibc: with the
 /// initial-exec model, reading it is one load relative to the thread
 /// pointer, also from a plugin that inlined a resolve. Initial-exec is
 /// sound because libPlugboardKit.so is a dependency of the host executable

@@ -9,8 +9,8 @@ import PlugboardABI
 /// all there is to it and, if so, calls the factory itself, specialized
 /// for the service type, and returns the instance as the factory made
 /// it. The general path instead passes a closure down to code that is not
-/// specialized and moves the instance through a temporary; on a
-/// one-object resolution that was about a tenth of the instructions.
+/// specialized and moves the instance through a temporary, a noticeable
+/// share of a one-object resolution.
 ///
 /// A `.graph` registration this resolution has already made an instance
 /// of is answered the same way: ``Container/keptGraphInstance(of:)``
@@ -21,7 +21,7 @@ import PlugboardABI
 /// Anything else (another scope, a handler, a cycle or the depth limit
 /// about to be reached, a stack nearly full, a thread's first
 /// resolution) gets `nil` and takes the general path, which reports the
-/// same errors as before.
+/// same errors.
 @frozen @usableFromInline
 struct DirectCall {
   /// The calling thread's ``ResolutionContext``, unretained: it lives as
@@ -42,8 +42,7 @@ extension Container {
   ///
   /// Inlined with `leave`, into the resolve specialized for the service
   /// type: as a pair of calls into the library (through its PLT), they
-  /// cost a one-object resolve about 2 ns (named_100: 23.4 → 21.3 ns) and
-  /// a ten-object graph about 350 instructions.
+  /// would cost every object of a graph two calls.
   @inlinable @inline(__always)
   func enterDirectCall(of record: RegistrationRecord, hasArguments: Bool) -> DirectCall? {
     enterDirectCall(of: record, hasArguments: hasArguments, limit: hot.pointee.maximumDepth)

@@ -12,8 +12,8 @@ extension Container {
     throws -> Service
   {
     // Always inlined, and kept this small: left to the optimizer, the
-    // singleton's path was sometimes outlined with its closure, which
-    // cost it about 60 instructions per resolve.
+    // singleton's path is sometimes outlined with its closure, which costs
+    // it a call per resolve.
     // The container's hot fields, reached once: each read of ``hot`` is a
     // call into PlugboardKit (the container's layout is not frozen).
     let hot = self.hot

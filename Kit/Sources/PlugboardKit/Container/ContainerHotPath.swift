@@ -8,8 +8,8 @@ import Synchronization
 /// only through calls. The inlined resolve instead reads ``hot`` from this
 /// superclass, whose layout is fixed for the whole major version
 /// (Kit/ABI.md): one load at an offset known when the client was compiled.
-/// A call per resolve cost the singleton's path a tenth of its
-/// instructions. It has to be public to be a public class's superclass;
+/// A call per resolve would be a noticeable share of the singleton's
+/// path. It has to be public to be a public class's superclass;
 /// the underscore says it is no API.
 @_fixed_layout
 public class _ContainerHotFields: @unchecked Sendable {

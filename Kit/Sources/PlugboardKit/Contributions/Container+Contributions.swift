@@ -79,8 +79,8 @@ extension Container {
   @inlinable
   public func resolveAll<Service>(_ serviceType: Service.Type = Service.self) throws -> [Service] {
     let takingPart = contributionsTakingPart(for: ObjectIdentifier(serviceType))
-    // Reserved: grown one append at a time, the array was reallocated four
-    // times for ten contributions, a quarter of resolveAll's instructions.
+    // Reserved: grown one append at a time, the array would be reallocated
+    // several times for a handful of contributions.
     var all: [Service] = []
     all.reserveCapacity(takingPart.records.count)
     try forEachContribution(serviceType, in: takingPart) { _, instance in all.append(instance) }
@@ -185,7 +185,7 @@ extension Container {
   /// parents, in their documented order.
   ///
   /// Looking each one up by its reserved name (a string too long to be
-  /// stored inline, hashed on every lookup) cost three times making it;
+  /// stored inline, hashed on every lookup) costs more than making it;
   /// a container without a parent remembers what it found for the
   /// registry it found it in, so the next `resolveAll` costs one locked
   /// dictionary read before making the instances.

@@ -57,16 +57,14 @@ public struct Suggestion: Sendable, Hashable, CustomStringConvertible {
   ///
   /// One pass over the registrations, oldest first, that compares names
   /// once per distinct service type rather than once per record (a
-  /// container of 1,000,000 registrations of a few types took 8 s when
-  /// every record paid for reflecting its type's name and an edit
-  /// distance) and finds which registration of each chosen key wins (the
+  /// container holds many registrations of a few types, and reflecting a
+  /// type's name and an edit distance per record make a miss take
+  /// seconds) and finds which registration of each chosen key wins (the
   /// newest) as it goes, without hashing every key. Each record costs a
   /// probe of ``TypeTable`` and, for a type with a chosen key, a look at
-  /// the chosen names. A second pass to settle the winners, comparing
-  /// every later registration of a chosen type with each chosen key, and
-  /// a `Dictionary` lookup per record for its type's verdict made the
-  /// suggestions for a miss among 100,000 registrations cost 63 million
-  /// instructions (1,140 million in a debug build); 35 million now (167).
+  /// the chosen names: no second pass to settle the winners and no
+  /// `Dictionary` lookup per record for its type's verdict, which would
+  /// nearly double the cost of a miss among many registrations.
   static func candidates(for key: ServiceKey, in registries: [RegistrySnapshot]) -> [Suggestion] {
     var sameType: [Candidate] = []
     var duplicated: [Candidate] = []
@@ -163,8 +161,7 @@ public struct Suggestion: Sendable, Hashable, CustomStringConvertible {
     private var candidates: [Candidate] = []
     /// The names among the keys, and whether one has none: a name
     /// neither holds is not a chosen key's, which spares most
-    /// registrations a comparison with every candidate (in a debug build,
-    /// 600 instructions each).
+    /// registrations a comparison with every candidate.
     private var names = Set<String>()
     private var unnamed = false
 
@@ -217,8 +214,8 @@ public struct Suggestion: Sendable, Hashable, CustomStringConvertible {
   /// metatype's address in an open-addressing table: the verdict on its
   /// name, and the registry in which one of its keys was last chosen.
   /// Probed once per record, where a `Dictionary` keyed by
-  /// `ObjectIdentifier` cost about 140 instructions a probe in a release
-  /// build. A struct, freed by its owner: a debug build checks each use
+  /// `ObjectIdentifier` costs several times as much a probe. A struct,
+  /// freed by its owner: a debug build checks each use
   /// of a class's stored properties for exclusive access.
   private struct TypeTable {
     struct Facts {
@@ -307,8 +304,8 @@ public struct Suggestion: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether `text` contains `part`. Two ASCII names are compared byte by
   /// byte, which finds what Foundation's search finds for them (no
-  /// character of either has another form) for a fifteenth of its 5,000
-  /// instructions; any other pair is left to Foundation.
+  /// character of either has another form) at a small fraction of its
+  /// cost; any other pair is left to Foundation.
   private static func contains(_ text: String, _ part: String) -> Bool {
     guard !TypeBucket.isNotASCII(text) && !TypeBucket.isNotASCII(part) else { return text.contains(part) }
     var text = text

@@ -8,10 +8,11 @@ import Synchronization
 /// line per thread, claimed on the thread's first lookup and reused after
 /// it exits): entering and leaving are plain stores, with no
 /// read-modify-write on memory another thread writes, which is what the
-/// singleton lookup cannot afford (two atomic counter updates cost it about
-/// 9 ns). The writer pays instead: after replacing the published snapshot
-/// it runs `membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)`, a full memory
-/// barrier on every running thread of the process, and then reads every
+/// singleton lookup cannot afford (two atomic counter updates would cost
+/// it nearly as much as the rest of it). The writer pays instead: after
+/// replacing the published snapshot it runs
+/// `membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)`, a full memory barrier
+/// on every running thread of the process, and then reads every
 /// slot. A reader whose mark the writer does not see had not yet loaded
 /// the snapshot pointer at the barrier, so it loads the new snapshot.
 /// Where the system call is unavailable, readers fence themselves

@@ -3,8 +3,8 @@
 /// lock-free `.container` slot (``KeptInstances``).
 ///
 /// Kept out of ``RegistrationRecord`` so that a plain registration is one
-/// small block: room for all of this in every record took 360 of a
-/// registration's 452 bytes. The record makes it on the first write,
+/// small block: room for all of this in every record would be most of a
+/// registration's memory. The record makes it on the first write,
 /// under its striped lock, which guards every field here; reading never
 /// makes one (`check` reads the metadata of every registration).
 @usableFromInline

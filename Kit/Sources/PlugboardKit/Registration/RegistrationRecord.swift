@@ -33,7 +33,7 @@ class RegistrationRecord: @unchecked Sendable {
   unowned(unsafe) let owner: Container
   /// The `.container` instance, once it has been made; `nil` before.
   @usableFromInline let shared = Atomic<UnsafeMutableRawPointer?>(nil)
-  /// When the instance kept now (`.container`, `.weak`, custom-scoped)
+  /// When the instance currently kept (`.container`, `.weak`, custom-scoped)
   /// was made, by ``CreationOrder``: a reset disposes newest first.
   private let creation = Atomic<UInt64>(0)
   /// Metadata and seldom-kept instances, made on the first write.
@@ -41,7 +41,7 @@ class RegistrationRecord: @unchecked Sendable {
   fileprivate var extras: RecordExtras?
   // Unchecked: stamped once under the container's lock before any other
   // thread can see the record, and only read after; the dynamic
-  // exclusivity check was a tenth of a registration's cost.
+  // exclusivity check would be a noticeable part of a registration's cost.
   @exclusivity(unchecked) var stamp: RecordSite
   /// Position among all registrations of the owning container (see
   /// ``sequence``).
@@ -339,8 +339,8 @@ class RegistrationRecord: @unchecked Sendable {
 /// Static functions of a generic enum rather than a generic superclass:
 /// every generic class a service type instantiates costs the runtime a
 /// demangling and a metadata instantiation the first time the type is
-/// registered, and a generic superclass doubled that (at 200 plugins of 20
-/// services, the larger part of the time spent registering).
+/// registered, and a generic superclass would double that, in what is
+/// most of the time a deployment of many plugins spends registering.
 @usableFromInline
 enum TypedInstance<Service> {
   static func release(_ shared: borrowing Atomic<UnsafeMutableRawPointer?>) {

@@ -24,7 +24,7 @@
   /// a metatype, without first asking whether the metatype conforms to
   /// `CustomDebugStringConvertible` and its siblings: each of those
   /// conformance lookups scans every loaded library the first time a type
-  /// is asked, which was 60 % of `plugboard list` at 200 plugins.
+  /// is asked, which would dominate `plugboard list` of many plugins.
   public var name: String { _typeName(type, qualified: true) }
 
   /// The name without its module prefix: `AuthRepository`. Generic arguments
@@ -44,9 +44,8 @@
   /// ``shortName(of:)`` cut from the bytes of an ASCII name, in which
   /// every byte is a character; `nil` for any other name. Stepping
   /// through the name character by character (grapheme breaking), to
-  /// find `<` and split at each `.`, cost 17,000 instructions a name:
-  /// half of a miss's report among 1,000 registrations of distinct types,
-  /// which judges every type's name.
+  /// find `<` and split at each `.`, costs far more than reading its
+  /// bytes, and a miss's report judges every registered type's name.
   private static func asciiShortName(of name: String) -> String? {
     guard !TypeBucket.isNotASCII(name) else { return nil }
     var name = name

@@ -2,8 +2,8 @@
 /// of its own. Otherwise a user object allocated next to it (a singleton,
 /// typically, made right after the registry is published) shares a line
 /// with it, and every retain of that object by one core evicts the line
-/// the other core is reading: two threads resolving one singleton ran at a
-/// quarter of one thread's throughput without this.
+/// the other core is reading, and two threads resolving one singleton
+/// run slower together than one alone.
 enum CacheLine {
   static let size = 64
 

@@ -7,7 +7,7 @@ import Synchronization
 /// A `String` of up to 15 UTF-8 bytes is stored inside its two words
 /// (Swift's small strings), so a name written as a literal finds its
 /// registration with one multiply and a few compares, where hashing and
-/// comparing the name's bytes cost about 180 instructions. Equal words
+/// comparing the name's bytes cost many times more. Equal words
 /// are always equal strings, so a hit is always right. A miss means only
 /// that the request's name is held another way: the snapshot then makes
 /// the name's inline form (``canonicalWords(of:)``) and asks again, and
@@ -98,8 +98,8 @@ struct QuickNameTable: @unchecked Sendable {
   /// `name` itself is usually held that way already (a literal, or a short
   /// interpolation): then one string made anew has its words, and no
   /// second one is needed to tell. The bytes are read in place, not
-  /// copied into an array: building a registry of 100,000 short names
-  /// spent two thirds of its time here.
+  /// copied into an array: a registry of many short names calls this for
+  /// each of them.
   static func canonicalWords(of name: String) -> (UInt64, UInt64)? {
     guard name.utf8.count <= 15 else { return nil }
     var copy = name

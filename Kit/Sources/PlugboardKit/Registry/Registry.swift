@@ -30,11 +30,11 @@ import Synchronization
 //    A caller that finds nothing published publishes after leaving, since
 //    `publish` frees retired registries only when no reader, the caller
 //    included, is counted in. The helper is inlined into every resolve, so
-//    its body is spelt for the optimiser: an earlier spelling (`Optional.map`
-//    over the pointer, passing `read` itself to `_withUnsafeGuaranteedRef`)
-//    cost the resolve 3-13 % in instructions (the singleton 116 -> 129 by
-//    Benchmarks/instructions.sh); this one counts the same as the reads
-//    written out by hand. Measure before changing it.
+//    its body is spelt for the optimiser: spellings that read the same
+//    (`Optional.map` over the pointer, passing `read` itself to
+//    `_withUnsafeGuaranteedRef`) cost the resolve more instructions, while
+//    this one counts the same as the reads written out by hand
+//    (Benchmarks/LEDGER.md). Measure before changing it.
 
 /// The lookup tables of one container's registrations, read without locks.
 ///
@@ -262,9 +262,8 @@ final class Registry: @unchecked Sendable {
   @inlinable @inline(__always)
   static func index(of bits: UInt, shift: Int) -> Int {
     // Fibonacci hashing: the top bits of the product. Metatypes of one
-    // module lie a fixed stride apart (88 bytes for the benchmark's 1,000
-    // classes); bits 32 and up of the product, as before, made such keys
-    // collide into runs of 11 probes on average, the top bits into none.
+    // module lie a fixed stride apart, and lower bits of the product make
+    // such keys collide into long runs of probes; the top bits do not.
     Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> UInt(truncatingIfNeeded: shift))
   }
 
@@ -494,9 +493,9 @@ final class TypeBucket: @unchecked Sendable {
   /// be canonically equal to it with other bytes.
   ///
   /// Read eight bytes at a time from the string's own storage: iterating
-  /// its `utf8` view took about 30 instructions a byte, 5,000 of the
-  /// 5,230 a contribution cost `resolveAll` (measured with callgrind), whose
-  /// reserved names are too long to be held inline.
+  /// its `utf8` view costs a call per byte, which was most of what a
+  /// contribution cost `resolveAll`, whose reserved names are too long to
+  /// be held inline.
   static func isNotASCII(_ name: String) -> Bool {
     let contiguous = name.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
       guard let base = bytes.baseAddress else { return false }

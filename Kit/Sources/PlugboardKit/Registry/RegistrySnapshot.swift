@@ -46,7 +46,7 @@ final class RegistrySnapshot: @unchecked Sendable {
   }
 
   private func workOutOutcome() -> Outcome {
-    // Sized up front: growing it rehashed every key, nearly half the cost.
+    // Sized up front: growing it would rehash every key.
     var latest: [ServiceKey: Int] = [:]
     latest.reserveCapacity(count)
     var winner = [Bool](repeating: false, count: count)
@@ -89,8 +89,8 @@ final class RegistrySnapshot: @unchecked Sendable {
   /// Every active registration in the order made, replaced ones included:
   /// for a reader that needs each key once and can tell which
   /// registration of it wins (the newest) itself, without ``records``'
-  /// dictionary of every key (0.6 µs per registration, the whole cost of
-  /// describing a miss among 1,000,000).
+  /// dictionary of every key, which would be most of the cost of
+  /// describing a miss among many registrations.
   func forEachActive(_ body: (RegistrationRecord) -> Void) {
     forEach(active: true, body)
   }
@@ -100,9 +100,8 @@ final class RegistrySnapshot: @unchecked Sendable {
 
   /// The registrations whose profiles are not active that `include`
   /// accepts, in the order made, without listing every registration
-  /// first: a miss's report asks twice, for one type, and listing all of
-  /// 100,000 registrations to keep none was two thirds of its
-  /// instructions (three quarters in a debug build).
+  /// first: a miss's report asks twice, for one type, and listing every
+  /// registration to keep none would be most of its cost.
   func inactive(where include: (RegistrationRecord) -> Bool) -> [RegistrationRecord] {
     var found: [RegistrationRecord] = []
     forEach(active: false) { if include($0) { found.append($0) } }

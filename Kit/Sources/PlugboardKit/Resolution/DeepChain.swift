@@ -6,9 +6,9 @@ import PlugboardABI
 /// outside resolution stays synchronous.
 ///
 /// When to hop is decided by the stack that is left, not by counting levels:
-/// a level takes about 1 KiB of stack in release builds and 3–4 KiB in debug
-/// builds (more under sanitizers), and the calling thread may be one an
-/// embedding program created with a small stack.
+/// a level takes several times more stack in debug builds than in release
+/// builds (more again under sanitizers), and the calling thread may be one
+/// an embedding program created with a small stack.
 enum DeepChain {
   /// The stack that must be left for a resolution to go one level deeper
   /// on the same thread: many levels' worth, plus what starting a helper

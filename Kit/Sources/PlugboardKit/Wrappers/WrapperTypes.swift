@@ -5,8 +5,8 @@ import Synchronization
 /// registration.
 ///
 /// The cast to `any WrapperRequest.Type` looks the type up in the
-/// runtime's conformance cache, about 280 instructions even when cached:
-/// most of what a miss of `resolveIfRegistered` cost. The types
+/// runtime's conformance cache, which even when cached costs more than
+/// the rest of a miss of `resolveIfRegistered`. The types
 /// that are not wrappers are remembered here instead, by the address of
 /// their metadata, in a small direct-mapped table read without locks. A
 /// slot holds one word written whole, equal to a type's address only once
