@@ -163,7 +163,7 @@ final class PetView {
 }
 // end guide
 
-// guide: seed-keypath
+// guide: keypath-dependencies
 extension Container {
   var pet: (any Pet)? { try? resolveIfRegistered() }
 }
@@ -184,8 +184,8 @@ struct Singletons: Behavior {
 // end guide
 
 extension MigrationSnippets {
-  @Test func seedSpellings() throws {
-    // guide: seed-spellings
+  @Test func instancesLifetimesAndKeyPaths() throws {
+    // guide: instances-lifetimes-keypaths
     let container = Container()
     container.register((any Pet).self, instance: Hamster(name: "Hammy"))  // every request gets it
     container.register(Keeper.self, lifetime: .singleton) { r in Keeper(pet: try r.resolve()) }
