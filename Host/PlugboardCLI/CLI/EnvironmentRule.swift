@@ -13,7 +13,8 @@ import PlugboardKit
 ///   names;
 /// - a `PLUGBOARD_CONFIG_` variable, or a file of the credentials folder,
 ///   naming no setting any plugin declares is a warning in every command:
-///   `check` reports it as a finding, the others say it on standard error (``warnStrayVariables(of:probes:command:on:)``).
+///   `check` reports it as a finding, the others say it on standard error
+///   (``warnings(of:probes:command:)``).
 struct EnvironmentRule {
   let environment: [String: String]
 
