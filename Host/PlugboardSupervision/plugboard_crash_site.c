@@ -17,7 +17,7 @@
 // The file was opened before plugin code ran; if plugin code closed that
 // descriptor, the handler opens the file again (which fails only when
 // plugin code also used up every descriptor: the record then has raw
-// addresses and the parent blames by stage, as before).
+// addresses and the parent blames by stage).
 #define _GNU_SOURCE
 #include "plugboard_crash_site.h"
 #include "plugboard_descriptors.h"

@@ -42,7 +42,7 @@ public struct ApplicationLaunch {
   /// ``prepare(_:)`` resolving the `Application` with `try await`, so that
   /// it may be made by an async factory or depend on async registrations
   /// (a database connection awaited while the application is made). A
-  /// synchronous registration is made synchronously on the way, as before.
+  /// synchronous registration is made synchronously on the way.
   package static func prepareAwaiting(_ deployment: Deployment) async throws(RunFailure) -> ApplicationLaunch
   {
     let warnings = try validate(deployment)

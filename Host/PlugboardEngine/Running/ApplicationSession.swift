@@ -20,7 +20,7 @@ import Synchronization
 /// Signals are caught only when some service has hooks or the application
 /// drains: otherwise there is nothing to stop in order, and SIGINT and
 /// SIGTERM keep their default action (or the one the application
-/// installs), as before hooks existed.
+/// installs).
 struct ApplicationSession {
   let lifecycle: ServiceLifecycle
   let application: any Application

@@ -14,7 +14,7 @@ import Synchronization
 /// handler on an ordinary thread. A second signal ends the process at once
 /// with that signal, for an operator whose shut-down hangs. Only the
 /// supervised child (or an unsupervised `run`) installs this: the parent
-/// keeps forwarding signals as before.
+/// keeps forwarding signals to the child.
 enum ShutdownSignals {
   /// Kept alive while it watches; replaced by each ``watch(_:)``. Static,
   /// as the signals' disposition is the process's.
