@@ -510,7 +510,7 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   }
 
   /// The registrations as they would be with `profile` active, the
-  /// container left as it is: what ``check(profile:)`` analyses.
+  /// container left as it is: what ``check(profile:requireApplication:configurations:)`` analyses.
   func registry(asIf profile: String?) -> RegistrySnapshot {
     state.withLock { state in
       RegistrySnapshot(

@@ -33,10 +33,11 @@ extension Container {
   /// as it does contributions.
   ///
   /// What can go wrong, and where it shows: a decorator whose target
-  /// nothing registers is reported by ``validate()`` and `plugboard check`
-  /// (and never runs); one that resolves the service it decorates closes a
-  /// cycle, which resolving reports as a `cycle` error and the checks
-  /// report before; what the decorator throws reaches the caller as a
+  /// nothing registers is reported by
+  /// ``validate(profile:requireApplication:configurations:)`` and
+  /// `plugboard check` (and never runs); one that resolves the service it
+  /// decorates closes a cycle, which resolving reports as a `cycle` error
+  /// and the checks report before; what the decorator throws reaches the caller as a
   /// ``ResolutionError`` whose chain goes through the decorated service to
   /// the decorator. Registrations in child containers (``withOverrides(_:)``,
   /// ``Container/init(parent:defaultObjectScope:behaviors:maximumDepth:)``)
@@ -79,8 +80,9 @@ extension Container {
   /// registration (one with an async factory), resolved with `try await`.
   /// A synchronous registration is made by synchronous code that cannot
   /// await, so decorating one with an async decorator is a finding of
-  /// ``validate()`` and `plugboard check`, and its synchronous resolve
-  /// throws ``ResolutionError/Kind/asyncRegistration``.
+  /// ``validate(profile:requireApplication:configurations:)`` and
+  /// `plugboard check`, and its synchronous resolve throws
+  /// ``ResolutionError/Kind/asyncRegistration``.
   @discardableResult
   public func decorate<Service>(
     _ serviceType: Service.Type,

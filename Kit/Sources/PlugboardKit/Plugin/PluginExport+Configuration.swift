@@ -31,7 +31,7 @@ extension PluginExport {
       assemblies: assemblies)
   }
 
-  /// The non-inlined half of ``descriptor(name:version:settings:assemblies:)``;
+  /// The non-inlined half of ``descriptor(name:version:requires:settings:assemblies:)``;
   /// call that instead, so the versions recorded are the plugin's own.
   public static func makeConfiguredDescriptor(
     name: String, version: String, kitVersion: String, swiftVersion: String,

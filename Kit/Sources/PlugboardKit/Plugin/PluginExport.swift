@@ -39,7 +39,7 @@ public enum PluginExport {
       swiftVersion: PlugboardBuild.compilerVersion, requires: requires, assemblies: assemblies)
   }
 
-  /// The non-inlined half of ``descriptor(name:version:assemblies:)``;
+  /// The non-inlined half of ``descriptor(name:version:requires:assemblies:)``;
   /// call that instead, so the versions recorded are the plugin's own.
   public static func makeDescriptor(
     name: String, version: String, kitVersion: String, swiftVersion: String,

@@ -14,8 +14,8 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
   /// `Provider`, an `initCompleted` handler): edges that must be served but
   /// that cannot close a construction cycle.
   public let deferredDependencies: [DeferredDependency]
-  /// For a type forwarded with ``ServiceEntry/implements(_:)`` or
-  /// ``Container/forward(_:to:)``: the registration that makes the instance.
+  /// For a type forwarded with ``ServiceEntry/implements(_:name:file:line:)`` or
+  /// ``Container/forward(_:name:to:file:line:)``: the registration that makes the instance.
   public let forwardsTo: ServiceKey?
   /// The name of the ``CustomScope`` the registration is in, if any (its
   /// ``scope`` then reads `.container`, the built-in scope it behaves like).

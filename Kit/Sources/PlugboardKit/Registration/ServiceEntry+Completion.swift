@@ -15,7 +15,7 @@ extension ServiceEntry {
   /// cycle (each entry would make a new instance), and a `.container` one
   /// whose factory is still running when a handler asks for it is too.
   /// Declare what the handler resolves with
-  /// ``initCompleted(resolving:_:)`` so that `plugboard check` sees it.
+  /// ``initCompleted(resolving:handler:)`` so that `plugboard check` sees it.
   @discardableResult
   public func initCompleted(
     _ handler: @escaping @Sendable (Resolver, Service) throws -> Void

@@ -1,6 +1,6 @@
 /// A container's registrations as a graph, built without running a single
 /// factory: each registration that serves its key is a node, and its
-/// declared dependencies are its edges. ``Container/check(profile:)`` and
+/// declared dependencies are its edges. ``Container/check(profile:requireApplication:configurations:)`` and
 /// `plugboard check` analyse it; `plugboard graph` and `explain` draw it.
 ///
 /// Dependencies are what a registration *declares*: `.dependsOn(...)`,

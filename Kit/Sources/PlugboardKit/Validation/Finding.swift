@@ -1,7 +1,7 @@
 /// One thing a check of the dependency graph found, as a value: how
 /// serious it is, what it is, and everything its report says.
 ///
-/// `plugboard check` and ``Container/check(profile:)`` make findings with
+/// `plugboard check` and ``Container/check(profile:requireApplication:configurations:)`` make findings with
 /// one analysis, so a finding reads the same in a unit test as in the
 /// deployment's report: ``lines`` is the text both print, and `check
 /// --json` encodes the same value.

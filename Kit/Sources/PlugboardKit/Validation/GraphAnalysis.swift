@@ -1,5 +1,5 @@
 /// The analysis of a container's dependency graph that `plugboard check`
-/// and ``Container/check(profile:)`` share: missing dependencies with their
+/// and ``Container/check(profile:requireApplication:configurations:)`` share: missing dependencies with their
 /// chains, cycles, captive dependencies, duplicate and undeclared
 /// registrations, extension point cardinality. One implementation, so a
 /// finding reads the same in a unit test as in a deployment's report.

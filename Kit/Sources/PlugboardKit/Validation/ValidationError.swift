@@ -1,5 +1,5 @@
-/// Thrown by ``Container/validate(profile:)`` and
-/// ``Assembler/validate(profile:)`` when the dependency graph has errors:
+/// Thrown by ``Container/validate(profile:requireApplication:configurations:)`` and
+/// ``Assembler/validate(profile:requireApplication:configurations:)`` when the dependency graph has errors:
 /// every finding, each as `plugboard check` words it, so a failing unit
 /// test prints the same report an operator would read.
 ///

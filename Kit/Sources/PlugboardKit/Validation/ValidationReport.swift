@@ -1,4 +1,4 @@
-/// What ``Container/check(profile:)`` found in a container's dependency
+/// What ``Container/check(profile:requireApplication:configurations:)`` found in a container's dependency
 /// graph: every finding, errors first, each as `plugboard check` words it.
 ///
 /// ```swift
@@ -17,7 +17,8 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     self.findings = findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
   }
 
-  /// The findings that make the graph fail: ``Container/validate(profile:)``
+  /// The findings that make the graph fail:
+  /// ``Container/validate(profile:requireApplication:configurations:)``
   /// throws when there is one.
   public var errors: [Finding] { findings.filter { $0.severity == .error } }
   /// The findings worth fixing that do not stop resolution: a captive
