@@ -49,7 +49,7 @@ struct ReloadCommand {
       console.err("plugboard: \(name): \(refusal)")
       return ExitStatus.problems.rawValue
     }
-    // Without pidfds (a kernel before 5.3), by pid, as before them.
+    // A kernel before 5.3 has no pidfds: the signal goes by pid, with the reuse window pidfds close.
     let sent = pidfd >= 0 ? plugboard_pidfd_send_signal(pidfd, SIGHUP) : kill(target, SIGHUP)
     guard sent == 0 else {
       let reason =

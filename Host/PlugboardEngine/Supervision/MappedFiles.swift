@@ -8,7 +8,7 @@
 /// path may no longer name.
 ///
 /// A reload forks the parent, so the new child runs the code the parent
-/// mapped at its start, whatever is on disk now (``HostImage``); and the
+/// mapped at its start, whatever is on disk by then (``HostImage``); and the
 /// libraries plugins brought in tell a reload which neighbour libraries
 /// changed (``DeploymentInventory``).
 struct MappedFiles {
