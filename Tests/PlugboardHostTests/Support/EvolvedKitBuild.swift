@@ -291,6 +291,7 @@ enum EvolvedKitBuild {
       + compile.cModule(
         "PlugboardSupervision", at: host + "/PlugboardSupervision",
         including: [host + "/PlugboardLaunch/include"])
+      + compile.cModule("PlugboardLoaderModel", at: host + "/PlugboardLoaderModel")
     // As Package.swift's `hostSettings`.
     // SwiftPM names the package `plugboard` for its `package` declarations.
     let settings = [

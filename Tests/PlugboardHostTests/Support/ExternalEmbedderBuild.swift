@@ -18,7 +18,10 @@ enum ExternalEmbedderBuild {
 
     /// `swiftc` flags that find the modules the embedder saw.
     var moduleSearchPaths: [String] {
-      ["Modules", "PlugboardABI.build", "PlugboardSupervision.build", "PlugboardLaunch.build"].flatMap {
+      [
+        "Modules", "PlugboardABI.build", "PlugboardSupervision.build", "PlugboardLaunch.build",
+        "PlugboardLoaderModel.build",
+      ].flatMap {
         ["-I", products + "/" + $0]
       }
     }
