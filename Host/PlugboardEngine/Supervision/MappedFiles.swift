@@ -21,20 +21,24 @@ struct MappedFiles {
     let deleted: Bool
 
     /// Whether `path` still names the mapped file.
-    var isOnDisk: Bool {
-      guard !deleted else { return false }
-      var status = stat()
-      guard stat(path, &status) == 0 else { return false }
-      return UInt64(status.st_ino) == inode && UInt64(status.st_dev) == device
-    }
+    var isOnDisk: Bool { statusOnDisk() != nil }
 
     /// The mapped file's identity for a reload's report: its device and
     /// inode, and while the path still names it, its size and
     /// modification time (a library rewritten in place keeps its inode).
     var identity: String {
-      var status = stat()
-      guard isOnDisk, stat(path, &status) == 0 else { return "\(device):\(inode):gone" }
+      guard let status = statusOnDisk() else { return "\(device):\(inode):gone" }
       return "\(device):\(inode):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+    }
+
+    /// The status of the file `path` names, when it is the mapped one.
+    private func statusOnDisk() -> stat? {
+      guard !deleted else { return nil }
+      var status = stat()
+      guard stat(path, &status) == 0, UInt64(status.st_ino) == inode, UInt64(status.st_dev) == device else {
+        return nil
+      }
+      return status
     }
   }
 
