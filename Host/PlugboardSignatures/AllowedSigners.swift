@@ -108,24 +108,9 @@ package struct AllowedSigners: Sendable {
       guard let next = cursor.token() else { throw bad("no key after the options") }
       word = next
     }
-    let type = String(decoding: word, as: UTF8.self)
-    guard SSHPublicKey.isKnownTypeName(type) else {
-      throw bad("unknown key type \"\(Printable.text(word))\"")
-    }
-    cursor.skipSpace()
-    guard let encoded = cursor.token(), let blob = Base64.decode(encoded) else {
-      throw bad("the key is not base64")
-    }
+    let key = try SSHPublicKey.read(type: word, from: &cursor, bad: bad)
     cursor.skipSpace()
     let comment = String(decoding: cursor.rest, as: UTF8.self)
-    var key: SSHPublicKey?
-    if type == SSHPublicKey.ed25519TypeName {
-      do {
-        key = try SSHPublicKey(blob: blob)
-      } catch {
-        throw bad("the key does not read: \(error)")
-      }
-    }
     return Entry(
       line: line, principals: PatternList(principals), namespaces: namespaces, validAfter: validAfter,
       validBefore: validBefore, key: key, comment: comment)

@@ -28,21 +28,7 @@ package struct RevokedKeys: Sendable {
       if cursor.isAtEnd || cursor.peek == UInt8(ascii: "#") { continue }
       func bad(_ reason: String) -> SignatureError { .badLine(file: file, line: index + 1, reason: reason) }
       guard let type = cursor.token() else { throw bad("no key") }
-      let name = String(decoding: type, as: UTF8.self)
-      guard SSHPublicKey.isKnownTypeName(name) else {
-        throw bad("unknown key type \"\(Printable.text(type))\"")
-      }
-      cursor.skipSpace()
-      guard let encoded = cursor.token(), let blob = Base64.decode(encoded) else {
-        throw bad("the key is not base64")
-      }
-      // Keys Plugboard cannot verify with can sign nothing it accepts.
-      guard name == SSHPublicKey.ed25519TypeName else { continue }
-      do {
-        keys.insert(try SSHPublicKey(blob: blob))
-      } catch {
-        throw bad("the key does not read: \(error)")
-      }
+      if let key = try SSHPublicKey.read(type: type, from: &cursor, bad: bad) { keys.insert(key) }
     }
     self.keys = keys
   }

@@ -22,6 +22,28 @@ package struct SSHPublicKey: Hashable, Sendable, CustomStringConvertible {
     name == ed25519TypeName || unsupportedTypeNames.contains(name) || name.hasSuffix("-cert-v01@openssh.com")
   }
 
+  /// Reads a key as OpenSSH's key files write it on a line: its type
+  /// `word` (already taken from the line), then its base64 blob from
+  /// `cursor`. Returns nil for a known type Plugboard does not verify with:
+  /// such a key signs nothing it accepts. Each refusal is made by `bad`,
+  /// which places it in its file and line.
+  static func read(
+    type word: [UInt8], from cursor: inout LineCursor, bad: (String) -> SignatureError
+  ) throws(SignatureError) -> SSHPublicKey? {
+    let name = String(decoding: word, as: UTF8.self)
+    guard isKnownTypeName(name) else { throw bad("unknown key type \"\(Printable.text(word))\"") }
+    cursor.skipSpace()
+    guard let encoded = cursor.token(), let blob = Base64.decode(encoded) else {
+      throw bad("the key is not base64")
+    }
+    guard name == ed25519TypeName else { return nil }
+    do {
+      return try SSHPublicKey(blob: blob)
+    } catch {
+      throw bad("the key does not read: \(error)")
+    }
+  }
+
   package init(key: [UInt8]) {
     self.key = key
   }
