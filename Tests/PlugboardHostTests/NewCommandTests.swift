@@ -122,6 +122,21 @@ import Testing
       readme.contains(#"{ "name": "Greetings", "path": "<this folder>/.build/release/libGreetings.so" }"#))
   }
 
+  /// The README's signing step signs the release library in the namespace
+  /// the host verifies, and names the line the operator adds.
+  @Test func theReadmeSaysHowToSignTheReleaseBuild() throws {
+    let deployment = try TemporaryDirectory()
+    let created = try Subprocess.plugboard(
+      ["new", "Greetings", "--path", "Greetings", "--sdk", BuildProducts.packageRoot], in: deployment.path)
+    #expect(created.status == 0, "\(created.stderr)")
+    let readme = try String(contentsOfFile: deployment.path + "/Greetings/README.md", encoding: .utf8)
+    #expect(
+      readme.contains(
+        "ssh-keygen -Y sign -n plugboard-plugin -f ~/.ssh/release_ed25519 .build/release/libGreetings.so\n"
+          + "plugboard verify --allowed-signers allowed_signers .build/release/libGreetings.so\n"))
+    #expect(readme.contains(#"Greetings namespaces="plugboard-plugin" ssh-ed25519 AAAA… your team"#))
+  }
+
   @Test(arguments: [
     (
       "weather",

@@ -230,6 +230,23 @@ struct PluginScaffold: Equatable {
     { "name": "\(name)", "path": "<this folder>/.build/release/lib\(name).so" }
     ```
 
+    Sign it, for a deployment that trusts its publishers' keys (a `trust`
+    block in its `plugins.json`): sign the release library and each
+    library shipped beside it with your team's SSH key, in namespace
+    `plugboard-plugin`, and ship every `.sig` file beside its library:
+
+    ```sh
+    ssh-keygen -Y sign -n plugboard-plugin -f ~/.ssh/release_ed25519 .build/release/lib\(name).so
+    plugboard verify --allowed-signers allowed_signers .build/release/lib\(name).so
+    ```
+
+    The deployment's operator adds your public key to its allowed signers
+    file, limited to this plugin's name:
+
+    ```
+    \(name) namespaces="plugboard-plugin" ssh-ed25519 AAAA… your team
+    ```
+
     A service other plugins use is a protocol in the shared contracts
     package; `Docs/writing-a-plugin.md` in the Plugboard repository walks
     through contracts, optional dependencies, testing an assembly on its own,
