@@ -44,6 +44,10 @@ let samplePlugins = ["Networking", "Keychain", "Auth", "AuthMock", "Login", "Iss
 /// DEVELOPERS.md).
 let brokenPlugins = ["CyclicAPI", "CaptiveTracker", "SecondKeychain", "GreetingProvider", "GreetingApp"]
 
+/// Test-only: a plugin that registers a decorator in another plugin's name
+/// (Tests/Plugins/Impersonator), which the host refuses.
+let impersonatingPlugins = ["Impersonator"]
+
 /// Test-only plugins under `Tests/Plugins/<Name>/` for the fault corpus,
 /// needing only PlugboardKit so they can be copied anywhere: a sound one
 /// (for faults of place and mode), one that traps inside `assemble`, and one
@@ -107,6 +111,8 @@ let package = Package(
     + [.library(name: "ThrowingPlugin", type: .dynamic, targets: ["ThrowingPlugin"])]
     // Test-only: the broken deployments `plugboard check` must diagnose.
     + brokenPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
+    // Test-only: a plugin that registers in another plugin's name.
+    + impersonatingPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
     // Test-only: the fault corpus's plugins.
     + faultCorpusPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
     // Test-only: feedback and logging.
@@ -218,6 +224,11 @@ let package = Package(
       return .target(
         name: name, dependencies: [kit] + greeting, path: "Tests/Plugins/\(name)",
         swiftSettings: pluginSettings, plugins: name.hasPrefix("Greeting") ? [] : stamped)
+    }
+    + impersonatingPlugins.map {
+      .target(
+        name: $0, dependencies: [kit, contracts], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings,
+        plugins: stamped)
     }
     + faultCorpusPlugins.map {
       .target(name: $0, dependencies: [kit], path: "Tests/Plugins/\($0)", swiftSettings: pluginSettings)

@@ -15,13 +15,8 @@ import Testing
   private func sample(topLevel: String? = nil, withoutNetworking: Bool = false) throws
     -> (TemporaryDirectory, String)
   {
-    let analytics = try ThirdPartyBuild.analytics.get()
     let folder = try TemporaryDirectory()
-    var text = SampleManifest.text(analytics: analytics)
-    let shell = #"{ "name": "Shell", "path": "\#(BuildProducts.library("Shell"))" },"#
-    try #require(text.contains(shell))
-    text = text.replacingOccurrences(
-      of: shell, with: shell + #" { "name": "Timing", "path": "\#(BuildProducts.library("Timing"))" },"#)
+    var text = try SampleManifest.textWithTiming()
     if let topLevel {
       text = text.replacingOccurrences(
         of: #""formatVersion": 1,"#, with: #""formatVersion": 1, "decorators": \#(topLevel),"#)

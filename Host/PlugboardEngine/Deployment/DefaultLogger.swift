@@ -1,4 +1,4 @@
-import PlugboardKit
+@_spi(Host) import PlugboardKit
 
 /// The ``Logger`` plugboard registers in every deployment, before any
 /// plugin assembles: a ``StandardErrorLogger`` at the level the operator
@@ -14,7 +14,7 @@ enum DefaultLogger {
   static func register(into container: Container, manifest: Manifest) {
     let level = LogLevelChoice.level(
       override: LogLevelChoice.current, manifest: manifest.logLevel, verbosity: Verbosity.current)
-    container.attributing(to: nil) {
+    container.assembling(plugin: nil) {
       container.register((any Logger).self) { _ -> any Logger in
         // To plugboard's own copy of standard error, which plugin code that
         // points descriptor 2 elsewhere does not silence.

@@ -1,4 +1,4 @@
-import PlugboardKit
+@_spi(Host) import PlugboardKit
 
 /// Runs the loaded plugins' assemblies against one container, turning an
 /// assembly that throws into its plugin's failure (stage "assemble").
@@ -43,7 +43,8 @@ enum DeploymentAssembler {
     _ stage: AssemblyError.Stage, of plugin: LoadedPlugin, in container: Container, progress: ProgressReporter
   ) -> DeploymentProblem? {
     progress.stage(stage == .assemble ? .assemble : .loadedHook, plugin.name, file: plugin.file)
-    return container.attributing(to: plugin.name) {
+    let refusedBefore = container.refusedAttributions.count
+    let problem = container.assembling(plugin: plugin.name) { () -> DeploymentProblem? in
       for assembly in plugin.bundle.assemblies {
         do {
           switch stage {
@@ -60,5 +61,13 @@ enum DeploymentAssembler {
       }
       return nil
     }
+    // Registering in another plugin's name would put its registrations
+    // under rules the operator wrote for that plugin (`"Timing.*"`): the
+    // plugin fails as one whose assembly threw.
+    if let refused = container.refusedAttributions.dropFirst(refusedBefore).first {
+      return DeploymentProblem.plugin(
+        plugin.name, file: plugin.file, stage: .assemble, ImpersonationRefusal(refused).message)
+    }
+    return problem
   }
 }

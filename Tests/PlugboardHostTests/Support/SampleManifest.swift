@@ -39,6 +39,20 @@ enum SampleManifest {
       withDestinationPath: BuildProducts.library("IssueList"))
   }
 
+  /// The sample manifest with the Timing plugin after Shell, followed by
+  /// `after` (more entries, each ending with a comma).
+  static func textWithTiming(then after: String = "") throws -> String {
+    let analytics = try ThirdPartyBuild.analytics.get()
+    let text = text(analytics: analytics)
+    let shell = #"{ "name": "Shell", "path": "\#(BuildProducts.library("Shell"))" },"#
+    guard text.contains(shell) else {
+      throw FixtureFailure(description: "the sample manifest no longer lists Shell as \(shell)")
+    }
+    return text.replacingOccurrences(
+      of: shell,
+      with: shell + #" { "name": "Timing", "path": "\#(BuildProducts.library("Timing"))" },"# + after)
+  }
+
   static func text(analytics: String, activeProfile: String = "live") -> String {
     func path(_ name: String) -> String { BuildProducts.library(name) }
     return """

@@ -74,6 +74,12 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
     /// The plugin being assembled (``attributing(to:_:)``), as a
     /// ``RecordSite`` stores it.
     var plugin = RecordSite.noPlugin
+    /// Whether the host decides attribution here (``assembling(plugin:_:)``
+    /// was called): from then on ``attributing(to:_:)`` cannot change it.
+    var attributionIsHosts = false
+    /// The calls of ``attributing(to:_:)`` that named another plugin once
+    /// the host decided attribution, in order.
+    var refusedAttributions: [RefusedAttribution] = []
     /// The file last registered from and its ``SiteStrings`` number:
     /// registrations come in runs from one file, so most find theirs here
     /// without the process-wide table's lock and hashing.
@@ -234,17 +240,37 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   }
 
   /// Runs `body` with every registration it makes attributed to `plugin`,
-  /// so diagnostics can say which plugin made it. The host wraps each
-  /// plugin's assemblies in this.
+  /// so diagnostics can say which plugin made it: a test or a program that
+  /// assembles a container itself names the plugins it stands for.
+  ///
+  /// ```swift
+  /// container.attributing(to: "Auth") { AuthAssembly().assemble(container: container) }
+  /// ```
+  ///
+  /// Attribution is the host's: in a container the host assembles (see
+  /// ``assembling(plugin:_:)``) a plugin cannot register in another
+  /// plugin's name, nor in no plugin's. There a call naming any plugin but
+  /// the one being assembled still runs `body`, but its registrations stay
+  /// attributed to the plugin being assembled, and the call is recorded in
+  /// ``refusedAttributions``, which the host reports as that plugin's
+  /// failure. Naming the plugin being assembled changes nothing.
   @discardableResult
   public func attributing<Result>(to plugin: String?, _ body: () throws -> Result) rethrows
     -> Result
   {
     let number = RecordSite.plugin(plugin)
-    let previous = state.withLock { state in
-      defer { state.plugin = number }
-      return state.plugin
+    let previous: UInt32? = state.withLock { state in
+      guard state.attributionIsHosts else {
+        defer { state.plugin = number }
+        return state.plugin
+      }
+      if number != state.plugin {
+        state.refusedAttributions.append(
+          RefusedAttribution(plugin: RecordSite.pluginName(state.plugin), claimed: plugin))
+      }
+      return nil
     }
+    guard let previous else { return try body() }
     defer { state.withLock { $0.plugin = previous } }
     return try body()
   }
