@@ -123,6 +123,66 @@ import Testing
     #expect(rebuilt != nil && rebuilt != checkouts)
   }
 
+  @Test("a host whose PlugboardKit removed a method released plugins call says its Kit broke the promise")
+  func removedMethodIsTheHostsBreak() throws {
+    // The sample's plugins make their descriptor with `makeDescriptor`.
+    let manifest = try deployment().manifest
+    let broken = try EvolvedKitBuild.brokenHost.get()
+    let result = try Subprocess.run(broken + "/bin/plugboard", ["check", "--manifest", manifest])
+    #expect(result.status != 0)
+    let symbol =
+      "$s12PlugboardKit12PluginExportO14makeDescriptor4name7version10kitVersion05swiftJ08requires"
+      + "10assembliesSVSS_S3SSayAA0C11RequirementVGSayAA8Assembly_pGyctFZ"
+    let expected =
+      "it needs static PlugboardKit.PluginExport.makeDescriptor(name: Swift.String, version: Swift.String, "
+      + "kitVersion: Swift.String, swiftVersion: Swift.String, requires: Swift.Array<PlugboardKit.PluginRequirement>, "
+      + "assemblies: () -> Swift.Array<PlugboardKit.Assembly>) -> Swift.UnsafeRawPointer (\(symbol)), which module "
+      + "PlugboardKit should define: PlugboardKit 1.0.0 declares it, and every later 1.x release promises to "
+      + "keep it, but the PlugboardKit loaded in this process, \(broken)/bin/libPlugboardKit.so (loaded by "
+      + "plugboard itself, PlugboardKit \(EvolvedKitBuild.release)), does not define it: this plugboard's "
+      + "PlugboardKit broke the compatibility promise of its version (Kit/ABI.md), not the plugin — install a "
+      + "plugboard whose PlugboardKit keeps the 1.0.0 ABI (Scripts/check-kit-abi compares a PlugboardKit "
+      + "build with it), or rebuild the plugin against the PlugboardKit plugboard uses"
+    #expect(result.stdout.contains(expected), "\(result.stdout)\(result.stderr)")
+    #expect(!result.stdout.contains("built against a newer PlugboardKit"), "\(result.stdout)")
+  }
+
+  @Test("a missing PlugboardKit symbol the released baseline declares is the host's break; another is not")
+  func baselineDeclarations() {
+    let method =
+      "$s12PlugboardKit12PluginExportO14makeDescriptor4name7version10kitVersion05swiftJ08requires"
+      + "10assembliesSVSS_S3SSayAA0C11RequirementVGSayAA8Assembly_pGyctFZ"
+    #expect(KitPromise.baselineRelease(declaring: method, hostRelease: "1.4.0") == KitBaselineSymbols.release)
+    // What a plugin refers to a declaration by: a method descriptor, a
+    // type's metadata accessor, a property's descriptor.
+    #expect(
+      KitPromise.baselineRelease(
+        declaring: "$s12PlugboardKit11ApplicationP3run9argumentss5Int32VSaySSG_tYaKFTq", hostRelease: "1.0.0")
+        != nil)
+    #expect(
+      KitPromise.baselineRelease(declaring: "$s12PlugboardKit17PluginRequirementVMa", hostRelease: "1.0.0")
+        != nil)
+    // Added after the baseline: a plugin built against that release is newer.
+    #expect(
+      KitPromise.baselineRelease(
+        declaring: "$s12PlugboardKit9ContainerC18addedInNextReleaseSiyF", hostRelease: "1.1.0") == nil)
+    // Another major version promises nothing of the baseline's.
+    #expect(KitPromise.baselineRelease(declaring: method, hostRelease: KitVersions.nextMajor) == nil)
+  }
+
+  @Test("the host's list of the baseline's declarations is the one the script writes from the baseline")
+  func baselineListIsCurrent() throws {
+    let script = BuildProducts.packageRoot + "/Scripts/kit-baseline-symbols"
+    let result = try Subprocess.run(script, [])
+    #expect(result.status == 0, "\(result.stderr)")
+    let committed = try String(
+      contentsOfFile: BuildProducts.packageRoot + "/Host/PlugboardEngine/Loader/KitBaselineSymbols.swift",
+      encoding: .utf8)
+    #expect(
+      result.stdout == committed,
+      "run Scripts/kit-baseline-symbols > Host/PlugboardEngine/Loader/KitBaselineSymbols.swift")
+  }
+
   @Test("a plugin using every kind of registration, compiled against the earlier Kit, sees the same")
   func kitClientRuns() throws {
     let (plugboard, manifest) = try deployment()

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// A `dlopen` failure of a plugin turned into what went wrong and what to
 /// rebuild: an undefined symbol is demangled and attributed to the module
 /// that should define it and the file that module was loaded from in this
@@ -33,6 +35,11 @@ enum LoadFailureExplanation {
       return "\(lead), but no \(libraryName) is loaded in this process — deploy the \(libraryName) "
         + "\(whom) was built against beside it, or rebuild \(whom) against the \(module) deployed with it"
     }
+    if case .host = LoadedLibraries.loader(of: loaded), module == "PlugboardKit",
+      let release = KitPromise.baselineRelease(declaring: symbol.mangled)
+    {
+      return brokenPromise(lead: lead, loaded: loaded, baseline: release, whom: whom)
+    }
     let (by, action): (String, String)
     switch LoadedLibraries.loader(of: loaded) {
     case .host:
@@ -59,6 +66,20 @@ enum LoadFailureExplanation {
         + "libraries by name, and \(loaded) was loaded first"
     }
     return sentence
+  }
+
+  /// A PlugboardKit symbol of the released `baseline` that plugboard's own
+  /// PlugboardKit lacks: its Kit removed or changed what its version
+  /// promised to keep, so rebuilding plugboard against a newer Kit, what a
+  /// plugin newer than the host would call for, is the wrong advice.
+  private static func brokenPromise(lead: String, loaded: String, baseline: String, whom: String) -> String {
+    let major = SemanticVersion(parsing: baseline)?.major ?? 1
+    return "\(lead): PlugboardKit \(baseline) declares it, and every later \(major).x release promises to "
+      + "keep it, but the PlugboardKit loaded in this process, \(loaded) (loaded by plugboard itself, "
+      + "PlugboardKit \(PlugboardBuild.kitRelease)), does not define it: this plugboard's PlugboardKit broke "
+      + "the compatibility promise of its version (Kit/ABI.md), not \(whom) — install a plugboard whose "
+      + "PlugboardKit keeps the \(baseline) ABI (Scripts/check-kit-abi compares a PlugboardKit build with it), "
+      + "or rebuild \(whom) against the PlugboardKit plugboard uses"
   }
 
   /// `<name>: cannot open shared object file: <reason>`, for a library the

@@ -22,6 +22,36 @@ enum EvolvedKitBuild {
     $0 as? Failure ?? Failure(description: "cannot build the evolved PlugboardKit: \($0)")
   }
 
+  /// The evolved host beside a PlugboardKit that breaks its promise: the
+  /// evolved Kit with ``removal`` applied, a public method every plugin
+  /// built against this checkout calls taken away (renamed, which removes
+  /// the symbol all the same), under `broken/bin` of ``host``'s folder with
+  /// copies of its `plugboard` and `plugboard-host`, which call nothing of
+  /// it. Built once per test run, on first use.
+  static let brokenHost: Result<String, Failure> = Result { try buildBroken() }.mapError {
+    $0 as? Failure ?? Failure(description: "cannot build the PlugboardKit that removed a method: \($0)")
+  }
+
+  /// What the broken Kit changes besides ``changes``: `makeDescriptor`,
+  /// which every plugin's inlined `PluginExport.descriptor` calls, renamed.
+  static var removal: [(file: String, anchor: String, replacement: String)] {
+    [
+      (
+        "Plugin/PluginExport.swift",
+        "  public static func makeDescriptor(\n    name: String, version: String, kitVersion: String, "
+          + "swiftVersion: String,\n    requires:",
+        "  public static func makeDescriptorSinceBrokenRelease(\n    name: String, version: String, "
+          + "kitVersion: String, swiftVersion: String,\n    requires:"
+      ),
+      (
+        "Plugin/PluginExport.swift",
+        "    makeDescriptor(\n      name: name, version: version, kitVersion: PlugboardBuild.kitVersion,",
+        "    makeDescriptorSinceBrokenRelease(\n      name: name, version: version, "
+          + "kitVersion: PlugboardBuild.kitVersion,"
+      ),
+    ]
+  }
+
   /// The release the evolved Kit announces: the next minor one.
   static var release: String { "\(KitVersions.current.major).\(KitVersions.current.minor + 1).0" }
 
@@ -189,15 +219,8 @@ enum EvolvedKitBuild {
 
   private static func build() throws -> String {
     let folder = BuildProducts.scratch + "/plugboard-tests-evolved-kit"
-    guard let swiftc = Toolchain.find("swiftc"), let clang = Toolchain.cCompiler else {
-      throw Failure(description: "no swiftc, or no C compiler, on PATH")
-    }
+    let compile = try Compile.emptied(folder)
     let manager = FileManager.default
-    try? manager.removeItem(atPath: folder)
-    for sub in ["/modules", "/sources", "/objects", "/bin"] {
-      try manager.createDirectory(atPath: folder + sub, withIntermediateDirectories: true)
-    }
-    let compile = Compile(swiftc: swiftc, clang: clang, folder: folder)
     try buildKit(compile)
     try buildHost(compile)
     try buildContracts(compile)
@@ -206,9 +229,23 @@ enum EvolvedKitBuild {
     return folder
   }
 
+  private static func buildBroken() throws -> String {
+    let evolved = try host.get()
+    let folder = evolved + "/broken"
+    try buildKit(try Compile.emptied(folder), changes: changes + removal)
+    let manager = FileManager.default
+    for binary in ["plugboard", "plugboard-host"] {
+      try manager.copyItem(atPath: evolved + "/bin/" + binary, toPath: folder + "/bin/" + binary)
+    }
+    return folder
+  }
+
   /// The evolved Kit: `bin/libPlugboardKit.so`, and its module (with
   /// PlugboardABI's map) under `modules/` for the host to compile against.
-  private static func buildKit(_ compile: Compile) throws {
+  private static func buildKit(
+    _ compile: Compile,
+    changes: [(file: String, anchor: String, replacement: String)] = EvolvedKitBuild.changes
+  ) throws {
     let kit = BuildProducts.packageRoot + "/Kit/Sources"
     let folder = compile.folder
     let manager = FileManager.default
@@ -318,6 +355,20 @@ enum EvolvedKitBuild {
     let swiftc: String
     let clang: String
     let folder: String
+
+    /// The toolchain's compilers, building in `folder`, made anew and
+    /// empty but for the subfolders they write to.
+    static func emptied(_ folder: String) throws -> Compile {
+      guard let swiftc = Toolchain.find("swiftc"), let clang = Toolchain.cCompiler else {
+        throw Failure(description: "no swiftc, or no C compiler, on PATH")
+      }
+      let manager = FileManager.default
+      try? manager.removeItem(atPath: folder)
+      for sub in ["/modules", "/sources", "/objects", "/bin"] {
+        try manager.createDirectory(atPath: folder + sub, withIntermediateDirectories: true)
+      }
+      return Compile(swiftc: swiftc, clang: clang, folder: folder)
+    }
 
     /// Compiles a C target's files into objects and maps its module (in
     /// `modules/module.modulemap`, shared by all); returns the objects.
