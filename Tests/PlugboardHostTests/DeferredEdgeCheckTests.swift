@@ -110,8 +110,9 @@ import Testing
     let padding = String(repeating: " ", count: 66)
     #expect(
       ListingTable.text(listing).split(separator: "\n").suffix(2) == [
-        "  \(type).Engine\(padding)-     graph      \(site)",
-        "  \(type).Starter → \(type).Engine (forwarded)  -     transient  \(site)",
+        // A forwarded type is in its target's scope.
+        "  \(type).Engine\(padding)-     graph  \(site)",
+        "  \(type).Starter → \(type).Engine (forwarded)  -     graph  \(site)",
       ])
   }
 }

@@ -39,6 +39,9 @@ import Testing
     let decorated = Atomic(0)
     let disposed = Mutex<[ObjectIdentifier]>([])
 
+    /// A fixture with nothing registered, for a test that registers its own.
+    init() {}
+
     init(scope: Scope, registering: Registering, decorate: Bool) {
       let factory: @Sendable (Resolver, String) -> any Client = { _, id in
         self.made.add(1, ordering: .relaxed)
@@ -98,6 +101,99 @@ import Testing
         let disposed = fixture.disposed.withLock { $0 }
         #expect(disposed == (scope.shares ? [ObjectIdentifier(first)] : []), "\(label)")
       }
+    }
+  }
+
+  /// How a forwarded type, its target's scope and its decorator are
+  /// written: Swinject's layout (scope, then `.implements`), the scope set
+  /// after `.implements`, the decorator declared before the registration,
+  /// and `forward(_:to:)` with a dispose hook on the forwarded type.
+  enum Forwarding: CaseIterable, Sendable {
+    case scopeThenImplements, implementsThenScope, decoratorFirst, hooked
+  }
+
+  /// A decorator of a type forwarded to a registration (`.implements`)
+  /// follows the target's scope: the decorated instance is made once per
+  /// lifetime of that scope, kept, and disposed with it, as the decorated
+  /// target itself is.
+  @Test(arguments: Scope.allCases, Registering.allCases)
+  func aForwardedTypesDecoratorFollowsItsTargetsScope(scope: Scope, registering: Registering) throws {
+    for forwarding in Forwarding.allCases {
+      for from in ResolvedFrom.allCases {
+        try forwardedAndDecorated(scope: scope, registering: registering, forwarding: forwarding, from: from)
+      }
+    }
+  }
+
+  private func forwardedAndDecorated(
+    scope: Scope, registering: Registering, forwarding: Forwarding, from: ResolvedFrom
+  ) throws {
+    let fixture = Fixture()
+    let container = fixture.container
+    let label = "\(scope) \(registering) \(forwarding) from: \(from)"
+    func decorate() {
+      container.decorate((any Client).self, name: "timing") { _, inner in
+        fixture.decorated.add(1, ordering: .relaxed)
+        return Wrapped(inner)
+      }
+      .dependsOn()
+    }
+    if forwarding == .decoratorFirst { decorate() }
+    let factory: @Sendable (Resolver, String) -> Real = { _, id in
+      fixture.made.add(1, ordering: .relaxed)
+      return Real(id)
+    }
+    let entry =
+      switch registering {
+      case .plain: container.register(Real.self, factory: factory)
+      case .perArguments: container.registerPerArguments(Real.self, factory: factory)
+      }
+    entry.dependsOn()
+    func inScope() {
+      switch scope {
+      case .transient: entry.inObjectScope(.transient)
+      case .graph: entry.inObjectScope(.graph)
+      case .container: entry.inObjectScope(.container)
+      case .custom: entry.inObjectScope(fixture.session)
+      }
+    }
+    switch forwarding {
+    case .scopeThenImplements, .decoratorFirst:
+      inScope()
+      entry.implements((any Client).self)
+    case .implementsThenScope:
+      entry.implements((any Client).self)
+      inScope()
+    case .hooked:
+      let forwarded = container.forward((any Client).self, to: entry)
+      inScope()
+      if scope.shares {
+        forwarded.onDispose { client in fixture.disposed.withLock { $0.append(ObjectIdentifier(client)) } }
+      }
+    }
+    if forwarding != .decoratorFirst { decorate() }
+    let resolver = from == .own ? container : Container(parent: container)
+    let first = try resolver.resolve((any Client).self, argument: "lobby")
+    let second = try resolver.resolve((any Client).self, argument: "lobby")
+    #expect(first.trace == "w(lobby)", "\(label)")
+    #expect((first === second) == scope.shares, "\(label)")
+    let made = fixture.made.load(ordering: .relaxed)
+    #expect(made == (scope.shares ? 1 : 2), "\(label)")
+    #expect(fixture.decorated.load(ordering: .relaxed) == made, "\(label)")
+    if scope.shares {
+      // Another argument: its own instance per arguments, the first one's otherwise.
+      let games = try resolver.resolve((any Client).self, argument: "games")
+      #expect((games === first) == (registering == .plain), "\(label)")
+    }
+    let report = container.check()
+    #expect(report.findings.isEmpty, "\(label): \(report.findings.map(\.title))")
+    fixture.reset(scope)
+    if scope.shares {
+      let disposed = fixture.disposed.withLock { $0 }
+      #expect(disposed.contains(ObjectIdentifier(first)) == (forwarding == .hooked), "\(label)")
+      let afterReset = try resolver.resolve((any Client).self, argument: "lobby")
+      #expect(afterReset !== first, "\(label)")
+      #expect(afterReset.trace == "w(lobby)", "\(label)")
     }
   }
 

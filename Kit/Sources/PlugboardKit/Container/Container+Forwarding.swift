@@ -5,7 +5,14 @@ extension Container {
   ///
   /// The forwarded type is a registration of its own (listed with
   /// ``RegistrationInfo/forwardsTo``) whose factory resolves the entry's
-  /// key, so `plugboard check` follows the edge. An entry that takes
+  /// key, so `plugboard check` follows the edge. It is in the entry's
+  /// scope, set before or after: a `.container` entry's forwarded type
+  /// keeps the one instance (decorated once, when a decorator of the
+  /// forwarded type applies) until the scope is reset, and, as any
+  /// singleton, resolves the entry in the container that registers it, not
+  /// in a child that overrides the entry. An entry kept per arguments
+  /// (``registerPerArguments(_:name:file:line:factory:)``) is forwarded
+  /// per arguments too. An entry that takes
   /// runtime arguments is forwarded with the same ones:
   ///
   /// ```swift
@@ -27,11 +34,17 @@ extension Container {
       ?? register(type, name: name, file: file, line: line) { resolver in
         try ForwardingError.cast(resolver.resolve(Service.self, name: target.name), to: target)
       }
-    forwarded.inObjectScope(.transient)
     forwarded.record.withMetadata { metadata in
       metadata.dependencies = [target]
       metadata.forwardsTo = target
     }
+    // The forwarded type keeps its instance where the entry keeps its own,
+    // now and whenever the entry's scope is set later: what a decorator of
+    // the forwarded type makes from the shared instance is then made once
+    // per lifetime of that scope, kept and disposed with it, instead of
+    // on every request.
+    entry.record.withMetadata { $0.forwarders.append(forwarded.record) }
+    forwarded.record.adoptScope(of: entry.record)
     // A fallback's forwarded types stand in for it: each is a fallback too,
     // or it would beat another plugin's registration of the type.
     if entry.record.isFallback { forwarded.asFallback() }
@@ -43,6 +56,24 @@ extension Container {
   func forwarders(of key: ServiceKey) -> [RegistrationRecord] {
     let records = state.withLock { $0.log.records(upTo: $0.log.count) }
     return records.filter { $0.readingMetadata { $0.forwardsTo } == key }
+  }
+}
+
+extension RegistrationRecord {
+  /// Gives the registrations of types forwarded to this one its scope.
+  func passScopeToForwarders() {
+    for forwarder in readingMetadata({ $0.forwarders }) { forwarder.adoptScope(of: self) }
+  }
+
+  /// Takes the scope of `target`, the registration this one forwards to,
+  /// and passes it on to the types forwarded to this one.
+  func adoptScope(of target: RegistrationRecord) {
+    if let custom = target.customScope {
+      customScope = custom
+    } else {
+      scope = target.scope
+    }
+    passScopeToForwarders()
   }
 }
 

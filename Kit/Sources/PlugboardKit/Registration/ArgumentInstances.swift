@@ -30,6 +30,21 @@ final class ArgumentInstances: @unchecked Sendable {
   /// The arguments, each made `AnyHashable`, as the key.
   typealias Key = [AnyHashable]
 
+  /// The key of arguments whose types are known to be `Hashable` only at
+  /// run time (those a per-arguments registration takes, forwarded); `nil`
+  /// when one is not.
+  static func key<First, each Rest>(_ first: First, _ rest: repeat each Rest) -> Key? {
+    var key: Key = []
+    func add(_ value: Any) -> Bool {
+      guard let hashable = value as? any Hashable else { return false }
+      key.append(AnyHashable(hashable))
+      return true
+    }
+    var complete = add(first)
+    repeat complete = add(each rest) && complete
+    return complete ? key : nil
+  }
+
   // The arguments are kept as keys, compared from any thread: values.
   private let slots = Protected<[Key: Slot]>([:])
 

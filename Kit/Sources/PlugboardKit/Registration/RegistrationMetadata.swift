@@ -28,6 +28,9 @@ struct RegistrationMetadata: Sendable {
     var deferredDependencies: [DeferredDependency] = []
     /// The key of the registration this forwarded type is served by.
     var forwardsTo: ServiceKey?
+    /// The registrations of types forwarded to this one, which take its
+    /// scope whenever it is set (``RegistrationRecord/passScopeToForwarders()``).
+    var forwarders: [RegistrationRecord] = []
     /// The custom scope last set, in force while the raw scope says so.
     var customScope: CustomScope?
     /// `initCompleted` handlers, in the order they were added; each reads

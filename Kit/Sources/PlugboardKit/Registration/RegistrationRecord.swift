@@ -480,14 +480,23 @@ final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, Asy
     _ type: Forwarded.Type, name: String?, in container: Container, file: String, line: Int
   ) -> ServiceEntry<Forwarded>? {
     let target = key
+    // A target kept per arguments is forwarded per arguments: kept in the
+    // target's `.container` scope, one instance would serve every argument.
+    let instances = argumentInstances.map { _ in ArgumentInstances() }
     @Sendable func forward(_ resolver: Resolver, _ first: First, _ rest: repeat each Rest) throws
       -> Forwarded
     {
-      try ForwardingError.cast(
-        resolver.resolve(Service.self, name: target.name, arguments: first, repeat each rest),
-        to: target)
+      func make() throws -> Forwarded {
+        try ForwardingError.cast(
+          resolver.resolve(Service.self, name: target.name, arguments: first, repeat each rest),
+          to: target)
+      }
+      guard let instances, let key = ArgumentInstances.key(first, repeat each rest) else { return try make() }
+      return try resolver.instance(perArguments: key, in: instances, of: Forwarded.self, make: make)
     }
-    return container.register(type, name: name, file: file, line: line, factory: forward)
+    let entry = container.register(type, name: name, file: file, line: line, factory: forward)
+    if let instances { entry.record.withMetadata { $0.argumentInstances = instances } }
+    return entry
   }
 }
 

@@ -27,6 +27,7 @@
   @discardableResult
   public func inObjectScope(_ scope: ObjectScope) -> ServiceEntry<Service> {
     record.scope = scope
+    record.passScopeToForwarders()
     return self
   }
 
@@ -36,6 +37,7 @@
   @discardableResult
   public func inObjectScope(_ scope: CustomScope) -> ServiceEntry<Service> {
     record.customScope = scope
+    record.passScopeToForwarders()
     return self
   }
 

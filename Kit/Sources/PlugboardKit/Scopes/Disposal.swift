@@ -9,8 +9,9 @@ enum Disposal {
   /// newest first alone would close it while its user may still need it
   /// in its own hook. Declared dependencies only (what `check` sees); a
   /// cycle of them keeps the order made. A dependency on a type served
-  /// through `.implements` is one on the registration it forwards to: the
-  /// forwarded type's own registration keeps nothing.
+  /// through `.implements` is one on the registration it forwards to, and
+  /// on the forwarded type's own registration, which keeps its instance
+  /// in the same scope.
   static func disposalOrder(_ dropped: [DroppedInstance]) -> [DroppedInstance] {
     guard dropped.count > 1 else { return dropped }
     // Made first, disposed last: order dependencies before their
