@@ -110,6 +110,21 @@
   /// Being replaced is what a fallback is for, so `check` reports no
   /// duplicate registration for it; two fallbacks of one key are
   /// duplicates as usual (the later wins).
+  ///
+  /// The types it is forwarded as (``implements(_:name:file:line:)``,
+  /// ``Container/forward(_:name:to:file:line:)``, written before this call
+  /// or after it) are fallbacks too: another registration of a forwarded
+  /// type replaces that forwarding, in whichever order the two are made,
+  /// and `check` reports no duplicate for it. Requests for the fallback's
+  /// own key still reach it when another plugin serves only a forwarded
+  /// type:
+  ///
+  /// ```swift
+  /// container.register(PrintLogger.self) { _ in PrintLogger() }
+  ///   .asFallback()
+  ///   .implements((any Logger).self)
+  /// // another plugin's (any Logger) wins; PrintLogger.self still resolves
+  /// ```
   @discardableResult
   public func asFallback() -> ServiceEntry<Service> {
     // Its forwarded types too (``implements(_:name:file:line:)``, before
