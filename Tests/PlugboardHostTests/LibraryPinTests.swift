@@ -30,6 +30,17 @@ import Testing
 
     func library(_ name: String) -> String { folder.path + "/lib\(name).so" }
 
+    /// A drop-in folder `dropins` holding copies of the built `libraries`.
+    func dropIns(_ libraries: [String]) throws -> String {
+      let dropIns = folder.path + "/dropins"
+      try FileManager.default.createDirectory(atPath: dropIns, withIntermediateDirectories: false)
+      for name in libraries {
+        try FileManager.default.copyItem(
+          atPath: BuildProducts.library(name), toPath: dropIns + "/lib\(name).so")
+      }
+      return dropIns
+    }
+
     /// Writes the manifest: `members` (each followed by a comma), then the
     /// plugins, each pinned to its file's digest when `pinned`.
     @discardableResult
@@ -169,34 +180,64 @@ import Testing
 
   /// A copy of a library a drop-in plugin ships beside it never runs when
   /// a plugin loaded before it (in every profile) maps a library of that
-  /// name: the loader maps a name once. `pin` pins the file that runs, says
-  /// so of the copy, and the pinned deployment loads with `requirePins`.
-  @Test func pinPinsTheCopyThatRunsNotOneAnEarlierPluginShadows() throws {
+  /// name: the loader maps a name once. The plugin still needs that copy
+  /// (loaded alone, or before the other, it would not load), so one rule
+  /// holds for `pin` and `run`: a copy with the same bytes as the file that
+  /// runs is what should be there, and `pin` says nothing of it; `pin`
+  /// pins the file that runs, and the pinned deployment loads with
+  /// `requirePins`. Without the copy, `run` refuses the plugin and says to
+  /// copy it back.
+  @Test func pinPinsTheCopyThatRunsAndKeepsAnIdenticalCopyThePluginNeeds() throws {
     let deployment = try Deployment(["Networking"])
-    let dropIns = deployment.folder.path + "/dropins"
-    try FileManager.default.createDirectory(atPath: dropIns, withIntermediateDirectories: false)
-    for name in ["Auth", "AppContracts"] {
-      try FileManager.default.copyItem(
-        atPath: BuildProducts.library(name), toPath: dropIns + "/lib\(name).so")
-    }
+    let dropIns = try deployment.dropIns(["Auth", "AppContracts"])
     let path = try deployment.manifest(
       ["Networking"], pinned: false, members: #" "requirePins": true, "pluginFolders": ["dropins"],"#)
     let pin = try deployment.run("pin")
     #expect(pin.exited && pin.status == 0, "\(pin.stderr)")
     let copy = dropIns + "/libAppContracts.so"
     #expect(!pin.stdout.contains(copy), "\(pin.stdout)")
-    #expect(
-      pin.stderrLines == [
-        "plugboard: pin: warning: library \(copy) (needed by 'libAuth.so') is not pinned: it never runs, since a "
-          + "plugin loaded before 'libAuth.so' maps libAppContracts.so first, from \(deployment.contracts), and "
-          + "the dynamic loader maps a name once — remove the copy, or rebuild 'libAuth.so' against that library"
-      ])
+    #expect(pin.stderr == "", "\(pin.stderr)")
     let text = try String(contentsOfFile: path, encoding: .utf8)
     #expect(text.contains(#""libAppContracts.so": "\#(try digest(deployment.contracts))""#), "\(text)")
     #expect(!text.contains("dropins/libAppContracts.so"), "\(text)")
     let list = try deployment.run("list")
     #expect(list.exited && list.status == 0, "\(list.stderr)")
     #expect(list.stdout.contains("\nAuth 1.0.0  \(dropIns)/libAuth.so"), "\(list.stdout)")
+
+    try FileManager.default.removeItem(atPath: copy)
+    let run = try deployment.run("run")
+    #expect(run.status == ExitStatus.runBroken.rawValue, "\(run.stderr)")
+    #expect(
+      run.stderr.contains("copy the libAppContracts.so it was built against into \(dropIns)"), "\(run.stderr)"
+    )
+  }
+
+  /// A copy that differs from the file that runs makes the plugin run
+  /// against a library it was not built with; `pin` says so with advice
+  /// `run` accepts: replace the copy with one identical to the file that
+  /// runs (removing it would make `run` refuse the plugin), or rebuild.
+  @Test func pinWarnsOfADifferentCopyWithAdviceRunAccepts() throws {
+    let deployment = try Deployment(["Networking"])
+    let dropIns = try deployment.dropIns(["Auth", "AppContracts"])
+    let copy = dropIns + "/libAppContracts.so"
+    // Other bytes, the same library to the loader: a byte past the end.
+    let handle = try #require(FileHandle(forWritingAtPath: copy))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: [0])
+    try handle.close()
+    try deployment.manifest(["Networking"], pinned: false, members: #" "pluginFolders": ["dropins"],"#)
+    let pin = try deployment.run("pin")
+    #expect(pin.exited && pin.status == 0, "\(pin.stderr)")
+    #expect(
+      pin.stderrLines == [
+        "plugboard: pin: warning: library \(copy) (needed by 'libAuth.so') is not pinned: it never runs, since a "
+          + "plugin loaded before 'libAuth.so' maps libAppContracts.so first, from \(deployment.contracts), and "
+          + "the dynamic loader maps a name once; the two files differ — replace the copy with one identical "
+          + "to \(deployment.contracts) (keep a copy: without one, 'libAuth.so' is refused), or rebuild "
+          + "'libAuth.so' against that library"
+      ])
+    let list = try deployment.run("list")
+    #expect(list.exited && list.status == 0, "\(list.stderr)")
   }
 
   /// A stale library pin is refreshed in place, one no plugin needs any

@@ -63,17 +63,20 @@ struct PinCommand {
   }
 
   /// The copies a plugin ships that the loader never maps, since an
-  /// earlier plugin maps a library of that name: pinning one would vouch
-  /// for a file that does not run.
+  /// earlier plugin maps a different library of that name: pinning one
+  /// would vouch for a file that does not run. The advice keeps a copy
+  /// beside the plugin, since loading refuses a plugin that has none.
   private func reportShadowed(_ closure: LibraryClosure) {
     for library in closure.shadowed {
       let users = library.users.map { "'\(Terminal.sanitize($0))'" }.joined(separator: ", ")
       let name = library.file.split(separator: "/").last.map(String.init) ?? library.file
+      let runs = Terminal.sanitize(library.entry ?? "")
       console.err(
         "plugboard: pin: warning: library \(Terminal.sanitize(library.file)) (needed by \(users)) is not pinned: "
           + "it never runs, since a plugin loaded before \(users) maps \(Terminal.sanitize(name)) first, from "
-          + "\(Terminal.sanitize(library.entry ?? "")), and the dynamic loader maps a name once — remove "
-          + "the copy, or rebuild \(users) against that library")
+          + "\(runs), and the dynamic loader maps a name once; the two files differ — replace the copy with one "
+          + "identical to \(runs) (keep a copy: without one, \(users) \(library.users.count == 1 ? "is" : "are") "
+          + "refused), or rebuild \(users) against that library")
     }
   }
 

@@ -17,9 +17,11 @@ package struct LibraryClosure {
   /// own that is neither the system's nor the toolchain's, with the entry
   /// that finds them: they cannot be pinned (``Neighbours/Found``).
   package private(set) var unpinnable: [Library] = []
-  /// Copies a plugin ships that never run: a plugin loaded before it, in
-  /// every profile, maps a library of that name first, and the loader maps
-  /// a name once. `entry` holds the file that runs instead.
+  /// Copies a plugin ships that never run and differ from the file that
+  /// runs instead (in `entry`): a plugin loaded before it, in every
+  /// profile, maps a library of that name first, and the loader maps a
+  /// name once. An identical copy is not one: it is what lets the plugin
+  /// load alone, and loading refuses the plugin without it.
   package private(set) var shadowed: [Library] = []
   /// The libraries the plugins surveyed so far that load in every profile
   /// map, by name, in load order.
@@ -51,7 +53,10 @@ package struct LibraryClosure {
     for library in closure.libraries where library.origin == folder && !Neighbours.isTrusted(library.file) {
       if library.loadedByPlugin {
         guard let runs = mapped[library.name] else { continue }
-        if runs != library.file {
+        // The rule loading applies (``PluginNeeds/conflicts(plugin:)``):
+        // a copy with the bytes of the file that runs is that library, and
+        // the plugin needs it to load alone; only a different one is noted.
+        if runs != library.file && !PluginNeeds.sameContents(runs, library.file) {
           Self.note(Library(file: library.file, users: [user], entry: runs), in: &shadowed)
         } else if libraries.contains(where: { $0.file == runs }) {
           Self.note(Library(file: runs, users: [user]), in: &libraries)
