@@ -33,6 +33,39 @@ import Testing
         + "\(dlerror))")
   }
 
+  /// Under `requirePins`, a debug plugin whose run path finds the runtime's
+  /// debug library only in a toolchain outside this host's runtime folder
+  /// (an installed release host on a machine with the toolchain) cannot
+  /// load: no pin holds a library found there. It is told it was built in
+  /// debug, not to pin it, which would not make it load.
+  @Test func aDebugPluginFindingTheToolchainWhereNoPinHoldsItIsToldToBuildForRelease() throws {
+    let toolchain = "/srv/toolchains/swift/usr/lib/swift/linux"
+    let needs = PluginNeeds(
+      file: "/srv/plugins/libWeather.so", folder: "/srv/plugins", runPath: [toolchain, "$ORIGIN"],
+      needs: [
+        .init(
+          name: "libswiftSwiftOnoneSupport.so", own: toolchain + "/libswiftSwiftOnoneSupport.so",
+          inSystemFolder: false, loaded: nil, loader: nil)
+      ])
+    #expect(
+      LoadFailureExplanation.debugBuildProblem(needs)
+        == "could not be loaded: it was built in debug: it needs libswiftSwiftOnoneSupport.so, the Swift "
+        + "runtime's library for unoptimised code, which this host, built for release, does not load, and "
+        + "which its run path finds only in \(toolchain), outside this host's runtime folder and the plugin's "
+        + "own, where no pin can hold it, so that \"requirePins\" loads it nowhere — build the plugin for "
+        + "release (swift build -c release, and name its .build/release library in the manifest), or copy "
+        + "libswiftSwiftOnoneSupport.so from \(toolchain) into /srv/plugins and pin it (plugboard pin)")
+    // Beside the plugin, a pin holds it: the pinning message applies.
+    let beside = PluginNeeds(
+      file: needs.file, folder: needs.folder, runPath: needs.runPath,
+      needs: [
+        .init(
+          name: "libswiftSwiftOnoneSupport.so", own: "/srv/plugins/libswiftSwiftOnoneSupport.so",
+          inSystemFolder: false, loaded: nil, loader: nil)
+      ])
+    #expect(LoadFailureExplanation.debugBuildProblem(beside) == nil)
+  }
+
   /// `--release --manifest-only` writes the release build's manifest from
   /// plugins.json, run on a copy of the script and manifest (the script
   /// works in its checkout's root): every library named in `.build/release`,

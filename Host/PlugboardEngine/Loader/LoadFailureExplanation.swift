@@ -100,17 +100,29 @@ enum LoadFailureExplanation {
   /// missing.
   static let debugSupportLibrary = "libswiftSwiftOnoneSupport.so"
 
-  /// Why a plugin cannot load, known before opening it: it was built in
-  /// debug and nothing provides ``debugSupportLibrary`` (this host, built
-  /// for release, does not load it; its run path and the system's folders
-  /// do not hold it). Nil when it is not so. Told before what a pin would
+  /// Why a plugin cannot load under `requirePins`, known before opening
+  /// it: it was built in debug and nothing it may load provides
+  /// ``debugSupportLibrary`` (this host, built for release, does not load
+  /// it; the system's folders do not hold it; its run path finds it
+  /// nowhere, or only in a toolchain outside this host's runtime folder,
+  /// where no pin holds it). Nil when it is not so. Told before what a pin would
   /// say, since pinning such a plugin would not make it load.
   static func debugBuildProblem(_ needs: PluginNeeds?) -> String? {
     guard let needs,
       let need = needs.needs.first(where: { $0.name == debugSupportLibrary }),
-      need.own == nil, need.loaded == nil, !need.inSystemFolder
+      need.loaded == nil, !need.inSystemFolder
     else { return nil }
-    return "could not be loaded: " + debugBuild(needs)
+    guard let own = need.own else { return "could not be loaded: " + debugBuild(needs) }
+    // Beside the plugin a pin holds it, and in this host's runtime folder
+    // it is trusted: the pin's own message applies then.
+    let folder = FilePath.directory(of: own)
+    if folder == needs.folder || Neighbours.isTrusted(own) { return nil }
+    return "could not be loaded: it was built in debug: it needs \(debugSupportLibrary), the Swift runtime's "
+      + "library for unoptimised code, which this host, built for release, does not load, and which its run "
+      + "path finds only in \(folder), outside this host's runtime folder and the plugin's own, where no pin "
+      + "can hold it, so that \"requirePins\" loads it nowhere — build the plugin for release (swift build -c "
+      + "release, and name its .build/release library in the manifest), or copy \(debugSupportLibrary) from "
+      + "\(folder) into \(needs.folder) and pin it (plugboard pin)"
   }
 
   /// A debug plugin missing ``debugSupportLibrary``: copying "the library it
