@@ -84,7 +84,7 @@ package struct PluginVetting {
   /// The first link on the way to `absolute` that someone else could
   /// re-point (``LinkChase``), or nil; `thing` is what it leads to.
   func linkProblem(_ absolute: String, thing: String = "the plugin") -> String? {
-    LinkChase.problem(absolute, user: user, thing: thing, stake: Self.stake) { folderProblem($0) }
+    LinkChase.problem(absolute, user: user, thing: thing, stake: Self.stake)
   }
 
   /// The first link someone else could re-point on the way to `folder`, a

@@ -45,17 +45,30 @@ package enum FileTrust {
   static func folderProblem(
     _ folder: String, user: uid_t, thing: String, stake: String, exposed: Exposed = .nothing
   ) -> String? {
+    guard let status = status(folder) else {
+      return "lies in \(Terminal.sanitize(folder)), which cannot be examined"
+    }
+    return folderProblem(folder, status: status, user: user, thing: thing, stake: stake, exposed: exposed)
+  }
+
+  /// The same, for `folder` whose status is `status`, taken already (by
+  /// the loader model's link chase); `under` says the folder lies above
+  /// the one holding the thing ("lies under the folder").
+  static func folderProblem(
+    _ folder: String, status: stat, user: uid_t, thing: String, stake: String, exposed: Exposed = .nothing,
+    under: Bool = false
+  ) -> String? {
     let shown = Terminal.sanitize(folder)
-    guard let status = status(folder) else { return "lies in \(shown), which cannot be examined" }
+    let place = under ? "lies under the folder" : "lies in the folder"
     if let problem = ownership(
-      status, of: folder, what: "lies in the folder \(shown), which is", user: user, stake: stake)
+      status, of: folder, what: "\(place) \(shown), which is", user: user, stake: stake)
     {
       return problem
     }
     guard status.st_mode & (S_IWGRP | S_IWOTH) != 0 else { return nil }
     let sticky = status.st_mode & S_ISVTX != 0 && status.st_uid == 0
     let writable =
-      "lies in the folder \(shown), which is writable by \(writers(status, at: folder)) (\(describe(status)))"
+      "\(place) \(shown), which is writable by \(writers(status, at: folder)) (\(describe(status)))"
     switch (sticky, exposed) {
     case (true, .nothing): return nil
     case (true, .searchedByLoader):

@@ -1,3 +1,5 @@
+import PlugboardLoaderModel
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -8,73 +10,97 @@
 /// any link of `shared/current/libKeychain.so` chooses the file, though
 /// every folder of where it leads today is safe.
 ///
-/// A link must be owned by root or the user running plugboard, and lie in
-/// a folder that passes the folder check with no sticky exception
+/// The chase and its verdict are the loader model's
+/// (`plugboard_link_chase.h`), the one the launcher vets the host with, so
+/// the two never disagree about a link; this words the verdict. A link
+/// must be owned by root or the user running plugboard, and lie in a
+/// folder that passes the folder check with no sticky exception
 /// (``FileTrust/Exposed/link``), the folders above judged as usual.
 /// Shared by everything plugboard reads code or configuration from by a
 /// written path: plugins, drop-in folders, the manifest and setting files.
 package enum LinkChase {
-  /// As the kernel's limit on links followed in one path (`ELOOP`).
-  static let maximumLinks = 40
+  /// What the chase found on the way to a path.
+  package enum Verdict: Equatable, Sendable {
+    /// Every link on the way passes (or there is none); the path leads to
+    /// `resolved`.
+    case chased(resolved: String)
+    /// The path cannot be followed (a missing component, a loop, a path
+    /// too long): `error` is the errno. The caller's own opening reports
+    /// it.
+    case notFollowed(error: Int32)
+    /// `link`, on the way, is owned by `owner`, neither root nor the user.
+    case linkOwner(link: String, owner: uid_t)
+    /// `folder` holds `link` (or lies above its folder, `above`) and is
+    /// owned by someone else or writable by others, as `status` shows.
+    case folder(link: String, folder: String, above: Bool, rule: FolderRule, status: stat)
+
+    /// Why a folder on the way fails.
+    package enum FolderRule: Equatable, Sendable {
+      case owner
+      case writable
+    }
+
+    package static func == (left: Verdict, right: Verdict) -> Bool {
+      switch (left, right) {
+      case (.chased(let a), .chased(let b)): a == b
+      case (.notFollowed(let a), .notFollowed(let b)): a == b
+      case (.linkOwner(let a, let x), .linkOwner(let b, let y)): a == b && x == y
+      case (
+        .folder(let a, let f, let up, let rule, let status),
+        .folder(let b, let g, let up2, let rule2, let other)
+      ):
+        a == b && f == g && up == up2 && rule == rule2 && status.st_uid == other.st_uid
+          && status.st_mode == other.st_mode
+      default: false
+      }
+    }
+  }
+
+  /// Follows the absolute `path`, judging each link met against `user`
+  /// (besides root), with the loader model's chase.
+  package static func verdict(_ path: String, user: uid_t) -> Verdict {
+    var found = plugboard_link_verdict()
+    let rule = plugboard_link_chase(path, user, &found)
+    switch rule {
+    case PLUGBOARD_LINK_CHASED: return .chased(resolved: text(&found.resolved))
+    case PLUGBOARD_LINK_OWNER: return .linkOwner(link: text(&found.link), owner: found.status.st_uid)
+    case PLUGBOARD_LINK_FOLDER_OWNER, PLUGBOARD_LINK_FOLDER_WRITABLE:
+      return .folder(
+        link: text(&found.link), folder: text(&found.folder), above: found.above != 0,
+        rule: rule == PLUGBOARD_LINK_FOLDER_OWNER ? .owner : .writable, status: found.status)
+    default: return .notFollowed(error: found.error)
+    }
+  }
 
   /// The first link on the way to `path` that someone other than root and
   /// `user` could re-point, said as "is reached through the link L, which
   /// …"; nil when there is none, or when the path cannot be followed (a
   /// missing component, a loop: the caller's own opening reports that).
-  /// `above` judges the folders above a link's folder (a cache of verdicts
-  /// may answer); `thing` names what the path leads to.
-  static func problem(
-    _ path: String, user: uid_t, thing: String, stake: String, above: ((String) -> String?)? = nil
-  ) -> String? {
-    let above =
-      above ?? {
-        FileTrust.foldersProblem(from: $0, user: user, thing: "the link, and so \(thing)", stake: stake)
-      }
-    // Components still to walk, last first, and the folder reached so far
-    // as one path: extended and cut in place, because this runs for every
-    // plugin, manifest and setting file at each start-up.
-    var pending = Array(path.split(separator: "/", omittingEmptySubsequences: true).reversed())
-    var reached = "/"
-    var followed = 0
-    while let component = pending.popLast() {
-      if component == "." { continue }
-      if component == ".." {
-        // `/`'s parent is `/`, as the kernel has it.
-        reached = FilePath.directory(of: reached)
-        continue
-      }
-      let next = (reached == "/" ? "/" : reached + "/") + component
-      var status = stat()
-      guard lstat(next, &status) == 0 else { return nil }
-      guard status.st_mode & S_IFMT == S_IFLNK else {
-        reached = next
-        continue
-      }
-      followed += 1
-      guard followed <= maximumLinks, let target = FilePath.linkTarget(next) else { return nil }
-      if let problem = linkProblem(
-        next, status: status, folder: reached, user: user, thing: thing, stake: stake)
-        ?? (reached == "/" ? nil : above(FilePath.directory(of: reached)))
-      {
-        return "is reached through the link \(Terminal.sanitize(next)), which \(problem)"
-      }
-      if target.hasPrefix("/") { reached = "/" }
-      pending += target.split(separator: "/", omittingEmptySubsequences: true).reversed()
+  /// `thing` names what the path leads to, `stake` what whoever re-points
+  /// the link could do.
+  static func problem(_ path: String, user: uid_t, thing: String, stake: String) -> String? {
+    switch verdict(path, user: user) {
+    case .chased, .notFollowed: return nil
+    case .linkOwner(let link, let owner):
+      return
+        "is reached through the link \(Terminal.sanitize(link)), which is owned by uid \(owner), neither "
+        + "root nor the user running plugboard (uid \(user)); its owner can point it at another file and "
+        + "\(stake) — make root or yourself its owner: chown -h root \(Terminal.sanitize(link))"
+    case .folder(let link, let folder, let above, _, let status):
+      let problem =
+        FileTrust.folderProblem(
+          folder, status: status, user: user, thing: "the link, and so \(thing)", stake: stake,
+          exposed: above ? .nothing : .link, under: above)
+        // The chase and the folder check judge alike; should they not,
+        // the chase's refusal stands, said plainly.
+        ?? "\(above ? "lies under" : "lies in") the folder \(Terminal.sanitize(folder)) "
+        + "(\(FileTrust.describe(status))), which others can change — chmod go-w \(Terminal.sanitize(folder))"
+      return "is reached through the link \(Terminal.sanitize(link)), which \(problem)"
     }
-    return nil
   }
 
-  /// What is wrong with the link `link` itself or its folder, continuing
-  /// "the link L, which ".
-  private static func linkProblem(
-    _ link: String, status: stat, folder: String, user: uid_t, thing: String, stake: String
-  ) -> String? {
-    if status.st_uid != 0, status.st_uid != user {
-      return "is owned by uid \(status.st_uid), neither root nor the user running plugboard (uid \(user)); "
-        + "its owner can point it at another file and \(stake) — make root or yourself its owner: chown -h "
-        + "root \(Terminal.sanitize(link))"
-    }
-    return FileTrust.folderProblem(
-      folder, user: user, thing: "the link, and so \(thing)", stake: stake, exposed: .link)
+  /// The C string in the fixed buffer `buffer`, up to its first NUL.
+  private static func text<Buffer>(_ buffer: inout Buffer) -> String {
+    withUnsafeBytes(of: &buffer) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
   }
 }
