@@ -102,6 +102,68 @@ import Testing
     let fixture = try ClosureFixture(aRunPath: "$ORIGIN:$ORIGIN/shared/current", z: .byName)
     let manifest = try fixture.manifest()
     let shared = try sharedRelease(of: fixture)
+    try expectNeverRunsTheirs(fixture, manifest: manifest, shared: shared)
+  }
+
+  /// A neighbour the loader finds beside the plugin through a link that
+  /// another user flips between root's release and her own folder, over
+  /// and over, while `check` and `run` start: the link lies in a folder
+  /// others can write, so it is refused whatever it leads to at each
+  /// moment, and her library never runs.
+  @Test(
+    .enabled(if: compiler, "needs the toolchain's clang to build the libraries"),
+    .enabled(if: geteuid() == 0, "needs root, to give a folder and its library to another user"))
+  func aNeighbourLinkFlippedDuringStartNeverRunsAnotherUsersLibrary() throws {
+    let fixture = try ClosureFixture(z: .byName)
+    let manifest = try fixture.manifest()
+    let shared = try sharedRelease(of: fixture)
+    #expect(symlink("shared/current/libZ.so", fixture.path + "/libZ.so") == 0)
+    try expectNeverRunsTheirs(fixture, manifest: manifest, shared: shared)
+  }
+
+  /// What is vetted is what is loaded: the plugin's folder exchanged, over
+  /// and over, with a staged one whose plugin the vetting refuses (writable
+  /// by all, and bringing in `libZ.so`), while `check` and `run` start. The
+  /// loader is handed the plugin through the folder vetted, held open, and
+  /// only if its name there is still the file vetted: the staged plugin
+  /// never runs, whichever folder each look finds.
+  @Test(.enabled(if: compiler, "needs the toolchain's clang to build the libraries"))
+  func aFolderSwappedAfterVettingNeverLoadsTheUnvettedPlugin() throws {
+    let vetted = try ClosureFixture()
+    let staged = try ClosureFixture(z: .byName)
+    try FileManager.default.copyItem(atPath: staged.builtZ, toPath: staged.path + "/libZ.so")
+    #expect(chmod(staged.plugin, 0o666) == 0)
+    let top = try TemporaryDirectory()
+    let live = top.path + "/live"
+    let next = top.path + "/next"
+    #expect(rename(vetted.path, live) == 0)
+    #expect(rename(staged.path, next) == 0)
+    defer {
+      // Back where the fixtures remove them.
+      _ = rename(live, vetted.path)
+      _ = rename(next, staged.path)
+    }
+    let manifest = try top.write(
+      "plugins.json",
+      #"{ "formatVersion": 1, \#(BuildProducts.rootsMember) "plugins": [ "#
+        + #"{ "name": "Chain", "path": "live/libChain.so" } ] }"#)
+    let witness = try TemporaryDirectory()
+    let swapper = FolderSwapper(live, next)
+    defer { swapper.stop() }
+    for round in 0..<40 {
+      for command in ["check", "run"] {
+        let result = try Subprocess.plugboard([command, "--manifest", manifest], in: witness.path)
+        #expect(
+          !FileManager.default.fileExists(atPath: witness.path + "/ran-Z"),
+          "\(command), round \(round): the unvetted plugin ran: \(result.stdout)\(result.stderr)")
+      }
+    }
+  }
+
+  /// `check` and `run`, 20 times each, while another user flips
+  /// `shared/current` between root's release and her own folder holding
+  /// `libZ.so`: each refused, and her library never runs.
+  private func expectNeverRunsTheirs(_ fixture: ClosureFixture, manifest: String, shared: String) throws {
     let theirs = fixture.path + "/theirs"
     try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: false)
     try FileManager.default.copyItem(atPath: fixture.builtZ, toPath: theirs + "/libZ.so")

@@ -15,6 +15,8 @@ final class ELFFile {
   /// it reports for an unreadable file.
   private let descriptor: Int32?
   private let bytes: FileBytes?
+  /// The descriptor's status, when the opener had it.
+  private let status: stat?
 
   /// Opens the regular file at `path` (a final link refused, a FIFO or
   /// device refused without blocking).
@@ -27,7 +29,17 @@ final class ELFFile {
   init(path: String, descriptor: Int32?, status: stat?) {
     self.path = path
     self.descriptor = descriptor
+    self.status = status
     bytes = descriptor.map { FileBytes(descriptor: $0, status: status) }
+  }
+
+  /// The device and inode of the file read, the one `dlopen` must map;
+  /// nil when it could not be opened.
+  var identity: FileIdentity? {
+    if let status { return FileIdentity(status) }
+    var status = stat()
+    guard let descriptor, fstat(descriptor, &status) == 0 else { return nil }
+    return FileIdentity(status)
   }
 
   deinit {

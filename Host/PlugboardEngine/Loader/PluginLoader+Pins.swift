@@ -1,14 +1,18 @@
 /// The open stage: a pinned plugin through ``PinnedLibrary``, an unpinned
-/// one by path unless the manifest requires pins.
+/// one through its folder held open (``HeldFolder``) unless the manifest
+/// requires pins.
 extension PluginLoader {
-  /// `entry`'s library at `file` (absolute and canonical), opened; the
-  /// libraries that brought into the process are recorded as its.
+  /// `entry`'s library at `file` (absolute and canonical; `identity` the
+  /// device and inode of the file vetted), opened; the libraries that
+  /// brought into the process are recorded as its.
   /// - Throws: at stage `open`: the pin, or a neighbour's in `libraries`,
   ///   does not match (both digests shown), `requirePins` is set and the
-  ///   plugin or a neighbour has no pin, or `dlopen` failed
+  ///   plugin or a neighbour has no pin, an unpinned plugin's name in its
+  ///   folder leads to another file than the one vetted, or `dlopen` failed
   ///   (explained with `needs`, see ``LoadFailureExplanation``).
   func open(
-    _ entry: PluginEntry, _ file: String, requirePins: Bool, libraries: LibraryPins, needs: PluginNeeds?
+    _ entry: PluginEntry, _ file: String, identity: FileIdentity?, requirePins: Bool, libraries: LibraryPins,
+    needs: PluginNeeds?
   ) throws(DeploymentProblem) -> DynamicLibrary {
     defer { LoadedLibraries.attribute(to: entry.name, file: file) }
     guard let pin = entry.sha256 else {
@@ -24,7 +28,21 @@ extension PluginLoader {
               ? "listed plugin, or add an entry with its name and \"sha256\" to plugins (it was not opened)"
               : "plugin, or add plugins[\(entry.index)].sha256"))
       }
-      switch DynamicLibrary.open(file) {
+      let held: HeldFolder
+      switch identity.map({ HeldFolder.hold(file, vetted: $0) }) {
+      case .success(let folder): held = folder
+      case .failure(.changed), nil:
+        throw .plugin(
+          entry.name, file: file, stage: .open,
+          "was replaced after it was vetted: its name in \(Terminal.sanitize(FilePath.directory(of: file))) "
+            + "leads to another file now (it was not opened) — if the change is yours, run the command again")
+      case .failure(.unopenable(let failure)):
+        throw .plugin(
+          entry.name, file: file, stage: .open,
+          "cannot be opened through its folder: \(failure) (it was not opened)",
+          systemMessage: failure.reason)
+      }
+      switch held.open() {
       case .success(let library): return library
       case .failure(let error):
         throw .plugin(

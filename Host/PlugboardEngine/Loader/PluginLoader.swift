@@ -129,7 +129,8 @@ package struct PluginLoader {
     // dynamic section, the folders and owners of what it would map, its
     // entry symbol) stays above this line; below it the plugin's code runs.
     return try loadVetted(
-      entry, file: elf.path, needs: needs, requirePins: requirePins, libraries: vetting.libraryPins,
+      entry, file: elf.path, identity: elf.identity, needs: needs, requirePins: requirePins,
+      libraries: vetting.libraryPins,
       adopt: adopt)
   }
 
@@ -174,20 +175,22 @@ package struct PluginLoader {
     return needs
   }
 
-  /// Loads the vetted `file`: opens it (a pinned one through its pin, see
-  /// ``open(_:_:requirePins:libraries:needs:)``), finds its entry symbol
+  /// Loads the vetted `file`, whose device and inode are `identity`: opens
+  /// it (a pinned one through its pin, an unpinned one through its held
+  /// folder, see ``open(_:_:identity:requirePins:libraries:needs:)``), finds its entry symbol
   /// and descriptor, checks the descriptor's versions, name and shared
   /// module stamps, and calls `make_bundle`. Each step runs plugin code.
   private func loadVetted(
-    _ entry: PluginEntry, file: String, needs: PluginNeeds?, requirePins: Bool, libraries: LibraryPins,
-    adopt: ((String) throws(DeploymentProblem) -> PluginEntry?)?
+    _ entry: PluginEntry, file: String, identity: FileIdentity?, needs: PluginNeeds?, requirePins: Bool,
+    libraries: LibraryPins, adopt: ((String) throws(DeploymentProblem) -> PluginEntry?)?
   ) throws(DeploymentProblem) -> LoadedPlugin? {
     var entry = entry
     func failure(_ stage: LoadStage, _ detail: String, dlerror: String? = nil) -> DeploymentProblem {
       .plugin(entry.name, file: file, stage: stage, detail, systemMessage: dlerror)
     }
     progress.stage(.open, entry.name, file: file)
-    let library = try open(entry, file, requirePins: requirePins, libraries: libraries, needs: needs)
+    let library = try open(
+      entry, file, identity: identity, requirePins: requirePins, libraries: libraries, needs: needs)
     progress.stage(.findEntry, entry.name, file: file)
     let descriptor = try findDescriptor(in: library, file: file, failure: failure)
     progress.stage(.checkVersions, entry.name, file: file)

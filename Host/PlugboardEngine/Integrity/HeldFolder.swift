@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The folder of an unpinned plugin, held open by a descriptor for the rest
+/// of the process, through which the dynamic loader is handed the plugin:
+/// `/proc/self/fd/<dirfd>/lib….so`. The loader's `$ORIGIN` is then the held
+/// folder, so the plugin and the neighbours it finds beside it come from
+/// the folder that was vetted, whatever any link or folder name on the
+/// written or canonical path leads to by the time `dlopen` runs; and the
+/// plugin's name in it must still be the very file vetted (its device and
+/// inode), or nothing is opened.
+///
+/// What is left: the names inside the held folder, which only root and the
+/// user running plugboard can change (the folder passed the folder check).
+/// A pinned plugin is loaded from sealed copies instead (``PinnedLibrary``).
+///
+/// The descriptors are never closed: the loader keeps the name it was
+/// given for each object it mapped, and matches a later `dlopen` of the
+/// same name against it, so a descriptor number reused for another folder
+/// would hand a later plugin the library loaded from this one. One is
+/// held per folder, however many plugins it holds.
+struct HeldFolder {
+  /// What the loader is given: the plugin's name in the held folder.
+  let libraryPath: String
+  /// The held folder, as the loader names it and what it maps from it.
+  let loaderFolder: String
+  /// The folder's canonical path, for messages.
+  let folder: String
+
+  /// Why the plugin was not handed to the loader.
+  enum Failure: Error, Equatable {
+    /// The folder could not be opened, or the plugin's name in it examined.
+    case unopenable(SystemCallError)
+    /// The plugin's name in its folder is no longer the file vetted
+    /// (replaced, or a link now).
+    case changed
+  }
+
+  /// Folder descriptors by the folder's device and inode.
+  private static let held = Mutex<[FileIdentity: Int32]>([:])
+
+  /// Holds the folder of `file` (canonical) and checks that its name there
+  /// is the file whose identity is `vetted`. Without `/proc`, the loader is
+  /// given `file` itself, as before there was a folder to hold.
+  static func hold(_ file: String, vetted: FileIdentity) -> Result<HeldFolder, Failure> {
+    let folder = FilePath.directory(of: file)
+    let name = String(file[file.index(after: file.lastIndex(of: "/") ?? file.startIndex)...])
+    let opened = Glibc.open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    guard opened >= 0 else { return .failure(.unopenable(SystemCallError("open \(folder)"))) }
+    var status = stat()
+    guard fstat(opened, &status) == 0 else {
+      let failure = SystemCallError("stat \(folder)")
+      close(opened)
+      return .failure(.unopenable(failure))
+    }
+    let descriptor = held.withLock { held in
+      if let known = held[FileIdentity(status)] {
+        close(opened)
+        return known
+      }
+      held[FileIdentity(status)] = opened
+      return opened
+    }
+    var named = stat()
+    guard fstatat(descriptor, name, &named, AT_SYMLINK_NOFOLLOW) == 0 else {
+      return .failure(.unopenable(SystemCallError("stat \(file)")))
+    }
+    guard named.st_mode & S_IFMT == S_IFREG, FileIdentity(named) == vetted else { return .failure(.changed) }
+    let throughDescriptor = "/proc/self/fd/\(descriptor)"
+    let loaderFolder = access(throughDescriptor, F_OK) == 0 ? throughDescriptor : folder
+    return .success(
+      HeldFolder(libraryPath: loaderFolder + "/" + name, loaderFolder: loaderFolder, folder: folder))
+  }
+
+  /// Opens the plugin: every symbol bound now, local, never unloaded (as
+  /// ``DynamicLibrary/open(_:)``). The loaded libraries are recorded, and
+  /// the loader's message told, by their real folder's name.
+  func open() -> Result<DynamicLibrary, DynamicLoaderError> {
+    guard loaderFolder != folder else { return DynamicLibrary.open(libraryPath) }
+    LoadedLibraries.expect(libraryPath, file: folder + libraryPath.dropFirst(loaderFolder.count))
+    return DynamicLibrary.open(libraryPath).mapError { error in
+      DynamicLoaderError(text: error.text.replacingOccurrences(of: loaderFolder + "/", with: folder + "/"))
+    }
+  }
+}
+
+/// A file's device and inode: the same file, whatever path leads to it.
+struct FileIdentity: Hashable, Sendable {
+  let device: UInt64
+  let inode: UInt64
+
+  init(_ status: stat) {
+    device = UInt64(status.st_dev)
+    inode = UInt64(status.st_ino)
+  }
+}
