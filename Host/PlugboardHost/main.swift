@@ -16,8 +16,8 @@ let launch = LauncherHandoff.take()
 StandardStreams.closeInheritedDescriptors(keeping: launch?.descriptorCount ?? 0)
 StandardStreams.secure()
 // A process given a secret setting leaves no core file and admits no
-// debugger of the same user.
-DeploymentConfigurator.hidesProcessHoldingSecrets = true
+// debugger of the same user. The command line adds its own settings.
+let settings = HostSettings(hidesProcessHoldingSecrets: true)
 let arguments = Array(CommandLine.arguments.dropFirst())
 // Parsed once: the supervising parent and the command read the same result.
 let invocation = Plugboard.parse(arguments)
@@ -30,4 +30,4 @@ if let status = Plugboard.superviseIfNeeded(invocation, launch: launch) { Plugbo
 // In the process that runs the command (unsupervised, or the child), still
 // single-threaded; the supervising parent keeps its small table.
 StandardStreams.reserveHighDescriptors()
-Plugboard.exit(await Plugboard.main(invocation))
+Plugboard.exit(await Plugboard.main(invocation, settings: settings))

@@ -12,7 +12,7 @@ import Testing
         #"{"formatVersion": 1, "pluginRoots": ["/nonexistent"], "hookTimeout": 0.25, "plugins": []}"#.utf8),
       path: "/virtual/plugins.json"
     ).get()
-    let deployment = Deployment.bringUp(manifest)
+    let deployment = Deployment.bringUp(manifest, settings: HostSettings())
     #expect(deployment.container.disposeTimeout == .milliseconds(250))
     #expect(deployment.container.makeScope().disposeTimeout == .milliseconds(250))
     #expect(deployment.container.makeScope(disposeTimeout: .seconds(1)).disposeTimeout == .seconds(1))

@@ -48,7 +48,8 @@ import Testing
     let problem = DeploymentProblem(
       stage: .assemble, plugin: "Debug", file: entry.path, message: "plugin 'Debug': assemble failed")
     deployment = Deployment(
-      manifest: deployment.manifest, outcomes: [.failed(entry, problem)], container: deployment.container)
+      manifest: deployment.manifest, outcomes: [.failed(entry, problem)], container: deployment.container,
+      settings: deployment.settings)
     let findings = DeploymentChecker(deployment, environment: [:]).check().findings
     let optional = try #require(findings.first { $0.kind == .optionalPluginFailed })
     #expect(

@@ -24,9 +24,12 @@ struct CheckCommand {
   let console: any Console
   /// Where bring-up reports its stages, and the command when its report starts.
   let progress: ProgressReporter
+  /// What the command line chose, for bring-up.
+  let settings: HostSettings
 
   func execute() async -> ExitStatus.RawValue {
-    let request = DeploymentRequest(options: options, command: CommandSpec.check.name, progress: progress)
+    let request = DeploymentRequest(
+      options: options, command: CommandSpec.check.name, progress: progress, settings: settings)
     let manifest: Manifest
     switch request.manifest() {
     case .success(let read): manifest = read
@@ -47,7 +50,8 @@ struct CheckCommand {
       options.profile != nil || manifest.profiles.isEmpty
       ? [chosen] : manifest.profiles.map(Self.checking(in: manifest))
     let summary = await CheckSummary.check(
-      manifest, profiles: profiles, probe: PluginProbe(), resolving: options.isSet(.resolve))
+      manifest, profiles: profiles, probe: PluginProbe(), resolving: options.isSet(.resolve),
+      settings: settings)
     progress.report(.reporting)
     if options.isSet(.json) {
       console.out(JSONText.encode(summary))

@@ -21,6 +21,8 @@ struct DeploymentRequest {
   /// Where bring-up reports its stages: the process's, which a supervised
   /// child attached to its parent.
   let progress: ProgressReporter
+  /// What the command line chose: the default logger's level, and more.
+  let settings: HostSettings
   var environment: [String: String] = ProcessInfo.processInfo.environment
 
   func manifest() -> Result<Manifest, Failure> {
@@ -38,7 +40,8 @@ struct DeploymentRequest {
   func bringUp() -> Result<Deployment, Failure> {
     manifest().flatMap { manifest in
       profile(for: manifest).map {
-        Deployment.bringUp(manifest, profile: $0, loader: PluginLoader(progress: progress))
+        Deployment.bringUp(
+          manifest, profile: $0, loader: PluginLoader(progress: progress), settings: settings)
       }
     }
   }

@@ -16,6 +16,8 @@ struct ExplainCommand {
   let console: any Console
   /// Where bring-up reports its stages, and the command when its report starts.
   let progress: ProgressReporter
+  /// What the command line chose, for bring-up.
+  let settings: HostSettings
 
   func execute() -> ExitStatus.RawValue {
     if options.isSet(.typeNames) { return printTypeNames() }
@@ -58,7 +60,8 @@ struct ExplainCommand {
   /// The deployment, brought up as for `run`; a broken manifest still
   /// gets `--json`'s document, with its problems.
   private func bringUp(query: String, json: Bool) -> Step<Deployment> {
-    let request = DeploymentRequest(options: options, command: CommandSpec.explain.name, progress: progress)
+    let request = DeploymentRequest(
+      options: options, command: CommandSpec.explain.name, progress: progress, settings: settings)
     switch request.bringUp() {
     case .success(let brought): return .next(brought)
     case .failure(.manifest(let error)) where json:
@@ -162,7 +165,8 @@ struct ExplainCommand {
   /// for a key press. Nothing when the deployment cannot be brought up: a
   /// completion prints no errors (the scripts discard standard error).
   private func printTypeNames() -> ExitStatus.RawValue {
-    let request = DeploymentRequest(options: options, command: CommandSpec.explain.name, progress: progress)
+    let request = DeploymentRequest(
+      options: options, command: CommandSpec.explain.name, progress: progress, settings: settings)
     let deployment: Deployment
     switch request.bringUp() {
     case .success(let brought): deployment = brought

@@ -13,6 +13,8 @@ struct GraphCommand {
   let console: any Console
   /// Where bring-up reports its stages, and the command when its report starts.
   let progress: ProgressReporter
+  /// What the command line chose, for bring-up.
+  let settings: HostSettings
 
   func execute() -> ExitStatus.RawValue {
     let format = options[.format] ?? "dot"
@@ -25,7 +27,8 @@ struct GraphCommand {
       for line in error.lines { console.err(line) }
       return ExitStatus.misuse.rawValue
     }
-    let request = DeploymentRequest(options: options, command: CommandSpec.graph.name, progress: progress)
+    let request = DeploymentRequest(
+      options: options, command: CommandSpec.graph.name, progress: progress, settings: settings)
     let deployment: Deployment
     switch request.bringUp() {
     case .success(let brought): deployment = brought

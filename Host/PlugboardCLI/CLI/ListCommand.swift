@@ -8,9 +8,12 @@ struct ListCommand {
   let console: any Console
   /// Where bring-up reports its stages, and the command when its report starts.
   let progress: ProgressReporter
+  /// What the command line chose, for bring-up.
+  let settings: HostSettings
 
   func execute() -> ExitStatus.RawValue {
-    let request = DeploymentRequest(options: options, command: CommandSpec.list.name, progress: progress)
+    let request = DeploymentRequest(
+      options: options, command: CommandSpec.list.name, progress: progress, settings: settings)
     let listing: DeploymentListing
     var warnings: [String] = []
     switch request.bringUp() {

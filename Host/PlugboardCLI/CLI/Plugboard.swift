@@ -38,7 +38,8 @@ package enum Plugboard {
     plugboard_exit(status)
   }
 
-  /// Runs the command `arguments` (without the program name) describe.
+  /// Runs the command `invocation` describes, with `settings`, which the
+  /// command line's own (`--quiet`, `--verbose`, `--log-level`) complete.
   /// - Returns: the exit status (see ``ExitStatus``; `run` returns the
   ///   application's own status once it ran).
   ///
@@ -46,15 +47,10 @@ package enum Plugboard {
   /// pipe) fails the command: it is reported on standard error, and a
   /// status of 0 becomes 1, so a script never takes a lost report for a
   /// healthy one.
-  package static func main(_ arguments: [String], console: any Console = StandardConsole()) async -> Int32 {
-    await main(parse(arguments), console: console)
-  }
-
-  /// ``main(_:console:)`` for a command line already parsed.
-  package static func main(_ invocation: ParsedInvocation, console: any Console = StandardConsole()) async
-    -> Int32
-  {
-    let status = await execute(invocation.result, console: console)
+  package static func main(
+    _ invocation: ParsedInvocation, settings: HostSettings, console: any Console = StandardConsole()
+  ) async -> Int32 {
+    let status = await execute(invocation.result, settings: settings, console: console)
     guard let failure = console.finish() else { return status }
     let command =
       CommandSpec.all.first { $0.name == invocation.arguments.first }.map { "\($0.name): " } ?? ""
@@ -62,7 +58,9 @@ package enum Plugboard {
     return status == ExitStatus.healthy.rawValue ? ExitStatus.problems.rawValue : status
   }
 
-  private static func execute(_ parsed: Result<Invocation, UsageError>, console: any Console) async -> Int32 {
+  private static func execute(
+    _ parsed: Result<Invocation, UsageError>, settings: HostSettings, console: any Console
+  ) async -> Int32 {
     let invocation: Invocation
     switch parsed {
     case .success(let parsed): invocation = parsed
@@ -82,25 +80,35 @@ package enum Plugboard {
       // The commands that bring a deployment up report to the process's
       // reporter, which a supervised child attached to its parent at start.
       let progress = ProgressReporter.process
-      if Supervisor.supervisedCommands.contains(name),
-        let status = prepareFeedback(options, command: name, console: console, progress: progress)
-      {
-        return status
+      var settings = settings
+      if Supervisor.supervisedCommands.contains(name) {
+        switch prepareFeedback(options, command: name, progress: progress, settings: settings) {
+        case .success(let chosen): settings = chosen
+        case .failure(let error):
+          for line in error.lines { console.err(line) }
+          return ExitStatus.of(.misuse, command: name)
+        }
       }
+      let console = settings.verbosity == .quiet ? QuietConsole(console) : console
       // Whatever path the command took, no plugin code runs after it.
       defer { progress.report(.reporting) }
       if Supervisor.supervisedCommands.contains(name) { progress.divertPluginOutput() }
       switch name {
       case CommandSpec.run.name:
-        return await RunCommand(options: options, console: console, progress: progress).execute()
+        return await RunCommand(options: options, console: console, progress: progress, settings: settings)
+          .execute()
       case CommandSpec.list.name:
-        return ListCommand(options: options, console: console, progress: progress).execute()
+        return ListCommand(options: options, console: console, progress: progress, settings: settings)
+          .execute()
       case CommandSpec.check.name:
-        return await CheckCommand(options: options, console: console, progress: progress).execute()
+        return await CheckCommand(options: options, console: console, progress: progress, settings: settings)
+          .execute()
       case CommandSpec.explain.name:
-        return ExplainCommand(options: options, console: console, progress: progress).execute()
+        return ExplainCommand(options: options, console: console, progress: progress, settings: settings)
+          .execute()
       case CommandSpec.graph.name:
-        return GraphCommand(options: options, console: console, progress: progress).execute()
+        return GraphCommand(options: options, console: console, progress: progress, settings: settings)
+          .execute()
       case CommandSpec.pin.name: return PinCommand(options: options, console: console).execute()
       case CommandSpec.reload.name: return ReloadCommand(options: options, console: console).execute()
       case CommandSpec.new.name: return NewCommand(options: options, console: console).execute()

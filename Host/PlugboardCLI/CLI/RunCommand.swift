@@ -19,13 +19,16 @@ struct RunCommand {
   let console: any Console
   /// Where bring-up reports its stages, and the command when its report starts.
   let progress: ProgressReporter
+  /// What the command line chose, for bring-up.
+  let settings: HostSettings
 
   func execute() async -> ExitStatus.RawValue {
     if let refusal = writePidFile() {
       console.err("plugboard: run: \(refusal.message)")
       return ExitStatus.runBroken.rawValue
     }
-    let request = DeploymentRequest(options: options, command: CommandSpec.run.name, progress: progress)
+    let request = DeploymentRequest(
+      options: options, command: CommandSpec.run.name, progress: progress, settings: settings)
     do throws(RunFailure) {
       let deployment: Deployment
       switch request.bringUp() {

@@ -2,7 +2,7 @@ import PlugboardEngine
 import PlugboardKit
 
 // `--log-level` and its environment variable are the command line's; the
-// engine takes the level they choose (``LogLevelChoice/current``).
+// engine takes the level they choose (``HostSettings/logLevel``).
 extension LogLevelChoice {
   /// The level the flag or the environment sets, nil when neither does; a
   /// misspelt level in either is a usage error.

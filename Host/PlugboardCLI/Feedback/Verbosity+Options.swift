@@ -1,6 +1,6 @@
 import PlugboardEngine
 
-// The engine keeps the verbosity in effect; reading it from the command
+// The engine takes the verbosity as a value (``HostSettings``); reading it from the command
 // line is the CLI's.
 extension Verbosity {
   /// The verbosity `options` ask for; `--quiet` with `--verbose` is a

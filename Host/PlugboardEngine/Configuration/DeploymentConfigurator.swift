@@ -12,25 +12,12 @@ import Synchronization
 /// with no value, a value of the wrong type, a setting it does not
 /// declare) fails at this stage, before any of its assemblies run.
 package enum DeploymentConfigurator {
-  /// Whether a process that was given a secret setting's value is made
-  /// non-dumpable (`PR_SET_DUMPABLE`): no core file holds the secret, and
-  /// no other process of the same user can attach to it or read its
-  /// memory. The `plugboard` command sets it; a program embedding the host
-  /// decides for its own process. Crash reports keep the crash line but,
-  /// unless plugboard runs as root, lose the Swift runtime's backtrace,
-  /// which reads the crashed process's memory.
-  package static var hidesProcessHoldingSecrets: Bool {
-    get { hides.load(ordering: .relaxed) }
-    set { hides.store(newValue, ordering: .relaxed) }
-  }
-
-  /// A process-wide setting (the process is what becomes non-dumpable),
-  /// set by its `main` and read while plugins are configured.
-  private static let hides = Atomic<Bool>(false)
-
+  /// Configures each loaded plugin of `outcomes`; with
+  /// `hidingProcessHoldingSecrets` (``HostSettings/hidesProcessHoldingSecrets``),
+  /// the process becomes non-dumpable once it holds a secret.
   static func configure(
     _ outcomes: [PluginOutcome], profile: ProfileDeclaration?, resolver: ConfigurationResolver,
-    progress: ProgressReporter
+    progress: ProgressReporter, hidingProcessHoldingSecrets: Bool
   ) -> (outcomes: [PluginOutcome], configurations: [ResolvedConfiguration]) {
     var result = outcomes
     var configurations: [ResolvedConfiguration] = []
@@ -43,7 +30,7 @@ package enum DeploymentConfigurator {
       resolved.fileProblems = resolver.fileProblems(of: plugin.entry, declarations: plugin.bundle.settings)
       configurations.append(resolved)
       forgetSecrets(of: plugin, resolved)
-      if hidesProcessHoldingSecrets, holdsSecret(resolved) { hideProcess() }
+      if hidingProcessHoldingSecrets, holdsSecret(resolved) { hideProcess() }
       if let problem = problem(of: plugin, resolved, progress: progress) {
         result[index] = .failed(plugin.entry, problem)
       }

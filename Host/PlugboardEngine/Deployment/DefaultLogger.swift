@@ -10,10 +10,10 @@ enum DefaultLogger {
   /// Where the default is registered, which `list` and `explain` show.
   static let registrationFile = #fileID
 
-  /// Registers the default logger in `container`, attributed to no plugin.
-  static func register(into container: Container, manifest: Manifest) {
-    let level = LogLevelChoice.level(
-      override: LogLevelChoice.current, manifest: manifest.logLevel, verbosity: Verbosity.current)
+  /// Registers the default logger in `container`, attributed to no plugin,
+  /// at the level `settings` choose for `manifest`.
+  static func register(into container: Container, settings: HostSettings, manifest: Manifest) {
+    let level = settings.logLevel(for: manifest)
     container.assembling(plugin: nil) {
       container.register((any Logger).self) { _ -> any Logger in
         // To plugboard's own copy of standard error, which plugin code that

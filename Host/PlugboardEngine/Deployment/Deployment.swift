@@ -24,16 +24,23 @@ package struct Deployment {
   /// (validation, the application, its hooks) is: the loader's (see
   /// ``PluginLoader/progress``).
   package internal(set) var progress = ProgressReporter.process
+  /// The settings it was brought up with, which the plugins probed for it
+  /// are brought up with too.
+  package internal(set) var settings: HostSettings
 
   /// Loads every enabled plugin of `manifest`, then assembles those that
   /// loaded: all register first, then each one's `loaded(resolver:)` runs,
   /// so a plugin may look at the whole graph there. The manifest's
   /// `activeProfile` is the profile.
-  package static func bringUp(_ manifest: Manifest, loader: PluginLoader = PluginLoader()) -> Deployment {
+  package static func bringUp(
+    _ manifest: Manifest, loader: PluginLoader = PluginLoader(), settings: HostSettings
+  )
+    -> Deployment
+  {
     let profile = manifest.activeProfile.flatMap(manifest.profile(named:)).map {
       ActiveProfile($0, source: .manifest, manifestDefault: manifest.activeProfile)
     }
-    return bringUp(manifest, profile: profile, loader: loader)
+    return bringUp(manifest, profile: profile, loader: loader, settings: settings)
   }
 
   /// Brings `manifest` up in `profile`: only the plugins that load in it
@@ -43,9 +50,11 @@ package struct Deployment {
   /// applied after every plugin registered and before any
   /// `loaded(resolver:)` runs. With `enforcingRequirements`
   /// false, plugins' requirements are ignored and plugins assemble in load
-  /// order (a plugin probed alone).
+  /// order (a plugin probed alone). `settings` choose the default logger's
+  /// level and whether a process holding a secret hides itself.
   package static func bringUp(
     _ manifest: Manifest, profile: ActiveProfile?, loader: PluginLoader = PluginLoader(),
+    settings: HostSettings,
     enforcingRequirements: Bool = true, configuration: ConfigurationResolver = ConfigurationResolver()
   ) -> Deployment {
     let container = Container()
@@ -56,11 +65,12 @@ package struct Deployment {
     // the scopes plugins make inherit it.
     if let limit = manifest.hookTimeout { container.disposeTimeout = limit }
     // First, so that a plugin's own Logger replaces it.
-    DefaultLogger.register(into: container, manifest: manifest)
+    DefaultLogger.register(into: container, settings: settings, manifest: manifest)
     var profileProblems: [DeploymentProblem] = []
     let loaded = loader.loadAll(manifest, profile: profile?.name)
     let configured = DeploymentConfigurator.configure(
-      loaded.outcomes, profile: profile?.declaration, resolver: configuration, progress: loader.progress)
+      loaded.outcomes, profile: profile?.declaration, resolver: configuration, progress: loader.progress,
+      hidingProcessHoldingSecrets: settings.hidesProcessHoldingSecrets)
     let order = AssemblyOrder(configured.outcomes, enforcingRequirements: enforcingRequirements)
     let outcomes = DeploymentAssembler.assemble(
       configured.outcomes, order: order, into: container, progress: loader.progress
@@ -86,7 +96,8 @@ package struct Deployment {
         manifest.decorators, profile: profile?.declaration, to: container, manifest: manifest.path,
         failedPlugins: failed, notLoaded: notLoaded, subject: .decorators)
     }
-    var deployment = Deployment(manifest: manifest, outcomes: outcomes, container: container)
+    var deployment = Deployment(
+      manifest: manifest, outcomes: outcomes, container: container, settings: settings)
     deployment.profile = profile
     deployment.profileProblems = profileProblems
     deployment.folderProblems = loaded.folderProblems

@@ -61,7 +61,7 @@ public struct EmbeddedDeployment {
     progress.announceLimits(of: read)
     switch ProfileChooser.choose(for: read, option: profile, environment: environment) {
     case .success(let chosen):
-      let deployment = Deployment.bringUp(read, profile: chosen)
+      let deployment = Deployment.bringUp(read, profile: chosen, settings: HostSettings())
       // Bring-up is over: when supervised, the program's own work follows,
       // and its ending (an exit with its status) is not a plugin's.
       progress.report(.reporting)

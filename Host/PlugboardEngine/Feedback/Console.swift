@@ -28,18 +28,16 @@ extension Console {
 }
 
 extension Console {
-  /// Writes a warning line to standard error, unless `--quiet` was given:
-  /// `--quiet` prints only errors. Every warning a deployment command
-  /// prints goes through here (`plugboard: run: warning: …`).
+  /// Writes a warning line to standard error, unless `--quiet` was given
+  /// (``QuietConsole``): `--quiet` prints only errors. Every warning a
+  /// deployment command prints goes through here (`plugboard: run: warning: …`).
   package func warn(_ line: String) {
-    guard Verbosity.current != .quiet else { return }
     diagnostic(line, priority: .warning)
   }
 
   /// Writes an informational line (not a warning, not an error) to
-  /// standard error, unless `--quiet` was given.
+  /// standard error, unless `--quiet` was given (``QuietConsole``).
   package func info(_ line: String) {
-    guard Verbosity.current != .quiet else { return }
     diagnostic(line, priority: .info)
   }
 }

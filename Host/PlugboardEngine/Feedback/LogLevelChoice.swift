@@ -1,5 +1,4 @@
 import PlugboardKit
-import Synchronization
 
 /// The level of plugboard's default ``StandardErrorLogger``: `--log-level`,
 /// else `PLUGBOARD_LOG_LEVEL`, else the manifest's `"logLevel"`, else
@@ -26,14 +25,4 @@ package enum LogLevelChoice {
     case .normal: return level
     }
   }
-
-  /// The override the command line and environment of the command being
-  /// run set; nil when neither does. Set once, before anything is brought
-  /// up (as ``Verbosity/current``).
-  package static var current: LogLevel? {
-    get { LogLevel(rawValue: chosen.load(ordering: .relaxed)) }
-    set { chosen.store(newValue?.rawValue ?? -1, ordering: .relaxed) }
-  }
-
-  private static let chosen = Atomic<Int>(-1)
 }

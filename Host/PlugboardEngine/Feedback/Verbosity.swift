@@ -1,5 +1,3 @@
-import Synchronization
-
 /// How much a deployment command says on standard error besides its
 /// errors: `--quiet` only errors, `--verbose` every stage with its time
 /// (see ``StageFeedback``). Errors are always printed.
@@ -13,15 +11,4 @@ package enum Verbosity: UInt8, Sendable {
   package static let verboseFlag = "--verbose"
   /// `--quiet`: errors only, and the log level raised to error.
   package static let quietFlag = "--quiet"
-
-  private static let chosen = Atomic<UInt8>(Verbosity.normal.rawValue)
-
-  /// The verbosity of the command being run in this process: set once,
-  /// before it brings anything up, and read wherever a warning or an
-  /// informational line is printed (``Console/warn(_:)``).
-  package static var current: Verbosity {
-    get { Verbosity(rawValue: chosen.load(ordering: .relaxed)) ?? .normal }
-    set { chosen.store(newValue.rawValue, ordering: .relaxed) }
-  }
-
 }
