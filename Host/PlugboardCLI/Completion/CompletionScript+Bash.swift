@@ -14,33 +14,10 @@ extension CompletionScript {
     let otherValues = options.filter {
       $0.valueName != nil && !takesPath($0) && $0.choices.isEmpty && $0.name != OptionSpec.profile.name
     }.map(\.name)
-    let cases = commands.map { spec in
-      let words = offeredOptions(spec).map(\.name) + ["--help"]
-      let positional = positionalValues(spec)
-      var values = positional.isEmpty ? "" : #" values=\#(bashQuoted(positional.joined(separator: " ")));"#
-      if let query = positionalQuery(spec) {
-        // Only for a word that is no option: asking brings the deployment up.
-        values =
-          #" if [[ "$cur" != -* ]]; then values="$(_plugboard_ask \#(bashQuoted(query.forwardedWord)) "#
-          + #"\#(query.argumentWords))"; fi;"#
-      }
-      return "    \(spec.name)) opts=\(bashQuoted(words.joined(separator: " ")));\(values) ;;"
-    }
+    let cases = commands.map(bashCase)
     return """
       # bash completion for plugboard; load with: eval "$(plugboard completion bash)"
-      # Asks the plugboard being completed (the line's first word) for names
-      # only the deployment knows, passing on the line's options named in $1
-      # (the last of each, as the parser would refuse two).
-      _plugboard_ask() {
-        local forwarded=" $1 " passed=() j
-        local -A given=()
-        shift
-        for ((j = 1; j < COMP_CWORD - 1; j++)); do
-          if [[ "$forwarded" == *" ${COMP_WORDS[j]} "* ]]; then given["${COMP_WORDS[j]}"]="${COMP_WORDS[j + 1]}"; fi
-        done
-        for j in "${!given[@]}"; do passed+=("$j" "${given[$j]}"); done
-        "${COMP_WORDS[0]}" "$@" "${passed[@]}" 2>/dev/null
-      }
+      \(bashAsk)
       _plugboard() {
         local cur="${COMP_WORDS[COMP_CWORD]}" prev="" command="" opts="" values="" i
         if ((COMP_CWORD > 0)); then prev="${COMP_WORDS[COMP_CWORD - 1]}"; fi
@@ -78,6 +55,38 @@ extension CompletionScript {
 
       """
   }
+
+  /// The `case` arm of `spec`'s command: the options it offers and the
+  /// values of its positional argument.
+  private static func bashCase(_ spec: CommandSpec) -> String {
+    let words = offeredOptions(spec).map(\.name) + ["--help"]
+    let positional = positionalValues(spec)
+    var values = positional.isEmpty ? "" : #" values=\#(bashQuoted(positional.joined(separator: " ")));"#
+    if let query = positionalQuery(spec) {
+      // Only for a word that is no option: asking brings the deployment up.
+      values =
+        #" if [[ "$cur" != -* ]]; then values="$(_plugboard_ask \#(bashQuoted(query.forwardedWord)) "#
+        + #"\#(query.argumentWords))"; fi;"#
+    }
+    return "    \(spec.name)) opts=\(bashQuoted(words.joined(separator: " ")));\(values) ;;"
+  }
+
+  /// `_plugboard_ask`, which the script's other functions call.
+  private static let bashAsk = """
+    # Asks the plugboard being completed (the line's first word) for names
+    # only the deployment knows, passing on the line's options named in $1
+    # (the last of each, as the parser would refuse two).
+    _plugboard_ask() {
+      local forwarded=" $1 " passed=() j
+      local -A given=()
+      shift
+      for ((j = 1; j < COMP_CWORD - 1; j++)); do
+        if [[ "$forwarded" == *" ${COMP_WORDS[j]} "* ]]; then given["${COMP_WORDS[j]}"]="${COMP_WORDS[j + 1]}"; fi
+      done
+      for j in "${!given[@]}"; do passed+=("$j" "${given[$j]}"); done
+      "${COMP_WORDS[0]}" "$@" "${passed[@]}" 2>/dev/null
+    }
+    """
 
   /// `text` in single quotes for bash.
   static func bashQuoted(_ text: String) -> String {

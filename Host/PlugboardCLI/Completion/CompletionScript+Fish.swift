@@ -4,34 +4,7 @@ extension CompletionScript {
   /// For `plugboard completion fish | source`, or saved in
   /// `~/.config/fish/completions/plugboard.fish`.
   static func fish(_ commands: [CommandSpec]) -> String {
-    var lines = [
-      "# fish completion for plugboard; load with: plugboard completion fish | source",
-      "complete -c plugboard -f",
-      "# Asks the plugboard being completed (the line's first word) for names only the deployment knows,",
-      "# passing on the line's options named in $argv[1] (either spelling; the last of each).",
-      "function __plugboard_ask",
-      "    set -l tokens (commandline -opc)",
-      "    set -l passed",
-      "    for option in (string split ' ' -- $argv[1])",
-      "        set -l value",
-      "        for i in (seq 2 (count $tokens))",
-      "            switch $tokens[$i]",
-      "                case $option",
-      "                    if test $i -lt (count $tokens)",
-      "                        set value $tokens[(math $i + 1)]",
-      "                    end",
-      "                case \"$option=*\"",
-      "                    set value (string replace -- \"$option=\" '' $tokens[$i])",
-      "            end",
-      "        end",
-      "        if set -q value[1]",
-      "            set passed $passed $option $value",
-      "        end",
-      "    end",
-      "    command -q -- $tokens[1]; or return",
-      "    $tokens[1] $argv[2..-1] $passed 2>/dev/null",
-      "end",
-    ]
+    var lines = fishOpening
     for query in queries {
       lines += [
         "# \(query.summary)",
@@ -70,6 +43,37 @@ extension CompletionScript {
     }
     return lines.joined(separator: "\n") + "\n"
   }
+
+  /// The script's first lines: what it is, and `__plugboard_ask`, which the
+  /// functions offering names call.
+  private static let fishOpening = [
+    "# fish completion for plugboard; load with: plugboard completion fish | source",
+    "complete -c plugboard -f",
+    "# Asks the plugboard being completed (the line's first word) for names only the deployment knows,",
+    "# passing on the line's options named in $argv[1] (either spelling; the last of each).",
+    "function __plugboard_ask",
+    "    set -l tokens (commandline -opc)",
+    "    set -l passed",
+    "    for option in (string split ' ' -- $argv[1])",
+    "        set -l value",
+    "        for i in (seq 2 (count $tokens))",
+    "            switch $tokens[$i]",
+    "                case $option",
+    "                    if test $i -lt (count $tokens)",
+    "                        set value $tokens[(math $i + 1)]",
+    "                    end",
+    "                case \"$option=*\"",
+    "                    set value (string replace -- \"$option=\" '' $tokens[$i])",
+    "            end",
+    "        end",
+    "        if set -q value[1]",
+    "            set passed $passed $option $value",
+    "        end",
+    "    end",
+    "    command -q -- $tokens[1]; or return",
+    "    $tokens[1] $argv[2..-1] $passed 2>/dev/null",
+    "end",
+  ]
 
   /// `text` in single quotes for fish, where `\` and `'` are escaped.
   static func fishQuoted(_ text: String) -> String {

@@ -30,25 +30,7 @@ extension CompletionScript {
     return """
       #compdef plugboard
       # zsh completion for plugboard; load with: eval "$(plugboard completion zsh)"
-      # Asks the plugboard being completed (the line's first word) for names
-      # only the deployment knows, one per line, passing on the line's
-      # options named in $1 (either spelling; the last of each).
-      _plugboard_ask() {
-        local -A given
-        local -a passed
-        local i option
-        for ((i = 2; i < ${#plugboard_words}; i++)); do
-          for option in ${=1}; do
-            case ${plugboard_words[i]} in
-              $option) given[$option]="${plugboard_words[i + 1]}" ;;
-              $option=*) given[$option]="${plugboard_words[i]#$option=}" ;;
-            esac
-          done
-        done
-        for option in ${(k)given}; do passed+=($option "${given[$option]}"); done
-        shift
-        "${plugboard_words[1]}" "$@" "${passed[@]}" 2>/dev/null
-      }
+      \(zshAsk)
       \(queries.map(zshFunctions).joined(separator: "\n"))
       _plugboard() {
         # The whole line, for _plugboard_ask: `words` loses the
@@ -72,6 +54,29 @@ extension CompletionScript {
 
       """
   }
+
+  /// `_plugboard_ask`, which the functions offering names call.
+  private static let zshAsk = """
+    # Asks the plugboard being completed (the line's first word) for names
+    # only the deployment knows, one per line, passing on the line's
+    # options named in $1 (either spelling; the last of each).
+    _plugboard_ask() {
+      local -A given
+      local -a passed
+      local i option
+      for ((i = 2; i < ${#plugboard_words}; i++)); do
+        for option in ${=1}; do
+          case ${plugboard_words[i]} in
+            $option) given[$option]="${plugboard_words[i + 1]}" ;;
+            $option=*) given[$option]="${plugboard_words[i]#$option=}" ;;
+          esac
+        done
+      done
+      for option in ${(k)given}; do passed+=($option "${given[$option]}"); done
+      shift
+      "${plugboard_words[1]}" "$@" "${passed[@]}" 2>/dev/null
+    }
+    """
 
   /// For `query`: `_plugboard_<noun>_names`, which prints the names, and
   /// `_plugboard_<noun>s`, which offers them.
