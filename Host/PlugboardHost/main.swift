@@ -15,6 +15,10 @@ let launch = LauncherHandoff.take()
 // plugin code, and a closed descriptor 0, 1 or 2 must not be reused for one.
 StandardStreams.closeInheritedDescriptors(keeping: launch?.descriptorCount ?? 0)
 StandardStreams.secure()
+// The command's session: in a supervised child, attached to its parent
+// before any thread exists; every deployment the command brings up reports
+// to it.
+let session = ChildSession()
 // A process given a secret setting leaves no core file and admits no
 // debugger of the same user. The command line adds its own settings.
 let settings = HostSettings(hidesProcessHoldingSecrets: true)
@@ -26,8 +30,10 @@ let invocation = Plugboard.parse(arguments)
 // only supervises.
 // Plugboard.exit ends the process by the signal that asked it to stop, if
 // one did.
-if let status = Plugboard.superviseIfNeeded(invocation, launch: launch) { Plugboard.exit(status) }
+if let status = Plugboard.superviseIfNeeded(invocation, launch: launch, session: session) {
+  Plugboard.exit(status)
+}
 // In the process that runs the command (unsupervised, or the child), still
 // single-threaded; the supervising parent keeps its small table.
 StandardStreams.reserveHighDescriptors()
-Plugboard.exit(await Plugboard.main(invocation, settings: settings))
+Plugboard.exit(await Plugboard.main(invocation, session: session, settings: settings))

@@ -12,7 +12,8 @@ import Testing
         #"{"formatVersion": 1, "pluginRoots": ["/nonexistent"], "hookTimeout": 0.25, "plugins": []}"#.utf8),
       path: "/virtual/plugins.json"
     ).get()
-    let deployment = Deployment.bringUp(manifest, settings: HostSettings())
+    let deployment = Deployment.bringUp(
+      manifest, loader: PluginLoader(progress: ChildSession()), settings: HostSettings())
     #expect(deployment.container.disposeTimeout == .milliseconds(250))
     #expect(deployment.container.makeScope().disposeTimeout == .milliseconds(250))
     #expect(deployment.container.makeScope(disposeTimeout: .seconds(1)).disposeTimeout == .seconds(1))

@@ -49,7 +49,7 @@ import Testing
       stage: .assemble, plugin: "Debug", file: entry.path, message: "plugin 'Debug': assemble failed")
     deployment = Deployment(
       manifest: deployment.manifest, outcomes: [.failed(entry, problem)], container: deployment.container,
-      settings: deployment.settings)
+      progress: deployment.progress, settings: deployment.settings)
     let findings = DeploymentChecker(deployment, environment: [:]).check().findings
     let optional = try #require(findings.first { $0.kind == .optionalPluginFailed })
     #expect(

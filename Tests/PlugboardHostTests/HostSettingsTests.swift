@@ -16,7 +16,7 @@ import Testing
       path: "/virtual/plugins.json"
     ).get()
     let deployment = Deployment.bringUp(
-      manifest, settings: settings)
+      manifest, loader: PluginLoader(progress: ChildSession()), settings: settings)
     return try deployment.container.resolve((any Logger).self).minimumLevel
   }
 
@@ -35,7 +35,7 @@ import Testing
     }
     let given = HostSettings(hidesProcessHoldingSecrets: true)
     let chosen = try Plugboard.prepareFeedback(
-      options, command: name, progress: ProgressReporter(), settings: given
+      options, command: name, progress: ChildSession(), settings: given
     )
     .get()
     #expect(chosen == HostSettings(verbosity: .quiet, logLevel: .trace, hidesProcessHoldingSecrets: true))

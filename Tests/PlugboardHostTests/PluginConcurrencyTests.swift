@@ -81,7 +81,8 @@ import Testing
     let plugins = BuildProducts.livePlugins.map { (name: $0, path: BuildProducts.library($0)) }
     let path = try folder.writeManifest(plugins)
     let manifest = try ManifestReader.read(path: path, origin: .defaultLocation).get()
-    let deployment = Deployment.bringUp(manifest, settings: HostSettings())
+    let deployment = Deployment.bringUp(
+      manifest, loader: PluginLoader(progress: ChildSession()), settings: HostSettings())
     try #require(deployment.problems.isEmpty)
     let parent = deployment.container
     // The Keychain plugin's singleton, made now; Auth's singleton, which

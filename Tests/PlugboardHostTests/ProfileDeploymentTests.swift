@@ -159,7 +159,8 @@ import Testing
   @Test func inProcessTheProfileDecidesRegistrations() throws {
     let (folder, path) = try sample()
     let manifest = try ManifestReader.read(path: path, origin: .defaultLocation).get()
-    let live = Deployment.bringUp(manifest, settings: HostSettings())
+    let live = Deployment.bringUp(
+      manifest, loader: PluginLoader(progress: ChildSession()), settings: HostSettings())
     #expect(live.problems.isEmpty)
     #expect(live.profile?.name == "live")
     #expect(live.container.selections.isEmpty)
@@ -169,7 +170,9 @@ import Testing
       ])
     let chosen = ProfileChooser.choose(for: manifest, option: "mock", environment: [:])
     let mockProfile = try #require(try chosen.get())
-    let mock = Deployment.bringUp(manifest, profile: mockProfile, settings: HostSettings())
+    let mock = Deployment.bringUp(
+      manifest, profile: mockProfile, loader: PluginLoader(progress: ChildSession()), settings: HostSettings()
+    )
     #expect(mock.problems.isEmpty)
     #expect(mock.loadedPlugins.map(\.name).contains("AuthMock"))
     #expect(mock.excludedByProfile.map(\.name) == ["Auth"])

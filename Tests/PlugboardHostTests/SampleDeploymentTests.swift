@@ -142,7 +142,8 @@ import Testing
     let sample = try deployment()
     let path = sample.manifest
     let manifest = try ManifestReader.read(path: path, origin: .defaultLocation).get()
-    let deployment = Deployment.bringUp(manifest, settings: HostSettings())
+    let deployment = Deployment.bringUp(
+      manifest, loader: PluginLoader(progress: ChildSession()), settings: HostSettings())
     #expect(deployment.problems.isEmpty)
     #expect(deployment.loadedPlugins.map(\.name) == BuildProducts.livePlugins + ["Analytics"])
     #expect(deployment.excludedByProfile.map(\.name) == ["AuthMock"])
@@ -150,7 +151,9 @@ import Testing
     #expect(owners == Set(BuildProducts.livePlugins + ["Analytics"]))
     #expect(deployment.container.hasRegistration((any Application).self))
     // Loading again reuses the images (never unloaded, deduplicated by path).
-    #expect(Deployment.bringUp(manifest, settings: HostSettings()).problems.isEmpty)
+    #expect(
+      Deployment.bringUp(manifest, loader: PluginLoader(progress: ChildSession()), settings: HostSettings())
+        .problems.isEmpty)
   }
 }
 

@@ -34,7 +34,7 @@ import Testing
 
     /// Each plugin's stage and message, in manifest order.
     func bringUp() -> [String] {
-      PluginLoader().load(manifest).map { outcome in
+      PluginLoader(progress: ChildSession()).load(manifest).map { outcome in
         guard case .failed(_, let problem) = outcome else { return "not failed" }
         return "\(problem.stage.rawValue): \(problem.message)"
       }

@@ -23,7 +23,7 @@ struct CheckCommand {
   let options: ParsedOptions
   let console: any Console
   /// Where bring-up reports its stages, and the command when its report starts.
-  let progress: ProgressReporter
+  let progress: ChildSession
   /// What the command line chose, for bring-up.
   let settings: HostSettings
 
@@ -51,6 +51,7 @@ struct CheckCommand {
       ? [chosen] : manifest.profiles.map(Self.checking(in: manifest))
     let summary = await CheckSummary.check(
       manifest, profiles: profiles, probe: PluginProbe(), resolving: options.isSet(.resolve),
+      progress: progress,
       settings: settings)
     progress.report(.reporting)
     if options.isSet(.json) {

@@ -18,9 +18,9 @@ struct DeploymentRequest {
   let options: ParsedOptions
   /// The command, for the "Run 'plugboard <command> --help'" line.
   let command: String
-  /// Where bring-up reports its stages: the process's, which a supervised
-  /// child attached to its parent.
-  let progress: ProgressReporter
+  /// Where bring-up reports its stages: the command's session, which a
+  /// supervised child attached to its parent.
+  let progress: ChildSession
   /// What the command line chose: the default logger's level, and more.
   let settings: HostSettings
   var environment: [String: String] = ProcessInfo.processInfo.environment

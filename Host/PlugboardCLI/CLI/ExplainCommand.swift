@@ -15,7 +15,7 @@ struct ExplainCommand {
   let options: ParsedOptions
   let console: any Console
   /// Where bring-up reports its stages, and the command when its report starts.
-  let progress: ProgressReporter
+  let progress: ChildSession
   /// What the command line chose, for bring-up.
   let settings: HostSettings
 

@@ -8,7 +8,7 @@ extension Plugboard {
   /// up, through `progress`. Fails with the usage error, which the caller
   /// reports.
   static func prepareFeedback(
-    _ options: ParsedOptions, command name: String, progress: ProgressReporter, settings: HostSettings
+    _ options: ParsedOptions, command name: String, progress: ChildSession, settings: HostSettings
   ) -> Result<HostSettings, UsageError> {
     let environment = ProcessInfo.processInfo.environment
     return Verbosity.from(options, command: name).flatMap { verbosity in

@@ -11,11 +11,13 @@ package enum Plugboard {
   /// `nil` in the child or when no supervision applies: then call
   /// ``main(_:console:)``. Call it while the process has one thread, before
   /// any `await`. `launch` is what the launcher handed over, if it
-  /// forked already (see `LauncherHandoff`).
-  package static func superviseIfNeeded(_ invocation: ParsedInvocation, launch: LauncherHandoff? = nil)
-    -> Int32?
-  {
-    Supervisor.superviseIfNeeded(invocation, launch: launch)
+  /// forked already (see `LauncherHandoff`); `session` is the one
+  /// ``main(_:session:settings:console:)`` runs the command in, which the
+  /// child attaches to its parent here.
+  package static func superviseIfNeeded(
+    _ invocation: ParsedInvocation, launch: LauncherHandoff?, session: ChildSession
+  ) -> Int32? {
+    Supervisor.superviseIfNeeded(invocation, launch: launch, session: session)
   }
 
   /// Parses `arguments` (without the program name), once: the result goes
@@ -38,8 +40,10 @@ package enum Plugboard {
     plugboard_exit(status)
   }
 
-  /// Runs the command `invocation` describes, with `settings`, which the
-  /// command line's own (`--quiet`, `--verbose`, `--log-level`) complete.
+  /// Runs the command `invocation` describes, in `session` (made in
+  /// `main`, before ``superviseIfNeeded(_:launch:session:)``), with
+  /// `settings`, which the command line's own (`--quiet`, `--verbose`,
+  /// `--log-level`) complete.
   /// - Returns: the exit status (see ``ExitStatus``; `run` returns the
   ///   application's own status once it ran).
   ///
@@ -48,9 +52,10 @@ package enum Plugboard {
   /// status of 0 becomes 1, so a script never takes a lost report for a
   /// healthy one.
   package static func main(
-    _ invocation: ParsedInvocation, settings: HostSettings, console: any Console = StandardConsole()
+    _ invocation: ParsedInvocation, session: ChildSession, settings: HostSettings,
+    console: any Console = StandardConsole()
   ) async -> Int32 {
-    let status = await execute(invocation.result, settings: settings, console: console)
+    let status = await execute(invocation.result, session: session, settings: settings, console: console)
     guard let failure = console.finish() else { return status }
     let command =
       CommandSpec.all.first { $0.name == invocation.arguments.first }.map { "\($0.name): " } ?? ""
@@ -59,7 +64,8 @@ package enum Plugboard {
   }
 
   private static func execute(
-    _ parsed: Result<Invocation, UsageError>, settings: HostSettings, console: any Console
+    _ parsed: Result<Invocation, UsageError>, session progress: ChildSession, settings: HostSettings,
+    console: any Console
   ) async -> Int32 {
     let invocation: Invocation
     switch parsed {
@@ -77,9 +83,8 @@ package enum Plugboard {
       console.out(spec.map(HelpText.command) ?? HelpText.general())
       return ExitStatus.healthy.rawValue
     case .command(let name, let options):
-      // The commands that bring a deployment up report to the process's
-      // reporter, which a supervised child attached to its parent at start.
-      let progress = ProgressReporter.process
+      // The commands that bring a deployment up report to the session,
+      // which a supervised child attached to its parent at start.
       var settings = settings
       if Supervisor.supervisedCommands.contains(name) {
         switch prepareFeedback(options, command: name, progress: progress, settings: settings) {

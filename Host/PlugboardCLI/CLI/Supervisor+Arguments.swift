@@ -17,16 +17,21 @@ extension Supervisor {
   /// reports the misuse. When the launcher forked already (`launch`), the
   /// roles are given: the child runs whatever the command line says (a
   /// misuse is reported by it, as by any child), and the parent follows it
-  /// with the time limits the command line gives, or the defaults.
-  static func superviseIfNeeded(_ invocation: ParsedInvocation, launch: LauncherHandoff? = nil) -> Int32? {
+  /// with the time limits the command line gives, or the defaults. The
+  /// child's `session` is attached to its parent.
+  static func superviseIfNeeded(
+    _ invocation: ParsedInvocation, launch: LauncherHandoff?, session: ChildSession
+  )
+    -> Int32?
+  {
     if let launch, launch.role == .child {
-      continueLaunchedChild(launch)
+      continueLaunchedChild(launch, session: session)
       return nil
     }
     guard case .command(let name, let options)? = try? invocation.result.get() else {
       guard let launch else { return nil }
       hideGivenSettings()
-      return Supervisor(command: invocation.arguments.first ?? runCommand, timeout: nil)
+      return Supervisor(command: invocation.arguments.first ?? runCommand, timeout: nil, session: session)
         .supervise(adopting: launch)
     }
     // Forked by the launcher, the parent follows whatever it forked for.
@@ -34,7 +39,8 @@ extension Supervisor {
     hideGivenSettings()
     return withPidFile(name, options) {
       Supervisor(
-        command: name, timeout: options.stageTimeout, exitTimeout: options.exitTimeout, reloadsOnHangup: true
+        command: name, timeout: options.stageTimeout, exitTimeout: options.exitTimeout, reloadsOnHangup: true,
+        session: session
       ).supervise(adopting: launch)
     }
   }

@@ -42,15 +42,16 @@ package struct CheckSummary: Sendable, Encodable {
   /// each once whichever profiles leave it out. With `resolving` (`check
   /// --resolve`), every registration of each profile is also resolved
   /// (``DeploymentChecker/resolvingFindings()``), which runs plugin code.
-  /// Bring-up takes `settings`.
+  /// Bring-up reports to `progress`, with `settings`.
   package static func check(
     _ manifest: Manifest, profiles: [ActiveProfile?], probe: PluginProbe, resolving: Bool = false,
-    settings: HostSettings
+    progress: ChildSession, settings: HostSettings
   ) async -> CheckSummary {
     var known: [Int: ProbeResult] = [:]
     var reports: [CheckReport] = []
     for profile in profiles {
-      let deployment = Deployment.bringUp(manifest, profile: profile, settings: settings)
+      let deployment = Deployment.bringUp(
+        manifest, profile: profile, loader: PluginLoader(progress: progress), settings: settings)
       let probes = probe.probeUnloaded(of: deployment, known: &known)
       deployment.progress.report(.stage(.validate, plugin: nil, file: nil))
       let checker = DeploymentChecker(deployment, probes: probes)

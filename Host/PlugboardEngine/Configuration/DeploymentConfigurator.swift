@@ -17,7 +17,7 @@ package enum DeploymentConfigurator {
   /// the process becomes non-dumpable once it holds a secret.
   static func configure(
     _ outcomes: [PluginOutcome], profile: ProfileDeclaration?, resolver: ConfigurationResolver,
-    progress: ProgressReporter, hidingProcessHoldingSecrets: Bool
+    progress: ChildSession, hidingProcessHoldingSecrets: Bool
   ) -> (outcomes: [PluginOutcome], configurations: [ResolvedConfiguration]) {
     var result = outcomes
     var configurations: [ResolvedConfiguration] = []
@@ -39,7 +39,7 @@ package enum DeploymentConfigurator {
   }
 
   private static func problem(
-    of plugin: LoadedPlugin, _ resolved: ResolvedConfiguration, progress: ProgressReporter
+    of plugin: LoadedPlugin, _ resolved: ResolvedConfiguration, progress: ChildSession
   ) -> DeploymentProblem? {
     func failure(_ detail: String) -> DeploymentProblem {
       .plugin(plugin.name, file: plugin.file, stage: .configure, detail)

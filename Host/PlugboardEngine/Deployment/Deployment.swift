@@ -23,7 +23,7 @@ package struct Deployment {
   /// Where its bring-up's stages were announced, and where what follows
   /// (validation, the application, its hooks) is: the loader's (see
   /// ``PluginLoader/progress``).
-  package internal(set) var progress = ProgressReporter.process
+  package internal(set) var progress: ChildSession
   /// The settings it was brought up with, which the plugins probed for it
   /// are brought up with too.
   package internal(set) var settings: HostSettings
@@ -32,9 +32,7 @@ package struct Deployment {
   /// loaded: all register first, then each one's `loaded(resolver:)` runs,
   /// so a plugin may look at the whole graph there. The manifest's
   /// `activeProfile` is the profile.
-  package static func bringUp(
-    _ manifest: Manifest, loader: PluginLoader = PluginLoader(), settings: HostSettings
-  )
+  package static func bringUp(_ manifest: Manifest, loader: PluginLoader, settings: HostSettings)
     -> Deployment
   {
     let profile = manifest.activeProfile.flatMap(manifest.profile(named:)).map {
@@ -53,8 +51,7 @@ package struct Deployment {
   /// order (a plugin probed alone). `settings` choose the default logger's
   /// level and whether a process holding a secret hides itself.
   package static func bringUp(
-    _ manifest: Manifest, profile: ActiveProfile?, loader: PluginLoader = PluginLoader(),
-    settings: HostSettings,
+    _ manifest: Manifest, profile: ActiveProfile?, loader: PluginLoader, settings: HostSettings,
     enforcingRequirements: Bool = true, configuration: ConfigurationResolver = ConfigurationResolver()
   ) -> Deployment {
     let container = Container()
@@ -97,13 +94,13 @@ package struct Deployment {
         failedPlugins: failed, notLoaded: notLoaded, subject: .decorators)
     }
     var deployment = Deployment(
-      manifest: manifest, outcomes: outcomes, container: container, settings: settings)
+      manifest: manifest, outcomes: outcomes, container: container, progress: loader.progress,
+      settings: settings)
     deployment.profile = profile
     deployment.profileProblems = profileProblems
     deployment.folderProblems = loaded.folderProblems
     deployment.assemblyOrder = order
     deployment.configurations = configured.configurations
-    deployment.progress = loader.progress
     return deployment
   }
 

@@ -17,7 +17,7 @@ enum DeploymentAssembler {
   /// `progress` before it starts.
   static func assemble(
     _ outcomes: [PluginOutcome], order: AssemblyOrder? = nil, into container: Container,
-    progress: ProgressReporter,
+    progress: ChildSession,
     configure: (Container, _ outcomes: [PluginOutcome]) -> Void = { _, _ in }
   ) -> [PluginOutcome] {
     var result = outcomes
@@ -40,7 +40,7 @@ enum DeploymentAssembler {
   }
 
   private static func run(
-    _ stage: AssemblyError.Stage, of plugin: LoadedPlugin, in container: Container, progress: ProgressReporter
+    _ stage: AssemblyError.Stage, of plugin: LoadedPlugin, in container: Container, progress: ChildSession
   ) -> DeploymentProblem? {
     progress.stage(stage == .assemble ? .assemble : .loadedHook, plugin.name, file: plugin.file)
     let refusedBefore = container.refusedAttributions.count

@@ -62,7 +62,7 @@ extension EmbeddedDeployment {
     if let threads = ThreadCount.current(), threads > 1 { throw .threadsRunning(threads) }
     return Supervisor(
       command: Supervisor.runCommand, timeout: stageTimeout, exitTimeout: exitTimeout,
-      reloadsOnHangup: reloadsOnHangup
+      reloadsOnHangup: reloadsOnHangup, session: session
     ).supervise()
   }
 

@@ -31,6 +31,16 @@ public struct EmbeddedDeployment {
   /// The variables bring-up looked at, for what the check says about them.
   let environment: [String: String]
 
+  /// The session of the process that embeds the host. Static, unlike the
+  /// `plugboard` command's, which its `main` makes and hands down: the
+  /// public functions (``supervise(stageTimeout:exitTimeout:reloadsOnHangup:)``,
+  /// ``bringUp(manifest:profile:environment:)``) are a program's to call in
+  /// any order, with no value in common to carry it, and what it stands
+  /// for, the child a supervisor forked, is the process's. Made once, on
+  /// first use (a static's first use is thread-safe); what changes in it
+  /// is behind its locks.
+  static let session = ChildSession()
+
   /// Reads the manifest, chooses the profile and brings the deployment up
   /// in it: every plugin the profile loads is vetted, opened and assembled
   /// into one container, in manifest order. Plugin code runs here.
@@ -57,11 +67,12 @@ public struct EmbeddedDeployment {
     case .failure(let error): throw .manifest(error)
     }
     // When supervised, the parent times each stage with the manifest's limits.
-    let progress = ProgressReporter.process
+    let progress = session
     progress.announceLimits(of: read)
     switch ProfileChooser.choose(for: read, option: profile, environment: environment) {
     case .success(let chosen):
-      let deployment = Deployment.bringUp(read, profile: chosen, settings: HostSettings())
+      let deployment = Deployment.bringUp(
+        read, profile: chosen, loader: PluginLoader(progress: progress), settings: HostSettings())
       // Bring-up is over: when supervised, the program's own work follows,
       // and its ending (an exit with its status) is not a plugin's.
       progress.report(.reporting)

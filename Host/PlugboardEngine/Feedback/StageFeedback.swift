@@ -8,10 +8,10 @@ import Synchronization
 /// slow (``ProgressIndicator``).
 ///
 /// It follows the same announcements the supervisor does (every
-/// ``ProgressReporter/report(_:)``), in the process that runs plugin code,
+/// ``ChildSession/report(_:)``, and its phases), in the process that runs plugin code,
 /// so `--unsupervised` prints exactly what a supervised run prints, and the
 /// lines are in order with the command's own diagnostics. The command
-/// attaches it to the ``ProgressReporter`` before any plugin code runs;
+/// attaches it to the ``ChildSession`` before any plugin code runs;
 /// the stages may be announced from more than one thread, so the timeline
 /// is behind a lock.
 package final class StageFeedback: Sendable {

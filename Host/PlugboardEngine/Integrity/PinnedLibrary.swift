@@ -34,7 +34,7 @@ enum PinnedLibrary {
   /// copy (the bytes it would have loaded, read once). The private folder
   /// it is loaded from is announced to `progress`.
   static func open(
-    _ file: String, expected: String, libraries: LibraryPins, requirePins: Bool, progress: ProgressReporter
+    _ file: String, expected: String, libraries: LibraryPins, requirePins: Bool, progress: ChildSession
   ) -> Result<DynamicLibrary, PinnedLibraryError> {
     let copy: SealedCopy
     switch seal(file) {
@@ -66,7 +66,7 @@ enum PinnedLibrary {
   /// loader says is told in the real files' names; the folder is
   /// announced to `progress`.
   private static func openPrivately(
-    _ file: String, copy: SealedCopy, neighbours: [SealedNeighbour], progress: ProgressReporter
+    _ file: String, copy: SealedCopy, neighbours: [SealedNeighbour], progress: ChildSession
   ) -> Result<DynamicLibrary, PinnedLibraryError> {
     let name = String(file[file.index(after: file.lastIndex(of: "/") ?? file.startIndex)...])
     let links = neighbours.map { (name: $0.name, path: $0.copy.procPath) }

@@ -20,13 +20,13 @@ package struct PluginLoader {
   package let host: HostVersions
   /// Where each plugin's stages are announced before they start, and
   /// which plugins the supervising parent set aside.
-  package let progress: ProgressReporter
+  package let progress: ChildSession
 
   /// Other ABI versions probed for when `plugboard_entry_v1` is missing, to
   /// tell "built for another ABI" from "not a plugin".
   static let probedABIVersions: ClosedRange<UInt32> = 0...64
 
-  package init(host: HostVersions = .current, progress: ProgressReporter = .process) {
+  package init(host: HostVersions = .current, progress: ChildSession) {
     self.host = host
     self.progress = progress
   }

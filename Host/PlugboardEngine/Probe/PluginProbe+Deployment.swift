@@ -16,7 +16,8 @@ extension PluginProbe {
       guard case .disabled(let entry) = outcome, !entry.path.isEmpty else { return nil }
       // Discovered plugins without an entry share the index -1: not cached.
       if entry.index >= 0, let result = known[entry.index] { return result }
-      let result = probe(entry, of: deployment.manifest, settings: deployment.settings)
+      let result = probe(
+        entry, of: deployment.manifest, progress: deployment.progress, settings: deployment.settings)
       if entry.index >= 0 { known[entry.index] = result }
       return result
     }

@@ -15,16 +15,20 @@ package struct PluginProbe: Sendable {
 
   /// Loads `entry` of `manifest` alone, whatever the manifest says about
   /// enabling it, and reports its registrations or why it did not load.
-  /// It is brought up with `settings`.
-  package func probe(_ entry: PluginEntry, of manifest: Manifest, settings: HostSettings) -> ProbeResult {
+  /// Its stages are announced to `progress`; it is brought up with `settings`.
+  package func probe(
+    _ entry: PluginEntry, of manifest: Manifest, progress: ChildSession, settings: HostSettings
+  )
+    -> ProbeResult
+  {
     let alone = manifest.alone(entry)
     // Alone, its requirements cannot hold, and it is leniently configured:
     // what it registers is wanted, whatever the profiles give it; its
     // configuration is checked against its declarations, which the report
     // carries, per profile.
     let deployment = Deployment.bringUp(
-      alone, profile: nil, settings: settings, enforcingRequirements: false,
-      configuration: ConfigurationResolver(lenient: true))
+      alone, profile: nil, loader: PluginLoader(progress: progress), settings: settings,
+      enforcingRequirements: false, configuration: ConfigurationResolver(lenient: true))
     if let problem = deployment.problems.first {
       return ProbeResult(entry: entry, outcome: .failed(problem.description))
     }

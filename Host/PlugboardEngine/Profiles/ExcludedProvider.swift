@@ -27,7 +27,7 @@ package struct ExcludedProvider: Sendable, CustomStringConvertible {
   /// The left-out plugins of `deployment` that register `key`'s service
   /// (under `key`'s name, when it has one), in manifest order.
   package static func providers(
-    of key: ServiceKey, in deployment: Deployment, loader: PluginLoader = PluginLoader()
+    of key: ServiceKey, in deployment: Deployment
   ) -> [ExcludedProvider] {
     guard let profile = deployment.profile?.name else { return [] }
     let excluded = deployment.excludedByProfile.map { entry in
@@ -40,7 +40,7 @@ package struct ExcludedProvider: Sendable, CustomStringConvertible {
       pluginRoots: original.pluginRoots, stageTimeout: original.stageTimeout)
     manifest.libraryPins = original.libraryPins
     var found: [ExcludedProvider] = []
-    for outcome in loader.load(manifest) {
+    for outcome in PluginLoader(progress: deployment.progress).load(manifest) {
       guard case .loaded(let plugin) = outcome,
         let entry = deployment.manifest.plugins.first(where: { $0.index == plugin.entry.index })
       else { continue }

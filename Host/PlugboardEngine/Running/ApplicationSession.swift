@@ -28,7 +28,7 @@ struct ApplicationSession {
   let console: any Console
   /// Told when the application is ready and when it stops (supervised
   /// under systemd, the parent says so), and when a failed start ends it.
-  let progress: ProgressReporter
+  let progress: ChildSession
 
   private enum Ending: Sendable {
     case startFailed(ServiceLifecycle.StartError)
@@ -81,7 +81,7 @@ struct ApplicationSession {
   /// Starts the services, then runs the application in the session's
   /// task; how that ended, or the time limit after a request to stop.
   private static func startThenRun(
-    _ lifecycle: ServiceLifecycle, _ handover: Handover, arguments: [String], progress: ProgressReporter,
+    _ lifecycle: ServiceLifecycle, _ handover: Handover, arguments: [String], progress: ChildSession,
     state: SessionState, gate: OnceGate<Ending>
   ) async -> Ending {
     await withCheckedContinuation { (continuation: CheckedContinuation<Ending, Never>) in

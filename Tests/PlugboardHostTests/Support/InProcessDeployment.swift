@@ -13,7 +13,9 @@ enum InProcessDeployment {
       Array(#"{"formatVersion": 1, "pluginRoots": ["/nonexistent"], "plugins": []}"#.utf8),
       path: "/virtual/plugins.json"
     ).get()
-    return Deployment(manifest: manifest, outcomes: [], container: container, settings: HostSettings())
+    return Deployment(
+      manifest: manifest, outcomes: [], container: container, progress: ChildSession(),
+      settings: HostSettings())
   }
 
   /// The findings `plugboard check` reports for the deployment.

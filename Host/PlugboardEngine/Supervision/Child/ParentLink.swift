@@ -7,8 +7,8 @@ import Synchronization
 /// the parent knows which plugin and which stage; and the progress pipe's
 /// write end, for the rare events (see ``ProgressEvent``).
 ///
-/// Made once, where the child starts, and attached to the process's
-/// ``ProgressReporter``; what changes later (the phase, whether the stage
+/// Made once, where the child starts, and attached to the command's
+/// ``ChildSession``; what changes later (the phase, whether the stage
 /// timeout went out) is behind a lock, since bring-up, the application's
 /// tasks and the signal watcher may report from different threads. The
 /// record has one writer at a time for the same reason: its two slots and

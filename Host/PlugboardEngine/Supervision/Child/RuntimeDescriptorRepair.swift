@@ -24,7 +24,7 @@ import Synchronization
 /// descriptors of those kinds at any time, and putting them back would be
 /// wrong.
 ///
-/// One per supervised child, owned by its ``ProgressReporter``: the stages
+/// One per supervised child, owned by its ``ChildSession``: the stages
 /// are reported from whatever thread runs bring-up or the application, so
 /// what it keeps is behind a lock.
 final class RuntimeDescriptorRepair: Sendable {

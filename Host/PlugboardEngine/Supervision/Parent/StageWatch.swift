@@ -114,7 +114,7 @@ struct StageWatch: Sendable {
       (self.stage, self.plugin, self.file) = (stage, plugin, file)
     case .stageTimeout(let duration, let exit):
       // Only the first: the child sends it before any plugin code runs
-      // (see `ProgressReporter`), so a later one was written by plugin code, on
+      // (see `ChildSession`), so a later one was written by plugin code, on
       // the pipe it inherited, to switch its own watchdog off.
       guard !timeoutReceived else { return }
       timeoutReceived = true

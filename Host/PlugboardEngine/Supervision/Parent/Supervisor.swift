@@ -80,10 +80,15 @@ package struct Supervisor {
   /// Whether SIGHUP reloads `run` once it is up (see ``ReloadFollower``);
   /// otherwise it stops it, as it stops every other command.
   var reloadsOnHangup = false
+  /// The session the command runs in, which a child forked here attaches
+  /// to its parent before it returns to run the command.
+  let session: ChildSession
 
   package init(
-    command: String, timeout: Duration?, exitTimeout: Duration? = nil, reloadsOnHangup: Bool = false
+    command: String, timeout: Duration?, exitTimeout: Duration? = nil, reloadsOnHangup: Bool = false,
+    session: ChildSession
   ) {
+    self.session = session
     self.command = command
     self.timeout = timeout
     self.exitTimeout = exitTimeout
@@ -240,7 +245,7 @@ package struct Supervisor {
       // application's, which runs here.
       plugboard_hand_over_listen_fds(getppid())
       close(ends[0])
-      Self.continueAsChild(progress: ends[1], record: created, quarantine: quarantine)
+      Self.continueAsChild(session, progress: ends[1], record: created, quarantine: quarantine)
       return .inChild
     }
     close(ends[1])
@@ -280,19 +285,20 @@ package struct Supervisor {
 
   /// In a child the launcher forked and that started the host (a
   /// ``LauncherHandoff`` of role `.child`): becomes the supervised child, as one
-  /// forked by ``supervise(adopting:)`` does, and returns. The caller then
-  /// runs the command.
-  package static func continueLaunchedChild(_ launch: LauncherHandoff) {
+  /// forked by ``supervise(adopting:)`` does, with `session` attached to
+  /// its parent, and returns. The caller then runs the command in it.
+  package static func continueLaunchedChild(_ launch: LauncherHandoff, session: ChildSession) {
     plugboard_adopt_as_child(launch.peer)
     // The parent reads a record it cannot find in memory it never mapped:
     // a stage then goes unnamed in its reports, and the rest holds.
     let record = launch.mapRecord() ?? StageRecord.create()
-    continueAsChild(progress: launch.progress, record: record, quarantine: [:])
+    continueAsChild(session, progress: launch.progress, record: record, quarantine: [:])
   }
 
-  /// The rest of a new child's start, however it was forked.
+  /// The rest of a new child's start, however it was forked: `session`
+  /// reports to the parent from now on.
   private static func continueAsChild(
-    progress: Int32, record: StageRecord?, quarantine: [String: DeploymentProblem]
+    _ session: ChildSession, progress: Int32, record: StageRecord?, quarantine: [String: DeploymentProblem]
   ) {
     SystemdNotifier.hideFromPluginCode()
     plugboard_stop_forwarding()
@@ -301,7 +307,7 @@ package struct Supervisor {
     // before each use (plugin code may close it all the same).
     let descriptor = plugboard_move_high(progress)
     if let record {
-      ProgressReporter.process.attach(
+      session.attach(
         ParentLink(descriptor: descriptor, record: record, quarantine: quarantine))
     }
   }

@@ -6,9 +6,9 @@ import Synchronization
   import Glibc
 #endif
 
-/// Where bring-up's progress goes, in the process that runs plugin code:
-/// every stage and event (see ``ProgressEvent``) is announced here, before
-/// it starts, and goes on to whoever follows it.
+/// The process that runs plugin code, as one value: where bring-up's
+/// progress goes (every stage and event, see ``ProgressEvent``, announced
+/// here before it starts), and on to whoever follows it.
 ///
 /// - The terminal's feedback (``StageFeedback``), when the command shows
 ///   one.
@@ -26,21 +26,13 @@ import Synchronization
 /// program, the tests), there is no parent, and only the feedback and the
 /// diversion of standard output remain.
 ///
-/// One per process, ``process``: a supervised child attaches its parent to
-/// it before any thread exists, the command its feedback before any plugin
-/// code runs; the deployment pipeline, the loader and the application's
-/// session are handed it. Bring-up and the application's tasks may report
-/// from different threads, so what changes is behind locks.
-package final class ProgressReporter: Sendable {
-  /// This process's reporter. Static, because what it reports for is the
-  /// process's: the child attaches its parent in `main`'s first lines
-  /// (``Supervisor``, before any thread exists), and the command, or a
-  /// program that embeds the host, brings deployments up later with no
-  /// caller in common to hand it down. Safe, because it is a `let`, made
-  /// once on first use (Swift makes a static's first use thread-safe),
-  /// and all it holds that changes is behind its locks.
-  package static let process = ProgressReporter()
-
+/// Made in `main`, before the supervisor forks, and handed down: the
+/// supervised child attaches its parent to it before any thread exists,
+/// the command its feedback before any plugin code runs, and the request,
+/// the loader, the deployment and the launch report to it. Bring-up and
+/// the application's tasks may report from different threads, so what
+/// changes is behind locks.
+package final class ChildSession: Sendable {
   /// The supervising parent, once the child attached it (before any thread
   /// exists); nil when the process is not supervised.
   private let parent: Mutex<ParentLink?>
@@ -50,10 +42,15 @@ package final class ProgressReporter: Sendable {
   /// Only in a supervised child: see ``RuntimeDescriptorRepair``.
   private let descriptors = RuntimeDescriptorRepair()
 
-  /// A reporter of its own, reporting to `parent` (with none of
-  /// ``attach(_:)``'s effects on the process); the process's is
-  /// ``process``.
-  init(parent: ParentLink? = nil) {
+  /// A session with no parent: a supervised child's once ``attach(_:)``
+  /// gave it one.
+  package init() {
+    parent = Mutex(nil)
+  }
+
+  /// A session reporting to `parent`, with none of ``attach(_:)``'s
+  /// effects on the process.
+  init(parent: ParentLink?) {
     self.parent = Mutex(parent)
   }
 
