@@ -22,12 +22,13 @@ struct CheckCommand {
 
   let options: ParsedOptions
   let console: any Console
-  /// Where bring-up reports its stages, and the command when its report starts.
+  /// Where bring-up reports its stages.
   let progress: ChildSession
   /// What the command line chose, for bring-up.
   let settings: HostSettings
 
-  func execute() async -> ExitStatus.RawValue {
+  /// Checks the deployment, then reports (ending `bringingUp`).
+  func execute(_ bringingUp: consuming ChildSession.BringingUp) async -> ExitStatus.RawValue {
     let request = DeploymentRequest(
       options: options, command: CommandSpec.check.name, progress: progress, settings: settings)
     let manifest: Manifest
@@ -36,7 +37,7 @@ struct CheckCommand {
     case .failure(.manifest(let error)) where options.isSet(.json):
       // Still a document on stdout: a script reads the verdict from it.
       // Standard output is the plugins' stderr until reporting starts.
-      progress.report(.reporting)
+      _ = bringingUp.beginReport()
       console.out(JSONText.encode(CheckSummary(manifest: error.path, problems: error.problems)))
       return request.report(.manifest(error), on: console)
     case .failure(let failure): return request.report(failure, on: console)
@@ -53,7 +54,7 @@ struct CheckCommand {
       manifest, profiles: profiles, probe: PluginProbe(), resolving: options.isSet(.resolve),
       progress: progress,
       settings: settings)
-    progress.report(.reporting)
+    _ = bringingUp.beginReport()
     if options.isSet(.json) {
       console.out(JSONText.encode(summary))
     } else {

@@ -14,24 +14,29 @@ import PlugboardEngine
 struct ExplainCommand {
   let options: ParsedOptions
   let console: any Console
-  /// Where bring-up reports its stages, and the command when its report starts.
+  /// Where bring-up reports its stages.
   let progress: ChildSession
   /// What the command line chose, for bring-up.
   let settings: HostSettings
 
-  func execute() -> ExitStatus.RawValue {
-    if options.isSet(.typeNames) { return printTypeNames() }
+  /// Explains the query, then reports (ending `bringingUp`).
+  func execute(_ bringingUp: consuming ChildSession.BringingUp) -> ExitStatus.RawValue {
+    if options.isSet(.typeNames) { return printTypeNames(bringingUp) }
     let query = options.positionals.first ?? ""
     let json = options.isSet(.json)
+    let request = DeploymentRequest(
+      options: options, command: CommandSpec.explain.name, progress: progress, settings: settings)
     let deployment: Deployment
-    switch bringUp(query: query, json: json) {
-    case .next(let brought): deployment = brought
-    case .ended(let status): return status
+    switch request.bringUp() {
+    case .success(let brought): deployment = brought
+    case .failure(let failure):
+      _ = bringingUp.beginReport()
+      return unbrought(failure, request, query: query, json: json)
     }
     let probes = PluginProbe().probeUnloaded(of: deployment)
     let warnings = EnvironmentRule().warnings(
       of: deployment, probes: probes, command: CommandSpec.explain.name)
-    progress.report(.reporting)
+    _ = bringingUp.beginReport()
     for line in warnings { console.warn(line) }
     let checker = DeploymentChecker(deployment, probes: probes)
     let typeName: String
@@ -57,20 +62,20 @@ struct ExplainCommand {
     case ended(ExitStatus.RawValue)
   }
 
-  /// The deployment, brought up as for `run`; a broken manifest still
-  /// gets `--json`'s document, with its problems.
-  private func bringUp(query: String, json: Bool) -> Step<Deployment> {
-    let request = DeploymentRequest(
-      options: options, command: CommandSpec.explain.name, progress: progress, settings: settings)
-    switch request.bringUp() {
-    case .success(let brought): return .next(brought)
-    case .failure(.manifest(let error)) where json:
+  /// Reports why the deployment could not be brought up, once the report
+  /// began; a broken manifest still gets `--json`'s document, with its
+  /// problems.
+  private func unbrought(
+    _ failure: DeploymentRequest.Failure, _ request: DeploymentRequest, query: String, json: Bool
+  )
+    -> ExitStatus.RawValue
+  {
+    switch failure {
+    case .manifest(let error) where json:
       let report = unanswered(manifest: error.path, profile: nil, problems: error.problems, query: query)
-      // Standard output is the plugins' stderr until reporting starts.
-      progress.report(.reporting)
       console.out(JSONText.encode(report))
-      return .ended(request.report(.manifest(error), on: console))
-    case .failure(let failure): return .ended(request.report(failure, on: console))
+      return request.report(.manifest(error), on: console)
+    default: return request.report(failure, on: console)
     }
   }
 
@@ -164,7 +169,7 @@ struct ExplainCommand {
   /// that are not loaded are not probed, which would take a process each
   /// for a key press. Nothing when the deployment cannot be brought up: a
   /// completion prints no errors (the scripts discard standard error).
-  private func printTypeNames() -> ExitStatus.RawValue {
+  private func printTypeNames(_ bringingUp: consuming ChildSession.BringingUp) -> ExitStatus.RawValue {
     let request = DeploymentRequest(
       options: options, command: CommandSpec.explain.name, progress: progress, settings: settings)
     let deployment: Deployment
@@ -173,7 +178,7 @@ struct ExplainCommand {
     case .failure(let failure): return request.report(failure, on: console)
     }
     let names = TypeQuery.offered(among: Explanation.registeredTypeNames(deployment.container))
-    progress.report(.reporting)
+    _ = bringingUp.beginReport()
     for name in names where CompletionCommand.isShellWord(name) { console.out(name) }
     return ExitStatus.healthy.rawValue
   }

@@ -11,12 +11,13 @@ struct GraphCommand {
 
   let options: ParsedOptions
   let console: any Console
-  /// Where bring-up reports its stages, and the command when its report starts.
+  /// Where bring-up reports its stages.
   let progress: ChildSession
   /// What the command line chose, for bring-up.
   let settings: HostSettings
 
-  func execute() -> ExitStatus.RawValue {
+  /// Draws the deployment's graph, then reports (ending `bringingUp`).
+  func execute(_ bringingUp: consuming ChildSession.BringingUp) -> ExitStatus.RawValue {
     let format = options[.format] ?? "dot"
     guard Self.formats.contains(format) else {
       let hint =
@@ -35,13 +36,13 @@ struct GraphCommand {
     case .failure(.manifest(let error)) where format == "json":
       let document = GraphDocument(manifest: error.path, model: nil, problems: error.problems, errors: [])
       // Standard output is the plugins' stderr until reporting starts.
-      progress.report(.reporting)
+      _ = bringingUp.beginReport()
       console.out(JSONText.encode(document))
       return request.report(.manifest(error), on: console)
     case .failure(let failure): return request.report(failure, on: console)
     }
     let warnings = EnvironmentRule().warnings(of: deployment, command: CommandSpec.graph.name)
-    progress.report(.reporting)
+    _ = bringingUp.beginReport()
     for line in warnings { console.warn(line) }
     let model = GraphModel(deployment)
     let errors = GraphErrors.report(

@@ -6,12 +6,13 @@ import PlugboardEngine
 struct ListCommand {
   let options: ParsedOptions
   let console: any Console
-  /// Where bring-up reports its stages, and the command when its report starts.
+  /// Where bring-up reports its stages.
   let progress: ChildSession
   /// What the command line chose, for bring-up.
   let settings: HostSettings
 
-  func execute() -> ExitStatus.RawValue {
+  /// Lists the deployment, then reports (ending `bringingUp`).
+  func execute(_ bringingUp: consuming ChildSession.BringingUp) -> ExitStatus.RawValue {
     let request = DeploymentRequest(
       options: options, command: CommandSpec.list.name, progress: progress, settings: settings)
     let listing: DeploymentListing
@@ -32,7 +33,7 @@ struct ListCommand {
       return request.report(failure, on: console)
     }
     ProcessLifetime.keep(listing)
-    progress.report(.reporting)
+    _ = bringingUp.beginReport()
     if options.isSet(.json) {
       console.out(JSONText.encode(listing))
     } else if !listing.plugins.isEmpty {

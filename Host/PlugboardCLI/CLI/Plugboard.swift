@@ -85,8 +85,9 @@ package enum Plugboard {
     case .command(let name, let options):
       // The commands that bring a deployment up report to the session,
       // which a supervised child attached to its parent at start.
+      let supervised = Supervisor.supervisedCommands.contains(name)
       var settings = settings
-      if Supervisor.supervisedCommands.contains(name) {
+      if supervised {
         switch prepareFeedback(options, command: name, progress: progress, settings: settings) {
         case .success(let chosen): settings = chosen
         case .failure(let error):
@@ -95,25 +96,25 @@ package enum Plugboard {
         }
       }
       let console = settings.verbosity == .quiet ? QuietConsole(console) : console
-      // Whatever path the command took, no plugin code runs after it.
-      defer { progress.report(.reporting) }
-      if Supervisor.supervisedCommands.contains(name) { progress.divertPluginOutput() }
+      // Each command ends it by its report or its application; whatever
+      // path it took, no plugin code runs after it.
+      let bringingUp = progress.beginBringUp(divertingPluginOutput: supervised)
       switch name {
       case CommandSpec.run.name:
         return await RunCommand(options: options, console: console, progress: progress, settings: settings)
-          .execute()
+          .execute(bringingUp)
       case CommandSpec.list.name:
         return ListCommand(options: options, console: console, progress: progress, settings: settings)
-          .execute()
+          .execute(bringingUp)
       case CommandSpec.check.name:
         return await CheckCommand(options: options, console: console, progress: progress, settings: settings)
-          .execute()
+          .execute(bringingUp)
       case CommandSpec.explain.name:
         return ExplainCommand(options: options, console: console, progress: progress, settings: settings)
-          .execute()
+          .execute(bringingUp)
       case CommandSpec.graph.name:
         return GraphCommand(options: options, console: console, progress: progress, settings: settings)
-          .execute()
+          .execute(bringingUp)
       case CommandSpec.pin.name: return PinCommand(options: options, console: console).execute()
       case CommandSpec.reload.name: return ReloadCommand(options: options, console: console).execute()
       case CommandSpec.new.name: return NewCommand(options: options, console: console).execute()

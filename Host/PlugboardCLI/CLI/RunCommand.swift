@@ -17,24 +17,26 @@ import PlugboardEngine
 struct RunCommand {
   let options: ParsedOptions
   let console: any Console
-  /// Where bring-up reports its stages, and the command when its report starts.
+  /// Where bring-up reports its stages.
   let progress: ChildSession
   /// What the command line chose, for bring-up.
   let settings: HostSettings
 
-  func execute() async -> ExitStatus.RawValue {
+  /// Brings the deployment up and runs its application (ending
+  /// `bringingUp` by handing over to it), or reports why not.
+  func execute(_ bringingUp: consuming ChildSession.BringingUp) async -> ExitStatus.RawValue {
     if let refusal = writePidFile() {
       console.err("plugboard: run: \(refusal.message)")
       return ExitStatus.runBroken.rawValue
     }
     let request = DeploymentRequest(
       options: options, command: CommandSpec.run.name, progress: progress, settings: settings)
+    let deployment: Deployment
+    let launch: ApplicationLaunch
     do throws(RunFailure) {
-      let deployment: Deployment
       switch request.bringUp() {
       case .success(let brought): deployment = brought
       case .failure(.manifest(let error)):
-        progress.report(.reporting)
         throw .deploymentProblems(error.problems)
       case .failure(let failure):
         return request.report(failure, on: console)
@@ -48,14 +50,25 @@ struct RunCommand {
       }
       // The steps from here are ApplicationLaunch's, shared with
       // EmbeddedDeployment.
-      let launch = try await ApplicationLaunch.prepareAwaiting(deployment)
-      for warning in launch.warnings { console.warn("plugboard: run: warning: \(warning)") }
-      return try await launch.run(
-        arguments: options.passthrough, hookTimeout: options.hookTimeout, console: console)
+      launch = try await ApplicationLaunch.prepareAwaiting(deployment)
     } catch {
-      for line in error.lines() { console.err(line) }
-      return error.exitStatus
+      _ = bringingUp.beginReport()
+      return report(error)
     }
+    for warning in launch.warnings { console.warn("plugboard: run: warning: \(warning)") }
+    do throws(RunFailure) {
+      return try await launch.run(
+        arguments: options.passthrough, hookTimeout: options.hookTimeout, console: console,
+        running: bringingUp.handOverToApplication(of: deployment))
+    } catch {
+      return report(error)
+    }
+  }
+
+  /// Reports `failure` and returns the status it ends `run` with.
+  private func report(_ failure: RunFailure) -> ExitStatus.RawValue {
+    for line in failure.lines() { console.err(line) }
+    return failure.exitStatus
   }
 
   /// `--pid-file PATH`: the supervising process's pid, for `plugboard

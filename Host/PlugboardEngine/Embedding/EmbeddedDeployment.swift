@@ -30,6 +30,8 @@ public struct EmbeddedDeployment {
   let deployment: Deployment
   /// The variables bring-up looked at, for what the check says about them.
   let environment: [String: String]
+  /// The program's turn, for its application (``run(arguments:)``).
+  let program: ProgramHandover
 
   /// The session of the process that embeds the host. Static, unlike the
   /// `plugboard` command's, which its `main` makes and hands down: the
@@ -71,12 +73,13 @@ public struct EmbeddedDeployment {
     progress.announceLimits(of: read)
     switch ProfileChooser.choose(for: read, option: profile, environment: environment) {
     case .success(let chosen):
+      let bringingUp = progress.beginBringUp(divertingPluginOutput: false)
       let deployment = Deployment.bringUp(
         read, profile: chosen, loader: PluginLoader(progress: progress), settings: HostSettings())
       // Bring-up is over: when supervised, the program's own work follows,
       // and its ending (an exit with its status) is not a plugin's.
-      progress.report(.reporting)
-      return EmbeddedDeployment(deployment: deployment, environment: environment)
+      let program = ProgramHandover(bringingUp.handOverToProgram())
+      return EmbeddedDeployment(deployment: deployment, environment: environment, program: program)
     case .failure(var error):
       // The message names the profile; plugboard's flag is not this program's.
       error.optionName = nil
@@ -131,7 +134,9 @@ public struct EmbeddedDeployment {
   /// - Throws: ``RunFailure`` when the deployment has problems, its graph
   ///   has errors, or the `Application` cannot be resolved.
   public func launch() throws(RunFailure) -> ApplicationLaunch {
-    try ApplicationLaunch.prepare(deployment)
+    var launch = try ApplicationLaunch.prepare(deployment)
+    launch.program = program
+    return launch
   }
 
   /// Runs the deployment as `plugboard run` does: refuses it if it has
@@ -142,6 +147,8 @@ public struct EmbeddedDeployment {
   ///   `plugboard run` would exit with, its ``RunFailure/lines(prefix:command:)``
   ///   what it would print.
   public func run(arguments: [String] = []) async throws(RunFailure) -> Int32 {
-    try await ApplicationLaunch.prepareAwaiting(deployment).run(arguments: arguments)
+    var launch = try await ApplicationLaunch.prepareAwaiting(deployment)
+    launch.program = program
+    return try await launch.run(arguments: arguments)
   }
 }

@@ -21,6 +21,9 @@ public struct ApplicationLaunch {
   /// a key that two plugins register (the later one wins, which changes
   /// what the application gets).
   public let warnings: [String]
+  /// In a program that embeds the host, its turn after bring-up, which
+  /// ``run(arguments:hookTimeout:)`` hands over to the application.
+  var program: ProgramHandover? = nil
 
   /// Validates `deployment` and resolves its `Application`.
   /// - Throws: ``RunFailure/deploymentProblems(_:)`` when a plugin or the
@@ -58,7 +61,6 @@ public struct ApplicationLaunch {
   /// warnings `run` says; the stage is then the Application's resolution.
   private static func validate(_ deployment: Deployment) throws(RunFailure) -> [String] {
     guard deployment.problems.isEmpty else {
-      deployment.progress.report(.reporting)
       throw .deploymentProblems(deployment.problems)
     }
     deployment.progress.report(.stage(.validate, plugin: nil, file: nil))
@@ -70,7 +72,6 @@ public struct ApplicationLaunch {
       // check's do, instead of saying nothing registers the service.
       let probes = PluginProbe().probeUnloaded(of: deployment)
       if !probes.isEmpty { validation = DeploymentChecker(deployment, probes: probes).check() }
-      deployment.progress.report(.reporting)
       throw .brokenGraph(validation)
     }
     // What changes what the application gets, or which code runs with it,
@@ -84,7 +85,6 @@ public struct ApplicationLaunch {
   /// The failure for an `Application` that could not be resolved.
   private static func unresolvable(_ error: any Error, in deployment: Deployment) -> RunFailure {
     let hints = profileHints(for: error, in: deployment)
-    deployment.progress.report(.reporting)
     return .unresolvableApplication(error, hints: hints)
   }
 
@@ -101,27 +101,27 @@ public struct ApplicationLaunch {
   ///   failed (the services already started were stopped), and
   ///   ``RunFailure/applicationFailed(_:)`` with what the application threw.
   public func run(arguments: [String], hookTimeout: Duration? = nil) async throws(RunFailure) -> Int32 {
-    try await run(arguments: arguments, hookTimeout: hookTimeout, console: StandardConsole())
+    try await run(
+      arguments: arguments, hookTimeout: hookTimeout, console: StandardConsole(),
+      running: program?.handOverToApplication(of: deployment))
   }
 
-  /// ``run(arguments:hookTimeout:)`` with shut-down warnings on `console`.
-  package func run(arguments: [String], hookTimeout: Duration?, console: any Console) async throws(RunFailure)
-    -> Int32
-  {
-    // Supervised, the parent compares it with the next deployment's when
-    // it reloads.
-    deployment.progress.announceInventory(of: deployment)
-    // Start hooks count as running: they are bounded by their own limit
-    // (hookTimeout), not the stage limit, and their output is the
-    // application's (see ApplicationSession and Docs/lifecycle.md).
-    deployment.progress.report(.running)
+  /// ``run(arguments:hookTimeout:)`` with shut-down warnings on `console`,
+  /// in the phase `running` (nil: the program's application ran already).
+  /// Start hooks count as running: they are bounded by their own limit
+  /// (hookTimeout), not the stage limit, and their output is the
+  /// application's (see ApplicationSession and Docs/lifecycle.md).
+  package func run(
+    arguments: [String], hookTimeout: Duration?, console: any Console,
+    running: consuming ChildSession.ApplicationRunning?
+  ) async throws(RunFailure) -> Int32 {
     // `--hook-timeout` overrides the manifest's for dispose hooks too.
     if let hookTimeout { deployment.container.disposeTimeout = hookTimeout }
     let lifecycle = ServiceLifecycle(deployment: deployment, limit: hookTimeout)
     return try await ApplicationSession(
       lifecycle: lifecycle, application: application, arguments: arguments, console: console,
       progress: deployment.progress
-    ).run()
+    ).run(running)
   }
 
   /// When what is missing would come from a plugin the profile left out,

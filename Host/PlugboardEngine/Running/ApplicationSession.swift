@@ -41,8 +41,9 @@ struct ApplicationSession {
   /// - Throws: ``RunFailure/startFailed(_:signal:)`` when a start hook
   ///   failed (the services already started are stopped), and
   ///   ``RunFailure/applicationFailed(_:)`` when the application threw by
-  ///   itself (after the services stopped).
-  func run() async throws(RunFailure) -> Int32 {
+  ///   itself (after the services stopped). `running`: the phase, which
+  ///   the end of the run (or a failed start) ends by beginning the report.
+  func run(_ running: consuming ChildSession.ApplicationRunning?) async throws(RunFailure) -> Int32 {
     let gate = OnceGate<Ending>()
     let handover = Handover(application: application)
     let state = SessionState(stop: StopRequest(limit: lifecycle.limit), draining: handover.draining != nil)
@@ -55,7 +56,7 @@ struct ApplicationSession {
     }
     let ending = await Self.startThenRun(
       lifecycle, handover, arguments: arguments, progress: progress, state: state, gate: gate)
-    return try await finish(ending, signal: state.request)
+    return try await finish(ending, signal: state.request, running: running)
   }
 
   /// Catches SIGINT and SIGTERM: the request cancels the session (or, for
@@ -118,10 +119,12 @@ struct ApplicationSession {
 
   /// Stops the services, unless a start hook failed, and gives the
   /// status `ending` and the request to stop (`signal`) call for.
-  private func finish(_ ending: Ending, signal: Int32?) async throws(RunFailure) -> Int32 {
+  private func finish(_ ending: Ending, signal: Int32?, running: consuming ChildSession.ApplicationRunning?)
+    async throws(RunFailure) -> Int32
+  {
     switch ending {
     case .startFailed(let error):
-      progress.report(.reporting)
+      if let running { _ = running.beginReport() }
       if case .interrupted = error.failure.reason, let signal { throw .startFailed(error, signal: signal) }
       throw .startFailed(error, signal: nil)
     case .abandoned:
@@ -133,6 +136,8 @@ struct ApplicationSession {
     // Supervised under systemd, the parent now says STOPPING=1.
     progress.report(.stopping)
     for failure in await lifecycle.stop() { console.err("plugboard: run: warning: \(failure)") }
+    // The application and its services ended: what follows is the report.
+    if let running { _ = running.beginReport() }
     if let signal { return 128 + signal }
     switch ending {
     case .ended(let status): return status

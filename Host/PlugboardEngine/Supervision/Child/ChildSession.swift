@@ -8,7 +8,7 @@ import Synchronization
 
 /// The process that runs plugin code, as one value: where bring-up's
 /// progress goes (every stage and event, see ``ProgressEvent``, announced
-/// here before it starts), and on to whoever follows it.
+/// here before it starts), and the phase the command is in.
 ///
 /// - The terminal's feedback (``StageFeedback``), when the command shows
 ///   one.
@@ -29,9 +29,13 @@ import Synchronization
 /// Made in `main`, before the supervisor forks, and handed down: the
 /// supervised child attaches its parent to it before any thread exists,
 /// the command its feedback before any plugin code runs, and the request,
-/// the loader, the deployment and the launch report to it. Bring-up and
-/// the application's tasks may report from different threads, so what
-/// changes is behind locks.
+/// the loader, the deployment and the launch report to it. Its phases are
+/// values (``BringingUp``, ``Reporting``, ``ApplicationRunning``,
+/// ``ProgramRunning``), each made by consuming the one before, so that the
+/// report or the application can only begin in order, and only where the
+/// command holds the phase: ``report(_:)`` only reports. Bring-up and the
+/// application's tasks may report from different threads, so what changes
+/// is behind locks.
 package final class ChildSession: Sendable {
   /// The supervising parent, once the child attached it (before any thread
   /// exists); nil when the process is not supervised.
@@ -41,6 +45,8 @@ package final class ChildSession: Sendable {
   private let output = PluginOutputDiversion()
   /// Only in a supervised child: see ``RuntimeDescriptorRepair``.
   private let descriptors = RuntimeDescriptorRepair()
+  /// The phase entered last, which the phase values move on.
+  private let phase = Mutex(StageWatch.Phase.bringingUp)
 
   /// A session with no parent: a supervised child's once ``attach(_:)``
   /// gave it one.
@@ -91,10 +97,11 @@ package final class ChildSession: Sendable {
     report(.stageTimeout(manifest.stageTimeout ?? Supervisor.defaultStageTimeout, exit: manifest.exitTimeout))
   }
 
-  /// Announces `event`, before what it names starts.
+  /// Announces `event`, before what it names starts. The report and the
+  /// application begin by their phases' transitions, not here: a
+  /// `.reporting` or `.running` given here is not announced.
   package func report(_ event: ProgressEvent) {
-    let link = self.link
-    if event == .reporting || event == .running { output.restore(for: event, supervised: link != nil) }
+    if event == .reporting || event == .running { return }
     feedback?.observe(event)
     guard let link else { return }
     switch event {
@@ -107,14 +114,10 @@ package final class ChildSession: Sendable {
       CrashReporting.prepareThread(for: stage, plugin: plugin, file: file)
       descriptors.stageBegins(stage, plugin: plugin)
       link.publish(stage, plugin: plugin, file: file)
-    case .reporting, .running:
-      descriptors.stageBegins(nil, plugin: nil)
-      let phase: StageWatch.Phase = event == .running ? .running : .reporting
-      if link.enter(phase) == .bringingUp { plugboard_release_request_signals() }
-      if event == .running { plugboard_note_application_running() }
-      link.recordPhase()
     case .stageTimeout:
       link.sendTimeoutOnce(event)
+    case .reporting, .running:
+      return
     case .crash, .crashSite, .making, .selfSignal, .exiting, .privateFolder, .ready, .stopping, .inventory:
       link.send(event.line)
     }
@@ -133,11 +136,127 @@ package final class ChildSession: Sendable {
     link.send(lines.joined(separator: "\n"))
   }
 
-  /// Sends what plugin code prints to standard error until the report or
-  /// the application starts (``report(_:)`` with `.reporting` or
-  /// `.running`): a plugin that prints while it registers must not put its
-  /// line in front of `list --json`'s JSON. Supervised or not.
-  package func divertPluginOutput() {
-    output.divert()
+  /// Bring-up begins: the first phase of a command, or of a program's
+  /// bring-up. With `divertingPluginOutput`, what plugin code prints goes
+  /// to standard error until the report or the application starts: a
+  /// plugin that prints while it registers must not put its line in front
+  /// of `list --json`'s JSON. Supervised or not.
+  package func beginBringUp(divertingPluginOutput: Bool) -> BringingUp {
+    if divertingPluginOutput { output.divert() }
+    return BringingUp(self)
+  }
+
+  /// Enters `next` (`.reporting` or `.running`), when the session is in
+  /// `expected` (any phase when nil); only the phase values call it, each
+  /// from the phase it stands for.
+  private func enter(_ next: StageWatch.Phase, from expected: StageWatch.Phase? = nil) {
+    let left = phase.withLock { current -> StageWatch.Phase? in
+      guard expected == nil || current == expected else { return nil }
+      defer { current = next }
+      return current
+    }
+    guard left != nil else { return }
+    let event: ProgressEvent = next == .running ? .running : .reporting
+    let link = self.link
+    output.restore(for: event, supervised: link != nil)
+    feedback?.observe(event)
+    guard let link else { return }
+    descriptors.stageBegins(nil, plugin: nil)
+    if link.enter(next) == .bringingUp { plugboard_release_request_signals() }
+    if next == .running { plugboard_note_application_running() }
+    link.recordPhase()
+  }
+}
+
+extension ChildSession {
+  /// Bring-up, the first phase: plugin code loads, its standard output
+  /// diverted, each stage timed by the parent. It ends by
+  /// ``beginReport()`` or ``handOverToApplication(of:)`` (in a program that
+  /// embeds the host, ``handOverToProgram()``), each of which consumes it.
+  /// Dropped without either (a command that failed before its report), it
+  /// begins the report then: whatever path the command took, no plugin
+  /// code runs after it.
+  package struct BringingUp: ~Copyable, Sendable {
+    package let session: ChildSession
+
+    fileprivate init(_ session: ChildSession) {
+      self.session = session
+    }
+
+    /// The command's report begins: no plugin code runs any more, so no
+    /// stage deadline applies, and what plugboard writes to standard
+    /// output goes through its own descriptor of it (descriptor 1 stays
+    /// standard error, for what plugin threads still print).
+    package consuming func beginReport() -> Reporting {
+      session.enter(.reporting)
+      return Reporting(session: session)
+    }
+
+    /// The application of `deployment` starts, with its start hooks: what
+    /// the deployment brought up goes to the parent (which compares it
+    /// with the next deployment's when it reloads), standard output is the
+    /// application's again, and the command's exit status is the
+    /// application's.
+    package consuming func handOverToApplication(of deployment: Deployment) -> ApplicationRunning {
+      session.announceInventory(of: deployment)
+      session.enter(.running)
+      return ApplicationRunning(session: session)
+    }
+
+    /// In a program that embeds the host, bring-up is over and the
+    /// program's own work follows: for the parent, as a report, whose
+    /// ending (an exit with its status) is not a plugin's.
+    package consuming func handOverToProgram() -> ProgramRunning {
+      session.enter(.reporting)
+      return ProgramRunning(session: session)
+    }
+
+    deinit {
+      session.enter(.reporting, from: .bringingUp)
+    }
+  }
+
+  /// The command writes its report; the last phase.
+  package struct Reporting: ~Copyable, Sendable {
+    package let session: ChildSession
+
+    fileprivate init(session: ChildSession) {
+      self.session = session
+    }
+  }
+
+  /// The application runs (its start hooks first): its exit status is the
+  /// command's. It ends by ``beginReport()``, once the application and its
+  /// services ended, or a start hook failed.
+  package struct ApplicationRunning: ~Copyable, Sendable {
+    package let session: ChildSession
+
+    fileprivate init(session: ChildSession) {
+      self.session = session
+    }
+
+    /// The run is over (or a start hook failed, and the status is
+    /// plugboard's): the command reports what it has to say.
+    package consuming func beginReport() -> Reporting {
+      session.enter(.reporting)
+      return Reporting(session: session)
+    }
+  }
+
+  /// A program that embeds the host works with the deployment it brought
+  /// up; it may still run its application (``handOverToApplication(of:)``).
+  package struct ProgramRunning: ~Copyable, Sendable {
+    package let session: ChildSession
+
+    fileprivate init(session: ChildSession) {
+      self.session = session
+    }
+
+    /// As ``BringingUp/handOverToApplication(of:)``.
+    package consuming func handOverToApplication(of deployment: Deployment) -> ApplicationRunning {
+      session.announceInventory(of: deployment)
+      session.enter(.running)
+      return ApplicationRunning(session: session)
+    }
   }
 }
