@@ -138,7 +138,9 @@ let package = Package(
     // analysis and the embedding API: everything but the command line.
     .target(
       name: "PlugboardEngine",
-      dependencies: [kit, "PlugboardSupervision", "PlugboardDigest", "PlugboardLoaderModel"],
+      dependencies: [
+        kit, "PlugboardSupervision", "PlugboardDigest", "PlugboardSignatures", "PlugboardLoaderModel",
+      ],
       path: "Host/PlugboardEngine", swiftSettings: hostSettings),
     // SHA-256 and SHA-512, optimized in every build: a pinned or signed
     // plugin is hashed each time it loads, and unoptimized Swift hashes about 9 MB/s, which made
@@ -154,7 +156,9 @@ let package = Package(
     // `plugboard new`'s scaffolding, on top of the engine.
     .target(
       name: "PlugboardCLI",
-      dependencies: ["PlugboardEngine", kit, "PlugboardSupervision", "PlugboardDigest"],
+      dependencies: [
+        "PlugboardEngine", kit, "PlugboardSupervision", "PlugboardDigest", "PlugboardSignatures",
+      ],
       path: "Host/PlugboardCLI", swiftSettings: hostSettings),
     // C: fork, pidfd_open and the signal handlers of the supervisor, which
     // Swift cannot call or write safely.

@@ -5,6 +5,11 @@ package struct VerifiedSigner: Sendable, Equatable {
   /// The allowed signers line that allowed the key.
   package let entry: AllowedSigners.Entry
 
+  package init(key: SSHPublicKey, entry: AllowedSigners.Entry) {
+    self.key = key
+    self.entry = entry
+  }
+
   /// `SHA256:… (allowed_signers:3: team-a-*, "release key")`.
   package func describe(allowedSignersFile: String) -> String {
     let comment = entry.comment.isEmpty ? "" : ", \"\(Printable.text(Array(entry.comment.utf8)))\""

@@ -47,7 +47,7 @@ import Testing
         expected
           + #": unknown key; expected one of "$schema", "formatVersion", "activeProfile", "profiles", "#
           + #""requirePins", "pluginRoots", "stageTimeout", "plugins", "logLevel", "pluginFolders", "hookTimeout", "#
-          + #""exitTimeout", "libraryPins", "contributions", "decorators""#
+          + #""exitTimeout", "libraryPins", "contributions", "decorators", "trust""#
       ])
   }
 

@@ -85,7 +85,7 @@ import Testing
       try problems(#"{"formatVersion": "1", "plugins": {}, "x": 1}"#) == [
         #"x: unknown key; expected one of "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "#
           + #""pluginRoots", "stageTimeout", "plugins", "logLevel", "pluginFolders", "hookTimeout", "exitTimeout", "#
-          + #""libraryPins", "contributions", "decorators""#,
+          + #""libraryPins", "contributions", "decorators", "trust""#,
         "formatVersion: expected a number, found a string",
         "plugins: expected an array, found an object",
       ])

@@ -64,8 +64,8 @@ enum PinnedLibrary {
   /// Opens the sealed `copy` of `file` with its sealed `neighbours`, by
   /// links in a private folder that lasts as long as `dlopen`; what the
   /// loader says is told in the real files' names; the folder is
-  /// announced to `progress`.
-  private static func openPrivately(
+  /// announced to `progress`. Signed plugins are opened the same way.
+  static func openPrivately(
     _ file: String, copy: SealedCopy, neighbours: [SealedNeighbour], progress: ChildSession
   ) -> Result<DynamicLibrary, PinnedLibraryError> {
     let name = String(file[file.index(after: file.lastIndex(of: "/") ?? file.startIndex)...])
@@ -99,7 +99,7 @@ enum PinnedLibrary {
 
   /// A neighbour as it will be mapped: the name the loader looks for, its
   /// real file (canonical), and the sealed copy of that file.
-  private struct SealedNeighbour {
+  struct SealedNeighbour {
     let name: String
     let path: String
     let copy: SealedCopy
@@ -153,11 +153,12 @@ enum PinnedLibrary {
     return .success(())
   }
 
-  /// A sealed copy of `file`, opened without following a final link.
-  private static func seal(_ file: String) -> Result<SealedCopy, SystemCallError> {
+  /// A sealed copy of `file`, opened without following a final link; with
+  /// its SHA-512 too when `sha512`.
+  static func seal(_ file: String, sha512: Bool = false) -> Result<SealedCopy, SystemCallError> {
     RegularFile.open(file).flatMap { source in
       defer { close(source) }
-      return SealedCopy.make(from: source, name: file)
+      return SealedCopy.make(from: source, name: file, sha512: sha512)
     }
   }
 }

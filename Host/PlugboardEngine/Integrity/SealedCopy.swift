@@ -13,6 +13,9 @@ struct SealedCopy {
   let descriptor: Int32
   /// The SHA-256 of the bytes copied.
   let digest: SHA256.Digest
+  /// Their SHA-512 when asked for (what an SSH signature signs), else
+  /// empty.
+  var sha512: [UInt8] = []
 
   /// Larger plugins are refused rather than copied into memory.
   static let maximumSize = 1 << 30
@@ -26,8 +29,11 @@ struct SealedCopy {
   private typealias MemfdCreate = @convention(c) (UnsafePointer<CChar>, UInt32) -> Int32
 
   /// Copies everything `source` reads (from its current offset) into a new
-  /// sealed memory file, hashing it on the way; `name` is the file's path.
-  static func make(from source: Int32, name: String) -> Result<SealedCopy, SystemCallError> {
+  /// sealed memory file, hashing it on the way (with SHA-512 as well when
+  /// `sha512`: the bytes are read once for both); `name` is the file's path.
+  static func make(from source: Int32, name: String, sha512: Bool = false) -> Result<
+    SealedCopy, SystemCallError
+  > {
     // Looked up at run time: the C library declares memfd_create only for
     // _GNU_SOURCE, which Swift's Glibc module is not built with.
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "memfd_create") else {
@@ -37,6 +43,7 @@ struct SealedCopy {
     let copy = create("plugboard-pinned", allowSealing | closeOnExec)
     guard copy >= 0 else { return .failure(SystemCallError("memfd_create")) }
     var hasher = SHA256()
+    var long = sha512 ? SHA512() : nil
     var copied = 0
     do throws(FileChunksError<SystemCallError>) {
       try FileChunks.read(source, name: name) { (chunk) throws(SystemCallError) in
@@ -45,6 +52,7 @@ struct SealedCopy {
           throw SystemCallError("read \(name)", reason: "larger than \(maximumSize >> 20) MiB")
         }
         hasher.update(chunk)
+        long?.update(chunk)
         try writeAll(chunk, to: copy)
       }
     } catch {
@@ -58,7 +66,9 @@ struct SealedCopy {
       Glibc.close(copy)
       return .failure(failure)
     }
-    return .success(SealedCopy(descriptor: copy, digest: hasher.finalize()))
+    var made = SealedCopy(descriptor: copy, digest: hasher.finalize())
+    made.sha512 = long?.finalize() ?? []
+    return .success(made)
   }
 
   /// The path through which the dynamic loader opens the copy.

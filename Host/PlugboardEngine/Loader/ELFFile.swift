@@ -12,8 +12,10 @@ final class ELFFile {
   /// The canonical path it was opened at, for messages.
   let path: String
   /// Nil when the file could not be opened; each check then reports what
-  /// it reports for an unreadable file.
-  private let descriptor: Int32?
+  /// it reports for an unreadable file. A signed plugin's bytes are
+  /// sealed from it (``SignedLibraries``), so what its signature is checked
+  /// over is the file these checks read.
+  let descriptor: Int32?
   private let bytes: FileBytes?
   /// The descriptor's status, when the opener had it.
   private let status: stat?

@@ -16,6 +16,10 @@ package struct LoadedPlugin {
   /// Libraries it ships beside it that lost to another plugin's file of
   /// the same name; `plugboard check` warns of each.
   package var sharedLibraryConflicts: [SharedLibraryConflict] = []
+  /// Who signed it and the neighbours loaded with it, plugin first; empty
+  /// when no signature was checked (no trust block applies, it is pinned,
+  /// or it is unsigned where signatures are not required).
+  package var signatures: [LibrarySignature] = []
 
   package var name: String { entry.name }
 }

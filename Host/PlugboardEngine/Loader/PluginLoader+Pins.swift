@@ -1,6 +1,6 @@
-/// The open stage: a pinned plugin through ``PinnedLibrary``, an unpinned
-/// one through its folder held open (``HeldFolder``) unless the manifest
-/// requires pins.
+/// The open stage: a pinned plugin through ``PinnedLibrary``, a signed one
+/// from the copy its signature was checked over, any other through its
+/// folder held open (``HeldFolder``) unless the manifest requires pins.
 extension PluginLoader {
   /// `entry`'s library at `file` (absolute and canonical; `identity` the
   /// device and inode of the file vetted), opened; the libraries that
@@ -12,7 +12,7 @@ extension PluginLoader {
   ///   (explained with `needs`, see ``LoadFailureExplanation``).
   func open(
     _ entry: PluginEntry, _ file: String, identity: FileIdentity?, requirePins: Bool, libraries: LibraryPins,
-    needs: PluginNeeds?
+    needs: PluginNeeds?, signed: SignedLibraries? = nil
   ) throws(DeploymentProblem) -> DynamicLibrary {
     defer { LoadedLibraries.attribute(to: entry.name, file: file) }
     guard let pin = entry.sha256 else {
@@ -28,6 +28,7 @@ extension PluginLoader {
               ? "listed plugin, or add an entry with its name and \"sha256\" to plugins (it was not opened)"
               : "plugin, or add plugins[\(entry.index)].sha256"))
       }
+      if let signed { return try openSigned(entry, file, signed: signed, needs: needs) }
       let held: HeldFolder
       switch identity.map({ HeldFolder.hold(file, vetted: $0) }) {
       case .success(let folder): held = folder
@@ -50,9 +51,20 @@ extension PluginLoader {
           LoadFailureExplanation.detail(error.text, file: file, needs: needs), systemMessage: error.text)
       }
     }
-    switch PinnedLibrary.open(
-      file, expected: pin, libraries: libraries, requirePins: requirePins, progress: progress)
-    {
+    return try opened(
+      PinnedLibrary.open(
+        file, expected: pin, libraries: libraries, requirePins: requirePins, progress: progress),
+      entry, file, needs: needs, pin: "plugins[\(entry.index)].sha256")
+  }
+
+  /// The library a sealed copy was opened as, or the problem at stage
+  /// `open`: a `dlopen` failure explained with `needs`, any other with
+  /// `pin`, where what vouched for the copy is written.
+  func opened(
+    _ result: Result<DynamicLibrary, PinnedLibraryError>, _ entry: PluginEntry, _ file: String,
+    needs: PluginNeeds?, pin: String
+  ) throws(DeploymentProblem) -> DynamicLibrary {
+    switch result {
     case .success(let library): return library
     case .failure(.dlopen(let text)):
       throw .plugin(
@@ -60,8 +72,7 @@ extension PluginLoader {
         systemMessage: text)
     case .failure(let failure):
       throw .plugin(
-        entry.name, file: file, stage: .open, failure.detail(pin: "plugins[\(entry.index)].sha256"),
-        systemMessage: failure.systemMessage)
+        entry.name, file: file, stage: .open, failure.detail(pin: pin), systemMessage: failure.systemMessage)
     }
   }
 }

@@ -123,15 +123,17 @@ package struct PluginLoader {
     adopt: ((String) throws(DeploymentProblem) -> PluginEntry?)? = nil
   ) throws(DeploymentProblem) -> LoadedPlugin? {
     let needs = try vetBeforeDlopen(entry, file: elf, vetting: vetting)
+    let signed = try vetSignatures(entry, file: elf, vetting: vetting)
     // The security boundary: `dlopen` runs the library's initialisers, and
     // those of every library it brings in, with the host's rights, before
     // any check could refuse it. Whatever judges the file (its header and
     // dynamic section, the folders and owners of what it would map, its
     // entry symbol) stays above this line; below it the plugin's code runs.
-    return try loadVetted(
+    var plugin = try loadVetted(
       entry, file: elf.path, identity: elf.identity, needs: needs, requirePins: requirePins,
-      libraries: vetting.libraryPins,
-      adopt: adopt)
+      libraries: vetting.libraryPins, signed: signed, adopt: adopt)
+    plugin?.signatures = signed?.signatures ?? []
+    return plugin
   }
 
   /// Judges `elf` before anything of it runs: an ELF shared object for
@@ -176,13 +178,14 @@ package struct PluginLoader {
   }
 
   /// Loads the vetted `file`, whose device and inode are `identity`: opens
-  /// it (a pinned one through its pin, an unpinned one through its held
-  /// folder, see ``open(_:_:identity:requirePins:libraries:needs:)``), finds its entry symbol
-  /// and descriptor, checks the descriptor's versions, name and shared
-  /// module stamps, and calls `make_bundle`. Each step runs plugin code.
+  /// it (a pinned one through its pin, a signed one from its checked copy,
+  /// any other through its held folder, see
+  /// ``open(_:_:identity:requirePins:libraries:needs:signed:)``), finds its
+  /// entry symbol and descriptor, checks the descriptor's versions, name and
+  /// shared module stamps, and calls `make_bundle`. Each step runs plugin code.
   private func loadVetted(
     _ entry: PluginEntry, file: String, identity: FileIdentity?, needs: PluginNeeds?, requirePins: Bool,
-    libraries: LibraryPins, adopt: ((String) throws(DeploymentProblem) -> PluginEntry?)?
+    libraries: LibraryPins, signed: SignedLibraries?, adopt: ((String) throws(DeploymentProblem) -> PluginEntry?)?
   ) throws(DeploymentProblem) -> LoadedPlugin? {
     var entry = entry
     func failure(_ stage: LoadStage, _ detail: String, dlerror: String? = nil) -> DeploymentProblem {
@@ -190,7 +193,8 @@ package struct PluginLoader {
     }
     progress.stage(.open, entry.name, file: file)
     let library = try open(
-      entry, file, identity: identity, requirePins: requirePins, libraries: libraries, needs: needs)
+      entry, file, identity: identity, requirePins: requirePins, libraries: libraries, needs: needs,
+      signed: signed)
     progress.stage(.findEntry, entry.name, file: file)
     let descriptor = try findDescriptor(in: library, file: file, failure: failure)
     progress.stage(.checkVersions, entry.name, file: file)

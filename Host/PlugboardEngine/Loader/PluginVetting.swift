@@ -21,6 +21,8 @@ package struct PluginVetting {
   private let folders = FolderVerdicts()
   /// The manifest's `libraryPins`, by the file each leads to.
   package let libraryPins: LibraryPins
+  /// The trust blocks and the signer files they name, read once.
+  let signatures: PluginSignatures
 
   package init(manifest: Manifest) {
     let folders =
@@ -32,6 +34,7 @@ package struct PluginVetting {
     }
     self.roots = roots
     libraryPins = LibraryPins(manifest.libraryPins, directory: manifest.directory)
+    signatures = PluginSignatures(manifest: manifest)
   }
 
   /// `canonical`, the file `absolute` leads to, must lie inside a root.

@@ -37,6 +37,13 @@ package struct Manifest: Equatable, Sendable {
   /// to the manifest's folder), whose `lib*.so` files are discovered and
   /// loaded after the listed plugins (see ``PluginDiscovery``).
   package var pluginFolders: [String] = []
+  /// Each drop-in folder's own `trust` (written `{"path": …, "trust":
+  /// {…}}`), by position in ``pluginFolders``; nil for a folder without one.
+  package var pluginFolderTrust: [SignatureTrust?] = []
+  /// `"trust"`: whose signatures vouch for every plugin that has no trust
+  /// block of its own or of its folder; nil when absent (see
+  /// ``SignatureTrust``).
+  package var trust: SignatureTrust? = nil
   /// The `plugins` entries with a `name` and no `path`: settings
   /// (`enabled`, `profiles`, `optional`, `sha256`) for the discovered
   /// plugin of that name. Their ``PluginEntry/path`` is empty.

@@ -4,16 +4,29 @@ extension ManifestDecoder {
   /// How many drop-in folders one manifest may name.
   static let pluginFolderLimit = 64
 
-  /// `pluginFolders`: a list of non-empty folder paths.
-  mutating func folders(_ value: JSONValue?) -> [String] {
-    guard let value else { return [] }
+  /// `pluginFolders`: a list of folders, each a non-empty path or an
+  /// object with its `path` and `trust`; their trust blocks beside them,
+  /// by position.
+  mutating func folders(_ node: Int?) -> (folders: [String], trust: [SignatureTrust?]) {
+    guard let node else { return ([], []) }
+    let tape = self.tape
     let path = ManifestPath.root.key("pluginFolders")
-    let folders = roots(value, at: path)
+    guard tape.kind(node) == .array else {
+      report(path, "expected an array of folder paths, found \(tape.kindDescription(node))")
+      return ([], [])
+    }
+    var folders: [String] = []
+    var trust: [SignatureTrust?] = []
+    for (index, element) in tape.elements(node).enumerated() {
+      guard let folder = pluginFolder(element, at: path.index(index)) else { continue }
+      folders.append(folder.folder)
+      trust.append(folder.trust)
+    }
     guard folders.count <= Self.pluginFolderLimit else {
       report(path, "expected at most \(Self.pluginFolderLimit) folders, found \(folders.count)")
-      return []
+      return ([], [])
     }
-    return folders
+    return (folders, trust)
   }
 
   /// A boolean member that is false when absent.

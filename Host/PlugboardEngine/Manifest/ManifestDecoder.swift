@@ -11,9 +11,9 @@ struct ManifestDecoder {
   static let topLevelKeys = [
     "$schema", "formatVersion", "activeProfile", "profiles", "requirePins", "pluginRoots", "stageTimeout",
     "plugins", "logLevel", "pluginFolders", "hookTimeout", "exitTimeout", "libraryPins", "contributions",
-    "decorators",
+    "decorators", "trust",
   ]
-  static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256", "optional", "config"]
+  static let pluginKeys = ["name", "path", "enabled", "profiles", "sha256", "optional", "config", "trust"]
   static let topLevel = AllowedKeys(topLevelKeys)
   static let plugin = AllowedKeys(pluginKeys)
 
@@ -47,6 +47,10 @@ struct ManifestDecoder {
   var logLevel: LogLevel?
   /// `pluginFolders` and the name-only entries; see ManifestDecoder+Discovery.
   var pluginFolders: [String] = []
+  /// Each drop-in folder's `trust`, by position; see ManifestDecoder+Trust.
+  var pluginFolderTrust: [SignatureTrust?] = []
+  /// The top-level `trust`.
+  var trust: SignatureTrust?
   var discoveredSettings: [PluginEntry] = []
   /// The plugins each profile's `config` names (their keys on the tape),
   /// in written order, with their settings, by profile; see
@@ -83,6 +87,8 @@ struct ManifestDecoder {
     manifest.logLevel = decoder.logLevel
     manifest.exitTimeout = decoder.exitTimeout
     manifest.pluginFolders = decoder.pluginFolders
+    manifest.pluginFolderTrust = decoder.pluginFolderTrust
+    manifest.trust = decoder.trust
     manifest.discoveredSettings = decoder.discoveredSettings
     manifest.libraryPins = decoder.libraryPins
     manifest.contributions = decoder.contributions
@@ -107,7 +113,8 @@ struct ManifestDecoder {
     activeProfile = defaultProfile(members["activeProfile"])
     integritySettings(members)
     loggingSettings(members)
-    pluginFolders = folders(members["pluginFolders"])
+    (pluginFolders, pluginFolderTrust) = folders(members.node("pluginFolders"))
+    trust = members.node("trust").flatMap { trustBlock($0, at: root.key("trust")) }
     if let node = members.node("contributions") {
       contributions = contributionRules(node, at: root.key("contributions"))
     }
@@ -170,11 +177,13 @@ struct ManifestDecoder {
     let profiles = members["profiles"].flatMap { pluginProfiles($0, at: path.key("profiles")) }
     let pin = members["sha256"].flatMap { digest($0, at: path.key("sha256")) }
     let config = members.node("config").map { settings($0, at: path.key("config")) } ?? [:]
+    let trust = members.node("trust").flatMap { trustBlock($0, at: path.key("trust")) }
     guard let name, let file else { return nil }
     var entry = PluginEntry(
       index: index, name: name, path: file, enabled: enabled, profiles: profiles, sha256: pin)
     entry.optional = optional
     entry.config = config
+    entry.trust = trust
     if file.isEmpty {
       discoveredSettings.append(entry)
       return nil

@@ -31,6 +31,9 @@ package struct PluginEntry: Equatable, Sendable {
   /// `"config"`: the plugin's settings in every profile, by setting name
   /// (see Docs/configuration.md); empty when absent.
   package var config: [String: SettingValue] = [:]
+  /// `"trust"`: whose signatures vouch for this plugin, replacing its
+  /// folder's and the manifest's; nil when absent.
+  package var trust: SignatureTrust? = nil
 
   package init(
     index: Int, name: String, path: String, enabled: Bool = true, profiles: ProfileCondition? = nil,

@@ -334,11 +334,12 @@ enum EvolvedKitBuild {
     let settings = [
       "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors", "-package-name", "plugboard",
     ]
-    // In dependency order; the digest optimized, as Package.swift builds it.
-    let modules = ["PlugboardDigest", "PlugboardEngine", "PlugboardCLI"]
+    // In dependency order; the digest and signatures optimized, as
+    // Package.swift builds them.
+    let modules = ["PlugboardDigest", "PlugboardSignatures", "PlugboardEngine", "PlugboardCLI"]
     for module in modules {
       try compile.swift(
-        settings + (module == "PlugboardDigest" ? ["-O"] : []) + [
+        settings + (["PlugboardDigest", "PlugboardSignatures"].contains(module) ? ["-O"] : []) + [
           "-parse-as-library", "-module-name", module, "-emit-module", "-emit-module-path",
           folder + "/modules/\(module).swiftmodule", "-c", "-o", folder + "/objects/\(module).o",
         ] + (try compile.swiftFiles(in: host + "/" + module)))

@@ -1,0 +1,75 @@
+import PlugboardSignatures
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The check of one sealed library against its signature `LIB.sig`, the
+/// file beside it: the signature is read by path (it is data checked by
+/// its key, not trusted for where it lies), the library's digest comes
+/// from its sealed copy, the bytes that are then loaded.
+enum LibrarySignatureCheck {
+  /// The signers and revoked keys a trust block names, read.
+  struct Keys {
+    let signers: AllowedSigners
+    let revoked: RevokedKeys?
+    /// The allowed signers file's path, absolute.
+    let file: String
+  }
+
+  /// Who signed `library` (canonical) for `principal`, nil when it has no
+  /// signature file and `require` is false, or why it is refused.
+  static func check(
+    _ library: String, copy: SealedCopy, principal: String, keys: Keys, require: Bool, at time: Int
+  ) -> Result<LibrarySignature?, SignatureRefusal.Reason> {
+    let signatureFile = library + ".sig"
+    let armored: [UInt8]
+    switch read(signatureFile) {
+    case .success(nil):
+      return require ? .failure(.unsigned(signatureFile)) : .success(nil)
+    case .success(let bytes?): armored = bytes
+    case .failure(let reason): return .failure(reason)
+    }
+    do throws(SignatureError) {
+      let signer = try SignerCheck.verify(
+        signature: armored, digest: { $0 == .sha512 ? copy.sha512 : copy.digest.bytes }, principal: principal,
+        allowedSigners: keys.signers, revoked: keys.revoked, at: time)
+      return .success(LibrarySignature(library: library, signer: signer, allowedSigners: keys.file))
+    } catch {
+      return .failure(.rejected(signatureFile, error, signer: foundSigner(armored, keys: keys)))
+    }
+  }
+
+  /// The key of a signature that was refused, and what the allowed
+  /// signers file says of it: `SHA256:… (allowed_signers:3: team-a-*)`,
+  /// `SHA256:… (not listed)`, or nil when the envelope does not read.
+  static func foundSigner(_ armored: [UInt8], keys: Keys) -> String? {
+    guard let signature = try? SSHSignature(armored: armored) else { return nil }
+    let key = signature.publicKey
+    guard let entry = keys.signers.entries.first(where: { $0.key == key }) else {
+      return "\(key.fingerprint) (not listed in \(Terminal.sanitize(keys.file)))"
+    }
+    return VerifiedSigner(key: key, entry: entry).describe(allowedSignersFile: Terminal.sanitize(keys.file))
+  }
+
+  /// The signature file's bytes, nil when there is none, bounded by the
+  /// largest signature read.
+  static func read(_ path: String) -> Result<[UInt8]?, SignatureRefusal.Reason> {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return .success(nil) }
+      return .failure(.unreadableSignature(path, String(cString: strerror(errno))))
+    }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      return .failure(.unreadableSignature(path, "not a regular file"))
+    }
+    let limit = SSHSignature.maximumArmoredSize
+    let bytes = FileBytes.pread(descriptor, at: 0, count: limit + 1)
+    guard bytes.count <= limit else {
+      return .failure(.rejected(path, .oversized(what: "the signature file", limit: limit), signer: nil))
+    }
+    return .success(bytes)
+  }
+}
