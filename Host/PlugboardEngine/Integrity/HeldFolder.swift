@@ -40,8 +40,13 @@ struct HeldFolder {
     case changed
   }
 
-  /// Folder descriptors by the folder's device and inode.
-  private static let held = Mutex<[FileIdentity: Int32]>([:])
+  /// Folder descriptors by the folder's device and inode, and every
+  /// number ever handed to the loader.
+  private struct Held {
+    var byFolder: [FileIdentity: Int32] = [:]
+    var used: Set<Int32> = []
+  }
+  private static let held = Mutex(Held())
 
   /// Holds the folder of `file` (canonical) and checks that its name there
   /// is the file whose identity is `vetted`. Without `/proc`, the loader is
@@ -57,13 +62,20 @@ struct HeldFolder {
       close(opened)
       return .failure(.unopenable(failure))
     }
+    let identity = FileIdentity(status)
     let descriptor = held.withLock { held in
-      if let known = held[FileIdentity(status)] {
-        close(opened)
+      // Plugin code shares the process's descriptors and may have closed
+      // the one held (or the number may name something else now): it is
+      // used again only while it still is this folder.
+      if let known = held.byFolder[identity], known == opened || Self.identity(of: known) == identity {
+        // The number just opened may be the held one, closed and reused.
+        if known != opened { close(opened) }
         return known
       }
-      held[FileIdentity(status)] = opened
-      return opened
+      let fresh = Self.unused(opened, avoiding: held.used)
+      held.byFolder[identity] = fresh
+      held.used.insert(fresh)
+      return fresh
     }
     var named = stat()
     guard fstatat(descriptor, name, &named, AT_SYMLINK_NOFOLLOW) == 0 else {
@@ -74,6 +86,23 @@ struct HeldFolder {
     let loaderFolder = access(throughDescriptor, F_OK) == 0 ? throughDescriptor : folder
     return .success(
       HeldFolder(libraryPath: loaderFolder + "/" + name, loaderFolder: loaderFolder, folder: folder))
+  }
+
+  /// The device and inode of what `descriptor` names now, if it is open.
+  private static func identity(of descriptor: Int32) -> FileIdentity? {
+    var status = stat()
+    return fstat(descriptor, &status) == 0 ? FileIdentity(status) : nil
+  }
+
+  /// `descriptor`, or a copy of it at a number the loader was never given
+  /// (the original closed): the loader matches a later `dlopen` by name, so
+  /// a number that once named another folder must not name this one.
+  private static func unused(_ descriptor: Int32, avoiding used: Set<Int32>) -> Int32 {
+    guard used.contains(descriptor), let highest = used.max() else { return descriptor }
+    let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, highest + 1)
+    guard copy >= 0 else { return descriptor }
+    close(descriptor)
+    return copy
   }
 
   /// Opens the plugin: every symbol bound now, local, never unloaded (as
