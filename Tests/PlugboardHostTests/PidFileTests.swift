@@ -12,7 +12,7 @@ import Testing
 /// the path must not block plugboard (a FIFO) nor choose the process a
 /// reload signals (a file of theirs); each refusal names the file, its
 /// owner, its mode and the fix.
-@Suite(.serialized, .blocking, .timeLimit(.minutes(3))) struct PidFileTests {
+@Suite(.serialized, .blocking, .timeLimit(.minutes(10))) struct PidFileTests {
   /// A FIFO at the path blocked `run` before bring-up, and then its
   /// supervising process, which ignored SIGTERM; now `run` refuses it
   /// before anything is brought up, and ends.
