@@ -50,7 +50,7 @@ struct HeldFolder {
 
   /// Holds the folder of `file` (canonical) and checks that its name there
   /// is the file whose identity is `vetted`. Without `/proc`, the loader is
-  /// given `file` itself, as before there was a folder to hold.
+  /// given `file` itself.
   static func hold(_ file: String, vetted: FileIdentity) -> Result<HeldFolder, Failure> {
     let folder = FilePath.directory(of: file)
     let name = String(file[file.index(after: file.lastIndex(of: "/") ?? file.startIndex)...])

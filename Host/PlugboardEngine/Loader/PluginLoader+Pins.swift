@@ -36,7 +36,8 @@ extension PluginLoader {
         throw .plugin(
           entry.name, file: file, stage: .open,
           "was replaced after it was vetted: its name in \(Terminal.sanitize(FilePath.directory(of: file))) "
-            + "leads to another file now (it was not opened) — if the change is yours, run the command again")
+            + "leads to another file than the one vetted (it was not opened) — if the change is yours, "
+            + "run the command again")
       case .failure(.unopenable(let failure)):
         throw .plugin(
           entry.name, file: file, stage: .open,

@@ -185,7 +185,8 @@ package struct PluginLoader {
   /// shared module stamps, and calls `make_bundle`. Each step runs plugin code.
   private func loadVetted(
     _ entry: PluginEntry, file: String, identity: FileIdentity?, needs: PluginNeeds?, requirePins: Bool,
-    libraries: LibraryPins, signed: SignedLibraries?, adopt: ((String) throws(DeploymentProblem) -> PluginEntry?)?
+    libraries: LibraryPins, signed: SignedLibraries?,
+    adopt: ((String) throws(DeploymentProblem) -> PluginEntry?)?
   ) throws(DeploymentProblem) -> LoadedPlugin? {
     var entry = entry
     func failure(_ stage: LoadStage, _ detail: String, dlerror: String? = nil) -> DeploymentProblem {
