@@ -133,7 +133,8 @@ import Testing
     #expect(
       readme.contains(
         "ssh-keygen -Y sign -n plugboard-plugin -f ~/.ssh/release_ed25519 .build/release/libGreetings.so\n"
-          + "plugboard verify --allowed-signers allowed_signers .build/release/libGreetings.so\n"))
+          + "ssh-keygen -Y verify -f allowed_signers -I Greetings -n plugboard-plugin \\\n"
+          + "  -s .build/release/libGreetings.so.sig < .build/release/libGreetings.so\n"))
     #expect(readme.contains(#"Greetings namespaces="plugboard-plugin" ssh-ed25519 AAAA… your team"#))
   }
 

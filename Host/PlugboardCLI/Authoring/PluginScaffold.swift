@@ -237,7 +237,8 @@ struct PluginScaffold: Equatable {
 
     ```sh
     ssh-keygen -Y sign -n plugboard-plugin -f ~/.ssh/release_ed25519 .build/release/lib\(name).so
-    plugboard verify --allowed-signers allowed_signers .build/release/lib\(name).so
+    ssh-keygen -Y verify -f allowed_signers -I \(name) -n plugboard-plugin \\
+      -s .build/release/lib\(name).so.sig < .build/release/lib\(name).so
     ```
 
     The deployment's operator adds your public key to its allowed signers
