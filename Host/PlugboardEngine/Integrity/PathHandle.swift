@@ -45,13 +45,7 @@ final class PathHandle {
   }
 
   /// What is there, as far as loading a library from it goes.
-  var kind: FileKind {
-    switch status.st_mode & S_IFMT {
-    case S_IFREG: .regular
-    case S_IFDIR: .directory
-    default: .other
-    }
-  }
+  var kind: FileKind { FileKind.kind(of: status) }
 
   /// A read-only descriptor (close-on-exec, non-blocking) for this very
   /// file, which must be a regular one; nil when it cannot be read.

@@ -18,7 +18,7 @@ final class ELFFile {
   let descriptor: Int32?
   private let bytes: FileBytes?
   /// The descriptor's status, when the opener had it.
-  private let status: stat?
+  private let openerStatus: stat?
 
   /// Opens the regular file at `path` (a final link refused, a FIFO or
   /// device refused without blocking).
@@ -31,18 +31,22 @@ final class ELFFile {
   init(path: String, descriptor: Int32?, status: stat?) {
     self.path = path
     self.descriptor = descriptor
-    self.status = status
+    openerStatus = status
     bytes = descriptor.map { FileBytes(descriptor: $0, status: status) }
+  }
+
+  /// The status of the file read (its owner and mode are what vetting
+  /// judges); nil when it could not be opened.
+  var status: stat? {
+    if let openerStatus { return openerStatus }
+    var status = stat()
+    guard let descriptor, fstat(descriptor, &status) == 0 else { return nil }
+    return status
   }
 
   /// The device and inode of the file read, the one `dlopen` must map;
   /// nil when it could not be opened.
-  var identity: FileIdentity? {
-    if let status { return FileIdentity(status) }
-    var status = stat()
-    guard let descriptor, fstat(descriptor, &status) == 0 else { return nil }
-    return FileIdentity(status)
-  }
+  var identity: FileIdentity? { status.map(FileIdentity.init) }
 
   deinit {
     if let descriptor { close(descriptor) }

@@ -1,6 +1,10 @@
 import PlugboardABI
 import PlugboardKit
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Loads the plugins a manifest names, one after the other, checking each
 /// at every stage before the next touches it:
 ///
@@ -73,13 +77,21 @@ package struct PluginLoader {
     func failure(_ detail: String, file: String = absolute) -> DeploymentProblem {
       .plugin(entry.name, file: file, stage: .locate, detail)
     }
-    // One descriptor names the file, gives its status and is read from;
-    // without /proc, the path is walked as `realpath` does.
+    // One descriptor names the file, gives its status and is read from.
+    // Without it (no /proc, or a name missing at the moment it was
+    // followed), the path is walked as `realpath` does, and the file at
+    // the end is then opened once: its status is judged from that
+    // descriptor, which is the one read and whose identity must be what
+    // the loader maps. Judging a path and then reading another look-up of
+    // it would vet one file and load another, if the name changed between.
     let handle = PathHandle.open(absolute)
     let file: String
-    let kind: FileKind
+    let elf: ELFFile
+    let status: stat?
     if let handle {
-      (file, kind) = (handle.canonical, handle.kind)
+      file = handle.canonical
+      elf = ELFFile(path: file, descriptor: handle.openForReading(), status: handle.status)
+      status = handle.status
     } else {
       guard let canonical = FilePath.canonical(absolute) else {
         if FilePath.isLinkLoop(absolute) {
@@ -90,9 +102,11 @@ package struct PluginLoader {
           ? "" : " (plugins[\(entry.index)].path is relative to the manifest's folder, \(manifest.directory))"
         throw failure("does not exist\(origin)")
       }
-      (file, kind) = (canonical, FileKind.of(canonical))
+      file = canonical
+      elf = ELFFile(path: canonical)
+      status = elf.status
     }
-    switch kind {
+    switch status.map(FileKind.kind(of:)) ?? FileKind.of(file) {
     case .regular: break
     case .directory: throw failure("is a directory; expected a shared library file", file: file)
     case .other: throw failure("is not a regular file; expected a shared library file", file: file)
@@ -104,13 +118,12 @@ package struct PluginLoader {
     // whoever can re-point any link on the way chooses the file (the
     // target's folders are judged too).
     if let problem = vetting.placement(absolute: absolute, canonical: file, entry: entry)
-      ?? (handle.map { vetting.permissions(of: file, status: $0.status) } ?? vetting.permissions(of: file))
+      ?? (status.map { vetting.permissions(of: file, status: $0) } ?? vetting.permissions(of: file))
       ?? (absolute == file ? nil : vetting.linkProblem(absolute))
     {
       throw DeploymentProblem.plugin(entry.name, file: file, stage: .vet, problem)
     }
-    guard let handle else { return ELFFile(path: file) }
-    return ELFFile(path: file, descriptor: handle.openForReading(), status: handle.status)
+    return elf
   }
 
   /// `entry`'s plugin, loaded from `file`; nil when `adopt` sets it aside.

@@ -28,7 +28,8 @@ enum FileKind {
     return kind(of: status)
   }
 
-  private static func kind(of status: stat) -> FileKind {
+  /// The kind of the file whose status is `status`.
+  static func kind(of status: stat) -> FileKind {
     switch status.st_mode & S_IFMT {
     case S_IFREG: return .regular
     case S_IFDIR: return .directory
