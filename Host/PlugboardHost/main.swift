@@ -25,7 +25,10 @@ let settings = HostSettings(hidesProcessHoldingSecrets: true)
 let arguments = Array(CommandLine.arguments.dropFirst())
 // Parsed once: the supervising parent and the command read the same result.
 let invocation = Plugboard.parse(arguments)
-// Before anything else, while this process has a single thread: a command
+// Before any child exists: the socket `run --listen` asks for is this
+// process's, handed to each child as socket activation's.
+if let status = Plugboard.listenIfAsked(invocation) { Plugboard.exit(status) }
+// Then, while this process has a single thread: a command
 // that loads plugins forks here (or the launcher forked), and the parent
 // only supervises.
 // Plugboard.exit ends the process by the signal that asked it to stop, if

@@ -116,7 +116,9 @@ static int vet(const char *path) {
 }
 
 // Whether the command line plainly names a command that brings a
-// deployment up, without --unsupervised before a `--`.
+// deployment up, without --unsupervised or --listen before a `--`. With
+// --listen the host forks by itself: the socket must be opened before the
+// first child exists, so that the supervising process holds it.
 static int supervised(int argc, char **argv) {
   if (argc < 2) return 0;
   int named = 0;
@@ -126,7 +128,10 @@ static int supervised(int argc, char **argv) {
   }
   if (!named) return 0;
   for (int index = 2; index < argc && strcmp(argv[index], "--") != 0; index++) {
-    if (strcmp(argv[index], "--unsupervised") == 0) return 0;
+    if (strcmp(argv[index], "--unsupervised") == 0 || strcmp(argv[index], "--listen") == 0 ||
+        strncmp(argv[index], "--listen=", 9) == 0) {
+      return 0;
+    }
   }
   return 1;
 }

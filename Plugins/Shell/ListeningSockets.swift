@@ -2,9 +2,14 @@
   import Glibc
 #endif
 
-/// The sockets the serving sample accepts on: those systemd's socket
-/// activation passed (a `.socket` unit, `systemd-socket-activate`), else
-/// one it binds itself on the loopback interface.
+/// The sockets the serving sample accepts on: those passed as systemd's
+/// socket activation passes them (a `.socket` unit,
+/// `systemd-socket-activate`, or `plugboard run --listen`).
+///
+/// It binds no port of its own: the supervising process holds these
+/// sockets and hands them to every child, so that the new child of a
+/// reload accepts on the same port while the old one drains. A port the
+/// application bound itself would still be the old child's.
 enum ListeningSockets {
   /// Why there is nothing to serve on.
   enum Failure: Error, CustomStringConvertible {
@@ -15,8 +20,8 @@ enum ListeningSockets {
     var description: String {
       switch self {
       case .none:
-        "no socket to serve on: start it with socket activation (a systemd .socket unit, or "
-          + "systemd-socket-activate -l 7070 plugboard run -- --serve), or pass --port PORT"
+        "no socket to serve on: start it with plugboard run --listen 7070 -- --serve, or with socket "
+          + "activation (a systemd .socket unit, or systemd-socket-activate -l 7070 plugboard run -- --serve)"
       case .notListening(let descriptor):
         "descriptor \(descriptor), passed by socket activation (LISTEN_FDS), is not a listening socket"
       case .call(let call, let error): "\(call): \(String(cString: strerror(error)))"
@@ -24,15 +29,12 @@ enum ListeningSockets {
     }
   }
 
-  /// Socket activation's sockets, or, without them, one bound to
-  /// 127.0.0.1:`port`; each non-blocking, so that a connection another
-  /// process accepted first leaves `accept` empty-handed, not blocked.
-  static func open(port: UInt16?) throws(Failure) -> [Int32] {
-    var sockets = try inherited()
-    if sockets.isEmpty {
-      guard let port else { throw .none }
-      sockets = [try loopback(port: port)]
-    }
+  /// The sockets passed, each made non-blocking, so that a connection
+  /// another process accepted first leaves `accept` empty-handed, not
+  /// blocked.
+  static func open() throws(Failure) -> [Int32] {
+    let sockets = try inherited()
+    guard !sockets.isEmpty else { throw .none }
     for socket in sockets {
       // The flag is the open socket's, shared with every process that
       // holds it; each process that accepts on it wants it.
@@ -58,29 +60,6 @@ enum ListeningSockets {
       }
     }
     return sockets
-  }
-
-  /// A TCP socket listening on 127.0.0.1:`port`.
-  static func loopback(port: UInt16) throws(Failure) -> Int32 {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard socket >= 0 else { throw .call("socket", errno) }
-    var reuse: Int32 = 1
-    setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr = in_addr(s_addr: UInt32(0x7f00_0001).bigEndian)
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard bound == 0, listen(socket, SOMAXCONN) == 0 else {
-      let error = errno
-      close(socket)
-      throw .call("listen on 127.0.0.1:\(port)", error)
-    }
-    return socket
   }
 
   private static func variable(_ name: String) -> String? {

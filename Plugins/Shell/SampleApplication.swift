@@ -10,8 +10,8 @@ import PlugboardKit
 ///
 /// Arguments (after `plugboard run --`): `--user NAME --password SECRET`;
 /// without them it signs in the fixture user `ada`. `--serve` serves on
-/// the sockets of systemd's socket activation, or with `--port PORT` on
-/// 127.0.0.1:PORT when there are none.
+/// the sockets passed as systemd's socket activation passes them: a
+/// `.socket` unit's, or the one `plugboard run --listen PORT` opens.
 struct SampleApplication: DrainingApplication {
   let login: any LoginFeature
   let features: Contributions<any AppFeature>
@@ -22,28 +22,27 @@ struct SampleApplication: DrainingApplication {
     var username = "ada"
     var password = "analytical-engine"
     var serving = false
-    var port: UInt16?
     var remaining = arguments[...]
     while let option = remaining.popFirst() {
       if option == "--serve" {
         serving = true
         continue
       }
-      guard let value = remaining.popFirst(), ["--user", "--password", "--port"].contains(option),
-        option != "--port" || UInt16(value) != nil
-      else {
-        console.write("usage: plugboard run -- [--user NAME --password SECRET] | --serve [--port PORT]")
+      if option == "--port" {
+        console.write(
+          "the sample binds no port of its own (a reload's new child would find it still the old one's): "
+            + "serve with plugboard run --listen PORT -- --serve")
         return 2
       }
-      switch option {
-      case "--user": username = value
-      case "--password": password = value
-      default: port = UInt16(value)
+      guard let value = remaining.popFirst(), ["--user", "--password"].contains(option) else {
+        console.write("usage: plugboard run [--listen PORT] -- [--user NAME --password SECRET] | --serve")
+        return 2
       }
+      if option == "--user" { username = value } else { password = value }
     }
     if serving {
       let server = MenuServer(features: features.map(\.title), console: console)
-      try await server.serve(try ListeningSockets.open(port: port), stop: stop)
+      try await server.serve(try ListeningSockets.open(), stop: stop)
       return 0
     }
     let user = try await login.present(username: username, password: password)

@@ -135,11 +135,13 @@ import Testing
   /// A client asking for the menu in a loop, a connection per request,
   /// throughout a reload that adds a plugin: every request is answered,
   /// by the old child and then by the new one, which shows the new
-  /// feature; no connection is refused or reset.
-  @Test func aClientAskingThroughoutAReloadGetsEveryAnswer() throws {
+  /// feature; no connection is refused or reset. The same whether a
+  /// `.socket` unit passed the socket or `run --listen` opened it.
+  @Test(arguments: SocketSource.allCases)
+  func aClientAskingThroughoutAReloadGetsEveryAnswer(_ source: SocketSource) throws {
     let (folder, manifest) = try SampleManifest.withoutIssueList()
     defer { withExtendedLifetime(folder) {} }
-    let (process, port) = try ActivationSocket.start(["run", "--manifest", manifest, "--", "--serve"])
+    let (process, port) = try source.start(run: ["--manifest", manifest, "--", "--serve"])
     // Up: a SIGHUP before then would stop it.
     try #require(try process.waitForLine { $0.hasPrefix("Serving the menu on 1 socket") } != nil)
     let old = try servingChild(of: process)

@@ -20,7 +20,7 @@ struct CommandSpec: Sendable {
   static let run = CommandSpec(
     name: Supervisor.runCommand,
     summary: "load the deployment's plugins, then resolve and run its Application",
-    options: [.manifest, .profile] + OptionSpec.supervision + [.hookTimeout, .pidFile],
+    options: [.manifest, .profile] + OptionSpec.supervision + [.hookTimeout, .pidFile, .listen],
     passthrough: "ARGUMENTS…",
     statuses: HelpText.runStatuses)
 

@@ -30,6 +30,12 @@ enum InvocationParser {
       }
       var parsed = try options(rest, for: spec)
       try readDurations(&parsed, command: spec.name)
+      if let text = parsed[.listen], ListenAddress.parse(text) == nil {
+        throw UsageError(
+          message:
+            "\(OptionSpec.listen.name) takes \(ListenAddress.forms), found '\(Terminal.sanitize(text))'",
+          command: spec.name)
+      }
       return .command(name: spec.name, options: parsed)
     }
   }

@@ -82,6 +82,13 @@ struct OptionSpec: Sendable {
     name: "--pid-file", valueName: "PATH",
     help: "write the supervising process's pid to PATH, for plugboard reload (removed at the end)")
 
+  /// `--listen [ADDRESS:]PORT`: for `run`, a TCP socket the supervising
+  /// process opens and hands to every child as socket activation's (see
+  /// `ListeningSocket`), so that a reload keeps the port.
+  static let listen = OptionSpec(
+    name: "--listen", valueName: "[ADDRESS:]PORT",
+    help: "listen on a TCP socket (default address 127.0.0.1) that every child is handed, reloads included")
+
   /// `--json`: the answer as JSON for machines (`list`, `check`, `explain`,
   /// each with its own help).
   static let json = OptionSpec(

@@ -20,6 +20,19 @@ package enum Plugboard {
     Supervisor.superviseIfNeeded(invocation, launch: launch, session: session)
   }
 
+  /// For the executable, after parsing and before
+  /// ``superviseIfNeeded(_:launch:session:)``: opens the socket `run
+  /// --listen` asks for, while no child exists yet, so that the process the
+  /// service manager started holds it and hands it to every child (see
+  /// `ListeningSocket`). Returns the exit status when it cannot; nil when
+  /// it listens or nothing asked it to.
+  package static func listenIfAsked(_ invocation: ParsedInvocation) -> Int32? {
+    guard case .command(let name, let options)? = try? invocation.result.get(), name == CommandSpec.run.name,
+      let text = options[.listen], let address = ListenAddress.parse(text)
+    else { return nil }
+    return ListeningSocket.listen(on: address, quiet: options.isSet(.quiet))
+  }
+
   /// Parses `arguments` (without the program name), once: the result goes
   /// to ``superviseIfNeeded(_:launch:)`` and to ``main(_:console:)``, so
   /// that the supervising parent and the command read the same options.

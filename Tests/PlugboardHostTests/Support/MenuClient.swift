@@ -1,5 +1,6 @@
 import Foundation
 import PlugboardTestSupport
+import Testing
 
 #if canImport(Glibc)
   import Glibc
@@ -16,9 +17,19 @@ enum ActivationSocket {
   /// plugboard keeps it, and once it ended a connection is refused or
   /// reset, not left waiting.
   static func start(_ arguments: [String]) throws -> (process: GroupedProcess, port: UInt16) {
+    let (listening, port) = try listeningSocket()
+    defer { close(listening) }
+    let script = #"LISTEN_PID=$$ LISTEN_FDS=1 exec "$0" "$@""#
+    let process = try GroupedProcess(
+      ["-c", script, BuildProducts.plugboard] + arguments, executable: "/bin/sh", passing: [listening])
+    return (process, port)
+  }
+
+  /// A TCP socket listening on 127.0.0.1 (close-on-exec), at a port the
+  /// kernel picked, and that port.
+  static func listeningSocket() throws -> (socket: Int32, port: UInt16) {
     let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard listening >= 0 else { throw MenuClient.Failure("socket", errno) }
-    defer { close(listening) }
     var address = MenuClient.loopback(port: 0)
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) {
@@ -27,11 +38,38 @@ enum ActivationSocket {
           && getsockname(listening, $0, &length) == 0
       }
     }
-    guard bound else { throw MenuClient.Failure("bind and listen on 127.0.0.1", errno) }
-    let script = #"LISTEN_PID=$$ LISTEN_FDS=1 exec "$0" "$@""#
-    let process = try GroupedProcess(
-      ["-c", script, BuildProducts.plugboard] + arguments, executable: "/bin/sh", passing: [listening])
-    return (process, UInt16(bigEndian: address.sin_port))
+    guard bound else {
+      let error = errno
+      close(listening)
+      throw MenuClient.Failure("bind and listen on 127.0.0.1", error)
+    }
+    return (listening, UInt16(bigEndian: address.sin_port))
+  }
+}
+
+/// How a test hands the serving sample its socket: as a `.socket` unit
+/// does (``ActivationSocket``), or by `plugboard run --listen`, where the
+/// supervising process opens it.
+enum SocketSource: String, CaseIterable, CustomTestStringConvertible, Sendable {
+  case activation
+  case listenOption
+
+  var testDescription: String { rawValue }
+
+  /// Starts `plugboard run` with `arguments` (after `run`) serving on a
+  /// port the kernel picks; the process and the port.
+  func start(run arguments: [String]) throws -> (process: GroupedProcess, port: UInt16) {
+    switch self {
+    case .activation: return try ActivationSocket.start(["run"] + arguments)
+    case .listenOption:
+      let process = try GroupedProcess(["run", "--listen", "127.0.0.1:0"] + arguments)
+      let prefix = "plugboard: run: listening on 127.0.0.1:"
+      let line = try process.waitForLine(onStderr: true) { $0.hasPrefix(prefix) }
+      guard let port = line.flatMap({ UInt16($0.dropFirst(prefix.count).prefix { $0.isNumber }) }) else {
+        throw MenuClient.Failure("no port announced: \(process.stderrText)")
+      }
+      return (process, port)
+    }
   }
 }
 
