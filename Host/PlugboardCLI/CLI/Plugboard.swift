@@ -96,46 +96,55 @@ package enum Plugboard {
       console.out(spec.map(HelpText.command) ?? HelpText.general())
       return ExitStatus.healthy.rawValue
     case .command(let name, let options):
-      // The commands that bring a deployment up report to the session,
-      // which a supervised child attached to its parent at start.
-      let supervised = Supervisor.supervisedCommands.contains(name)
-      var settings = settings
-      if supervised {
-        switch prepareFeedback(options, command: name, progress: progress, settings: settings) {
-        case .success(let chosen): settings = chosen
-        case .failure(let error):
-          for line in error.lines { console.err(line) }
-          return ExitStatus.of(.misuse, command: name)
-        }
-      }
-      let console = settings.verbosity == .quiet ? QuietConsole(console) : console
-      // Each command ends it by its report or its application; whatever
-      // path it took, no plugin code runs after it.
-      let bringingUp = progress.beginBringUp(divertingPluginOutput: supervised)
-      switch name {
-      case CommandSpec.run.name:
-        return await RunCommand(options: options, console: console, progress: progress, settings: settings)
-          .execute(bringingUp)
-      case CommandSpec.list.name:
-        return ListCommand(options: options, console: console, progress: progress, settings: settings)
-          .execute(bringingUp)
-      case CommandSpec.check.name:
-        return await CheckCommand(options: options, console: console, progress: progress, settings: settings)
-          .execute(bringingUp)
-      case CommandSpec.explain.name:
-        return ExplainCommand(options: options, console: console, progress: progress, settings: settings)
-          .execute(bringingUp)
-      case CommandSpec.graph.name:
-        return GraphCommand(options: options, console: console, progress: progress, settings: settings)
-          .execute(bringingUp)
-      case CommandSpec.pin.name: return PinCommand(options: options, console: console).execute()
-      case CommandSpec.reload.name: return ReloadCommand(options: options, console: console).execute()
-      case CommandSpec.new.name: return NewCommand(options: options, console: console).execute()
-      case CommandSpec.completion.name: return CompletionCommand(options: options, console: console).execute()
-      default:
-        console.err("plugboard: internal error: no implementation for '\(name)'")
+      return await execute(name, options: options, session: progress, settings: settings, console: console)
+    }
+  }
+
+  /// Runs the command `name` with `options`: the settings completed from
+  /// the command line first, for a command that brings a deployment up.
+  private static func execute(
+    _ name: String, options: ParsedOptions, session progress: ChildSession, settings: HostSettings,
+    console: any Console
+  ) async -> Int32 {
+    // The commands that bring a deployment up report to the session,
+    // which a supervised child attached to its parent at start.
+    let supervised = Supervisor.supervisedCommands.contains(name)
+    var settings = settings
+    if supervised {
+      switch prepareFeedback(options, command: name, progress: progress, settings: settings) {
+      case .success(let chosen): settings = chosen
+      case .failure(let error):
+        for line in error.lines { console.err(line) }
         return ExitStatus.of(.misuse, command: name)
       }
+    }
+    let console = settings.verbosity == .quiet ? QuietConsole(console) : console
+    // Each command ends it by its report or its application; whatever
+    // path it took, no plugin code runs after it.
+    let bringingUp = progress.beginBringUp(divertingPluginOutput: supervised)
+    switch name {
+    case CommandSpec.run.name:
+      return await RunCommand(options: options, console: console, progress: progress, settings: settings)
+        .execute(bringingUp)
+    case CommandSpec.list.name:
+      return ListCommand(options: options, console: console, progress: progress, settings: settings)
+        .execute(bringingUp)
+    case CommandSpec.check.name:
+      return await CheckCommand(options: options, console: console, progress: progress, settings: settings)
+        .execute(bringingUp)
+    case CommandSpec.explain.name:
+      return ExplainCommand(options: options, console: console, progress: progress, settings: settings)
+        .execute(bringingUp)
+    case CommandSpec.graph.name:
+      return GraphCommand(options: options, console: console, progress: progress, settings: settings)
+        .execute(bringingUp)
+    case CommandSpec.pin.name: return PinCommand(options: options, console: console).execute()
+    case CommandSpec.reload.name: return ReloadCommand(options: options, console: console).execute()
+    case CommandSpec.new.name: return NewCommand(options: options, console: console).execute()
+    case CommandSpec.completion.name: return CompletionCommand(options: options, console: console).execute()
+    default:
+      console.err("plugboard: internal error: no implementation for '\(name)'")
+      return ExitStatus.of(.misuse, command: name)
     }
   }
 }

@@ -49,25 +49,7 @@ extension ResolutionError {
   private func action(suggestions: @autoclosure () -> [Suggestion]) -> String {
     switch kind {
     case .notRegistered:
-      if registries.contains(where: { !$0.inactive(where: { $0.key.service == key.service }).isEmpty }) {
-        return "Activate a profile \(key.service.shortName) is registered for, or register it for "
-          + "the active profile too (inProfiles(...) on its registration)."
-      }
-      if key.name == nil, registries.contains(where: { $0.selections[key.service.id] != nil }) {
-        return "Register the chosen name for \(key.service.shortName), or change the profile's "
-          + "choice in plugins.json."
-      }
-      if let copy = suggestions().first(where: { $0.reason == .duplicatedModule }) {
-        return "Module \(copy.key.service.moduleName ?? "?") is loaded twice, so its types have two "
-          + "identities. Make it a .dynamic library product of its own package, depended on by "
-          + "path (.package(path: ...)), so the host and every plugin share one copy."
-      }
-      if let action = Suggestion.declaredTwiceAction(for: key, among: suggestions()) { return action }
-      // Only a report with a "Did you mean" section can point at it.
-      let alternative = suggestions().isEmpty ? "" : ", or request one of the registrations suggested above"
-      return "Register \(key.service.shortName) in an assembly that is loaded, for example "
-        + "container.register(\(key.service.metatypeSpelling)\(key.name.map { ", name: \"\($0)\"" } ?? "")) "
-        + "{ r in ... }\(alternative)."
+      return notRegisteredAction(suggestions: suggestions())
     case .cycle:
       return "Break the cycle: let one of these services take its dependency as a Lazy<…> or "
         + "Provider<…>, or set it after construction with initCompleted(resolving:), or move the "
@@ -110,6 +92,31 @@ extension ResolutionError {
         + "resolver.resolve(\(request)), which runs its factory on the main actor; a synchronous "
         + "factory that needs it must be registered on: MainActor.self too."
     }
+  }
+
+  /// What to do about a key nothing registers: activate the profile that
+  /// has it, register the name a profile chose, share a module loaded
+  /// twice, declare it once, or register it.
+  private func notRegisteredAction(suggestions: @autoclosure () -> [Suggestion]) -> String {
+    if registries.contains(where: { !$0.inactive(where: { $0.key.service == key.service }).isEmpty }) {
+      return "Activate a profile \(key.service.shortName) is registered for, or register it for "
+        + "the active profile too (inProfiles(...) on its registration)."
+    }
+    if key.name == nil, registries.contains(where: { $0.selections[key.service.id] != nil }) {
+      return "Register the chosen name for \(key.service.shortName), or change the profile's "
+        + "choice in plugins.json."
+    }
+    if let copy = suggestions().first(where: { $0.reason == .duplicatedModule }) {
+      return "Module \(copy.key.service.moduleName ?? "?") is loaded twice, so its types have two "
+        + "identities. Make it a .dynamic library product of its own package, depended on by "
+        + "path (.package(path: ...)), so the host and every plugin share one copy."
+    }
+    if let action = Suggestion.declaredTwiceAction(for: key, among: suggestions()) { return action }
+    // Only a report with a "Did you mean" section can point at it.
+    let alternative = suggestions().isEmpty ? "" : ", or request one of the registrations suggested above"
+    return "Register \(key.service.shortName) in an assembly that is loaded, for example "
+      + "container.register(\(key.service.metatypeSpelling)\(key.name.map { ", name: \"\($0)\"" } ?? "")) "
+      + "{ r in ... }\(alternative)."
   }
 
   /// The async request that serves what failed for being async: the

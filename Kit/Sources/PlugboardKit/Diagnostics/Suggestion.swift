@@ -115,8 +115,16 @@ public struct Suggestion: Sendable, Hashable, CustomStringConvertible {
         }
       }
     }
-    // In the order the winning registrations were made, as the registry
-    // lists them; the same type by how close its name is first.
+    return ranked(sameType: sameType, duplicated: duplicated, similar: similar, for: key)
+  }
+
+  /// The candidates found, at most ``limit``: the same type first, by how
+  /// close its name is, then a duplicated module's, then similar names;
+  /// within each, in the order the winning registrations were made, as the
+  /// registry lists them.
+  private static func ranked(
+    sameType: [Candidate], duplicated: [Candidate], similar: [Candidate], for key: ServiceKey
+  ) -> [Suggestion] {
     func ordered(_ group: [Candidate], rank: (Candidate) -> Int = { _ in 0 }) -> [Suggestion] {
       group.map { (rank($0), $0) }
         .sorted { ($0.0, $0.1.winner.sequence) < ($1.0, $1.1.winner.sequence) }

@@ -144,9 +144,29 @@ public struct DependencyGraph {
     container: Container, all registrations: [RegistrationInfo], failedPlugins: Set<String>,
     placingLast: (RegistrationSite) -> Bool, ancestors: [RegistrySnapshot] = []
   ) {
-    // plugboard's default Logger last, so the plugins' registrations keep
-    // their numbers (n0, n1, …) whether or not something uses it. Each is
-    // read in place and copied once, into its node: there are thousands.
+    var nodes = Self.nodes(of: registrations, failedPlugins: failedPlugins, placingLast: placingLast)
+    var byKey: [ServiceKey: Int] = [:]
+    byKey.reserveCapacity(nodes.count)
+    for index in nodes.indices where nodes[index].isAvailable { byKey[nodes[index].key] = index }
+    var selectedNames: [ObjectIdentifier: String] = [:]
+    for selection in container.selections { selectedNames[selection.service.id] = selection.name }
+    self.byKey = byKey
+    self.selectedNames = selectedNames
+    self.root = byKey[Self.applicationKey]
+    self.adjacency = Self.adjacency(
+      of: &nodes, in: container, byKey: byKey, selectedNames: selectedNames,
+      inherited: InheritedNodes(ancestors: ancestors))
+    self.nodes = nodes
+  }
+
+  /// A node per registration, available unless its plugin failed, those at
+  /// a site `placingLast` accepts (plugboard's default Logger) last, so that
+  /// the plugins' registrations keep their numbers (n0, n1, …) whether or
+  /// not something uses it. Each is read in place and copied once, into
+  /// its node: there are thousands.
+  private static func nodes(
+    of registrations: [RegistrationInfo], failedPlugins: Set<String>, placingLast: (RegistrationSite) -> Bool
+  ) -> [Node] {
     var nodes: [Node] = []
     nodes.reserveCapacity(registrations.count)
     func add(_ index: Int) {
@@ -161,22 +181,22 @@ public struct DependencyGraph {
       if placingLast(registrations[index].site) { defaults.append(index) } else { add(index) }
     }
     for index in defaults { add(index) }
-    var byKey: [ServiceKey: Int] = [:]
-    byKey.reserveCapacity(nodes.count)
-    for index in nodes.indices where nodes[index].isAvailable { byKey[nodes[index].key] = index }
-    self.byKey = byKey
-    var selectedNames: [ObjectIdentifier: String] = [:]
-    for selection in container.selections { selectedNames[selection.service.id] = selection.name }
-    self.selectedNames = selectedNames
-    self.root = byKey[Self.applicationKey]
+    return nodes
+  }
+
+  /// Each node's edges. Every analysis walks the edges, most of them
+  /// several times (reach, cycles, scopes, optional dependencies): each
+  /// node's are found once. An ancestor's registration a dependency
+  /// reaches becomes a node at the end of `nodes`, whose own edges are
+  /// found in turn.
+  private static func adjacency(
+    of nodes: inout [Node], in container: Container, byKey: [ServiceKey: Int],
+    selectedNames: [ObjectIdentifier: String], inherited: InheritedNodes
+  ) -> [[Edge]] {
+    var inherited = inherited
     let contributors = Self.contributors(of: nodes, in: container)
     let keys = contributors.isEmpty ? [] : nodes.map(\.key)
     let decorators = Self.decorators(of: nodes, in: container)
-    // Every analysis walks the edges, most of them several times (reach,
-    // cycles, scopes, optional dependencies): each node's are found once.
-    // An ancestor's registration a dependency reaches becomes a node at the
-    // end, whose own edges are found in turn.
-    var inherited = InheritedNodes(ancestors: ancestors)
     var adjacency: [[Edge]] = []
     adjacency.reserveCapacity(nodes.count)
     var index = 0
@@ -205,8 +225,7 @@ public struct DependencyGraph {
       }
       index += 1
     }
-    self.nodes = nodes
-    self.adjacency = adjacency
+    return adjacency
   }
 
   /// The ancestors' registrations made nodes, each once, as dependencies
