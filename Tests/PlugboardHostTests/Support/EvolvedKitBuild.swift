@@ -111,9 +111,9 @@ enum EvolvedKitBuild {
       ),
       (
         "Diagnostics/ResolutionError+Report.swift",
-        "    switch kind {\n    case .notRegistered:\n      if registries",
+        "    switch kind {\n    case .notRegistered:\n      return notRegisteredAction(",
         "    switch kind {\n    case .deniedInNextRelease:\n      return \"Ask for access.\"\n"
-          + "    case .notRegistered:\n      if registries"
+          + "    case .notRegistered:\n      return notRegisteredAction("
       ),
       (
         "Diagnostics/ResolutionError+Report.swift",
