@@ -34,17 +34,29 @@ package enum SignerCheck {
     allowedSigners: AllowedSigners, revoked: RevokedKeys?, at time: Int,
     namespace: String = SSHSignature.pluginNamespace
   ) throws(SignatureError) -> VerifiedSigner {
+    let key = try signingKey(signature: armored, digest: digest, revoked: revoked, namespace: namespace)
+    let candidates = allowedSigners.entries(for: key, namespace: namespace, at: time)
+    let entry = principal.map { name in candidates.first { $0.principals.matches(name) } } ?? candidates.first
+    guard let entry else {
+      throw .notAllowed(fingerprint: key.fingerprint, principal: principal, file: allowedSigners.file)
+    }
+    return VerifiedSigner(key: key, entry: entry)
+  }
+
+  /// The key that made the signature, once the envelope reads, the
+  /// namespace is `namespace`, the key is not in `revoked` and the
+  /// signature matches the file's digest: every step of ``verify(signature:digest:principal:allowedSigners:revoked:at:namespace:)``
+  /// but the allowed signers file's, for a caller that has none to
+  /// consult (a publisher checking what it signed).
+  package static func signingKey(
+    signature armored: [UInt8], digest: (SSHSignature.HashAlgorithm) -> [UInt8], revoked: RevokedKeys?,
+    namespace: String = SSHSignature.pluginNamespace
+  ) throws(SignatureError) -> SSHPublicKey {
     let signature = try SSHSignature(armored: armored)
     if let revoked, revoked.contains(signature.publicKey) {
       throw .revoked(fingerprint: signature.publicKey.fingerprint, file: revoked.file)
     }
     try signature.verify(messageDigest: digest(signature.hashAlgorithm), namespace: namespace)
-    let candidates = allowedSigners.entries(for: signature.publicKey, namespace: namespace, at: time)
-    let entry = principal.map { name in candidates.first { $0.principals.matches(name) } } ?? candidates.first
-    guard let entry else {
-      throw .notAllowed(
-        fingerprint: signature.publicKey.fingerprint, principal: principal, file: allowedSigners.file)
-    }
-    return VerifiedSigner(key: signature.publicKey, entry: entry)
+    return signature.publicKey
   }
 }

@@ -58,6 +58,30 @@ import Testing
     #expect(try bashCompletions(["run", "--stage-timeout", ""]) == [])
   }
 
+  /// `verify FILE…` completes paths, for each FILE, and its options.
+  @Test func bashCompletesFilesAfterVerify() throws {
+    let folder = try TemporaryDirectory()
+    try folder.write("libWeather.so", "")
+    try folder.write("libWeather.so.sig", "")
+    let both = ["libWeather.so", "libWeather.so.sig"]
+    #expect(try bashCompletions(["verify", "libW"], in: folder.path).sorted() == both)
+    #expect(try bashCompletions(["verify", "libWeather.so", "libW"], in: folder.path).sorted() == both)
+    #expect(
+      try bashCompletions(["verify", "--allowed-signers", "libWeather.so.s"], in: folder.path) == [both[1]])
+    #expect(try bashCompletions(["verify", "--al"]) == ["--allowed-signers"])
+  }
+
+  @Test(.enabled(if: hasFish, "fish is not installed: the fish script's file completion is not tried"))
+  func fishCompletesFilesAfterVerify() throws {
+    try #require(Toolchain.find("fish") != nil, "PLUGBOARD_REQUIRE_TOOLS names fish, but it is not on PATH")
+    let folder = try TemporaryDirectory()
+    try folder.write("libWeather.so", "")
+    let file = try folder.write("plugboard.fish", try script("fish"))
+    let result = try Subprocess.run(
+      "/usr/bin/env", ["fish", "-c", "source \(file); complete -C'plugboard verify libW'"], in: folder.path)
+    #expect(result.stdout.split(separator: "\n").map(String.init) == ["libWeather.so"])
+  }
+
   /// Before a command: the commands, `--help`, `--version` and the options
   /// every command reading a manifest takes, not each command's own; and
   /// never the option the scripts call themselves.

@@ -25,6 +25,10 @@ import Testing
           name: "run",
           options: ParsedOptions(
             values: ["--manifest": "p.json"], passthrough: ["--user", "grace", "--help"])))
+    // A command whose positional argument repeats takes each.
+    #expect(
+      try InvocationParser.parse(["verify", "a.so", "--json", "b.so"])
+        == .command(name: "verify", options: ParsedOptions(flags: ["--json"], positionals: ["a.so", "b.so"])))
   }
 
   /// The time limits are read once, by the parser: the supervising parent
@@ -54,17 +58,17 @@ import Testing
   @Test(arguments: [
     (
       [],
-      "missing command; expected one of 'run', 'reload', 'list', 'check', 'explain', 'graph', 'pin', 'new', 'completion'"
+      "missing command; expected one of 'run', 'reload', 'list', 'check', 'explain', 'graph', 'pin', 'verify', 'new', 'completion'"
     ),
     (["lst"], "unknown command 'lst'; did you mean 'list'?"),
     (
       ["deploy"],
-      "unknown command 'deploy'; expected one of 'run', 'reload', 'list', 'check', 'explain', 'graph', 'pin', 'new', 'completion'"
+      "unknown command 'deploy'; expected one of 'run', 'reload', 'list', 'check', 'explain', 'graph', 'pin', 'verify', 'new', 'completion'"
     ),
     (
       ["--manifest", "x"],
       "missing command after '--manifest x'; expected one of 'run', 'reload', 'list', 'check', 'explain', 'graph', "
-        + "'pin', 'new', 'completion'"
+        + "'pin', 'verify', 'new', 'completion'"
     ),
     (["--jsn", "list"], "unknown option '--jsn'; did you mean '--json'?"),
     (["--versio"], "unknown option '--versio'; did you mean '--version'?"),
@@ -76,6 +80,8 @@ import Testing
     (["run", "--manifest"], "--manifest needs a value: --manifest PATH"),
     (["list", "--manifest", "a", "--manifest", "b"], "--manifest given more than once"),
     (["list", "extra"], "unexpected argument 'extra'"),
+    (["explain", "A", "B"], "unexpected argument 'B'"),
+    (["verify"], "missing FILE…: plugboard verify FILE…"),
     (["list", "--", "x"], "'list' takes no arguments after '--'"),
     (["list", "--json=yes"], "--json takes no value"),
     (["--version", "run"], "--version takes no arguments"),

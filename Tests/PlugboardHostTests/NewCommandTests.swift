@@ -123,7 +123,8 @@ import Testing
   }
 
   /// The README's signing step signs the release library in the namespace
-  /// the host verifies, and names the line the operator adds.
+  /// the host verifies, checks it with `plugboard verify`, and names the
+  /// line the operator adds.
   @Test func theReadmeSaysHowToSignTheReleaseBuild() throws {
     let deployment = try TemporaryDirectory()
     let created = try Subprocess.plugboard(
@@ -133,8 +134,7 @@ import Testing
     #expect(
       readme.contains(
         "ssh-keygen -Y sign -n plugboard-plugin -f ~/.ssh/release_ed25519 .build/release/libGreetings.so\n"
-          + "ssh-keygen -Y verify -f allowed_signers -I Greetings -n plugboard-plugin \\\n"
-          + "  -s .build/release/libGreetings.so.sig < .build/release/libGreetings.so\n"))
+          + "plugboard verify --allowed-signers allowed_signers .build/release/libGreetings.so\n"))
     #expect(readme.contains(#"Greetings namespaces="plugboard-plugin" ssh-ed25519 AAAA… your team"#))
   }
 

@@ -121,7 +121,7 @@ import Testing
     #expect(
       result.stderrLines.first
         == #"plugboard: unknown command 'fr\u{1B}[31mob\u{D}plugboard: check: all good'; expected one of "#
-        + "'run', 'reload', 'list', 'check', 'explain', 'graph', 'pin', 'new', 'completion'")
+        + "'run', 'reload', 'list', 'check', 'explain', 'graph', 'pin', 'verify', 'new', 'completion'")
     #expect(!result.stderr.unicodeScalars.contains { Terminal.isControl($0) && $0 != "\n" })
   }
 

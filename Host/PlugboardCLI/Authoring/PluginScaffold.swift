@@ -237,9 +237,12 @@ struct PluginScaffold: Equatable {
 
     ```sh
     ssh-keygen -Y sign -n plugboard-plugin -f ~/.ssh/release_ed25519 .build/release/lib\(name).so
-    ssh-keygen -Y verify -f allowed_signers -I \(name) -n plugboard-plugin \\
-      -s .build/release/lib\(name).so.sig < .build/release/lib\(name).so
+    plugboard verify --allowed-signers allowed_signers .build/release/lib\(name).so
     ```
+
+    `plugboard verify` checks the signature as the deployment will, with
+    the deployment's allowed signers file, and prints who signed the file;
+    it fails when the key may not sign `\(name)`: run it in your CI.
 
     The deployment's operator adds your public key to its allowed signers
     file, limited to this plugin's name:

@@ -2,6 +2,16 @@ import PlugboardEngine
 
 /// The commands for plugin authors and shells, which load no deployment.
 extension CommandSpec {
+  static let verify = CommandSpec(
+    name: "verify",
+    summary:
+      "check each FILE's signature FILE.sig as a deployment would, and print who signed it (loads nothing)",
+    options: [
+      .signature, .allowedSigners, .revokedKeys, .plugin,
+      OptionSpec.json.helping("print the result as JSON for machines"),
+    ],
+    passthrough: nil, positional: "FILE…", positionalRepeats: true, statuses: HelpText.verifyStatuses)
+
   static let new = CommandSpec(
     name: "new",
     summary: "create a plugin package NAME that builds with swift build and loads into the sample",

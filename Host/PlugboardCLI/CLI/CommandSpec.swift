@@ -11,6 +11,8 @@ struct CommandSpec: Sendable {
   let passthrough: String?
   /// The one positional argument it takes (`TYPE` for `explain`), if any.
   var positional: String? = nil
+  /// Whether it takes any number of them, one at least (`verify FILE…`).
+  var positionalRepeats = false
   /// A flag that makes the command ask for no positional argument
   /// (`completion --profile-names`, which prints no script).
   var positionalNotNeededWith: OptionSpec? = nil
@@ -44,7 +46,7 @@ struct CommandSpec: Sendable {
     options: [.pid, OptionSpec.pidFile.helping("the file 'run --pid-file PATH' wrote")],
     passthrough: nil, statuses: HelpText.reloadStatuses)
 
-  static let all = [run, reload, list, check, explain, graph, pin, new, completion]
+  static let all = [run, reload, list, check, explain, graph, pin, verify, new, completion]
 
   func option(named name: String) -> OptionSpec? {
     options.first { $0.name == name }

@@ -50,6 +50,13 @@ enum HelpText {
     zsh or fish).
     """
 
+  /// `verify`: it checks signatures and loads nothing.
+  static let verifyStatuses = """
+    Exit status: 0 every FILE's signature verified (with --allowed-signers, by a key allowed to sign it);
+    1 one did not, or a file could not be read (each reported on stderr, naming the file and the fix);
+    2 command-line misuse.
+    """
+
   /// `reload`: it signals a running deployment and loads nothing.
   static let reloadStatuses = """
     Exit status: 0 the reload was asked for (the running deployment reports how it went on its

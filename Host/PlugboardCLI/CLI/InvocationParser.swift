@@ -142,7 +142,7 @@ enum InvocationParser {
         break
       }
       guard argument.hasPrefix("--") else {
-        guard spec.positional != nil, parsed.positionals.isEmpty else {
+        guard spec.positional != nil, parsed.positionals.isEmpty || spec.positionalRepeats else {
           throw misuse("unexpected argument '\(argument)'")
         }
         parsed.positionals.append(argument)

@@ -50,4 +50,29 @@ extension OptionSpec {
   static let profileNames = OptionSpec(
     name: "--profile-names", valueName: nil,
     help: "print the profiles the manifest declares, one per line, instead of a script (the scripts call it)")
+
+  /// `verify --signature PATH`: the signature of its one FILE, when it is
+  /// not `FILE.sig`.
+  static let signature = OptionSpec(
+    name: "--signature", valueName: "PATH",
+    help: "the signature of the one FILE (default: FILE.sig beside it)")
+
+  /// `verify --allowed-signers PATH`: the deployment's allowed signers file.
+  static let allowedSigners = OptionSpec(
+    name: "--allowed-signers", valueName: "PATH",
+    help:
+      "also check that a line of this allowed signers file lets the key sign each plugin, as a deployment does"
+  )
+
+  /// `verify --revoked-keys PATH`: the deployment's revoked keys file.
+  static let revokedKeys = OptionSpec(
+    name: "--revoked-keys", valueName: "PATH",
+    help: "refuse a signature by a key this revoked keys file lists")
+
+  /// `verify --plugin NAME`: the plugin name its one FILE is signed for.
+  static let plugin = OptionSpec(
+    name: "--plugin", valueName: "NAME",
+    help:
+      "the plugin name the one FILE's signer must be allowed to sign (default: from its file, libWeather.so: Weather)"
+  )
 }

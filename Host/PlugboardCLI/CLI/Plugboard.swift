@@ -139,6 +139,7 @@ package enum Plugboard {
       return GraphCommand(options: options, console: console, progress: progress, settings: settings)
         .execute(bringingUp)
     case CommandSpec.pin.name: return PinCommand(options: options, console: console).execute()
+    case CommandSpec.verify.name: return VerifyCommand(options: options, console: console).execute()
     case CommandSpec.reload.name: return ReloadCommand(options: options, console: console).execute()
     case CommandSpec.new.name: return NewCommand(options: options, console: console).execute()
     case CommandSpec.completion.name: return CompletionCommand(options: options, console: console).execute()

@@ -68,6 +68,9 @@ extension CompletionScript {
         #" if [[ "$cur" != -* ]]; then values="$(_plugboard_ask \#(bashQuoted(query.forwardedWord)) "#
         + #"\#(query.argumentWords))"; fi;"#
     }
+    if positionalTakesPaths(spec) {
+      values = #" if [[ "$cur" != -* ]]; then COMPREPLY=($(compgen -f -- "$cur")); return 0; fi;"#
+    }
     return "    \(spec.name)) opts=\(bashQuoted(words.joined(separator: " ")));\(values) ;;"
   }
 

@@ -34,7 +34,10 @@ extension CompletionScript {
         )
       }
       let positional = positionalValues(spec)
-      if positionalQuery(spec) != nil {
+      if positionalTakesPaths(spec) {
+        // The script turns file completion off for every word (`-f`); these are files.
+        lines.append("complete -c plugboard -n \(condition) -F")
+      } else if positionalQuery(spec) != nil {
         lines.append("complete -c plugboard -n \(condition) -a '(__plugboard_types)'")
       } else if !positional.isEmpty {
         lines.append(

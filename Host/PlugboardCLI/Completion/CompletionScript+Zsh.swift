@@ -21,9 +21,11 @@ extension CompletionScript {
       let positional = positionalValues(spec)
       if let name = spec.positional {
         let action =
-          positionalQuery(spec) != nil
-          ? "_plugboard_types" : positional.isEmpty ? " " : "(\(positional.joined(separator: " ")))"
-        specs.append(bashQuoted("1:\(name):\(action)"))
+          positionalTakesPaths(spec)
+          ? "_files"
+          : positionalQuery(spec) != nil
+            ? "_plugboard_types" : positional.isEmpty ? " " : "(\(positional.joined(separator: " ")))"
+        specs.append(bashQuoted("\(spec.positionalRepeats ? "*" : "1"):\(escapedForZsh(name)):\(action)"))
       }
       return "      \(spec.name)) _arguments \(specs.joined(separator: " ")) ;;"
     }

@@ -70,7 +70,18 @@ enum CompletionScript {
 
   /// Whether an option's value is a file or folder, so it completes to paths.
   static func takesPath(_ option: OptionSpec) -> Bool {
-    ["PATH", "DIR"].contains(option.valueName ?? "")
+    isPath(option.valueName ?? "")
+  }
+
+  /// Whether a command's positional arguments are files (`verify FILE…`),
+  /// so they complete to paths.
+  static func positionalTakesPaths(_ spec: CommandSpec) -> Bool {
+    isPath(String((spec.positional ?? "").prefix { $0 != "…" }))
+  }
+
+  /// Whether a value named `name` in the specs (`PATH`, `DIR`, `FILE`) is a path.
+  private static func isPath(_ name: String) -> Bool {
+    ["PATH", "DIR", "FILE"].contains(name)
   }
 
   /// Options the scripts call themselves (`completion --profile-names`,

@@ -44,8 +44,8 @@ struct SignatureRefusal: Error, Equatable {
     let subject =
       neighbour.map { "needs \(Terminal.sanitize($0)), which it loads from \(shown), and which is" } ?? "is"
     let file = Terminal.sanitize(allowedSigners)
-    let sign = "ssh-keygen -Y sign -n \(SSHSignature.pluginNamespace) -f KEY \(shown)"
-    let listed = "a key \(file) lists for \"\(Terminal.sanitize(principal))\""
+    let sign = SignatureAdvice.signCommand(shown)
+    let listed = SignatureAdvice.listedKey(allowedSigners: allowedSigners, principal: principal)
     switch reason {
     case .trustFile(let problem):
       return "cannot have its signature checked: \(problem.text)"
@@ -76,24 +76,8 @@ struct SignatureRefusal: Error, Equatable {
         + "(signer: unknown; allowed signers: \(file)) — make it a readable file, or sign again: \(sign)"
     case .rejected(let signature, let error, let signer):
       return "\(subject) refused by its signature \(Terminal.sanitize(signature)): \(error) (signer: "
-        + "\(signer ?? "unknown"); allowed signers: \(file)) — \(fix(error, sign: sign, listed: listed))"
-    }
-  }
-
-  private func fix(_ error: SignatureError, sign: String, listed: String) -> String {
-    switch error {
-    case .invalid:
-      "the file changed since it was signed, or the signature is another file's: deploy the file that was "
-        + "signed, or sign this one: \(sign)"
-    case .wrongNamespace:
-      "sign it in plugboard's namespace: \(sign)"
-    case .revoked:
-      "sign it with \(listed) that is not revoked: \(sign)"
-    case .notAllowed:
-      "sign it with \(listed), or list this key there with a principal pattern that matches "
-        + "\"\(Terminal.sanitize(principal))\" and namespaces=\"\(SSHSignature.pluginNamespace)\""
-    default:
-      "sign it again with an Ed25519 key: \(sign)"
+        + "\(signer ?? "unknown"); allowed signers: \(file)) — "
+        + SignatureAdvice.fix(error, sign: sign, listed: listed, principal: principal)
     }
   }
 }

@@ -46,6 +46,8 @@ import Testing
     "Docs/profiles.md: the deployment (exit status": ExitStatus.of(.problems, command: "list"),
     "Docs/profiles.md: (exit status 1; `run`:": ExitStatus.of(.problems, command: "run"),
     "Docs/shipping.md: with problems (exit status": ExitStatus.of(.problems, command: "run"),
+    "Docs/shipping.md: and exits with status": ExitStatus.of(.problems, command: "verify"),
+    "Docs/commands.md: for. `verify` ends with": ExitStatus.healthy.rawValue,
     "Docs/shipping.md: same problems (exit status": ExitStatus.of(.problems, command: "list"),
     "SECURITY.md: to it; exit status": ExitStatus.crashed(command: "run"),
   ]
@@ -107,11 +109,12 @@ import Testing
   @Test(arguments: [
     ("new", HelpText.newStatuses), ("completion", HelpText.completionStatuses), ("run", HelpText.runStatuses),
     ("check", HelpText.reportingStatuses), ("pin", HelpText.reportingStatuses),
+    ("verify", HelpText.verifyStatuses),
   ])
   func eachHelpEndsWithItsOwnStatuses(command: String, statuses: String) throws {
     let help = try Subprocess.plugboard([command, "--help"])
     #expect(help.status == 0)
     #expect(help.stdout.hasSuffix("\n\n" + statuses + "\n"))
-    if command == "new" || command == "completion" { #expect(!statuses.contains("deployment")) }
+    if ["new", "completion", "verify"].contains(command) { #expect(!statuses.contains("deployment")) }
   }
 }
