@@ -20,6 +20,7 @@ enum ListingTable {
       add("")
       add(heading(plugin))
       guard plugin.status == .loaded else { continue }
+      for signature in plugin.signatures ?? [] { add("  " + signature.text) }
       guard !plugin.registrations.isEmpty else {
         add("  (no registrations)")
         SettingListing.lines(plugin.settings).forEach(add)

@@ -23,6 +23,8 @@ extension CheckReport {
           + older.map { "\($0.plugin) (\(KitCompatibility.release(of: $0.version)))" }.joined(separator: ", ")
       )
     }
+    // Who vouches for each signed plugin: worth a line whenever one is.
+    lines += signatures.map { "plugin '\(Terminal.sanitize($0.plugin))': \($0.text)" }
     for finding in findings {
       lines.append("")
       lines += finding.lines

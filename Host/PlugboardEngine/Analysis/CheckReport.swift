@@ -20,6 +20,10 @@ public struct CheckReport: Sendable, Encodable {
   /// The PlugboardKit each loaded plugin was compiled against, in the
   /// manifest's order.
   public let kits: [PluginKit]
+  /// Who signed each loaded plugin and the neighbours loaded with it, in
+  /// the manifest's order, plugin first; empty when no signature was
+  /// checked.
+  package let signatures: [LibrarySignature]
 
   /// The PlugboardKit a loaded plugin was compiled against.
   public struct PluginKit: Sendable, Equatable, Encodable {
@@ -46,6 +50,7 @@ public struct CheckReport: Sendable, Encodable {
       let kit = PluginKitVersion(plugin: plugin.kitVersion, host: host)
       return PluginKit(plugin: plugin.name, version: kit.version, compatibility: kit.compatibility)
     }
+    signatures = deployment.loadedPlugins.flatMap(\.signatures)
     let assembled = Set(loadOrder.map(\.plugin))
     isReordered =
       loadOrder.map(\.plugin) != deployment.outcomes.map(\.entry.name).filter { assembled.contains($0) }
@@ -58,7 +63,7 @@ public struct CheckReport: Sendable, Encodable {
 
   private enum CodingKeys: String, CodingKey {
     case manifest, profile, plugins, loaded, registrations, findings, errors, warnings, healthy, loadOrder
-    case kits
+    case kits, signatures
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -71,6 +76,7 @@ public struct CheckReport: Sendable, Encodable {
     try container.encode(findings, forKey: .findings)
     try container.encode(loadOrder, forKey: .loadOrder)
     try container.encode(kits, forKey: .kits)
+    try container.encode(signatures, forKey: .signatures)
     try container.encode(errors, forKey: .errors)
     try container.encode(warnings, forKey: .warnings)
     try container.encode(healthy, forKey: .healthy)

@@ -66,6 +66,7 @@ package struct Explanation {
       let loaded = deployment.loadedPlugins.first(where: { $0.name == plugin })
     {
       report.pluginKit = PluginKitVersion(plugin: loaded.kitVersion, host: HostVersions.current.kit)
+      report.signatures = loaded.signatures
     }
     if let chosenInfo, let hooks = LifecycleHookNames(deployment.container).of(chosenInfo) {
       report.hooks = hooks

@@ -44,6 +44,9 @@ package struct ExplanationReport: Sendable, Encodable {
   /// The PlugboardKit the chosen registration's plugin was compiled
   /// against; absent when no loaded plugin made the chosen registration.
   package internal(set) var pluginKit: PluginKitVersion?
+  /// Who signed the chosen registration's plugin and the neighbours loaded
+  /// with it, plugin first; empty when no signature was checked.
+  package internal(set) var signatures: [LibrarySignature] = []
 
   package init(
     manifest: String, type: String, name: String?, profile: ProfileEffects?, chosen: ChainStep?,
@@ -77,6 +80,9 @@ package struct ExplanationReport: Sendable, Encodable {
       if let selection { lines.append("  unnamed requests are served by \(selection)") }
       if let pluginKit, let plugin = chosen.plugin {
         lines.append("  plugin '\(plugin)' was compiled against \(pluginKit.text)")
+      }
+      for signature in signatures {
+        lines.append("  plugin '\(Terminal.sanitize(signature.plugin))': \(signature.text)")
       }
       if !hooks.isEmpty {
         lines.append(

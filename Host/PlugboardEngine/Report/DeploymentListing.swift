@@ -35,6 +35,9 @@ package struct DeploymentListing: Encodable, Sendable {
     /// The settings it declares, resolved for the active profile (secrets
     /// redacted); empty unless it loaded and declares settings.
     package internal(set) var settings: [SettingListing] = []
+    /// Who signed it and the neighbours loaded with it, plugin first;
+    /// absent when no signature was checked.
+    package internal(set) var signatures: [LibrarySignature]? = nil
   }
 
   /// What became of a plugin; in JSON, the case's name. Every case is in
@@ -176,6 +179,7 @@ extension DeploymentListing.Plugin {
         registrations: registrations)
       let requirements = plugin.bundle.requirements.map(\.description)
       requires = requirements.isEmpty ? nil : requirements
+      signatures = plugin.signatures.isEmpty ? nil : plugin.signatures
     case .disabled:
       // Enabled but not opened: the active profile left it out.
       self.init(

@@ -3,8 +3,12 @@ import PlugboardSignatures
 /// Who signed one library of a plugin, as `check`, `list` and `explain`
 /// show it: the allowed signers line that let the key sign (its
 /// principals, the file and line) and the key's fingerprint as
-/// `ssh-keygen -l` prints it.
-package struct LibrarySignature: Sendable, Equatable {
+/// `ssh-keygen -l` prints it. Field names are the JSON's
+/// (`common.schema.json#/$defs/signature`).
+package struct LibrarySignature: Sendable, Equatable, Encodable {
+  /// The plugin that loads the library: the library is the plugin's own,
+  /// or a neighbour it loads from its folder.
+  package let plugin: String
   /// The signed library's canonical path.
   package let library: String
   /// The principals of the allowed signers line, as written (`team-a-*`).
@@ -15,7 +19,8 @@ package struct LibrarySignature: Sendable, Equatable {
   package let allowedSigners: String
   package let line: Int
 
-  init(library: String, signer: VerifiedSigner, allowedSigners: String) {
+  init(plugin: String, library: String, signer: VerifiedSigner, allowedSigners: String) {
+    self.plugin = plugin
     self.library = library
     principals = signer.entry.principals.description
     fingerprint = signer.key.fingerprint
@@ -23,6 +28,12 @@ package struct LibrarySignature: Sendable, Equatable {
     line = signer.entry.line
   }
 
-  /// `team-a-* SHA256:…`, printable whatever the allowed signers file holds.
-  package var signer: String { "\(Terminal.sanitize(principals)) \(fingerprint)" }
+  /// `libAuth.so signed by SHA256:… (/etc/plugboard/allowed_signers:3:
+  /// team-a-*)`: the library's file name, then the key and the line that
+  /// allowed it, as a refusal names a signer.
+  package var text: String {
+    let name = library.split(separator: "/").last.map(String.init) ?? library
+    return "\(Terminal.sanitize(name)) signed by \(fingerprint) "
+      + "(\(Terminal.sanitize(allowedSigners)):\(line): \(Terminal.sanitize(principals)))"
+  }
 }

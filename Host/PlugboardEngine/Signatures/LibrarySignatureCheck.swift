@@ -17,10 +17,12 @@ enum LibrarySignatureCheck {
     let file: String
   }
 
-  /// Who signed `library` (canonical) for `principal`, nil when it has no
-  /// signature file and `require` is false, or why it is refused.
+  /// Who signed `library` (canonical), which `plugin` loads, for
+  /// `principal`; nil when it has no signature file and `require` is
+  /// false; or why it is refused.
   static func check(
-    _ library: String, copy: SealedCopy, principal: String, keys: Keys, require: Bool, at time: Int
+    _ library: String, of plugin: String, copy: SealedCopy, principal: String, keys: Keys, require: Bool,
+    at time: Int
   ) -> Result<LibrarySignature?, SignatureRefusal.Reason> {
     let signatureFile = library + ".sig"
     let armored: [UInt8]
@@ -34,7 +36,8 @@ enum LibrarySignatureCheck {
       let signer = try SignerCheck.verify(
         signature: armored, digest: { $0 == .sha512 ? copy.sha512 : copy.digest.bytes }, principal: principal,
         allowedSigners: keys.signers, revoked: keys.revoked, at: time)
-      return .success(LibrarySignature(library: library, signer: signer, allowedSigners: keys.file))
+      return .success(
+        LibrarySignature(plugin: plugin, library: library, signer: signer, allowedSigners: keys.file))
     } catch {
       return .failure(.rejected(signatureFile, error, signer: foundSigner(armored, keys: keys)))
     }

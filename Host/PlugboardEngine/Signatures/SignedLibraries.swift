@@ -57,7 +57,8 @@ final class SignedLibraries {
     case .failure(let failure): return .failure(refusal(.unreadable(failure)))
     }
     switch LibrarySignatureCheck.check(
-      file, copy: libraries.copy, principal: name, keys: keys, require: trust.requireSignatures, at: time)
+      file, of: name, copy: libraries.copy, principal: name, keys: keys, require: trust.requireSignatures,
+      at: time)
     {
     case .success(let signature): libraries.signatures += signature.map { [$0] } ?? []
     case .failure(let reason): return .failure(refusal(reason))
@@ -109,7 +110,8 @@ final class SignedLibraries {
           }
         } else {
           switch LibrarySignatureCheck.check(
-            canonical, copy: copy, principal: principal, keys: keys, require: trust.requireSignatures,
+            canonical, of: name, copy: copy, principal: principal, keys: keys,
+            require: trust.requireSignatures,
             at: time)
           {
           case .success(let signature): libraries.signatures += signature.map { [$0] } ?? []

@@ -194,4 +194,70 @@ struct SignedPluginTests {
         + "its group (mode 0664, owner uid \(geteuid())); anyone who can write it can choose whose plugins "
         + "plugboard runs — remove the write permission: chmod go-w \(file)")
   }
+
+  /// `list`, `check` and `explain` name who vouches for a signed plugin:
+  /// the key's fingerprint, the allowed signers file and the line, with
+  /// its principals, that let the key sign it.
+  @Test func listCheckAndExplainShowWhoSignedThePlugin() throws {
+    let (deployment, plugin) = try healthy()
+    try deployment.sign("plugins/libHealthy.so", with: "alice")
+    let file = deployment.folder + "/allowed_signers"
+    let fingerprint = try deployment.keys.fingerprint("alice")
+    let signed = "libHealthy.so signed by \(fingerprint) (\(file):1: Healthy)"
+    let list = try deployment.plugboard(["list"])
+    #expect(list.status == 0)
+    let heading = try #require(list.stdoutLines.firstIndex { $0.hasPrefix("Healthy 0.0.1  ") })
+    #expect(list.stdoutLines[heading + 1] == "  " + signed)
+    let check = try deployment.plugboard(["check"])
+    #expect(check.status == 0)
+    #expect(check.stdoutLines.filter { $0.contains("signed by") } == ["plugin 'Healthy': " + signed])
+    let explain = try deployment.plugboard(["explain", "Application"])
+    #expect(explain.status == 0)
+    #expect(explain.stdoutLines.filter { $0.contains("signed by") } == ["  plugin 'Healthy': " + signed])
+
+    let expected: JSONValue = .object([
+      JSONMember(key: "allowedSigners", value: .string(file)),
+      JSONMember(key: "fingerprint", value: .string(fingerprint)),
+      JSONMember(key: "library", value: .string(try #require(FilePath.canonical(plugin)))),
+      JSONMember(key: "line", value: .number("1")),
+      JSONMember(key: "plugin", value: .string("Healthy")),
+      JSONMember(key: "principals", value: .string("Healthy")),
+    ])
+    let schemas = SchemaValidator(folder: BuildProducts.packageRoot + "/Docs/schemas")
+    let listed = try JSONParser.parse(try deployment.plugboard(["list", "--json"]).stdout)
+    #expect(try schemas.violations(of: listed, against: "list.schema.json") == [])
+    #expect(first(listed["plugins"])?["signatures"] == .array([expected]))
+    let checked = try JSONParser.parse(try deployment.plugboard(["check", "--json"]).stdout)
+    #expect(try schemas.violations(of: checked, against: "check.schema.json") == [])
+    #expect(first(checked["reports"])?["signatures"] == .array([expected]))
+    let explained = try JSONParser.parse(
+      try deployment.plugboard(["explain", "Application", "--json"]).stdout)
+    #expect(try schemas.violations(of: explained, against: "explain.schema.json") == [])
+    #expect(explained["signatures"] == .array([expected]))
+  }
+
+  /// The first element of an array.
+  private func first(_ value: JSONValue?) -> JSONValue? {
+    guard case .array(let elements)? = value else { return nil }
+    return elements.first
+  }
+
+  /// A neighbour the plugin loads is shown under it, with the line that
+  /// let its key sign the library's name.
+  @Test func listShowsWhoSignedEachNeighbour() throws {
+    let deployment = try SignedDeployment()
+    let plugin = try deployment.add(BuildProducts.library("Auth"))
+    try deployment.allow([("*", try deployment.makeKey("publisher"))])
+    try deployment.signAll(with: "publisher")
+    try deployment.manifest(SignedDeployment.requiring, [SignedDeployment.entry("Auth", plugin)])
+    let list = try deployment.plugboard(["list"])
+    let file = deployment.folder + "/allowed_signers"
+    let fingerprint = try deployment.keys.fingerprint("publisher")
+    let heading = try #require(list.stdoutLines.firstIndex { $0.hasPrefix("Auth ") })
+    #expect(
+      Array(list.stdoutLines[(heading + 1)...].prefix(2)) == [
+        "  libAuth.so signed by \(fingerprint) (\(file):1: *)",
+        "  libAppContracts.so signed by \(fingerprint) (\(file):1: *)",
+      ])
+  }
 }
