@@ -53,15 +53,20 @@ struct StartupScenarios {
     case .success(let ready): (deployment, launch) = ready
     }
     let bareName = "bare dlopen of \(deployment.libraries.count)"
-    func row(_ name: String, _ subject: ChildProcess, target: String, limit: Double?) -> ResultRow {
-      switch SideBySide(subject: subject, baseline: launch.baseline, work: work).run(times: launches) {
+    func row(
+      _ name: String, _ subject: ChildProcess, target: String, limit: Double?,
+      versus baseline: (process: ChildProcess, name: String)? = nil
+    ) -> ResultRow {
+      let baseline = baseline ?? (launch.baseline, bareName)
+      switch SideBySide(subject: subject, baseline: baseline.process, work: work).run(times: launches) {
       case .failure(let failure):
         return .unavailable(name, unit: "ms", reason: "error: \(failure)")
       case .success(let runs):
         let run = SideBySide.Runs.milliseconds(runs.subject)
         let bare = SideBySide.Runs.milliseconds(runs.baseline)
         return ResultRow(
-          scenario: name, unit: "ms", plugboard: run, baseline: bare, baselineName: bareName, target: target,
+          scenario: name, unit: "ms", plugboard: run, baseline: bare, baselineName: baseline.name,
+          target: target,
           met: limit.map { run.median <= $0 * bare.median })
       }
     }
@@ -84,8 +89,38 @@ struct StartupScenarios {
       row(scenario, launch.run, target: "≤ 1.3× bare dlopen (supervised)", limit: 1.3),
       row("\(scenario)_unsupervised", unsupervised, target: "measured (no target)", limit: nil),
       pinnedRow,
+      signedRow(deployment, plugboard: launch.run, work: work) { subject in
+        // Against the unsigned sample, launched alternately in the same run.
+        row(
+          "\(scenario)_signed", subject, target: "≤ 1.1× unsigned (what verifying signatures adds)",
+          limit: 1.1,
+          versus: (launch.run, "unsigned sample"))
+      },
       row("startup_host_exec", version, target: "what re-exec would add", limit: nil),
     ]
+  }
+
+  /// `startup_sample_signed`: the sample with every library signed and
+  /// signatures required (``SignedSample``), timed by `row`; the
+  /// signatures are removed from the build folder afterwards.
+  private func signedRow(
+    _ deployment: SampleDeployment, plugboard: ChildProcess, work: URL, row: (ChildProcess) -> ResultRow
+  ) -> ResultRow {
+    switch SignedSample.prepare(deployment, work: work, environment: plugboard.environment) {
+    case .failure(let failure):
+      return .unavailable("startup_sample_signed", unit: "ms", reason: "error: \(failure)")
+    case .success(let signed):
+      defer { signed.removeSignatures() }
+      let run = ChildProcess(
+        executable: plugboard.executable, arguments: ["run", "--manifest", signed.manifest.path],
+        environment: plugboard.environment)
+      // A deployment that does not come up would time its refusal.
+      if case .failure(let failure) = run.checkedRun(errorFile: work.appendingPathComponent("signed.stderr"))
+      {
+        return .unavailable("startup_sample_signed", unit: "ms", reason: "error: \(failure)")
+      }
+      return row(run)
+    }
   }
 
   /// `startup_sample_pinned`'s manifest: the sample's with
