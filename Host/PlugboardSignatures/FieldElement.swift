@@ -157,17 +157,44 @@ struct FieldElement: Sendable {
     return result
   }
 
-  /// p − 2, little-endian: a^(p−2) is a's inverse (0 for 0).
-  private static let inverseExponent: [UInt8] = [0xEB] + [UInt8](repeating: 0xFF, count: 30) + [0x7F]
-  /// (p − 5) / 8 = 2^252 − 3, little-endian: the square-root exponent.
-  private static let rootExponent: [UInt8] = [0xFD] + [UInt8](repeating: 0xFF, count: 30) + [0x0F]
   /// (p − 1) / 4 = 2^253 − 5, little-endian: 2 to it is √−1.
   private static let quarterExponent: [UInt8] = [0xFB] + [UInt8](repeating: 0xFF, count: 30) + [0x1F]
 
-  var inverted: FieldElement { power(Self.inverseExponent) }
+  /// self^(p − 2), self's inverse (0 for 0), by the addition chain of the
+  /// reference implementation: 254 squarings and 11 multiplications,
+  /// where the bit-by-bit power takes about twice as many steps.
+  var inverted: FieldElement {
+    let (z11, z2To250Minus1) = twoTo250MinusOne()
+    return z2To250Minus1.squared(times: 5) * z11
+  }
 
-  /// self^((p − 5) / 8), the step of RFC 8032 §5.1.3's square root.
-  var rootPower: FieldElement { power(Self.rootExponent) }
+  /// self^((p − 5) / 8) = self^(2^252 − 3), the step of RFC 8032 §5.1.3's
+  /// square root, by the same chain.
+  var rootPower: FieldElement {
+    twoTo250MinusOne().power.squared(times: 2) * self
+  }
+
+  /// self^11 and self^(2^250 − 1), the common part of both chains.
+  private func twoTo250MinusOne() -> (z11: FieldElement, power: FieldElement) {
+    let z2 = squared
+    let z9 = z2.squared(times: 2) * self
+    let z11 = z2 * z9
+    let z2To5 = z11.squared * z9  // 2^5 − 1
+    let z2To10 = z2To5.squared(times: 5) * z2To5
+    let z2To20 = z2To10.squared(times: 10) * z2To10
+    let z2To40 = z2To20.squared(times: 20) * z2To20
+    let z2To50 = z2To40.squared(times: 10) * z2To10
+    let z2To100 = z2To50.squared(times: 50) * z2To50
+    let z2To200 = z2To100.squared(times: 100) * z2To100
+    return (z11, z2To200.squared(times: 50) * z2To50)
+  }
+
+  /// self squared `count` times: self^(2^count).
+  private func squared(times count: Int) -> FieldElement {
+    var result = self
+    for _ in 0..<count { result = result.squared }
+    return result
+  }
 
   static let squareRootOfMinusOne = FieldElement(small: 2).power(quarterExponent)
 
