@@ -153,12 +153,14 @@ enum PinnedLibrary {
     return .success(())
   }
 
-  /// A sealed copy of `file`, opened without following a final link; with
-  /// its SHA-512 too when `sha512`.
-  static func seal(_ file: String, sha512: Bool = false) -> Result<SealedCopy, SystemCallError> {
+  /// A sealed copy of `file`, opened without following a final link, with
+  /// the `digests` asked for taken on the way.
+  static func seal(_ file: String, digests: SealedCopy.Digests = .sha256) -> Result<
+    SealedCopy, SystemCallError
+  > {
     RegularFile.open(file).flatMap { source in
       defer { close(source) }
-      return SealedCopy.make(from: source, name: file, sha512: sha512)
+      return SealedCopy.make(from: source, name: file, digests: digests)
     }
   }
 }

@@ -11,11 +11,49 @@ import PlugboardDigest
 struct SealedCopy {
   /// The memory file; the caller closes it (``close()``).
   let descriptor: Int32
-  /// The SHA-256 of the bytes copied.
-  let digest: SHA256.Digest
-  /// Their SHA-512 when asked for (what an SSH signature signs), else
-  /// empty.
-  var sha512: [UInt8] = []
+  /// The digests taken while copying, the ones the caller said it needs.
+  private let copiedSHA256: SHA256.Digest?
+  private let copiedSHA512: [UInt8]?
+
+  /// Which digests to take while copying: each pass over the bytes costs
+  /// about as much as the copy, so a signed plugin without a pin, whose
+  /// signature signs a SHA-512, is not hashed with SHA-256 too.
+  struct Digests: OptionSet, Sendable {
+    let rawValue: Int
+    static let sha256 = Digests(rawValue: 1)
+    static let sha512 = Digests(rawValue: 2)
+  }
+
+  /// The SHA-256 of the bytes copied (a pin's digest): taken while
+  /// copying when asked for, else read back from the sealed copy, which
+  /// holds the same bytes.
+  var digest: SHA256.Digest {
+    if let copiedSHA256 { return copiedSHA256 }
+    var hasher = SHA256()
+    readBack { hasher.update($0) }
+    return hasher.finalize()
+  }
+
+  /// Their SHA-512 (what an SSH signature signs), taken or read back the
+  /// same way.
+  var sha512: [UInt8] {
+    if let copiedSHA512 { return copiedSHA512 }
+    var hasher = SHA512()
+    readBack { hasher.update($0) }
+    return hasher.finalize()
+  }
+
+  /// Every byte of the sealed copy, in pieces, by offset (the descriptor's
+  /// own offset is left alone).
+  private func readBack(_ body: (UnsafeRawBufferPointer) -> Void) {
+    var offset: UInt64 = 0
+    while true {
+      let piece = FileBytes.pread(descriptor, at: offset, count: 1 << 16)
+      guard !piece.isEmpty else { return }
+      piece.withUnsafeBytes(body)
+      offset += UInt64(piece.count)
+    }
+  }
 
   /// Larger plugins are refused rather than copied into memory.
   static let maximumSize = 1 << 30
@@ -29,9 +67,9 @@ struct SealedCopy {
   private typealias MemfdCreate = @convention(c) (UnsafePointer<CChar>, UInt32) -> Int32
 
   /// Copies everything `source` reads (from its current offset) into a new
-  /// sealed memory file, hashing it on the way (with SHA-512 as well when
-  /// `sha512`: the bytes are read once for both); `name` is the file's path.
-  static func make(from source: Int32, name: String, sha512: Bool = false) -> Result<
+  /// sealed memory file, taking the `digests` asked for on the way (the
+  /// bytes are read once for all); `name` is the file's path.
+  static func make(from source: Int32, name: String, digests: Digests = .sha256) -> Result<
     SealedCopy, SystemCallError
   > {
     // Looked up at run time: the C library declares memfd_create only for
@@ -42,8 +80,8 @@ struct SealedCopy {
     let create = unsafeBitCast(symbol, to: MemfdCreate.self)
     let copy = create("plugboard-pinned", allowSealing | closeOnExec)
     guard copy >= 0 else { return .failure(SystemCallError("memfd_create")) }
-    var hasher = SHA256()
-    var long = sha512 ? SHA512() : nil
+    var hasher = digests.contains(.sha256) ? SHA256() : nil
+    var long = digests.contains(.sha512) ? SHA512() : nil
     var copied = 0
     do throws(FileChunksError<SystemCallError>) {
       try FileChunks.read(source, name: name) { (chunk) throws(SystemCallError) in
@@ -51,7 +89,7 @@ struct SealedCopy {
         guard copied <= maximumSize else {
           throw SystemCallError("read \(name)", reason: "larger than \(maximumSize >> 20) MiB")
         }
-        hasher.update(chunk)
+        hasher?.update(chunk)
         long?.update(chunk)
         try writeAll(chunk, to: copy)
       }
@@ -66,9 +104,8 @@ struct SealedCopy {
       Glibc.close(copy)
       return .failure(failure)
     }
-    var made = SealedCopy(descriptor: copy, digest: hasher.finalize())
-    made.sha512 = long?.finalize() ?? []
-    return .success(made)
+    return .success(
+      SealedCopy(descriptor: copy, copiedSHA256: hasher?.finalize(), copiedSHA512: long?.finalize()))
   }
 
   /// The path through which the dynamic loader opens the copy.

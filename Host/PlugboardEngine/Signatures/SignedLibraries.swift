@@ -52,7 +52,7 @@ final class SignedLibraries {
       return .failure(refusal(.unreadable(SystemCallError("read \(file)"))))
     }
     let libraries: SignedLibraries
-    switch SealedCopy.make(from: descriptor, name: file, sha512: true) {
+    switch SealedCopy.make(from: descriptor, name: file, digests: .sha512) {
     case .success(let copy): libraries = SignedLibraries(copy: copy)
     case .failure(let failure): return .failure(refusal(.unreadable(failure)))
     }
@@ -98,7 +98,7 @@ final class SignedLibraries {
         }
         let pin = pins.pin(for: canonical)
         let copy: SealedCopy
-        switch PinnedLibrary.seal(canonical, sha512: pin == nil) {
+        switch PinnedLibrary.seal(canonical, digests: pin == nil ? .sha512 : .sha256) {
         case .success(let made): copy = made
         case .failure(let failure): return .failure(refused(.unreadable(failure)))
         }
