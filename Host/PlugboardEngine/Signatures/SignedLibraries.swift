@@ -38,50 +38,95 @@ final class SignedLibraries {
     _ file: String, descriptor: Int32?, name: String, trust: SignatureTrust, keys: LibrarySignatureCheck.Keys,
     pins: LibraryPins, at time: Int
   ) -> Result<SignedLibraries, SignatureRefusal> {
-    func refusal(
-      _ reason: SignatureRefusal.Reason, library: String = file, neighbour: String? = nil,
-      principal: String = name
-    )
-      -> SignatureRefusal
-    {
-      SignatureRefusal(
-        reason: reason, library: library, neighbour: neighbour, principal: principal, trust: trust,
-        allowedSigners: keys.file)
-    }
+    let vetting = Vetting(file: file, plugin: name, trust: trust, keys: keys, pins: pins, time: time)
     guard let descriptor, lseek(descriptor, 0, SEEK_SET) == 0 else {
-      return .failure(refusal(.unreadable(SystemCallError("read \(file)"))))
+      return .failure(vetting.refusal(.unreadable(SystemCallError("read \(file)"))))
     }
     let libraries: SignedLibraries
     switch SealedCopy.make(from: descriptor, name: file, digests: .sha512) {
     case .success(let copy): libraries = SignedLibraries(copy: copy)
-    case .failure(let failure): return .failure(refusal(.unreadable(failure)))
+    case .failure(let failure): return .failure(vetting.refusal(.unreadable(failure)))
     }
-    switch LibrarySignatureCheck.check(
-      file, of: name, copy: libraries.copy, principal: name, keys: keys, require: trust.requireSignatures,
-      at: time)
-    {
+    switch vetting.check(file, copy: libraries.copy, principal: name) {
     case .success(let signature): libraries.signatures += signature.map { [$0] } ?? []
-    case .failure(let reason): return .failure(refusal(reason))
+    case .failure(let reason): return .failure(vetting.refusal(reason))
     }
     // Each dynamic section still to follow, with the neighbour it is of.
-    var pending: [(descriptor: Int32, of: (name: String, path: String)?)] = [(libraries.copy.descriptor, nil)]
-    let folder = FilePath.directory(of: file)
+    var pending: [(descriptor: Int32, of: Owner?)] = [(libraries.copy.descriptor, nil)]
     while let (next, owner) = pending.popLast() {
+      let beside: [(library: String, path: String)]
+      switch vetting.neighbours(read: next, of: owner) {
+      case .success(let found): beside = found
+      case .failure(let refusal): return .failure(refusal)
+      }
+      for (library, path) in beside where !libraries.neighbours.contains(where: { $0.name == library }) {
+        switch vetting.seal(library, at: path) {
+        case .success(let (neighbour, signature)):
+          libraries.neighbours.append(neighbour)
+          libraries.signatures += signature.map { [$0] } ?? []
+          pending.append((neighbour.copy.descriptor, Owner(name: library, path: neighbour.path)))
+        case .failure(let refusal): return .failure(refusal)
+        }
+      }
+    }
+    return .success(libraries)
+  }
+
+  /// The neighbour a dynamic section being followed belongs to (nil for
+  /// the plugin's own).
+  private struct Owner {
+    let name: String
+    let path: String
+  }
+
+  /// What one plugin's libraries are vetted against, and how a refusal
+  /// names them.
+  private struct Vetting {
+    let file: String
+    let plugin: String
+    let trust: SignatureTrust
+    let keys: LibrarySignatureCheck.Keys
+    let pins: LibraryPins
+    let time: Int
+
+    func refusal(
+      _ reason: SignatureRefusal.Reason, library: String? = nil, neighbour: String? = nil,
+      principal: String? = nil
+    ) -> SignatureRefusal {
+      SignatureRefusal(
+        reason: reason, library: library ?? file, neighbour: neighbour, principal: principal ?? plugin,
+        trust: trust, allowedSigners: keys.file)
+    }
+
+    /// Who signed `library`'s sealed `copy` for `principal`.
+    func check(_ library: String, copy: SealedCopy, principal: String) -> Result<
+      LibrarySignature?, SignatureRefusal.Reason
+    > {
+      LibrarySignatureCheck.check(
+        library, of: plugin, copy: copy, principal: principal, keys: keys, require: trust.requireSignatures,
+        at: time)
+    }
+
+    /// The libraries the dynamic section read from `descriptor` (the
+    /// plugin's, or `owner`'s) finds beside the plugin; refused when it
+    /// cannot be read, names `$ORIGIN` in a path, or, with signatures
+    /// required, finds one in another folder that no signature covers.
+    func neighbours(read descriptor: Int32, of owner: Owner?) -> Result<
+      [(library: String, path: String)], SignatureRefusal
+    > {
+      func refused(_ reason: SignatureRefusal.Reason) -> SignatureRefusal {
+        refusal(reason, library: owner?.path, neighbour: owner?.name)
+      }
       let info: ELFDynamicInfo
-      switch ELFDynamicInfo.read(next) {
+      switch ELFDynamicInfo.read(descriptor) {
       case .success(let read): info = read
-      case .failure(let defect):
-        return .failure(
-          refusal(.malformed(defect.found), library: owner?.path ?? file, neighbour: owner?.name))
+      case .failure(let defect): return .failure(refused(.malformed(defect.found)))
       }
       let found: Neighbours.Found
-      switch Neighbours.find(info, folder: folder) {
+      switch Neighbours.find(info, folder: FilePath.directory(of: file)) {
       case .success(let neighbours): found = neighbours
-      case .failure(.originInPath(let entry)):
-        return .failure(refusal(.originInPath(entry), library: owner?.path ?? file, neighbour: owner?.name))
-      case .failure(let failure):
-        return .failure(
-          refusal(.malformed(failure.detail(pin: "")), library: owner?.path ?? file, neighbour: owner?.name))
+      case .failure(.originInPath(let entry)): return .failure(refused(.originInPath(entry)))
+      case .failure(let failure): return .failure(refused(.malformed(failure.detail(pin: ""))))
       }
       if trust.requireSignatures, let (library, path, entry) = found.elsewhere.first {
         return .failure(
@@ -89,38 +134,40 @@ final class SignedLibraries {
             .elsewhere(entry: entry), library: FilePath.canonical(path) ?? path, neighbour: library,
             principal: PluginDiscovery.provisionalName(of: library)))
       }
-      for (library, path) in found.beside where !libraries.neighbours.contains(where: { $0.name == library })
-      {
-        let canonical = FilePath.canonical(path) ?? path
-        let principal = PluginDiscovery.provisionalName(of: library)
-        func refused(_ reason: SignatureRefusal.Reason) -> SignatureRefusal {
-          refusal(reason, library: canonical, neighbour: library, principal: principal)
+      return .success(found.beside.map { (library: $0.0, path: $0.1) })
+    }
+
+    /// The neighbour `library` found at `path`, sealed and held to its pin
+    /// (a pin wins), else to its signature for its library name.
+    func seal(_ library: String, at path: String) -> Result<
+      (PinnedLibrary.SealedNeighbour, LibrarySignature?), SignatureRefusal
+    > {
+      let canonical = FilePath.canonical(path) ?? path
+      let principal = PluginDiscovery.provisionalName(of: library)
+      func refused(_ reason: SignatureRefusal.Reason) -> SignatureRefusal {
+        refusal(reason, library: canonical, neighbour: library, principal: principal)
+      }
+      let pin = pins.pin(for: canonical)
+      let copy: SealedCopy
+      switch PinnedLibrary.seal(canonical, digests: pin == nil ? .sha512 : .sha256) {
+      case .success(let made): copy = made
+      case .failure(let failure): return .failure(refused(.unreadable(failure)))
+      }
+      let neighbour = PinnedLibrary.SealedNeighbour(name: library, path: canonical, copy: copy)
+      if let pin {
+        guard copy.digest.hex == pin.sha256 else {
+          copy.close()
+          return .failure(
+            refused(.pinMismatch(place: pin.place, expected: pin.sha256, found: copy.digest.hex)))
         }
-        let pin = pins.pin(for: canonical)
-        let copy: SealedCopy
-        switch PinnedLibrary.seal(canonical, digests: pin == nil ? .sha512 : .sha256) {
-        case .success(let made): copy = made
-        case .failure(let failure): return .failure(refused(.unreadable(failure)))
-        }
-        libraries.neighbours.append(.init(name: library, path: canonical, copy: copy))
-        if let pin {
-          guard copy.digest.hex == pin.sha256 else {
-            return .failure(
-              refused(.pinMismatch(place: pin.place, expected: pin.sha256, found: copy.digest.hex)))
-          }
-        } else {
-          switch LibrarySignatureCheck.check(
-            canonical, of: name, copy: copy, principal: principal, keys: keys,
-            require: trust.requireSignatures,
-            at: time)
-          {
-          case .success(let signature): libraries.signatures += signature.map { [$0] } ?? []
-          case .failure(let reason): return .failure(refused(reason))
-          }
-        }
-        pending.append((copy.descriptor, (library, canonical)))
+        return .success((neighbour, nil))
+      }
+      switch check(canonical, copy: copy, principal: principal) {
+      case .success(let signature): return .success((neighbour, signature))
+      case .failure(let reason):
+        copy.close()
+        return .failure(refused(reason))
       }
     }
-    return .success(libraries)
   }
 }
