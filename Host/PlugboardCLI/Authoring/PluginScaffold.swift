@@ -190,6 +190,17 @@ struct PluginScaffold: Equatable {
   }
 
   var readme: String {
+    building + shipping + signing + """
+      A service other plugins use is a protocol in the shared contracts
+      package; `Docs/writing-a-plugin.md` in the Plugboard repository walks
+      through contracts, optional dependencies, testing an assembly on its own,
+      and switching to a mock by profile.
+
+      """
+  }
+
+  /// Building, loading and checking it.
+  private var building: String {
     """
     # \(name)
 
@@ -216,6 +227,13 @@ struct PluginScaffold: Equatable {
     plugboard list
     ```
 
+
+    """
+  }
+
+  /// Building for release and naming the release library.
+  private var shipping: String {
+    """
     Ship it: a host built for release and installed where the Swift
     toolchain is not (`Scripts/install-host`) loads only a release build (a
     debug build needs the toolchain's `libswiftSwiftOnoneSupport.so`).
@@ -230,6 +248,13 @@ struct PluginScaffold: Equatable {
     { "name": "\(name)", "path": "<this folder>/.build/release/lib\(name).so" }
     ```
 
+
+    """
+  }
+
+  /// Signing it for a deployment that trusts its publishers' keys.
+  private var signing: String {
+    """
     Sign it, for a deployment that trusts its publishers' keys (a `trust`
     block in its `plugins.json`): sign the release library and each
     library shipped beside it with your team's SSH key, in namespace
@@ -251,10 +276,6 @@ struct PluginScaffold: Equatable {
     \(name) namespaces="plugboard-plugin" ssh-ed25519 AAAA… your team
     ```
 
-    A service other plugins use is a protocol in the shared contracts
-    package; `Docs/writing-a-plugin.md` in the Plugboard repository walks
-    through contracts, optional dependencies, testing an assembly on its own,
-    and switching to a mock by profile.
 
     """
   }
