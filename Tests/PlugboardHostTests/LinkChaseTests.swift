@@ -15,28 +15,20 @@ import Testing
   /// A release layout: `releases/v1` holds the Networking plugin and its
   /// neighbours, and `shared/` (mode 0777 unless told) the links to it.
   private struct Releases {
-    let folder: TemporaryDirectory
-    var path: String { folder.path }
-    var shared: String { path + "/shared" }
-    var plugin: String { path + "/releases/v1/libNetworking.so" }
+    let layout: ReleaseLayout
+    var folder: TemporaryDirectory { layout.folder }
+    var path: String { layout.path }
+    var shared: String { layout.shared }
+    var plugin: String { layout.release + "/libNetworking.so" }
 
     init(sharedMode: mode_t = 0o777) throws {
-      folder = try TemporaryDirectory()
-      let release = folder.path + "/releases/v1"
-      try FileManager.default.createDirectory(atPath: release, withIntermediateDirectories: true)
-      for product in ["Networking", "AppContracts", "PlugboardKit"] {
-        try FileManager.default.copyItem(
-          atPath: BuildProducts.library(product), toPath: release + "/lib\(product).so")
-      }
-      try FileManager.default.createDirectory(
-        atPath: folder.path + "/shared", withIntermediateDirectories: false)
-      #expect(chmod(folder.path + "/shared", sharedMode) == 0)
+      layout = try ReleaseLayout(
+        copying: ["Networking", "AppContracts", "PlugboardKit"].map(BuildProducts.library),
+        sharedMode: sharedMode)
     }
 
     /// Makes the link `name` (relative to the folder) lead to `target`.
-    func link(_ name: String, to target: String) throws {
-      try FileManager.default.createSymbolicLink(atPath: path + "/" + name, withDestinationPath: target)
-    }
+    func link(_ name: String, to target: String) throws { layout.link(name, to: target) }
 
     func manifest(plugin written: String) throws -> String {
       try folder.writeManifest([("Networking", written)])

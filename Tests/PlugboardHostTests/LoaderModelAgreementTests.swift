@@ -19,40 +19,28 @@ import Testing
   /// `way` to the release's; and `shared/`, a folder of `sharedMode` the
   /// links may sit in.
   private struct Installation {
-    let folder: TemporaryDirectory
-    var path: String { folder.path }
+    let layout: ReleaseLayout
+    var folder: TemporaryDirectory { layout.folder }
+    var path: String { layout.path }
     var bin: String { path + "/bin" }
-    var shared: String { path + "/shared" }
-    var release: String { path + "/releases/v1" }
+    var shared: String { layout.shared }
+    var release: String { layout.release }
 
     init(sharedMode: mode_t) throws {
-      folder = try TemporaryDirectory()
-      try FileManager.default.createDirectory(
-        atPath: path + "/releases/v1", withIntermediateDirectories: true)
-      for created in [path + "/bin", path + "/shared"] {
-        try FileManager.default.createDirectory(atPath: created, withIntermediateDirectories: false)
-      }
-      for (folder, mode) in [
-        (path + "/releases", 0o755), (release, 0o755), (bin, 0o755), (shared, sharedMode),
-      ] {
-        #expect(chmod(folder, mode_t(mode)) == 0)
-      }
+      layout = try ReleaseLayout(
+        copying: [
+          BuildProducts.host, BuildProducts.library("PlugboardKit"), BuildProducts.library("Healthy"),
+        ],
+        sharedMode: sharedMode)
+      try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false)
+      #expect(chmod(bin, 0o755) == 0)
       // By cp, not in this process (see LauncherTests).
-      let copied = try Subprocess.run(
-        "/bin/cp",
-        [
-          "-p", BuildProducts.host, BuildProducts.library("PlugboardKit"), BuildProducts.library("Healthy"),
-          release,
-        ])
-      try #require(copied.status == 0, "\(copied.stderr)")
       let launcher = try Subprocess.run("/bin/cp", ["-p", BuildProducts.plugboard, bin])
       try #require(launcher.status == 0, "\(launcher.stderr)")
     }
 
     /// Makes the link `name` (relative to the installation) lead to `target`.
-    func link(_ name: String, to target: String) {
-      #expect(symlink(target, path + "/" + name) == 0)
-    }
+    func link(_ name: String, to target: String) { layout.link(name, to: target) }
 
     /// The launcher's verdict on the way `way` (a folder, relative to the
     /// installation, that leads to the release): `bin/plugboard-host`
