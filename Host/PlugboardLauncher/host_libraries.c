@@ -1,9 +1,10 @@
 #define _GNU_SOURCE
 #include "host_libraries.h"
 
-#include "elf_dynamic.h"
 #include "refusal.h"
 #include "search_folder.h"
+
+#include "plugboard_elf_dynamic.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +35,7 @@ typedef struct {
 
 static object objects[MAX_OBJECTS];
 static int object_count;
-static char names[MAX_NAMES][ELF_DYNAMIC_MAX_NAME + 1];
+static char names[MAX_NAMES][PLUGBOARD_ELF_MAX_NAME + 1];
 static int name_count;
 
 // What refusals call the object at `index`: the host as its caller shows
@@ -175,17 +176,41 @@ static int seen(const char *name, int *full) {
   return 0;
 }
 
+// What is wrong with a file the dynamic reader refused, continuing
+// "cannot be vetted: ".
+static const char *elf_problem_words(plugboard_elf_problem problem) {
+  switch (problem) {
+  case PLUGBOARD_ELF_SOUND: break;
+  case PLUGBOARD_ELF_NOT_ELF: return "it is not a 64-bit little-endian ELF file for x86-64 or AArch64";
+  case PLUGBOARD_ELF_NOT_LOADABLE: return "it is neither a program nor a shared library";
+  case PLUGBOARD_ELF_TOO_MANY_PROGRAM_HEADERS: return "it has more program headers than any program needs";
+  case PLUGBOARD_ELF_PROGRAM_HEADERS_MALFORMED: return "its program headers are malformed";
+  case PLUGBOARD_ELF_PROGRAM_HEADERS_OUTSIDE: return "its program headers lie outside it";
+  case PLUGBOARD_ELF_SEVERAL_DYNAMIC_SECTIONS: return "it has more than one dynamic section";
+  case PLUGBOARD_ELF_DYNAMIC_NOT_MAPPED: return "its dynamic section is not where it is loaded";
+  case PLUGBOARD_ELF_DYNAMIC_TOO_LARGE: return "its dynamic section is larger than any program's";
+  case PLUGBOARD_ELF_DYNAMIC_OUTSIDE: return "its dynamic section lies outside it";
+  case PLUGBOARD_ELF_TOO_MANY_NEEDED: return "it needs more libraries than any program does";
+  case PLUGBOARD_ELF_STRINGS_OUTSIDE: return "its string table lies outside its loaded segments";
+  case PLUGBOARD_ELF_STRINGS_UNREADABLE: return "its string table cannot be read";
+  case PLUGBOARD_ELF_NAME_OUTSIDE: return "a name lies outside its string table";
+  case PLUGBOARD_ELF_NAME_TOO_LONG: return "a name in it is too long";
+  case PLUGBOARD_ELF_NAME_UNTERMINATED: return "a name runs past its string table";
+  }
+  return "it cannot be read";
+}
+
 // Reads the object at `index`, judges its run path and queues what it needs.
 static int walk(int index, const trust_subject *host) {
-  static elf_dynamic dynamic;
+  static plugboard_elf_dynamic dynamic;
   object *current = &objects[index];
   trust_subject subject = subject_of(index, host);
-  const char *problem = elf_dynamic_read(current->fd, current->size, &dynamic);
+  plugboard_elf_problem problem = plugboard_elf_dynamic_read(current->fd, current->size, &dynamic);
   close(current->fd);
-  if (problem != NULL) {
+  if (problem != PLUGBOARD_ELF_SOUND) {
     trust_put_subject(&subject);
     put(" cannot be vetted: ");
-    put(problem);
+    put(elf_problem_words(problem));
     put(" — ");
     put(index == 0 ? "build it again, or install both (Scripts/install-host)" : reinstall);
     put("\n");

@@ -4,10 +4,9 @@
 
 /// A plugin library opened once, read-only, for every check made before
 /// `dlopen`: its header (``ELFHeader``), its layout (``ELFLayout``) and its
-/// dynamic section (``ELFDynamicInfo``, for ``PluginNeeds``) are all parsed
-/// from the reads of one ``FileBytes`` on this one descriptor, so they
-/// describe the same file, it is opened once instead of once per check, and
-/// the parts they share (the header, the program headers) are read once.
+/// dynamic section (``ELFDynamicInfo``, for ``PluginNeeds``) are all read
+/// from this one descriptor, so they describe the same file and it is
+/// opened once instead of once per check.
 final class ELFFile {
   /// The canonical path it was opened at, for messages.
   let path: String
