@@ -110,6 +110,7 @@ struct HeldFolder {
   /// the loader's message told, by their real folder's name.
   func open() -> Result<DynamicLibrary, DynamicLoaderError> {
     guard loaderFolder != folder else { return DynamicLibrary.open(libraryPath) }
+    LoadedLibraries.holdFolder(loaderFolder, is: folder)
     LoadedLibraries.expect(libraryPath, file: folder + libraryPath.dropFirst(loaderFolder.count))
     return DynamicLibrary.open(libraryPath).mapError { error in
       DynamicLoaderError(text: error.text.replacingOccurrences(of: loaderFolder + "/", with: folder + "/"))

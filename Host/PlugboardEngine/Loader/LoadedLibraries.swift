@@ -41,6 +41,11 @@ enum LoadedLibraries {
     /// recorded, whose names a later folder may reuse); see
     /// ``LoadedLibraries/expect(_:file:)``.
     var expected: [String: String] = [:]
+    /// The canonical folders of the folders held open for the loader
+    /// (`/proc/self/fd/<dirfd>`, see ``HeldFolder``), which the loader names
+    /// every library it maps from them by: their descriptors are never
+    /// closed, so each name keeps its folder for the life of the process.
+    var heldFolders: [String: String] = [:]
 
     /// Records the libraries loaded now that are not recorded yet;
     /// `opened`, the canonical path the loader was just given, needs no
@@ -59,7 +64,13 @@ enum LoadedLibraries {
     /// of the toolchain's folder after the first), else `realpath`'s walk
     /// of every component.
     private mutating func canonicalPath(_ name: String) -> String? {
-      if canonicalFolders.contains(FilePath.directory(of: name)), FilePath.isNotLink(name) { return name }
+      let folder = FilePath.directory(of: name)
+      if canonicalFolders.contains(folder), FilePath.isNotLink(name) { return name }
+      // The held folder's own name, not the walk of /proc/self/fd/N.
+      if let held = heldFolders[folder] {
+        let file = held + name.dropFirst(folder.count)
+        return FilePath.isNotLink(file) ? file : FilePath.canonical(file)
+      }
       guard let path = FilePath.canonical(name) else { return nil }
       canonicalFolders.insert(FilePath.directory(of: path))
       return path
@@ -197,6 +208,13 @@ enum LoadedLibraries {
     guard found != 0, let name = info.0 else { return nil }
     let loaded = String(cString: name)
     return ledger.withLock { $0.canonical[loaded] }
+  }
+
+  /// Tells every later ``attribute(to:file:)`` that the libraries the
+  /// loader maps from `loaderFolder`, a folder held open for it, are in
+  /// `folder` (canonical).
+  static func holdFolder(_ loaderFolder: String, is folder: String) {
+    ledger.withLock { $0.heldFolders[loaderFolder] = folder }
   }
 
   /// Tells the next ``attribute(to:file:)`` that a library the loader maps

@@ -86,7 +86,7 @@ struct LoaderClosure {
         else {
           continue
         }
-        let file = FilePath.canonical(path) ?? path
+        let file = subfolders.canonicalFile(path) ?? path
         if PluginNeeds.isSystemFile(file) { continue }
         guard libraries.count < Self.maximumLibraries else {
           truncated = true
@@ -115,7 +115,7 @@ struct LoaderClosure {
   ) -> (path: String, entry: String)? {
     for entry in runPath {
       guard let folder = PluginNeeds.expand(entry, origin: origin),
-        let path = find(name, in: folder, subfolders: subfolders.existing(in: folder) ?? [])
+        let path = subfolders.find(name, in: folder)
       else { continue }
       return (path, entry)
     }
@@ -130,11 +130,15 @@ struct LoaderClosure {
     (subfolders + [folder]).lazy.map { $0 + "/" + name }.first { FileKind.following($0) == .regular }
   }
 
-  /// The subfolders of each folder searched, listed once per walk, or per
-  /// bring-up when its walks share one: every name looked for searches the
-  /// same few folders.
+  /// What the walks learn of the folders they search, once per walk, or
+  /// per bring-up when its walks share one: every plugin's needs are
+  /// looked for in the same few folders (the toolchain's, the plugins'
+  /// own), and a stat or a `realpath` of each, per plugin, was most of
+  /// what vetting a closure cost.
   final class SubfolderCache {
     private var known: [String: [String]?] = [:]
+    private var located: [String: String?] = [:]
+    private var canonicalFolders: [String: String?] = [:]
 
     init() {}
 
@@ -144,6 +148,33 @@ struct LoaderClosure {
       let found = SearchSubfolders.existing(in: folder)
       known[folder] = found
       return found
+    }
+
+    /// As ``LoaderClosure/find(_:in:subfolders:)``, with the folder's own
+    /// search subfolders.
+    func find(_ name: String, in folder: String) -> String? {
+      let key = folder + "/" + name
+      if let found = located[key] { return found }
+      let found = LoaderClosure.find(name, in: folder, subfolders: existing(in: folder) ?? [])
+      located[key] = found
+      return found
+    }
+
+    /// The canonical path of the file at `path`: its folder's, resolved
+    /// once, and its name when it is not a link (one `readlink` where
+    /// `realpath` reads every component); nil when it does not exist.
+    func canonicalFile(_ path: String) -> String? {
+      let folder = FilePath.directory(of: path)
+      let canonical: String?
+      if let known = canonicalFolders[folder] {
+        canonical = known
+      } else {
+        canonical = FilePath.canonical(folder)
+        canonicalFolders[folder] = canonical
+      }
+      guard let canonical, FilePath.isNotLink(path) else { return FilePath.canonical(path) }
+      let name = path.dropFirst(folder.count)
+      return canonical == "/" ? String(name) : canonical + name
     }
   }
 }

@@ -181,7 +181,7 @@ package struct PluginLoader {
       throw failure(.vet, problem, dlerror: nil)
     }
     try checkEntry(exported: info.entryVersions, file: file, failure: failure)
-    var needs = PluginNeeds.survey(elf)
+    var needs = PluginNeeds.survey(elf, folders: vetting.subfolders)
     if let folder = needs?.folder, entry.discoveredIn != nil {
       needs?.inDropInFolder = vetting.canonicalFolder(FilePath.directory(of: entry.path)) == folder
     }

@@ -70,8 +70,9 @@ struct PluginNeeds {
 
   /// The needs of the library `elf` (opened at its canonical path); nil
   /// when its dynamic section cannot be read (the layout check and `dlopen`
-  /// report that) or is beyond the bounds above.
-  static func survey(_ elf: ELFFile) -> PluginNeeds? {
+  /// report that) or is beyond the bounds above. `folders` is what the
+  /// walks of the same bring-up learnt of the folders searched.
+  static func survey(_ elf: ELFFile, folders searched: LoaderClosure.SubfolderCache) -> PluginNeeds? {
     let file = elf.path
     guard let info = elf.dynamicInfo(), info.needed.count <= maximumNeeds,
       info.runPath.count <= maximumRunPathEntries
@@ -86,7 +87,8 @@ struct PluginNeeds {
       let match = LoadedLibraries.match(loadedAs: name)
       let (loaded, loader) = (match?.file, match?.loader)
       guard loader != .host else { return nil }
-      let own = folders.lazy.map { $0 + "/" + name }.first(where: isRegularFile).flatMap(FilePath.canonical)
+      // Found as the closure walk finds it: the search subfolders first.
+      let own = folders.lazy.compactMap { searched.find(name, in: $0) }.first.flatMap(searched.canonicalFile)
       return Need(
         name: name, own: own,
         inSystemFolder: own == nil && system.contains { isRegularFile($0 + "/" + name) },

@@ -81,7 +81,7 @@ package struct PluginVetting {
   /// as loading it would find it, or nil: for `pin`, which must not vouch
   /// for a plugin the loader refuses.
   package func closureProblem(of canonical: String) -> String? {
-    PluginNeeds.survey(ELFFile(path: canonical))?.trustProblem(vetting: self)
+    PluginNeeds.survey(ELFFile(path: canonical), folders: subfolders)?.trustProblem(vetting: self)
   }
 
   /// The first link on the way to `absolute` that someone else could
