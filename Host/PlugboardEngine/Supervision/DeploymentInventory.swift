@@ -125,10 +125,20 @@ package struct DeploymentInventory: Equatable, Sendable {
   private static func libraryItems(besides pluginFiles: Set<String>) -> [Item] {
     MappedFiles.current().compactMap { file in
       let name = file.path.split(separator: "/").last ?? ""
-      guard !file.deleted, !pluginFiles.contains(file.path), name.hasSuffix(".so") || name.contains(".so.")
+      guard !file.deleted, !pluginFiles.contains(file.path), name.hasSuffix(".so") || hasVersionedSuffix(name)
       else { return nil }
       return Item(kind: .library, name: file.path, identity: file.identity)
     }
+  }
+
+  /// Whether a file name holds ".so." (`libc.so.6`), tested on its bytes:
+  /// `contains` on a String, in a module that imports Foundation, is
+  /// Foundation's locale-aware search.
+  private static func hasVersionedSuffix(_ name: Substring) -> Bool {
+    let bytes = Array(name.utf8)
+    let mark = Array(".so.".utf8)
+    guard bytes.count >= mark.count else { return false }
+    return (0...(bytes.count - mark.count)).contains { bytes[$0..<$0 + mark.count].elementsEqual(mark) }
   }
 
   private static func identity(of plugin: LoadedPlugin) -> String {

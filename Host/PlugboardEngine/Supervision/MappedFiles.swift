@@ -48,36 +48,81 @@ struct MappedFiles {
   /// Each file mapped, once, in the order of the first mapping; empty
   /// when the list cannot be read.
   static func current() -> [File] {
-    parse(read())
+    parse(bytes: read())
   }
 
   /// The files of `text`, lines of `/proc/<pid>/maps`.
   static func parse(_ text: String) -> [File] {
+    parse(bytes: Array(text.utf8))
+  }
+
+  /// The same, from the list's bytes: read as bytes, not characters, since
+  /// a supervised child reads its list on every start (a library maps four
+  /// or five lines of it), and splitting the text into characters cost
+  /// more than the rest of what the child says of its deployment.
+  static func parse(bytes: [UInt8]) -> [File] {
     var seen: Set<File> = []
     var files: [File] = []
-    for line in text.split(separator: "\n") {
-      guard let file = file(line), seen.insert(file).inserted else { continue }
-      files.append(file)
+    var start = 0
+    while start < bytes.count {
+      let end = bytes[start...].firstIndex(of: newline) ?? bytes.count
+      if let file = file(bytes[start..<end]), seen.insert(file).inserted { files.append(file) }
+      start = end + 1
     }
     return files
   }
 
+  private static let newline = UInt8(ascii: "\n")
+  private static let space = UInt8(ascii: " ")
+  private static let deletedMark = Array(" (deleted)".utf8)
+
   /// `address perms offset major:minor inode path`: the file of one line,
   /// nil for an anonymous or special mapping (`[heap]`, `[vdso]`).
-  private static func file(_ line: Substring) -> File? {
-    let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-    guard fields.count == 6, let inode = UInt64(fields[4]), inode != 0 else { return nil }
-    let numbers = fields[3].split(separator: ":")
-    guard numbers.count == 2, let major = UInt32(numbers[0], radix: 16),
-      let minor = UInt32(numbers[1], radix: 16)
+  private static func file(_ line: ArraySlice<UInt8>) -> File? {
+    var fields: [ArraySlice<UInt8>] = []
+    var index = line.startIndex
+    while fields.count < 5 {
+      while index < line.endIndex, line[index] == space { index += 1 }
+      let begin = index
+      while index < line.endIndex, line[index] != space { index += 1 }
+      guard index > begin else { return nil }
+      fields.append(line[begin..<index])
+    }
+    while index < line.endIndex, line[index] == space { index += 1 }
+    var path = line[index...]
+    guard path.first == UInt8(ascii: "/"), let inode = number(fields[4], radix: 10), inode != 0,
+      let colon = fields[3].firstIndex(of: UInt8(ascii: ":")),
+      let major = number(fields[3][..<colon], radix: 16), major <= UInt32.max,
+      let minor = number(fields[3][(colon + 1)...], radix: 16), minor <= UInt32.max
     else { return nil }
-    var path = String(fields[5].drop { $0 == " " })
-    guard path.hasPrefix("/") else { return nil }
-    let mark = " (deleted)"
-    let deleted = path.hasSuffix(mark)
-    if deleted { path.removeLast(mark.count) }
+    let deleted = path.count >= deletedMark.count && path.suffix(deletedMark.count).elementsEqual(deletedMark)
+    if deleted { path = path.dropLast(deletedMark.count) }
     return File(
-      path: path, device: device(major: UInt64(major), minor: UInt64(minor)), inode: inode, deleted: deleted)
+      path: String(decoding: path, as: UTF8.self), device: device(major: major, minor: minor), inode: inode,
+      deleted: deleted)
+  }
+
+  /// The number `digits` spell in `radix` (10 or 16); nil when one is not
+  /// a digit, there are none, or it overflows.
+  private static func number(_ digits: ArraySlice<UInt8>, radix: UInt64) -> UInt64? {
+    guard !digits.isEmpty else { return nil }
+    var value: UInt64 = 0
+    for byte in digits {
+      let digit: UInt64
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16:
+        digit = UInt64(byte - UInt8(ascii: "a")) + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16:
+        digit = UInt64(byte - UInt8(ascii: "A")) + 10
+      default: return nil
+      }
+      let (shifted, overflow) = value.multipliedReportingOverflow(by: radix)
+      let (sum, carry) = shifted.addingReportingOverflow(digit)
+      guard !overflow, !carry else { return nil }
+      value = sum
+    }
+    return value
   }
 
   /// glibc's `makedev`, which Swift's Glibc module does not import: the
@@ -86,9 +131,9 @@ struct MappedFiles {
     (major & 0xfff) << 8 | (major & 0xffff_f000) << 32 | (minor & 0xff) | (minor & 0xffff_ff00) << 12
   }
 
-  private static func read() -> String {
+  private static func read() -> [UInt8] {
     let descriptor = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return "" }
+    guard descriptor >= 0 else { return [] }
     defer { close(descriptor) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
@@ -98,6 +143,6 @@ struct MappedFiles {
       guard count > 0 else { break }
       bytes += chunk[..<count]
     }
-    return String(decoding: bytes, as: UTF8.self)
+    return bytes
   }
 }
