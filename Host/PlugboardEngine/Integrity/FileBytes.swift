@@ -2,13 +2,14 @@
   import Glibc
 #endif
 
-/// Byte ranges of an open file, read with `pread` and kept, so the parsers
-/// that look at a library before `dlopen` (its header, program headers,
-/// dynamic section and the names it needs) share a few reads instead of
-/// making one per field: the first bytes, which hold the headers and
-/// usually the string table, are read once, and a read elsewhere fetches a
-/// window around what was asked for. Memory stays bounded by the two
-/// buffers, whatever the file declares.
+/// Byte ranges of an open file, read with `pread` and kept, so the Swift
+/// parsers that look at a library before `dlopen` (its header and its
+/// layout) share a few reads instead of making one per field: the first
+/// bytes, which hold the headers, are read once, and a read elsewhere
+/// fetches a window around what was asked for. Memory stays bounded by the
+/// two buffers, whatever the file declares. The dynamic section is read by
+/// the loader model's C reader from the same descriptor
+/// (``ELFDynamicInfo``).
 final class FileBytes {
   /// The descriptor read from; not owned (the caller closes it).
   let descriptor: Int32
