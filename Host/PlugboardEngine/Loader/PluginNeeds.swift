@@ -45,10 +45,10 @@ struct PluginNeeds {
   /// the plugin's neighbour, not as a plugin (see ``PluginDiscovery``).
   var inDropInFolder = false
 
-  /// Real libraries need a few dozen; a file needing more, or with a
-  /// longer run path, is left to `dlopen` rather than surveyed at a cost
-  /// its author chooses.
-  private static let maximumNeeds = 512
+  /// Real libraries have a few run path entries; a file with more is
+  /// refused rather than surveyed at a cost its author chooses. (The
+  /// reader bounds the needed names: a file needing more than
+  /// `PLUGBOARD_ELF_MAX_NEEDED` cannot be read.)
   private static let maximumRunPathEntries = 64
   /// Larger files are taken as different rather than hashed.
   private static let maximumComparedSize = 256 << 20
@@ -56,11 +56,6 @@ struct PluginNeeds {
   /// Why `info` holds more than a survey reads (so nothing of it could be
   /// vetted), or nil.
   static func beyondSurvey(_ info: ELFDynamicInfo) -> String? {
-    if info.needed.count > maximumNeeds {
-      return
-        "needs \(info.needed.count) libraries; plugboard vets at most \(maximumNeeds), and a real library "
-        + "needs a few dozen — rebuild it"
-    }
     if info.runPath.count > maximumRunPathEntries {
       return "has \(info.runPath.count) run path entries; plugboard vets at most \(maximumRunPathEntries) — "
         + "rebuild it"
@@ -74,9 +69,7 @@ struct PluginNeeds {
   /// walks of the same bring-up learnt of the folders searched.
   static func survey(_ elf: ELFFile, folders searched: LoaderClosure.SubfolderCache) -> PluginNeeds? {
     let file = elf.path
-    guard let info = elf.dynamicInfo(), info.needed.count <= maximumNeeds,
-      info.runPath.count <= maximumRunPathEntries
-    else { return nil }
+    guard let info = elf.dynamicInfo(), info.runPath.count <= maximumRunPathEntries else { return nil }
     let folder = FilePath.directory(of: file)
     let folders = info.runPath.compactMap { expand($0, origin: folder) }
     let system = systemFolderList
