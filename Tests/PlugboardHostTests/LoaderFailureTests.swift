@@ -118,8 +118,9 @@ import Testing
     (
       "LongRunPath", "libLongRunPath.so",
       { file, _ in
-        "vet: plugin 'LongRunPath' (\(file)) has a dynamic section plugboard cannot read, so what the dynamic "
-          + "loader would map for it cannot be vetted — rebuild it (check with: readelf -d \(file))"
+        "vet: plugin 'LongRunPath' (\(file)) has a dynamic section plugboard cannot read (found a name longer "
+          + "than a library's file name or a run path can be), so what the dynamic loader would map for it cannot "
+          + "be vetted — rebuild it (check with: readelf -d \(file))"
       }
     ),
     (

@@ -162,6 +162,41 @@ import Testing
       LinkChase.verdict(link + "/plugboard-host", user: geteuid())
         == .linkOwner(link: link, owner: OtherUser.uid))
   }
+
+  /// Both read dynamic sections with the loader model's reader: the same
+  /// file (the host, which the launcher vets before it starts it, listed
+  /// as a plugin) is refused by both for the same defect, a second
+  /// `PT_DYNAMIC`, each in its own words.
+  @Test func bothEntryPointsRefuseADynamicSectionTheReaderRefuses() throws {
+    let installation = try Installation(sharedMode: 0o755)
+    let host = installation.release + "/plugboard-host"
+    let bytes = [UInt8](try #require(FileManager.default.contents(atPath: host)))
+    func word(_ offset: Int, _ size: Int) -> Int {
+      (0..<size).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
+    }
+    // The program headers, 56 bytes each; a PT_NOTE (4) made PT_DYNAMIC (2).
+    let note = try #require(
+      (0..<word(56, 2)).map { word(32, 8) + $0 * 56 }.first { word($0, 4) == 4 })
+    let descriptor = open(host, O_WRONLY | O_CLOEXEC)
+    try #require(descriptor >= 0)
+    var dynamicType: UInt32 = 2
+    #expect(pwrite(descriptor, &dynamicType, 4, off_t(note)) == 4)
+    close(descriptor)
+    installation.link("bin/plugboard-host", to: "../releases/v1/plugboard-host")
+    let launcher = try Subprocess.run(installation.bin + "/plugboard", ["--version"])
+    #expect(launcher.status != 0)
+    #expect(
+      launcher.stderrLines.first?.contains("cannot be vetted: it has more than one dynamic section — ")
+        == true,
+      "\(launcher.stderr)")
+    let manifest = try installation.folder.writeManifest([("Healthy", "releases/v1/plugboard-host")])
+    let engine = try Subprocess.plugboard(["list", "--manifest", manifest])
+    #expect(engine.status != 0)
+    #expect(
+      engine.stderr.contains(
+        "has a dynamic section plugboard cannot read (found more than one dynamic section)"),
+      "\(engine.stderr)")
+  }
 }
 
 extension LinkChase.Verdict {

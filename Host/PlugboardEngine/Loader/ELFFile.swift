@@ -65,7 +65,13 @@ final class ELFFile {
 
   /// Its dependencies and run path, when its dynamic section can be read;
   /// read once, for every check that asks.
-  func dynamicInfo() -> ELFDynamicInfo? { info }
+  func dynamicInfo() -> ELFDynamicInfo? { try? dynamicSection().get() }
 
-  private lazy var info: ELFDynamicInfo? = bytes.flatMap { try? ELFDynamicInfo.read($0).get() }
+  /// Its dependencies and run path, or what the reader found wrong; read
+  /// once, for every check that asks.
+  func dynamicSection() -> Result<ELFDynamicInfo, ELFDynamicInfo.Defect> { section }
+
+  private lazy var section: Result<ELFDynamicInfo, ELFDynamicInfo.Defect> =
+    bytes.map { ELFDynamicInfo.read($0) }
+    ?? .failure(ELFDynamicInfo.Defect(found: "a file that cannot be opened for reading"))
 }

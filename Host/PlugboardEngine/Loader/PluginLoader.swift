@@ -169,11 +169,16 @@ package struct PluginLoader {
     // What the loader would map is vetted from the dynamic section: one
     // that cannot be read, or holds more than is surveyed, would pass
     // unvetted what glibc still follows.
-    guard let info = elf.dynamicInfo() else {
+    let info: ELFDynamicInfo
+    switch elf.dynamicSection() {
+    case .success(let read): info = read
+    case .failure(let defect):
+      // The reader's words, the launcher's reason in the engine's phrasing.
       throw failure(
         .vet,
-        "has a dynamic section plugboard cannot read, so what the dynamic loader would map for it cannot be "
-          + "vetted — rebuild it (check with: readelf -d \(Terminal.sanitize(file)))", dlerror: nil)
+        "has a dynamic section plugboard cannot read (found \(defect.found)), so what the dynamic loader would "
+          + "map for it cannot be vetted — rebuild it (check with: readelf -d \(Terminal.sanitize(file)))",
+        dlerror: nil)
     }
     if let problem = UnsafeLibrary.problem(info, path: Terminal.sanitize(file))
       ?? PluginNeeds.beyondSurvey(info)
