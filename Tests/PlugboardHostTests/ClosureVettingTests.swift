@@ -48,6 +48,23 @@ import Testing
 
   /// Pinned and sealed, every pin matching: the sealed copy of `libA.so`
   /// still searches the current directory through its empty entry.
+  /// A library of a neighbour whose dynamic section the reader cannot
+  /// read: refused, with what the reader found, as the plugin itself is.
+  @Test(.enabled(if: compiler, "needs the toolchain's clang to build the libraries"))
+  func aLibraryOfANeighbourThatIsNoLibraryIsRefusedWithWhatWasFound() throws {
+    let fixture = try ClosureFixture()
+    let libB = fixture.path + "/libB.so"
+    try Data("not a library\n".utf8).write(to: URL(fileURLWithPath: libB))
+    let result = try Subprocess.plugboard(["check", "--manifest", try fixture.manifest()])
+    #expect(result.status == 1)
+    let problem =
+      "vet: plugin 'Chain' (\(fixture.plugin)) needs libA.so, which needs libB.so, which it loads from \(libB), "
+      + "which has a dynamic section plugboard cannot read (found a file that is not a 64-bit little-endian ELF "
+      + "object for x86-64 or AArch64), so what the dynamic loader would map for it cannot be vetted — replace "
+      + "it with the library it should be (check with: readelf -d \(libB))"
+    #expect(result.stdout.contains("\n  \(problem)\n"), "\(result.stdout)")
+  }
+
   @Test(.enabled(if: compiler, "needs the toolchain's clang to build the libraries"))
   func aNeighboursEmptyRunPathEntryIsRefusedWithEveryPinMatching() throws {
     let fixture = try ClosureFixture(aRunPath: "$ORIGIN:", z: .byName)

@@ -33,9 +33,12 @@ struct LoaderClosure {
     /// Whether an earlier plugin loaded a library of that name, which the
     /// loader then uses instead: the file is judged, not followed.
     let loadedByPlugin: Bool
-    /// Its dynamic section; nil when it cannot be read (or was not read,
-    /// for one loaded already).
-    let info: ELFDynamicInfo?
+    /// Its dynamic section, or what the reader found wrong with it; nil
+    /// when it was not read (one loaded already).
+    let section: Result<ELFDynamicInfo, ELFDynamicInfo.Defect>?
+
+    /// Its dynamic section, when it was read and could be.
+    var info: ELFDynamicInfo? { try? section?.get() }
 
     /// Whether the run path entry that found it is exactly `$ORIGIN`.
     var foundBeside: Bool { Self.origins.contains(entry) }
@@ -93,12 +96,12 @@ struct LoaderClosure {
           return
         }
         let followed = loaded == nil
-        let info = followed ? ELFFile(path: file).dynamicInfo() : nil
+        let section = followed ? ELFFile(path: file).dynamicSection() : nil
         libraries.append(
           Library(
             name: name, path: path, file: file, chain: object.chain + [name], entry: entry,
-            origin: object.folder, loadedByPlugin: !followed, info: info))
-        if let info, PluginNeeds.beyondSurvey(info) == nil {
+            origin: object.folder, loadedByPlugin: !followed, section: section))
+        if let info = try? section?.get(), PluginNeeds.beyondSurvey(info) == nil {
           queue.append((FilePath.directory(of: path), info.needed, info.runPath, object.chain + [name]))
         }
       }

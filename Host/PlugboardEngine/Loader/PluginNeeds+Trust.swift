@@ -51,11 +51,15 @@ extension PluginNeeds {
         return "\(subject()) \(problem)"
       }
       if library.loadedByPlugin { continue }
-      guard let info = library.info else {
+      let info: ELFDynamicInfo
+      switch library.section {
+      case .success(let read)?: info = read
+      case .failure(let defect)?:
         return
-          "\(subject()) has a dynamic section plugboard cannot read, so what the dynamic loader would map "
-          + "for it cannot be vetted — replace it with the library it should be (check with: readelf -d "
-          + "\(Terminal.sanitize(library.file)))"
+          "\(subject()) has a dynamic section plugboard cannot read (found \(defect.found)), so what the "
+          + "dynamic loader would map for it cannot be vetted — replace it with the library it should be "
+          + "(check with: readelf -d \(Terminal.sanitize(library.file)))"
+      case nil: continue
       }
       if let problem = PluginNeeds.beyondSurvey(info)
         ?? Self.objectProblem(
