@@ -37,9 +37,6 @@ struct LoaderClosure {
     /// when it was not read (one loaded already).
     let section: Result<ELFDynamicInfo, ELFDynamicInfo.Defect>?
 
-    /// Its dynamic section, when it was read and could be.
-    var info: ELFDynamicInfo? { try? section?.get() }
-
     /// Whether the run path entry that found it is exactly `$ORIGIN`.
     var foundBeside: Bool { Self.origins.contains(entry) }
     static let origins: Set = ["$ORIGIN", "${ORIGIN}"]
