@@ -30,8 +30,8 @@ import Testing
     #expect(Container().contribution(of: keys[1]) == nil)
   }
 
-  /// Descriptions (chains, findings, listings) never print the reserved
-  /// NUL-prefixed name.
+  /// Descriptions (chains, findings, listings) say a contribution is one,
+  /// with the name its author gave it.
   @Test func aContributionsKeyReadsAsAContribution() throws {
     let container = Container()
     container.contribute((any Command).self, name: "say \"hi\"\n") { _ in Plain() }

@@ -161,7 +161,8 @@ import Testing
       try container.resolveAll((any Command).self)
     }
     #expect(error.underlyingError is Failure)
-    #expect(error.key.name?.hasSuffix(": broken") == true)
+    #expect(error.key.name == "broken")
+    #expect(error.key.isContribution)
     #expect(error.chain.first?.site?.fileID == #fileID)
     #expect(error.description.contains("broken"))
     #expect(throws: ResolutionError.self) { try container.resolve(Contributions<any Command>.self) }

@@ -10,11 +10,7 @@ extension DeploymentChecker {
     var findings: [Finding] = []
     for probe in probes {
       for registration in probe.registrations {
-        // Probed registrations are text; the reserved name says which is a
-        // contribution.
-        guard ServiceKey(service: TypeIdentity(Void.self), name: registration.name).isContribution else {
-          continue
-        }
+        guard registration.kind == .contribution else { continue }
         let contribution = registration.shortDescription
         let reason = notLoaded(probe.entry)
         findings.append(

@@ -113,7 +113,7 @@ extension DeploymentChecker {
     let wanted = graph.servingKey(for: key)
     return probes.flatMap { probe in
       probe.registrations.filter {
-        $0.type == wanted.service.name && $0.name == wanted.name
+        $0.kind == .service && $0.type == wanted.service.name && $0.name == wanted.name
           && $0.arguments == wanted.arguments.map(\.name)
       }.map { registration in
         ProviderElsewhere(

@@ -188,11 +188,10 @@ package struct GraphModel: Sendable, Encodable {
     }
   }
 
-  /// A key's name as drawn: a contribution's own name, not the reserved
-  /// name it is stored under.
+  /// A key's name as drawn: the name its author gave it; an extension
+  /// point, every contribution, has none.
   private static func name(_ key: ServiceKey) -> String? {
-    if key.isDecorator { return key.decoratorName }
-    return key.isContribution || key.isExtensionPoint ? key.contributionName : key.name
+    key.isExtensionPoint ? nil : key.name
   }
 
   private static func label(_ key: ServiceKey) -> String {

@@ -28,6 +28,10 @@ enum KitBaselineSymbols {
     $s12PlugboardKit10ServiceKeyV
     $s12PlugboardKit10ServiceKeyV11descriptionSSvg
     $s12PlugboardKit10ServiceKeyV11descriptionSSvp
+    $s12PlugboardKit10ServiceKeyV11isDecoratorSbvg
+    $s12PlugboardKit10ServiceKeyV11isDecoratorSbvp
+    $s12PlugboardKit10ServiceKeyV13decoratorNameSSSgvg
+    $s12PlugboardKit10ServiceKeyV13decoratorNameSSSgvp
     $s12PlugboardKit10ServiceKeyV14isContributionSbvg
     $s12PlugboardKit10ServiceKeyV14isContributionSbvp
     $s12PlugboardKit10ServiceKeyV16contributionNameSSSgvg
@@ -37,17 +41,46 @@ enum KitBaselineSymbols {
     $s12PlugboardKit10ServiceKeyV16shortDescriptionSSvg
     $s12PlugboardKit10ServiceKeyV16shortDescriptionSSvp
     $s12PlugboardKit10ServiceKeyV2eeoiySbAC_ACtFZ
+    $s12PlugboardKit10ServiceKeyV4RoleV
+    $s12PlugboardKit10ServiceKeyV4RoleV12contributionyAESiFZ
+    $s12PlugboardKit10ServiceKeyV4RoleV14extensionPointAEvgZ
+    $s12PlugboardKit10ServiceKeyV4RoleV14extensionPointAEvpZ
+    $s12PlugboardKit10ServiceKeyV4RoleV2eeoiySbAE_AEtFZ
+    $s12PlugboardKit10ServiceKeyV4RoleV4KindO
+    $s12PlugboardKit10ServiceKeyV4RoleV4KindO12contributionyA2GmF
+    $s12PlugboardKit10ServiceKeyV4RoleV4KindO14extensionPointyA2GmF
+    $s12PlugboardKit10ServiceKeyV4RoleV4KindO2eeoiySbAG_AGtFZ
+    $s12PlugboardKit10ServiceKeyV4RoleV4KindO4hash4intoys6HasherVz_tF
+    $s12PlugboardKit10ServiceKeyV4RoleV4KindO7serviceyA2GmF
+    $s12PlugboardKit10ServiceKeyV4RoleV4KindO9decoratoryA2GmF
+    $s12PlugboardKit10ServiceKeyV4RoleV4KindO9hashValueSivg
+    $s12PlugboardKit10ServiceKeyV4RoleV4KindO9hashValueSivp
+    $s12PlugboardKit10ServiceKeyV4RoleV4code8sequenceAESi_Sitcfc
+    $s12PlugboardKit10ServiceKeyV4RoleV4codeSivg
+    $s12PlugboardKit10ServiceKeyV4RoleV4codeSivp
+    $s12PlugboardKit10ServiceKeyV4RoleV4hash4intoys6HasherVz_tF
+    $s12PlugboardKit10ServiceKeyV4RoleV4kindAE4KindOvg
+    $s12PlugboardKit10ServiceKeyV4RoleV4kindAE4KindOvp
+    $s12PlugboardKit10ServiceKeyV4RoleV7serviceAEvgZ
+    $s12PlugboardKit10ServiceKeyV4RoleV7serviceAEvpZ
+    $s12PlugboardKit10ServiceKeyV4RoleV8sequenceSivg
+    $s12PlugboardKit10ServiceKeyV4RoleV8sequenceSivp
+    $s12PlugboardKit10ServiceKeyV4RoleV9decoratoryAESiFZ
+    $s12PlugboardKit10ServiceKeyV4RoleV9hashValueSivg
+    $s12PlugboardKit10ServiceKeyV4RoleV9hashValueSivp
     $s12PlugboardKit10ServiceKeyV4hash4intoys6HasherVz_tF
     $s12PlugboardKit10ServiceKeyV4nameSSSgvg
     $s12PlugboardKit10ServiceKeyV4nameSSSgvp
-    $s12PlugboardKit10ServiceKeyV7service4name9argumentsAcA12TypeIdentityV_SSSgSayAHGtcfc
+    $s12PlugboardKit10ServiceKeyV4roleAC4RoleVvg
+    $s12PlugboardKit10ServiceKeyV4roleAC4RoleVvp
+    $s12PlugboardKit10ServiceKeyV7service4name9arguments4roleAcA12TypeIdentityV_SSSgSayAIGAC4RoleVtcfc
     $s12PlugboardKit10ServiceKeyV7serviceAA12TypeIdentityVvg
     $s12PlugboardKit10ServiceKeyV7serviceAA12TypeIdentityVvp
     $s12PlugboardKit10ServiceKeyV9argumentsSayAA12TypeIdentityVGvg
     $s12PlugboardKit10ServiceKeyV9argumentsSayAA12TypeIdentityVGvp
     $s12PlugboardKit10ServiceKeyV9hashValueSivg
     $s12PlugboardKit10ServiceKeyV9hashValueSivp
-    $s12PlugboardKit10ServiceKeyV_4nameACypXp_SSSgtcfc
+    $s12PlugboardKit10ServiceKeyV_4name4roleACypXp_SSSgAC4RoleVtcfc
     $s12PlugboardKit10SuggestionV
     $s12PlugboardKit10SuggestionV11descriptionSSvg
     $s12PlugboardKit10SuggestionV11descriptionSSvp
@@ -145,6 +178,19 @@ enum KitBaselineSymbols {
     $s12PlugboardKit11SettingTypeO8rawValueSSvp
     $s12PlugboardKit11SettingTypeO9swiftNameSSvg
     $s12PlugboardKit11SettingTypeO9swiftNameSSvp
+    $s12PlugboardKit11StopRequestC
+    $s12PlugboardKit11StopRequestC02onD0yyyyYbcF
+    $s12PlugboardKit11StopRequestC11isRequestedSbvg
+    $s12PlugboardKit11StopRequestC11isRequestedSbvp
+    $s12PlugboardKit11StopRequestC11requestedAts15ContinuousClockV7InstantVSgvg
+    $s12PlugboardKit11StopRequestC11requestedAts15ContinuousClockV7InstantVSgvp
+    $s12PlugboardKit11StopRequestC5limitACs8DurationV_tcfc
+    $s12PlugboardKit11StopRequestC5limits8DurationVvg
+    $s12PlugboardKit11StopRequestC5limits8DurationVvp
+    $s12PlugboardKit11StopRequestC7requestSbyF
+    $s12PlugboardKit11StopRequestC8deadlines15ContinuousClockV7InstantVSgvg
+    $s12PlugboardKit11StopRequestC8deadlines15ContinuousClockV7InstantVSgvp
+    $s12PlugboardKit11StopRequestC9requestedyyYaF
     $s12PlugboardKit11WeakStorageC
     $s12PlugboardKit11WeakStorageC8instanceypSgvM
     $s12PlugboardKit11WeakStorageC8instanceypSgvg
@@ -182,6 +228,7 @@ enum KitBaselineSymbols {
     $s12PlugboardKit12PluginExportO24makeConfiguredDescriptor4name7version10kitVersion05swiftK08requires8settings10assembliesSVSS_S3SSayAA0C11RequirementVGSayAA15DeclaredSetting_pGSayAA8Assembly_pGAA0C13ConfigurationVKctFZ
     $s12PlugboardKit12RecordExtrasC
     $s12PlugboardKit12ServiceEntryV
+    $s12PlugboardKit12ServiceEntryV10asFallbackACyxGyF
     $s12PlugboardKit12ServiceEntryV10implements_4name4file4lineACyxGqd__mqd__Qp_SSSgSSSitRvd__lF
     $s12PlugboardKit12ServiceEntryV10inProfilesyACyxGSSd_tF
     $s12PlugboardKit12ServiceEntryV11objectScopeAA06ObjectF0Ovg
@@ -318,6 +365,25 @@ enum KitBaselineSymbols {
     $s12PlugboardKit13ContributionsV_5namesACyxGSayxG_SaySSSgGSgtcfc
     $s12PlugboardKit13ContributionsVyxSicig
     $s12PlugboardKit13ContributionsVyxSicip
+    $s12PlugboardKit13DecoratorInfoV
+    $s12PlugboardKit13DecoratorInfoV2eeoiySbAC_ACtFZ
+    $s12PlugboardKit13DecoratorInfoV3keyAA10ServiceKeyVvg
+    $s12PlugboardKit13DecoratorInfoV3keyAA10ServiceKeyVvp
+    $s12PlugboardKit13DecoratorInfoV4hash4intoys6HasherVz_tF
+    $s12PlugboardKit13DecoratorInfoV4nameSSSgvg
+    $s12PlugboardKit13DecoratorInfoV4nameSSSgvp
+    $s12PlugboardKit13DecoratorInfoV5labelSSvg
+    $s12PlugboardKit13DecoratorInfoV5labelSSvp
+    $s12PlugboardKit13DecoratorInfoV5orderSivg
+    $s12PlugboardKit13DecoratorInfoV5orderSivp
+    $s12PlugboardKit13DecoratorInfoV6targetAA10ServiceKeyVvg
+    $s12PlugboardKit13DecoratorInfoV6targetAA10ServiceKeyVvp
+    $s12PlugboardKit13DecoratorInfoV7isAsyncSbvg
+    $s12PlugboardKit13DecoratorInfoV7isAsyncSbvp
+    $s12PlugboardKit13DecoratorInfoV8sequenceSivg
+    $s12PlugboardKit13DecoratorInfoV8sequenceSivp
+    $s12PlugboardKit13DecoratorInfoV9hashValueSivg
+    $s12PlugboardKit13DecoratorInfoV9hashValueSivp
     $s12PlugboardKit13FactoryModuleP
     $s12PlugboardKit13FactoryModuleP10DependencyQa
     $s12PlugboardKit13FactoryModuleP10dependency7payloadx10DependencyQz_7PayloadQztcfc
@@ -333,8 +399,12 @@ enum KitBaselineSymbols {
     $s12PlugboardKit13GraphAnalysisV21configurationFindings_8problems14reportsMissing_SayAA7FindingVGAA19PluginConfigurationV_SayAA0L5ErrorVGSgSbAA15ValidationHooksVtF
     $s12PlugboardKit13GraphAnalysisV22duplicateRegistrationsySayAA7FindingVGAA15ValidationHooksVF
     $s12PlugboardKit13GraphAnalysisV22undeclaredDependenciesSayAA7FindingVGyF
+    $s12PlugboardKit13GraphAnalysisV23decoratorsWithoutTargetSayAA7FindingVGyF
+    $s12PlugboardKit13GraphAnalysisV24disposeHooksThatNeverRunSayAA7FindingVGyF
     $s12PlugboardKit13GraphAnalysisV27extensionPointCardinalitiesySayAA7FindingVGAA15ValidationHooksVF
     $s12PlugboardKit13GraphAnalysisV30synchronousDependenciesOnAsyncSayAA7FindingVGyF
+    $s12PlugboardKit13GraphAnalysisV34nonisolatedDependenciesOnMainActorSayAA7FindingVGyF
+    $s12PlugboardKit13GraphAnalysisV41asyncDecoratorsOfSynchronousRegistrationsSayAA7FindingVGyF
     $s12PlugboardKit13GraphAnalysisV5graphAA010DependencyC0Vvg
     $s12PlugboardKit13GraphAnalysisV5graphAA010DependencyC0Vvp
     $s12PlugboardKit13GraphAnalysisV6cyclesSayAA7FindingVGyF
@@ -394,6 +464,8 @@ enum KitBaselineSymbols {
     $s12PlugboardKit15DependencyGraphV14applicationKeyAA07ServiceF0VvpZ
     $s12PlugboardKit15DependencyGraphV19unavailableProvider2ofSiSgAA10ServiceKeyV_tF
     $s12PlugboardKit15DependencyGraphV4EdgeV
+    $s12PlugboardKit15DependencyGraphV4EdgeV10isCapturedSbvg
+    $s12PlugboardKit15DependencyGraphV4EdgeV10isCapturedSbvp
     $s12PlugboardKit15DependencyGraphV4EdgeV10isDeferredSbvg
     $s12PlugboardKit15DependencyGraphV4EdgeV10isDeferredSbvp
     $s12PlugboardKit15DependencyGraphV4EdgeV10isOptionalSbvg
@@ -410,9 +482,15 @@ enum KitBaselineSymbols {
     $s12PlugboardKit15DependencyGraphV4EdgeV8deferralAA08DeferredC0V4KindOSgvp
     $s12PlugboardKit15DependencyGraphV4EdgeV9hashValueSivg
     $s12PlugboardKit15DependencyGraphV4EdgeV9hashValueSivp
+    $s12PlugboardKit15DependencyGraphV4EdgeV9isAwaitedSbvg
+    $s12PlugboardKit15DependencyGraphV4EdgeV9isAwaitedSbvp
     $s12PlugboardKit15DependencyGraphV4NodeV
     $s12PlugboardKit15DependencyGraphV4NodeV11isAvailableSbvg
     $s12PlugboardKit15DependencyGraphV4NodeV11isAvailableSbvp
+    $s12PlugboardKit15DependencyGraphV4NodeV13ancestorLevelSivM
+    $s12PlugboardKit15DependencyGraphV4NodeV13ancestorLevelSivg
+    $s12PlugboardKit15DependencyGraphV4NodeV13ancestorLevelSivp
+    $s12PlugboardKit15DependencyGraphV4NodeV13ancestorLevelSivs
     $s12PlugboardKit15DependencyGraphV4NodeV20declaresDependenciesSbvg
     $s12PlugboardKit15DependencyGraphV4NodeV20declaresDependenciesSbvp
     $s12PlugboardKit15DependencyGraphV4NodeV3keyAA10ServiceKeyVvg
@@ -423,6 +501,8 @@ enum KitBaselineSymbols {
     $s12PlugboardKit15DependencyGraphV4NodeV5indexSivp
     $s12PlugboardKit15DependencyGraphV4NodeV6pluginSSSgvg
     $s12PlugboardKit15DependencyGraphV4NodeV6pluginSSSgvp
+    $s12PlugboardKit15DependencyGraphV4NodeV8ancestrySSSgvg
+    $s12PlugboardKit15DependencyGraphV4NodeV8ancestrySSSgvp
     $s12PlugboardKit15DependencyGraphV4rootSiSgvg
     $s12PlugboardKit15DependencyGraphV4rootSiSgvp
     $s12PlugboardKit15DependencyGraphV5edges4fromSayAC4EdgeVGSi_tF
@@ -489,6 +569,7 @@ enum KitBaselineSymbols {
     $s12PlugboardKit15ResolutionErrorV4KindO14stackExhaustedyAeC10HopFailureO_tcAEmF
     $s12PlugboardKit15ResolutionErrorV4KindO17argumentsMismatchyAESayAA12TypeIdentityVG_SayAIGtcAEmF
     $s12PlugboardKit15ResolutionErrorV4KindO17asyncRegistrationyA2EmF
+    $s12PlugboardKit15ResolutionErrorV4KindO17mainActorIsolatedyA2EmF
     $s12PlugboardKit15ResolutionErrorV4KindO5cycleyAESayAA10ServiceKeyVG_tcAEmF
     $s12PlugboardKit15ResolutionErrorV4KindO7tooDeepyAESi_tcAEmF
     $s12PlugboardKit15ResolutionErrorV4kindAC4KindOvg
@@ -828,6 +909,7 @@ enum KitBaselineSymbols {
     $s12PlugboardKit18DeferredDependencyV11descriptionSSvg
     $s12PlugboardKit18DeferredDependencyV11descriptionSSvp
     $s12PlugboardKit18DeferredDependencyV2eeoiySbAC_ACtFZ
+    $s12PlugboardKit18DeferredDependencyV3key4kind9isAwaitedAcA10ServiceKeyV_AC4KindOSbtcfc
     $s12PlugboardKit18DeferredDependencyV3key4kindAcA10ServiceKeyV_AC4KindOtcfc
     $s12PlugboardKit18DeferredDependencyV3keyAA10ServiceKeyVvg
     $s12PlugboardKit18DeferredDependencyV3keyAA10ServiceKeyVvp
@@ -843,6 +925,15 @@ enum KitBaselineSymbols {
     $s12PlugboardKit18DeferredDependencyV4kindAC4KindOvp
     $s12PlugboardKit18DeferredDependencyV9hashValueSivg
     $s12PlugboardKit18DeferredDependencyV9hashValueSivp
+    $s12PlugboardKit18DeferredDependencyV9isAwaitedSbvg
+    $s12PlugboardKit18DeferredDependencyV9isAwaitedSbvp
+    $s12PlugboardKit18RefusedAttributionV
+    $s12PlugboardKit18RefusedAttributionV2eeoiySbAC_ACtFZ
+    $s12PlugboardKit18RefusedAttributionV6plugin7claimedACSSSg_AFtcfc
+    $s12PlugboardKit18RefusedAttributionV6pluginSSSgvg
+    $s12PlugboardKit18RefusedAttributionV6pluginSSSgvp
+    $s12PlugboardKit18RefusedAttributionV7claimedSSSgvg
+    $s12PlugboardKit18RefusedAttributionV7claimedSSSgvp
     $s12PlugboardKit18RegistrationRecordC
     $s12PlugboardKit18RegistrationRecordC11hasHandlersSbvg
     $s12PlugboardKit18RegistrationRecordC11hasHandlersSbvp
@@ -903,6 +994,9 @@ enum KitBaselineSymbols {
     $s12PlugboardKit19ConfigurationSourceO8manifestyACSS_tcACmF
     $s12PlugboardKit19ConfigurationSourceO9hashValueSivg
     $s12PlugboardKit19ConfigurationSourceO9hashValueSivp
+    $s12PlugboardKit19DrainingApplicationP
+    $s12PlugboardKit19DrainingApplicationP3run9arguments4stops5Int32VSaySSG_AA11StopRequestCtYaKF
+    $s12PlugboardKit19DrainingApplicationPAAE3run9argumentss5Int32VSaySSG_tYaKF
     $s12PlugboardKit19PluginConfigurationV
     $s12PlugboardKit19PluginConfigurationV12declarationsSayAA18SettingDeclarationVGvg
     $s12PlugboardKit19PluginConfigurationV12declarationsSayAA18SettingDeclarationVGvp
@@ -1024,6 +1118,7 @@ enum KitBaselineSymbols {
     $s12PlugboardKit7FindingV4KindO14unknownSettingyA2EmF
     $s12PlugboardKit7FindingV4KindO16disabledProvideryA2EmF
     $s12PlugboardKit7FindingV4KindO16duplicatedModuleyA2EmF
+    $s12PlugboardKit7FindingV4KindO16resolutionFailedyA2EmF
     $s12PlugboardKit7FindingV4KindO17captiveDependencyyA2EmF
     $s12PlugboardKit7FindingV4KindO17loaderVariableSetyA2EmF
     $s12PlugboardKit7FindingV4KindO17missingDependencyyA2EmF
@@ -1033,10 +1128,13 @@ enum KitBaselineSymbols {
     $s12PlugboardKit7FindingV4KindO20optionalPluginFailedyA2EmF
     $s12PlugboardKit7FindingV4KindO21duplicateRegistrationyA2EmF
     $s12PlugboardKit7FindingV4KindO21sharedLibraryConflictyA2EmF
+    $s12PlugboardKit7FindingV4KindO22decoratorWithoutTargetyA2EmF
     $s12PlugboardKit7FindingV4KindO22undeclaredDependenciesyA2EmF
     $s12PlugboardKit7FindingV4KindO22unknownSettingVariableyA2EmF
     $s12PlugboardKit7FindingV4KindO25extensionPointCardinalityyA2EmF
     $s12PlugboardKit7FindingV4KindO28synchronousDependencyOnAsyncyA2EmF
+    $s12PlugboardKit7FindingV4KindO32nonisolatedDependencyOnMainActoryA2EmF
+    $s12PlugboardKit7FindingV4KindO39asyncDecoratorOfSynchronousRegistrationyA2EmF
     $s12PlugboardKit7FindingV4KindO5cycleyA2EmF
     $s12PlugboardKit7FindingV4KindO8rawValueAESgSS_tcfc
     $s12PlugboardKit7FindingV4KindO8rawValueSSvg
@@ -1181,10 +1279,13 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ChainStepV7displaySSvp
     $s12PlugboardKit9ChainStepV7serviceSSvg
     $s12PlugboardKit9ChainStepV7serviceSSvp
+    $s12PlugboardKit9ChainStepV_6markerAcA0C4LinkV_SSSgtcfc
     $s12PlugboardKit9ChainStepV_6markerAcA16RegistrationInfoV_SSSgtcfc
     $s12PlugboardKit9ContainerC
+    $s12PlugboardKit9ContainerC10assembling6plugin_xSSSg_xyKXEtKlF
     $s12PlugboardKit9ContainerC10contribute_4name5order4file4line7factoryAA12ServiceEntryVyxGxm_SSSgSiSSSixAA13AsyncResolverVYaYbKYAYTctlF
     $s12PlugboardKit9ContainerC10contribute_4name5order4file4line7factoryAA12ServiceEntryVyxGxm_SSSgSiSSSixACYbKctlF
+    $s12PlugboardKit9ContainerC10decorators2of4nameSayAA13DecoratorInfoVGAA12TypeIdentityV_SSSgtF
     $s12PlugboardKit9ContainerC10resolveAllySayxGxmKlF
     $s12PlugboardKit9ContainerC10selectionsSayAA16ServiceSelectionVGvg
     $s12PlugboardKit9ContainerC10selectionsSayAA16ServiceSelectionVGvp
@@ -1227,10 +1328,14 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC15hasRegistration_4nameSbypXp_SSSgtF
     $s12PlugboardKit9ContainerC15resolveAllNamedySDySSxGxmKlF
     $s12PlugboardKit9ContainerC15withObjectGraph_7closurexAA0F10IdentifierC_xACKXEtKlF
+    $s12PlugboardKit9ContainerC16checkByResolving7profile11willResolveAA16ValidationReportVSSSg_yAA10ServiceKeyV_AA16RegistrationSiteVtXEtYaF
+    $s12PlugboardKit9ContainerC16checkByResolving7profileAA16ValidationReportVSSSg_tYaF
+    $s12PlugboardKit9ContainerC16readingPublished2in_xSgSpyAA0C7HotPathVG_xAA8RegistryCXEtlF
     $s12PlugboardKit9ContainerC16resetObjectScope_11serviceTypeyAA0eF0O_ypXptF
     $s12PlugboardKit9ContainerC16resetObjectScopeyyAA06CustomF0CF
     $s12PlugboardKit9ContainerC16resetObjectScopeyyAA0eF0OF
     $s12PlugboardKit9ContainerC16resolveUnmatched_4name9arguments_xxm_SSSgq_q0_q0_QptKRv0_r1_lF
+    $s12PlugboardKit9ContainerC17excludeDecoratorsyShyAA10ServiceKeyVGSDyAFSSGF
     $s12PlugboardKit9ContainerC17keptGraphInstance2ofSvSgAA18RegistrationRecordC_tF
     $s12PlugboardKit9ContainerC17lifecycleServicesSayAA16LifecycleServiceVGvg
     $s12PlugboardKit9ContainerC17lifecycleServicesSayAA16LifecycleServiceVGvp
@@ -1239,6 +1344,8 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC18hasAnyRegistration2of4nameSbypXp_SSSgtF
     $s12PlugboardKit9ContainerC19excludeContribution_6reasonSbAA10ServiceKeyV_SStF
     $s12PlugboardKit9ContainerC19forEachContribution_2in_yxm_AA0F5IndexC10TakingPartVySSSg_xtKXEtKlF
+    $s12PlugboardKit9ContainerC19refusedAttributionsSayAA18RefusedAttributionVGvg
+    $s12PlugboardKit9ContainerC19refusedAttributionsSayAA18RefusedAttributionVGvp
     $s12PlugboardKit9ContainerC19removeRegistrations12attributedToySS_tF
     $s12PlugboardKit9ContainerC19resolveIfRegistered_4name8argumentxSgxm_SSSgq_tKr0_lF
     $s12PlugboardKit9ContainerC19resolveIfRegistered_4name9arguments_xSgxm_SSSgq_q0_q0_QptKRv0_r1_lF
@@ -1246,6 +1353,7 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC19resolveUnregistered_4namexxm_SSSgtKlF
     $s12PlugboardKit9ContainerC20excludeContributionsyShyAA10ServiceKeyVGSDyAFSSGF
     $s12PlugboardKit9ContainerC20hasVariantsOrWrapped_4nameSbypXp_SSSgtF
+    $s12PlugboardKit9ContainerC20registerPerArguments_4name4file4line7factoryAA12ServiceEntryVyxGxm_SSSgSSSixAC_q_q0_q0_QptYbKctRv0_SHR_s16SendableMetatypeR_SHR0_sAMR0_r1_lF
     $s12PlugboardKit9ContainerC21inactiveRegistrationsSayAA16RegistrationInfoVGvg
     $s12PlugboardKit9ContainerC21inactiveRegistrationsSayAA16RegistrationInfoVGvp
     $s12PlugboardKit9ContainerC21makeInstanceInGeneral4fromxAA11PlainRecordCyxG_tKlF
@@ -1266,15 +1374,20 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC6parentACSgvg
     $s12PlugboardKit9ContainerC6parentACSgvp
     $s12PlugboardKit9ContainerC6select4name3for6reasonySS_AA12TypeIdentityVSStF
+    $s12PlugboardKit9ContainerC7disposeyyYaAA18ScopeDisposalErrorVYKF
     $s12PlugboardKit9ContainerC7failure_2at2ins5Error_psAG_p_AA18RegistrationRecordCAA10DirectCallVtF
     $s12PlugboardKit9ContainerC7forward_4name2to4file4lineAA12ServiceEntryVyxGxm_SSSgAJyq_GSSSitr0_lF
     $s12PlugboardKit9ContainerC7missing_4nameAA15ResolutionErrorVypXp_SSSgtF
     $s12PlugboardKit9ContainerC7resolve_4name8argumentxxm_SSSgq_tKr0_lF
     $s12PlugboardKit9ContainerC7resolve_4name9arguments_xxm_SSSgq_q0_q0_QptKRv0_r1_lF
     $s12PlugboardKit9ContainerC7resolve_4namexxm_SSSgtKlF
+    $s12PlugboardKit9ContainerC8decorate_6target4name5order4file4line9decoratorAA12ServiceEntryVyxGxm_SSSgANSiSSSixAA13AsyncResolverV_xtYaYbKYAYTctlF
+    $s12PlugboardKit9ContainerC8decorate_6target4name5order4file4line9decoratorAA12ServiceEntryVyxGxm_SSSgANSiSSSixAC_xtYbKctlF
     $s12PlugboardKit9ContainerC8injectedyxxKlF
     $s12PlugboardKit9ContainerC8instance2of9arguments_xAA14ArgumentRecordCyxq_q0_q0_Qp_QPG_q_q0_q0_QptKRv0_r1_lF
     $s12PlugboardKit9ContainerC8isServed_4nameSbypXp_SSSgtF
+    $s12PlugboardKit9ContainerC8register_3key4file4line7factoryAA12ServiceEntryVyxGxm_AA0I3KeyVSSSixACYbKctlF
+    $s12PlugboardKit9ContainerC8register_4name2on4file4line7factoryAA12ServiceEntryVyxGxm_SSSgScMmSSSixACYbKScMYcctlF
     $s12PlugboardKit9ContainerC8register_4name4file4line7factoryAA12ServiceEntryVyxGxm_SSSgSSSixAA13AsyncResolverVYaYbKYAYTctlF
     $s12PlugboardKit9ContainerC8register_4name4file4line7factoryAA12ServiceEntryVyxGxm_SSSgSSSixAA13AsyncResolverV_q_q0_q1_tYaYbKYAYTctr2_lF
     $s12PlugboardKit9ContainerC8register_4name4file4line7factoryAA12ServiceEntryVyxGxm_SSSgSSSixAA13AsyncResolverV_q_q0_tYaYbKYAYTctr1_lF
@@ -1286,6 +1399,7 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC8register_4name8lifetime4file4line7factoryAA12ServiceEntryVyxGxm_SSSgAA11ObjectScopeOSSSixACYbKctlF
     $s12PlugboardKit9ContainerC8register_4name8lifetime4file4line7factoryAA12ServiceEntryVyxGxm_SSSgAA11ObjectScopeOSSSixyYbKctlF
     $s12PlugboardKit9ContainerC8validate7profile18requireApplication14configurationsySSSg_SbSayAA19PluginConfigurationVGtAA15ValidationErrorVYKF
+    $s12PlugboardKit9ContainerC9decorator2ofAA13DecoratorInfoVSgAA10ServiceKeyV_tF
     $s12PlugboardKit9ContainerC9makeScope14disposeTimeoutAA07ServiceE0Cs8DurationVSg_tF
     $s12PlugboardKit9ContainerC9removeAllyyF
     $s12PlugboardKit9ContainerC9withScope14disposeTimeout9isolation_xs8DurationVSg_ScA_pSgYixAA07ServiceE0CYaKXEtYaKlF

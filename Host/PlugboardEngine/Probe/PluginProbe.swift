@@ -62,6 +62,16 @@ extension ProbeReport.Registration {
     self.init(
       type: info.key.service.name, name: info.key.name, arguments: info.key.arguments.map(\.name),
       scope: info.scopeName, file: info.site.fileID, line: info.site.line,
-      profiles: info.profiles?.expressions)
+      profiles: info.profiles?.expressions, kind: Kind(info.key.role))
+  }
+}
+
+extension ProbeReport.Registration.Kind {
+  init(_ role: ServiceKey.Role) {
+    switch role.kind {
+    case .decorator: self = .decorator
+    case .contribution: self = .contribution
+    default: self = .service
+    }
   }
 }

@@ -1,12 +1,15 @@
 import PlugboardKit
 
 extension ProbeReport.Registration {
-  /// `APIClient named "Mock"`, `AppFeature contribution "issues"`: as a
-  /// loaded registration's key reads, never a contribution's reserved name.
+  /// `APIClient named "Mock"`, `AppFeature contribution "issues"`,
+  /// `APIClient decorator "timing"`: as a loaded registration's key reads.
   var shortDescription: String {
-    let key = ServiceKey(service: TypeIdentity(Void.self), name: name)
     let bare = TypeQuery.bareName(type)
-    guard key.isContribution else { return bare + (name.map { " named \"\(Terminal.sanitize($0))\"" } ?? "") }
-    return bare + " contribution" + (key.contributionName.map { " \"\(Terminal.sanitize($0))\"" } ?? "")
+    let quoted = name.map { " \"\(Terminal.sanitize($0))\"" } ?? ""
+    switch kind {
+    case .service: return bare + (name.map { " named \"\(Terminal.sanitize($0))\"" } ?? "")
+    case .decorator: return bare + " decorator" + quoted
+    case .contribution: return bare + " contribution" + quoted
+    }
   }
 }

@@ -15,6 +15,14 @@ package struct ProbeReport: Codable, Sendable, Equatable {
     package let line: Int
     /// The profile expressions it is limited to; nil for every profile.
     package let profiles: [String]?
+    /// What kind of registration it is: a service, or a decorator or
+    /// contribution, whose name is the one its author gave it.
+    package var kind: Kind = .service
+
+    /// The kinds of registration a probe reports.
+    package enum Kind: String, Codable, Sendable {
+      case service, decorator, contribution
+    }
   }
 
   package let plugin: String

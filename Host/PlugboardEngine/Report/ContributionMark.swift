@@ -2,8 +2,7 @@ import PlugboardKit
 
 /// What marks a registration as a contribution in `list --json` and
 /// `graph --format json`: the extension point it contributes to and its
-/// declared order. Its name, if any, is the registration's `name`, never
-/// the reserved name it is stored under.
+/// declared order. Its name, if any, is the registration's `name`.
 package struct ContributionMark: Encodable, Sendable, Equatable {
   /// The fully qualified contract.
   package let extensionPoint: String

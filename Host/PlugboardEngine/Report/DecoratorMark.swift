@@ -2,8 +2,7 @@ import PlugboardKit
 
 /// What marks a registration as a decorator in `list --json` and `graph
 /// --format json`: the registration it decorates and its declared order.
-/// Its name, if any, is the registration's `name`, never the reserved name
-/// it is stored under.
+/// Its name, if any, is the registration's `name`.
 package struct DecoratorMark: Encodable, Sendable, Equatable {
   /// The decorated registration: `AppContracts.APIClient`, or with its
   /// name, `AppContracts.APIClient named "Mock"`.

@@ -198,21 +198,11 @@ extension DeploymentListing.Plugin {
 extension DeploymentListing.Registration {
   init(_ info: RegistrationInfo) {
     self.init(
-      type: info.key.service.name, name: Self.name(of: info.key),
+      type: info.key.service.name, name: info.key.name,
       // A decorator takes the instance it wraps: no argument a caller passes.
       arguments: info.key.isDecorator ? [] : info.key.arguments.map(\.name),
       scope: info.scopeName, file: info.site.fileID, line: info.site.line,
       forwardsTo: info.forwardsTo?.description)
-  }
-}
-
-extension DeploymentListing.Registration {
-  /// A contribution's or decorator's own name, never the reserved name it
-  /// is stored under.
-  static func name(of key: ServiceKey) -> String? {
-    if key.isContribution { return key.contributionName }
-    if key.isDecorator { return key.decoratorName }
-    return key.name
   }
 }
 

@@ -8,7 +8,7 @@ extension Container {
 
   /// Hands `record`, just registered, to the behaviors.
   func announce(_ record: RegistrationRecord) {
-    if let name = record.key.name, name.hasPrefix("\u{0}") { return }
+    guard record.key.role == .service else { return }
     for behavior in state.withLock({ $0.behaviors }) {
       record.announce(to: behavior, in: self)
     }

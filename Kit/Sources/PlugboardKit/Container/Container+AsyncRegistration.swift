@@ -42,9 +42,18 @@ extension Container {
     line: Int = #line,
     factory: @escaping @isolated(any) @Sendable (AsyncResolver) async throws -> sending Service
   ) -> ServiceEntry<Service> {
-    let record = AsyncPlainRecord(
-      key: ServiceKey(service: TypeIdentity(serviceType), name: name), scope: defaultObjectScope,
-      owner: self, factory: factory)
+    register(
+      serviceType, key: ServiceKey(service: TypeIdentity(serviceType), name: name), file: file, line: line,
+      factory: factory)
+  }
+
+  /// The async registration under `key`, whose role may be a
+  /// contribution's.
+  func register<Service>(
+    _ serviceType: Service.Type, key: ServiceKey, file: String, line: Int,
+    factory: @escaping @isolated(any) @Sendable (AsyncResolver) async throws -> sending Service
+  ) -> ServiceEntry<Service> {
+    let record = AsyncPlainRecord(key: key, scope: defaultObjectScope, owner: self, factory: factory)
     add(record, file: file, line: line)
     return ServiceEntry(record: record, container: self)
   }
@@ -71,12 +80,24 @@ extension Container {
     _ serviceType: Service.Type, name: String? = nil, file: String = #fileID, line: Int = #line,
     factory: @escaping @isolated(any) @Sendable (AsyncResolver, A) async throws -> sending Service
   ) -> ServiceEntry<Service> {
+    register(
+      serviceType, key: asyncKey(serviceType, name: name, arguments: [TypeIdentity(A.self)]), file: file,
+      line: line, factory: factory)
+  }
+
+  /// The async registration with one runtime argument under `key`, whose
+  /// role may be a decorator's.
+  func register<Service, A>(
+    _ serviceType: Service.Type, key: ServiceKey, file: String, line: Int,
+    factory: @escaping @isolated(any) @Sendable (AsyncResolver, A) async throws -> sending Service
+  ) -> ServiceEntry<Service> {
     let asyncFactory = AsyncArgumentFactory<Service, A>(isolation: factory.isolation) { r, a in
       try await factory(r, a)
     }
     let record = ArgumentRecord<Service, A>(
-      key: asyncKey(serviceType, name: name, arguments: [TypeIdentity(A.self)]), scope: defaultObjectScope,
-      owner: self, factory: { _, _ in throw AsyncRegistrationRequired() }, asyncFactory: asyncFactory)
+      key: key, scope: defaultObjectScope, owner: self,
+      factory: { _, _ in throw AsyncRegistrationRequired() },
+      asyncFactory: asyncFactory)
     add(record, file: file, line: line)
     return ServiceEntry(record: record, container: self)
   }

@@ -6,8 +6,7 @@ extension Container {
   nonisolated(nonsending) func resolveAsync<Service>(_ serviceType: Service.Type, name: String?)
     async throws -> Service
   {
-    let context = AsyncResolutionContext.current
-    guard let found = lookup(ObjectIdentifier(serviceType), name: name)?.takeUnretainedValue() else {
+    guard let found = lookup(ObjectIdentifier(serviceType), name: name) else {
       // `Optional<T>` and `Contributions<T>` resolve their wrapped
       // registrations now, so they await the async ones.
       if let wrapper = WrapperTypes.wrapper(serviceType) as? any AsyncWrapperRequest.Type,
@@ -15,19 +14,37 @@ extension Container {
       {
         return value
       }
-      return try resolveSynchronously(serviceType, name: name, below: context)
+      return try resolveSynchronously(serviceType, .named(name), below: AsyncResolutionContext.current)
     }
+    return try await resolveAsync(serviceType, found, request: .named(name))
+  }
+
+  /// What a synchronous resolve from async code makes: the registration a
+  /// request for a name finds, or one already found (a contribution,
+  /// which no request names).
+  enum SynchronousRequest: @unchecked Sendable {
+    case named(String?)
+    case record(Unmanaged<RegistrationRecord>)
+  }
+
+  /// The instance of `found`, argument-free and found for `request`, made
+  /// as ``resolveAsync(_:name:)`` makes it.
+  nonisolated(nonsending) func resolveAsync<Service>(
+    _ serviceType: Service.Type, _ unmanaged: Unmanaged<RegistrationRecord>, request: SynchronousRequest
+  ) async throws -> Service {
+    let context = AsyncResolutionContext.current
+    let found = unmanaged.takeUnretainedValue()
     if found.isolatedToMainActor {
-      return try await resolveOnMainActor(serviceType, name: name, below: context)
+      return try await resolveOnMainActor(serviceType, request, below: context)
     }
     guard found.hasAsyncFactory else {
       // A `.graph` instance is shared with the rest of the async request,
       // which the synchronous resolve, a graph of its own, cannot see.
       guard let context, found.scope == .graph, !found.isCustomScoped else {
-        return try resolveSynchronously(serviceType, name: name, below: context)
+        return try resolveSynchronously(serviceType, request, below: context)
       }
       if let kept = context.graph.instance(of: found, as: Service.self) { return kept }
-      let made = try resolveSynchronously(serviceType, name: name, below: context)
+      let made = try resolveSynchronously(serviceType, request, below: context)
       return context.graph.keep(made, of: found)
     }
     // The key matched this metatype with no arguments, so an async record
@@ -78,10 +95,16 @@ extension Container {
   /// above it entered into the thread's chain (a synchronous resolve never
   /// suspends, so they are popped on the thread that pushed them).
   private func resolveSynchronously<Service>(
-    _ serviceType: Service.Type, name: String?, below context: AsyncResolutionContext?
+    _ serviceType: Service.Type, _ request: SynchronousRequest, below context: AsyncResolutionContext?
   ) throws -> Service {
-    guard let context, context.depth > 0 else { return try resolve(serviceType, name: name) }
-    return try context.enteredIntoThread { _ in try resolve(serviceType, name: name) }
+    let resolve = { () throws -> Service in
+      switch request {
+      case .named(let name): try self.resolve(serviceType, name: name)
+      case .record(let found): try self.makeInstance(of: serviceType, from: found)
+      }
+    }
+    guard let context, context.depth > 0 else { return try resolve() }
+    return try context.enteredIntoThread { _ in try resolve() }
   }
 
   /// The synchronous resolve of a registration isolated to the main actor,
@@ -90,9 +113,9 @@ extension Container {
   /// resolve from async code.
   @MainActor
   private func resolveOnMainActor<Service>(
-    _ serviceType: Service.Type, name: String?, below context: AsyncResolutionContext?
+    _ serviceType: Service.Type, _ request: SynchronousRequest, below context: AsyncResolutionContext?
   ) async throws -> sending Service {
-    try resolveSynchronously(serviceType, name: name, below: context)
+    try resolveSynchronously(serviceType, request, below: context)
   }
 
   /// Makes (or finds) the instance of an async registration according to

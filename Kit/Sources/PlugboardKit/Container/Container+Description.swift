@@ -21,25 +21,16 @@ extension Container: CustomStringConvertible {
     return "[" + lines.sorted().joined(separator: ",") + "\n]"
   }
 
-  /// The name as its user wrote it: a decorator and a contribution are
-  /// stored under reserved names, and show the kind and the name given
-  /// (`Decorator: "timing"`, `Contribution: #3` when unnamed) instead.
+  /// The name as its user wrote it, after the kind for a decorator and a
+  /// contribution (`Decorator: "timing"`, `Contribution: #3` when
+  /// unnamed).
   private static func nameField(of key: ServiceKey) -> String {
-    if key.isDecorator {
-      return ", Decorator: "
-        + (key.decoratorName.map { "\"\(ServiceKey.escaped($0))\"" } ?? sequence(of: key))
+    let name = key.name.map { "\"\(ServiceKey.escaped($0))\"" }
+    switch key.role.kind {
+    case .decorator: return ", Decorator: " + (name ?? "#\(key.role.sequence)")
+    case .contribution: return ", Contribution: " + (name ?? "#\(key.role.sequence)")
+    default: return name.map { ", Name: " + $0 } ?? ""
     }
-    if key.isContribution {
-      return ", Contribution: "
-        + (key.contributionName.map { "\"\(ServiceKey.escaped($0))\"" } ?? sequence(of: key))
-    }
-    return key.name.map { ", Name: \"\(ServiceKey.escaped($0))\"" } ?? ""
-  }
-
-  /// `#3` from a reserved name `"\u{0}decorator #3"`.
-  private static func sequence(of key: ServiceKey) -> String {
-    guard let name = key.name, let hash = name.firstIndex(of: "#") else { return "" }
-    return String(name[hash...].prefix { $0 != ":" })
   }
 
   private static func describe(_ record: RegistrationRecord) -> String {

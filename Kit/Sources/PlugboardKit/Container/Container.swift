@@ -192,9 +192,19 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
     line: Int = #line,
     factory: @escaping @Sendable (Resolver) throws -> Service
   ) -> ServiceEntry<Service> {
-    let record = PlainRecord(
-      key: ServiceKey(service: TypeIdentity(serviceType), name: name), scope: defaultObjectScope,
-      owner: self, factory: factory)
+    register(
+      serviceType, key: ServiceKey(service: TypeIdentity(serviceType), name: name), file: file, line: line,
+      factory: factory)
+  }
+
+  /// ``register(_:name:file:line:factory:)`` under `key`, whose role may be
+  /// a contribution's.
+  @inlinable
+  func register<Service>(
+    _ serviceType: Service.Type, key: ServiceKey, file: String, line: Int,
+    factory: @escaping @Sendable (Resolver) throws -> Service
+  ) -> ServiceEntry<Service> {
+    let record = PlainRecord(key: key, scope: defaultObjectScope, owner: self, factory: factory)
     add(record, file: file, line: line)
     return ServiceEntry(record: record, container: self)
   }
@@ -213,6 +223,15 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
     var arguments = [TypeIdentity(First.self)]
     repeat arguments.append(TypeIdentity((each Rest).self))
     let key = ServiceKey(service: TypeIdentity(serviceType), name: name, arguments: arguments)
+    return register(serviceType, key: key, file: file, line: line, factory: factory)
+  }
+
+  /// The registration with runtime arguments under `key`, whose role may
+  /// be a decorator's.
+  func register<Service, First, each Rest>(
+    _ serviceType: Service.Type, key: ServiceKey, file: String, line: Int,
+    factory: @escaping @Sendable (Resolver, First, repeat each Rest) throws -> Service
+  ) -> ServiceEntry<Service> {
     let record = ArgumentRecord<Service, First, repeat each Rest>(
       key: key, scope: defaultObjectScope, owner: self, factory: factory)
     add(record, file: file, line: line)
@@ -686,6 +705,14 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   {
     guard let name else { return registry.plainRecord(for: id) }
     return registry.namedRecord(for: id, name: name)
+  }
+
+  /// The decorator or contribution of the type stored under `role`, here
+  /// or in a parent, unretained.
+  func lookup(_ id: ObjectIdentifier, role: ServiceKey.Role) -> Unmanaged<RegistrationRecord>? {
+    let read = readingPublished(in: hot) { $0.record(for: id, role: role) }
+    if let found = read ?? tables.record(for: id, role: role) { return found }
+    return parent?.lookup(id, role: role)
   }
 
   /// The registration of the type under `name` whose argument types have

@@ -25,7 +25,7 @@ extension Container {
     factory: @escaping @isolated(any) @Sendable (AsyncResolver) async throws -> sending Service
   ) -> ServiceEntry<Service> {
     contributing(serviceType, name: name, order: order) { key in
-      register(serviceType, name: key, file: file, line: line, factory: factory)
+      register(serviceType, key: key, file: file, line: line, factory: factory)
     }
   }
 
@@ -37,8 +37,7 @@ extension Container {
   ) async throws {
     let takingPart = contributionsTakingPart(for: ObjectIdentifier(serviceType))
     for (found, name) in zip(takingPart.records, takingPart.names) {
-      let key = found.takeUnretainedValue().key.name
-      try body(name, try await resolveAsync(serviceType, name: key))
+      try body(name, try await resolveAsync(serviceType, found, request: .record(found)))
     }
   }
 }

@@ -24,10 +24,10 @@ extension Container {
   /// same type: `resolve(Command.self)` still finds only the plain
   /// registration. Two contributions with the same `name` both take part.
   ///
-  /// A contribution is stored as a registration of `serviceType` under a
-  /// reserved name, `"\u{0}contribution #<n>"` (`"… #<n>: <name>"` when
-  /// named), so registration listings and failure chains show it as such;
-  /// names starting with a NUL character are reserved for this.
+  /// A contribution is stored as a registration of `serviceType` whose
+  /// key keeps `name` and has a contribution's role
+  /// (``ServiceKey/isContribution``), so registration listings and failure
+  /// chains show it as one: `Command contribution "help"`.
   /// - Parameters:
   ///   - name: identifies the contribution in ``resolveAllNamed(_:)`` and
   ///     in diagnostics.
@@ -44,22 +44,19 @@ extension Container {
     factory: @escaping @Sendable (Resolver) throws -> Service
   ) -> ServiceEntry<Service> {
     contributing(serviceType, name: name, order: order) { key in
-      register(serviceType, name: key, file: file, line: line, factory: factory)
+      register(serviceType, key: key, file: file, line: line, factory: factory)
     }
   }
 
   /// Registers a contribution, synchronous or async, through `register`
-  /// under a fresh reserved name, and gives it its place by `order`.
+  /// under a fresh contribution's key, and gives it its place by `order`.
   func contributing<Service>(
     _ serviceType: Service.Type, name: String?, order: Int,
-    register: (_ reservedName: String) -> ServiceEntry<Service>
+    register: (ServiceKey) -> ServiceEntry<Service>
   ) -> ServiceEntry<Service> {
-    let sequence = ContributionIndex.nextSequence()
-    let key = ContributionIndex.reservedName(sequence: sequence, name: name)
-    let entry = register(key)
-    contributions.add(
-      ContributionIndex.Slot(key: key, name: name, order: order, sequence: sequence),
-      for: ObjectIdentifier(serviceType))
+    let slot = ContributionIndex.Slot(name: name, order: order, sequence: ContributionIndex.nextSequence())
+    let entry = register(ServiceKey(serviceType, name: name, role: slot.role))
+    contributions.add(slot, for: ObjectIdentifier(serviceType))
     return entry
   }
 
@@ -184,11 +181,11 @@ extension Container {
   /// The contributions to `id` that take part now, here and in the
   /// parents, in their documented order.
   ///
-  /// Looking each one up by its reserved name (a string too long to be
-  /// stored inline, hashed on every lookup) costs more than making it;
-  /// a container without a parent remembers what it found for the
-  /// registry it found it in, so the next `resolveAll` costs one locked
-  /// dictionary read before making the instances.
+  /// Looking each one up by its role (a dictionary read per contribution)
+  /// costs about as much as making it; a container without a parent
+  /// remembers what it found for the registry it found it in, so the next
+  /// `resolveAll` costs one locked dictionary read before making the
+  /// instances.
   @usableFromInline
   func contributionsTakingPart(for id: ObjectIdentifier) -> ContributionIndex.TakingPart {
     guard parent == nil else { return lookUpTakingPart(id, slots: contributionSlots(for: id)) }
@@ -216,7 +213,7 @@ extension Container {
     takingPart.records.reserveCapacity(slots.count)
     takingPart.names.reserveCapacity(slots.count)
     for slot in slots {
-      guard let found = lookup(id, name: slot.key) else { continue }
+      guard let found = lookup(id, role: slot.role) else { continue }
       takingPart.records.append(found)
       takingPart.names.append(slot.name)
     }

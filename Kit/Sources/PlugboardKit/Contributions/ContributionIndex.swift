@@ -3,22 +3,25 @@ import Synchronization
 /// The contributions made in one container, per contract, in resolution
 /// order.
 ///
-/// A contribution is stored as an ordinary registration of its contract
-/// under a reserved name (see ``ContributionIndex/reservedName(sequence:name:)``),
-/// so resolving one reuses the container's lookup, scopes, thread safety
-/// and diagnostics. The index only remembers which reserved names belong to
-/// a contract and in which order; whether a contribution still takes part
+/// A contribution is stored as a registration of its contract under a key
+/// whose role is a contribution's (``ServiceKey/Role/contribution(_:)``),
+/// so no request for the contract finds it, and resolving one reuses the
+/// container's records, scopes, thread safety and diagnostics. The index
+/// only remembers which contributions belong to a contract and in which
+/// order; whether a contribution still takes part
 /// (its profiles, `removeAll()`, a withdrawn plugin) is decided by the
 /// container's snapshot, as for any registration.
 @usableFromInline
 final class ContributionIndex: Sendable {
-  /// One contribution: its reserved registration name, the name it was
-  /// given, its declared order and its place among all contributions.
+  /// One contribution: the name it was given, its declared order and its
+  /// place among all contributions.
   struct Slot: Sendable {
-    let key: String
     let name: String?
     let order: Int
     let sequence: Int
+
+    /// The role of the key its registration is stored under.
+    var role: ServiceKey.Role { .contribution(sequence) }
   }
 
   /// The contributions of one contract that take part in one registry, in
@@ -56,34 +59,11 @@ final class ContributionIndex: Sendable {
   private let declared = Protected<[ExtensionPointDeclaration]>([])
 
   /// Numbers contributions across every container of the process, so that
-  /// reserved names never repeat and registration order is total even
-  /// between a parent and its children.
+  /// their keys never repeat and registration order is total even between
+  /// a parent and its children.
   private static let counter = Atomic<Int>(0)
 
-  /// The first character of every reserved name. A user's name would have
-  /// to start with a NUL character to be mistaken for one; names read from
-  /// a manifest cannot hold one.
-  static let reservedPrefix = "\u{0}contribution #"
-
-  /// The registration name a contribution is stored under:
-  /// `"\u{0}contribution #12"`, or `"\u{0}contribution #12: help"` when it
-  /// is named, so that a failure's chain says which contribution failed.
-  static func reservedName(sequence: Int, name: String?) -> String {
-    guard let name else { return reservedPrefix + String(sequence) }
-    return reservedPrefix + String(sequence) + ": " + name
-  }
-
-  /// The name of the key a `Contributions<Service>` dependency declares:
-  /// reserved too, so that no registration serves it and checks can tell
-  /// the edge to an extension point from one to a plain registration.
-  static let extensionPointName = "\u{0}contributions"
-
-  /// Whether `name` is a contribution's reserved registration name.
-  static func isReserved(_ name: String?) -> Bool {
-    name?.hasPrefix(reservedPrefix) ?? false
-  }
-
-  /// A new slot's reserved name and sequence number.
+  /// A new slot's sequence number.
   static func nextSequence() -> Int {
     counter.add(1, ordering: .relaxed).oldValue
   }

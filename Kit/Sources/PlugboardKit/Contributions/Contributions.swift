@@ -73,11 +73,10 @@ extension Contributions: WrapperRequest {
   }
 
   /// An extension point may be empty, so the edge is optional: checks see
-  /// which contract is needed but never report it missing. Its key carries
-  /// the reserved ``ContributionIndex/extensionPointName`` (see
-  /// ``ServiceKey/isExtensionPoint``), so the edge leads to the
+  /// which contract is needed but never report it missing. Its key's role
+  /// is ``ServiceKey/Role/extensionPoint``, so the edge leads to the
   /// contributions, not to a plain registration of the contract.
   static func declaredDependency(name: String?) -> DeclaredDependency {
-    .optional(ServiceKey(Service.self, name: ContributionIndex.extensionPointName))
+    .optional(ServiceKey(Service.self, role: .extensionPoint))
   }
 }

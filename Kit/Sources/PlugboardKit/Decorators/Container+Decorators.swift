@@ -60,8 +60,8 @@ extension Container {
     line: Int = #line,
     decorator: @escaping @Sendable (Resolver, Service) throws -> Service
   ) -> ServiceEntry<Service> {
-    decorating(serviceType, target: target, name: name, order: order, isAsync: false) { reserved in
-      register(serviceType, name: reserved, file: file, line: line, factory: decorator)
+    decorating(serviceType, target: target, name: name, order: order, isAsync: false) { key in
+      register(serviceType, key: key, file: file, line: line, factory: decorator)
     }
   }
 
@@ -93,30 +93,27 @@ extension Container {
     line: Int = #line,
     decorator: @escaping @isolated(any) @Sendable (AsyncResolver, Service) async throws -> sending Service
   ) -> ServiceEntry<Service> {
-    decorating(serviceType, target: target, name: name, order: order, isAsync: true) { reserved in
-      register(serviceType, name: reserved, file: file, line: line, factory: decorator)
+    decorating(serviceType, target: target, name: name, order: order, isAsync: true) { key in
+      register(serviceType, key: key, file: file, line: line, factory: decorator)
     }
   }
 
-  /// Registers a decorator through `register` under a fresh reserved name,
-  /// gives it its place among the target's decorators, and marks the
+  /// Registers a decorator through `register` under a fresh decorator's
+  /// key, gives it its place among the target's decorators, and marks the
   /// target's registrations made so far.
   private func decorating<Service>(
     _ serviceType: Service.Type, target: String?, name: String?, order: Int, isAsync: Bool,
-    register: (_ reservedName: String) -> ServiceEntry<Service>
+    register: (ServiceKey) -> ServiceEntry<Service>
   ) -> ServiceEntry<Service> {
-    let sequence = DecoratorIndex.nextSequence()
-    let reserved = DecoratorIndex.reservedName(sequence: sequence, name: name)
-    let entry = register(reserved)
+    let slot = DecoratorIndex.Slot(
+      name: name, targetName: target, order: order, sequence: DecoratorIndex.nextSequence(),
+      applier: TypedDecoratorApplier<Service>(isAsync: isAsync))
+    let entry = register(slot.key(of: TypeIdentity(serviceType)))
     // A decorator runs once for each instance of its target, which the
     // target's scope already shares as it should.
     entry.record.scope = .transient
     let id = ObjectIdentifier(serviceType)
-    decorators.add(
-      DecoratorIndex.Slot(
-        key: reserved, name: name, targetName: target, order: order, sequence: sequence,
-        applier: TypedDecoratorApplier<Service>(isAsync: isAsync)),
-      for: DecoratorIndex.Target(type: id, name: target))
+    decorators.add(slot, for: DecoratorIndex.Target(type: id, name: target))
     // Every registration of the type, whatever its name: a profile's
     // choice of a named one makes it serve the unnamed requests a
     // decorator of the unnamed one wraps.
@@ -132,7 +129,7 @@ extension Container {
   /// its type, so that the resolving code leaves its direct path for it;
   /// called as a registration is stored.
   func markIfDecorated(_ record: RegistrationRecord) {
-    guard !decorators.isEmpty, !record.key.isDecorator, decorators.decorates(record.key.service.id) else {
+    guard !decorators.isEmpty, record.key.role == .service, decorators.decorates(record.key.service.id) else {
       return
     }
     record.hasInitCompleted.store(true, ordering: .relaxed)
@@ -145,7 +142,7 @@ extension Container {
   /// atomic load.
   func decoratorSlots(of record: RegistrationRecord) -> [DecoratorIndex.Slot] {
     let owner = record.owner
-    guard !owner.decorators.isEmpty, !record.key.isDecorator else { return [] }
+    guard !owner.decorators.isEmpty, record.key.role == .service else { return [] }
     let id = record.key.service.id
     let own = owner.decorators.slots(for: DecoratorIndex.Target(type: id, name: record.key.name))
     guard let name = record.key.name, owner.state.withLock({ $0.selections[id]?.name }) == name else {
@@ -164,7 +161,7 @@ extension Container {
     { resolver, out in
       try produce(resolver, out)
       for slot in slots {
-        try slot.applier.apply(reservedName: slot.key, from: resolver, at: out)
+        try slot.applier.apply(slot.role, from: resolver, at: out)
       }
     }
   }
@@ -176,9 +173,26 @@ extension Container {
   ) async throws -> Service {
     var instance: Any = made
     for slot in decoratorSlots(of: record) {
-      instance = try await slot.applier.applyAsync(reservedName: slot.key, from: resolver, to: instance)
+      instance = try await slot.applier.applyAsync(slot.role, from: resolver, to: instance)
     }
     return instance as? Service ?? made
+  }
+
+  /// The registration of the decorator of `Service` stored under `role`,
+  /// here or in a parent; `nil` when it takes no part (another profile,
+  /// excluded, withdrawn).
+  func decoratorRecord<Service>(_ role: ServiceKey.Role, of _: Service.Type) -> ArgumentRecord<
+    Service, Service
+  >? {
+    lookup(ObjectIdentifier(Service.self), role: role)?.takeUnretainedValue()
+      as? ArgumentRecord<Service, Service>
+  }
+
+  /// What the decorator stored under `role` makes from `instance`, made as
+  /// any registration with an argument is; `nil` when it takes no part.
+  func resolveDecorator<Service>(_ role: ServiceKey.Role, of instance: Service) throws -> Service? {
+    guard let record = decoratorRecord(role, of: Service.self) else { return nil }
+    return try self.instance(of: record, arguments: instance)
   }
 
   /// The decorator stored under `key` in this container, with its target
@@ -190,9 +204,9 @@ extension Container {
   /// }
   /// ```
   public func decorator(of key: ServiceKey) -> DecoratorInfo? {
-    guard key.isDecorator, let reserved = key.name,
-      let slot = decorators.slot(reservedName: reserved, of: key.service.id)
-    else { return nil }
+    guard key.isDecorator, let slot = decorators.slot(sequence: key.role.sequence, of: key.service.id) else {
+      return nil
+    }
     return DecoratorInfo(slot, of: key.service)
   }
 

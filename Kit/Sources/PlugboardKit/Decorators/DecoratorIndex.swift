@@ -3,11 +3,12 @@ import Synchronization
 /// The decorators declared in one container, per decorated service, in the
 /// order they apply.
 ///
-/// A decorator is stored as an ordinary registration of the service it
-/// decorates, taking the instance it wraps as its one runtime argument,
-/// under a reserved name (see ``reservedName(sequence:name:)``), so that
-/// resolving one reuses the container's lookup, profiles, exclusion,
-/// thread safety and diagnostics: a decorator that resolves the service it
+/// A decorator is stored as a registration of the service it decorates,
+/// taking the instance it wraps as its one runtime argument, under a key
+/// whose role is a decorator's (``ServiceKey/Role/decorator(_:)``): no
+/// request for the service finds it, and resolving it reuses the
+/// container's records, profiles, exclusion, thread safety and
+/// diagnostics: a decorator that resolves the service it
 /// decorates closes a cycle the usual check reports, and one that fails
 /// names its chain. The index remembers which decorators target which
 /// registration (a type and a name), in which order, and how to apply each
@@ -15,8 +16,6 @@ import Synchronization
 final class DecoratorIndex: Sendable {
   /// One decorator of one target.
   struct Slot: Sendable {
-    /// The reserved registration name the decorator is stored under.
-    let key: String
     /// The name given to `decorate`; `nil` when it was given none.
     let name: String?
     /// The name of the registration it decorates; `nil` for the unnamed one.
@@ -26,6 +25,15 @@ final class DecoratorIndex: Sendable {
     let sequence: Int
     /// Applies it to an instance of the target's type.
     let applier: any DecoratorApplier
+
+    /// The role of the key its registration is stored under.
+    var role: ServiceKey.Role { .decorator(sequence) }
+
+    /// The key its registration is stored under, for a target of `type`:
+    /// the decorator's own name, and the instance it wraps as its argument.
+    func key(of type: TypeIdentity) -> ServiceKey {
+      ServiceKey(service: type, name: name, arguments: [type], role: role)
+    }
   }
 
   /// What a decorator targets: a type and a registration name.
@@ -41,26 +49,8 @@ final class DecoratorIndex: Sendable {
   private let declared = Atomic<Bool>(false)
 
   /// Numbers decorators across every container of the process, so that
-  /// reserved names never repeat and the order of equal `order`s is total.
+  /// their keys never repeat and the order of equal `order`s is total.
   private static let counter = Atomic<Int>(0)
-
-  /// The first characters of every reserved name. A user's name would have
-  /// to start with a NUL character to be mistaken for one; names read from
-  /// a manifest cannot hold one.
-  static let reservedPrefix = "\u{0}decorator #"
-
-  /// The registration name a decorator is stored under: `"\u{0}decorator #3"`,
-  /// or `"\u{0}decorator #3: timing"` when it is named, so that a failure's
-  /// chain says which decorator failed.
-  static func reservedName(sequence: Int, name: String?) -> String {
-    guard let name else { return reservedPrefix + String(sequence) }
-    return reservedPrefix + String(sequence) + ": " + name
-  }
-
-  /// Whether `name` is a decorator's reserved registration name.
-  static func isReserved(_ name: String?) -> Bool {
-    name?.hasPrefix(reservedPrefix) ?? false
-  }
 
   /// A new decorator's sequence number.
   static func nextSequence() -> Int {
@@ -95,12 +85,12 @@ final class DecoratorIndex: Sendable {
     return slots.withLock { $0.keys.contains { $0.type == type } }
   }
 
-  /// The slot stored under the reserved name `key` for `type`, if any.
-  func slot(reservedName key: String, of type: ObjectIdentifier) -> Slot? {
+  /// The slot of the decorator of `type` numbered `sequence`, if any.
+  func slot(sequence: Int, of type: ObjectIdentifier) -> Slot? {
     guard !isEmpty else { return nil }
     return slots.withLock { slots in
       for (target, list) in slots where target.type == type {
-        if let slot = list.first(where: { $0.key == key }) { return slot }
+        if let slot = list.first(where: { $0.sequence == sequence }) { return slot }
       }
       return nil
     }
@@ -114,12 +104,12 @@ protocol DecoratorApplier: Sendable {
   /// the instance is awaited).
   var isAsync: Bool { get }
   /// Replaces the instance at `instance` (of the decorated type) by the one
-  /// the decorator stored under `reservedName` makes from it, resolved from
+  /// the decorator stored under `role` makes from it, resolved from
   /// `resolver`; leaves it as it is when the decorator does not take part
   /// (another profile, excluded). On a throw the instance is destroyed.
-  func apply(reservedName: String, from resolver: Container, at instance: UnsafeMutableRawPointer) throws
+  func apply(_ role: ServiceKey.Role, from resolver: Container, at instance: UnsafeMutableRawPointer) throws
   /// The instance the decorator makes from `instance`, awaited.
-  nonisolated(nonsending) func applyAsync(reservedName: String, from resolver: Container, to instance: Any)
+  nonisolated(nonsending) func applyAsync(_ role: ServiceKey.Role, from resolver: Container, to instance: Any)
     async throws -> Any
 }
 
@@ -127,11 +117,11 @@ protocol DecoratorApplier: Sendable {
 struct TypedDecoratorApplier<Service>: DecoratorApplier {
   let isAsync: Bool
 
-  func apply(reservedName: String, from resolver: Container, at instance: UnsafeMutableRawPointer) throws {
+  func apply(_ role: ServiceKey.Role, from resolver: Container, at instance: UnsafeMutableRawPointer) throws {
     let typed = instance.assumingMemoryBound(to: Service.self)
     let decorated: Service?
     do {
-      decorated = try resolver.resolveIfRegistered(Service.self, name: reservedName, arguments: typed.pointee)
+      decorated = try resolver.resolveDecorator(role, of: typed.pointee)
     } catch {
       typed.deinitialize(count: 1)
       throw error
@@ -139,14 +129,17 @@ struct TypedDecoratorApplier<Service>: DecoratorApplier {
     if let decorated { typed.pointee = decorated }
   }
 
-  nonisolated(nonsending) func applyAsync(reservedName: String, from resolver: Container, to instance: Any)
+  nonisolated(nonsending) func applyAsync(_ role: ServiceKey.Role, from resolver: Container, to instance: Any)
     async throws -> Any
   {
     guard let typed = instance as? Service,
-      resolver.hasVariantsOrWrapped(Service.self, name: reservedName)
+      let record = resolver.decoratorRecord(role, of: Service.self)
     else { return instance }
     let sent = UncheckedInstance(value: typed)
-    return try await resolver.asyncResolver.resolve(Service.self, name: reservedName, arguments: sent.value)
+    guard let factory = record.asyncFactory as? AsyncArgumentFactory<Service, Service> else {
+      return try resolver.resolvingSynchronously { try resolver.instance(of: record, arguments: sent.value) }
+    }
+    return try await resolver.resolveAsync(record, factory: factory, arguments: sent.value)
   }
 }
 

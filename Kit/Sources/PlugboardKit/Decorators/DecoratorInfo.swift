@@ -20,28 +20,13 @@ public struct DecoratorInfo: Sendable, Hashable {
     self.name = slot.name
     self.order = slot.order
     self.sequence = slot.sequence
-    self.key = ServiceKey(service: type, name: slot.key, arguments: [type])
+    self.key = slot.key(of: type)
     self.isAsync = slot.applier.isAsync
   }
 
   /// How listings name it: `decorator "timing"`, or `decorator #3` when it
   /// has no name.
   public var label: String {
-    name.map { "decorator \"\(ServiceKey.escaped($0))\"" } ?? "decorator #\(sequence)"
-  }
-}
-
-extension ServiceKey {
-  /// Whether this is the key a decorator is stored under (its name is
-  /// reserved: see `Container.decorate(_:target:name:order:file:line:decorator:)`).
-  /// Nobody requests such a key; listings and checks show it as a
-  /// decorator of its target.
-  public var isDecorator: Bool { DecoratorIndex.isReserved(name) }
-
-  /// The name given to the decorator this key stores, read from its
-  /// reserved name; `nil` for an unnamed decorator or another key.
-  public var decoratorName: String? {
-    guard isDecorator, let name, let colon = name.firstIndex(of: ":") else { return nil }
-    return String(name[name.index(after: colon)...].dropFirst())
+    ServiceKey.label("decorator", name: name, sequence: sequence)
   }
 }

@@ -1,5 +1,6 @@
-/// What a registration answers to: a service type, an optional name, and the
-/// types of the runtime arguments its factory takes.
+/// What a registration answers to: a service type, an optional name, the
+/// types of the runtime arguments its factory takes, and its ``Role``
+/// (a service, or a decorator or contribution kept beside the services).
 ///
 /// Registering twice with an equal key replaces the earlier registration
 /// (see ``Container/duplicateRegistrations``).
@@ -8,26 +9,31 @@
   public let name: String?
   /// The runtime argument types, in order; empty for a plain factory.
   public let arguments: [TypeIdentity]
+  /// What kind of registration the key stores; ``Role/service`` for every
+  /// key a request names.
+  public let role: Role
 
-  public init(service: TypeIdentity, name: String? = nil, arguments: [TypeIdentity] = []) {
+  public init(
+    service: TypeIdentity, name: String? = nil, arguments: [TypeIdentity] = [], role: Role = .service
+  ) {
     self.service = service
     self.name = name
     self.arguments = arguments
+    self.role = role
   }
 
-  public init(_ type: any Any.Type, name: String? = nil) {
-    self.init(service: TypeIdentity(type), name: name)
+  public init(_ type: any Any.Type, name: String? = nil, role: Role = .service) {
+    self.init(service: TypeIdentity(type), name: name, role: role)
   }
 
   /// `Contracts.AuthRepository named "Mock" with arguments (String, Int)`.
   /// A name's quotes, backslashes and control characters are escaped, as in
   /// a Swift string literal: names come from plugins, and a description is
   /// printed, so a name holding a line break must not start a line of its own.
-  /// A contribution's reserved name reads `contribution "help"` instead,
+  /// A contribution's key reads `contribution "help"` instead of its name,
   /// and a decorator's `decorator "timing"`, without the instance it takes.
   public var description: String {
-    var text = service.name
-    if let name { text += Self.nameClause(name) }
+    var text = service.name + nameClause
     if !arguments.isEmpty && !isDecorator {
       text += " with arguments (\(arguments.map(\.name).joined(separator: ", ")))"
     }
@@ -36,8 +42,7 @@
 
   /// Like ``description`` with unqualified type names, for compact chains.
   public var shortDescription: String {
-    var text = service.shortName
-    if let name { text += Self.nameClause(name) }
+    var text = service.shortName + nameClause
     if !arguments.isEmpty && !isDecorator {
       text += " (\(arguments.map(\.shortName).joined(separator: ", ")))"
     }

@@ -114,7 +114,8 @@ final class Registry: @unchecked Sendable {
   ) {
     // The words of each name the quick table holds, nil for the others.
     let quick = all.map { record in
-      record.key.arguments.isEmpty ? record.key.name.flatMap(Registry.quickWords(of:)) : nil
+      record.key.arguments.isEmpty && record.key.role == .service
+        ? record.key.name.flatMap(Registry.quickWords(of:)) : nil
     }
     let named = quick.count { $0 != nil }
     // Every typed registration and selection may need a slot of its own.
@@ -140,10 +141,11 @@ final class Registry: @unchecked Sendable {
 
   /// Places each of `all` whose profiles are active, later ones over
   /// earlier ones: a short name (`quick` holds its words) in the quick
-  /// table, an unnamed, argument-free one of a type no selection concerns
-  /// in its type's slot; returns the others by type (with an entry for
-  /// every selected type), to be its bucket's members, and how many of
-  /// the quick table's slots are taken.
+  /// table, an unnamed, argument-free service of a type no selection
+  /// concerns in its type's slot; returns the others (decorators and
+  /// contributions among them) by type, with an entry for every selected
+  /// type, to be its bucket's members, and how many of the quick table's
+  /// slots are taken.
   private static func place(
     _ all: [RegistrationRecord], quick: [(UInt64, UInt64)?], in slots: inout TypeSlots,
     quickNamed: QuickNameTable, activeProfile: String?,
@@ -158,7 +160,9 @@ final class Registry: @unchecked Sendable {
       let id = record.key.service.id
       if let words = quick[index] {
         if quickNamed.insert(record, words: words, used: namesUsed) == true { namesUsed += 1 }
-      } else if record.key.name == nil && record.key.arguments.isEmpty && selections[id] == nil {
+      } else if record.key.name == nil && record.key.arguments.isEmpty && record.key.role == .service
+        && selections[id] == nil
+      {
         slots.plain[slots.slot(for: id)].store(Unmanaged.passUnretained(record), ordering: .relaxed)
       } else {
         members[id, default: []].append(record)
@@ -220,7 +224,9 @@ final class Registry: @unchecked Sendable {
   func insert(_ record: RegistrationRecord) -> Insertion {
     guard record.isActive(inProfile: activeProfile) else { return .placed }
     let id = record.key.service.id
-    guard selections[id] == nil, record.key.arguments.isEmpty else { return .needsRebuild }
+    guard selections[id] == nil, record.key.arguments.isEmpty, record.key.role == .service else {
+      return .needsRebuild
+    }
     if let name = record.key.name {
       guard let words = Self.quickWords(of: name) else { return .needsRebuild }
       switch quickNamed.insert(record, words: words, used: namesUsed) {
@@ -364,6 +370,12 @@ final class Registry: @unchecked Sendable {
     return buckets[index]?.record(named: name, arguments: arguments)
   }
 
+  /// The decorator or contribution of the type stored under `role`.
+  func record(for id: ObjectIdentifier, role: ServiceKey.Role) -> Unmanaged<RegistrationRecord>? {
+    guard let index = slot(of: id), let bucket = bucketRefs[index] else { return nil }
+    return bucket._withUnsafeGuaranteedRef { $0.record(role: role) }
+  }
+
   /// The registrations of the type under `name`, with or without
   /// arguments, in registration order.
   func records(for id: ObjectIdentifier, name: String?) -> [RegistrationRecord] {
@@ -435,18 +447,21 @@ private struct TypeSlots {
 
 /// The registrations of one service type that the quick tables do not
 /// hold: those with arguments, those with names that are long or not
-/// ASCII, and, for a type a profile selection concerns, the unnamed one.
+/// ASCII, for a type a profile selection concerns the unnamed one, and the
+/// decorators and contributions of the type, which no request names.
 @usableFromInline
 final class TypeBucket: @unchecked Sendable {
   // Never mutated after init.
-  /// The members serving their keys, in registration order.
-  let all: [RegistrationRecord]
+  /// The members serving requests, in registration order.
+  private let services: [RegistrationRecord]
   private let named: NameTable
   /// The argument-free named registrations whose names are not ASCII: the
   /// only ones a name held in other bytes can be canonically equal to.
   private let nonASCIINamed: [RegistrationRecord]
   /// The registrations taking arguments, with their signatures.
   private let withArguments: ContiguousArray<(signature: UInt, record: Unmanaged<RegistrationRecord>)>
+  /// The decorators and contributions, by their role.
+  private let roled: [ServiceKey.Role: Unmanaged<RegistrationRecord>]
 
   /// A bucket of the last of `members` (in registration order) for each
   /// key.
@@ -455,15 +470,26 @@ final class TypeBucket: @unchecked Sendable {
     for (index, record) in members.enumerated() { latest[record.key] = index }
     let records =
       latest.count == members.count ? members : latest.values.sorted().map { members[$0] }
-    self.all = records
-    self.named = NameTable(records.filter { $0.key.name != nil && $0.key.arguments.isEmpty })
-    self.nonASCIINamed = records.filter {
+    let services = records.filter { $0.key.role == .service }
+    self.services = services
+    self.named = NameTable(services.filter { $0.key.name != nil && $0.key.arguments.isEmpty })
+    self.nonASCIINamed = services.filter {
       $0.key.arguments.isEmpty && $0.key.name.map(Self.isNotASCII) == true
     }
     self.withArguments = ContiguousArray(
-      records.filter { !$0.key.arguments.isEmpty }.map {
+      services.filter { !$0.key.arguments.isEmpty }.map {
         (ArgumentSignature($0.key.arguments).value, Unmanaged.passUnretained($0))
       })
+    var roled: [ServiceKey.Role: Unmanaged<RegistrationRecord>] = [:]
+    for record in records where record.key.role != .service {
+      roled[record.key.role] = Unmanaged.passUnretained(record)
+    }
+    self.roled = roled
+  }
+
+  /// The decorator or contribution stored under `role`.
+  func record(role: ServiceKey.Role) -> Unmanaged<RegistrationRecord>? {
+    roled[role]
   }
 
   /// The first registration under `name` whose argument types have this
@@ -480,7 +506,7 @@ final class TypeBucket: @unchecked Sendable {
 
   /// Whether any registration, with arguments or not, is under `name`.
   func hasRecords(named name: String?) -> Bool {
-    all.contains { $0.key.name == name }
+    services.contains { $0.key.name == name }
   }
 
   /// The registration under `name` taking no arguments.
@@ -493,9 +519,8 @@ final class TypeBucket: @unchecked Sendable {
   /// be canonically equal to it with other bytes.
   ///
   /// Read eight bytes at a time from the string's own storage: iterating
-  /// its `utf8` view costs a call per byte, which was most of what a
-  /// contribution cost `resolveAll`, whose reserved names are too long to
-  /// be held inline.
+  /// its `utf8` view costs a call per byte, too much for a registry built
+  /// from thousands of long names.
   static func isNotASCII(_ name: String) -> Bool {
     let contiguous = name.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
       guard let base = bytes.baseAddress else { return false }
@@ -524,7 +549,7 @@ final class TypeBucket: @unchecked Sendable {
 
   /// The registration under `name` whose arguments have these identities.
   func record(named name: String?, arguments: [ObjectIdentifier]) -> RegistrationRecord? {
-    all.first { record in
+    services.first { record in
       record.key.name == name
         && record.key.arguments.count == arguments.count
         && zip(record.key.arguments, arguments).allSatisfy { $0.id == $1 }
@@ -533,7 +558,7 @@ final class TypeBucket: @unchecked Sendable {
 
   /// Registrations under `name` with any arguments.
   func records(named name: String?) -> [RegistrationRecord] {
-    all.filter { $0.key.name == name }
+    services.filter { $0.key.name == name }
   }
 }
 

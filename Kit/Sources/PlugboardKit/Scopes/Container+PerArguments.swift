@@ -90,7 +90,7 @@ extension Container {
         try makeOnce(&home, in: context, into: out) {
           out.assumingMemoryBound(to: Service.self).initialize(to: try make())
           for decorator in slots {
-            try decorator.applier.apply(reservedName: decorator.key, from: self, at: out)
+            try decorator.applier.apply(decorator.role, from: self, at: out)
           }
         }
         return out.assumingMemoryBound(to: Service.self).move()

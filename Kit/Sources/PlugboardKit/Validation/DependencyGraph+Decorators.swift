@@ -20,7 +20,8 @@ extension DependencyGraph {
   static func decoratorEdges(
     from node: Int, key: ServiceKey, decorators: [ServiceKey: [Int]], nodes: [Node], selectedName: String?
   ) -> [Edge] {
-    guard !key.isDecorator else { return [] }
+    // Decorators wrap services only: not one another, nor contributions.
+    guard key.role == .service else { return [] }
     var list = decorators[ServiceKey(service: key.service, name: key.name)] ?? []
     if let name = key.name, name == selectedName {
       list += decorators[ServiceKey(service: key.service)] ?? []

@@ -298,7 +298,9 @@ public struct DependencyGraph {
 
   private static func servingKey(for key: ServiceKey, selectedNames: [ObjectIdentifier: String]) -> ServiceKey
   {
-    guard key.name == nil, key.arguments.isEmpty, let name = selectedNames[key.service.id] else {
+    guard key.role == .service, key.name == nil, key.arguments.isEmpty,
+      let name = selectedNames[key.service.id]
+    else {
       return key
     }
     return ServiceKey(service: key.service, name: name, arguments: key.arguments)

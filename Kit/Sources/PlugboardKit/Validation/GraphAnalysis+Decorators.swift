@@ -9,7 +9,7 @@ extension GraphAnalysis {
     let decoratorNodes = graph.nodes.indices.filter { graph.nodes[$0].key.isDecorator }
     guard !decoratorNodes.isEmpty else { return [] }
     var registered: Set<ServiceKey> = []
-    for node in graph.nodes where node.isAvailable && !node.key.isDecorator && node.ancestorLevel == 0 {
+    for node in graph.nodes where node.isAvailable && node.key.role == .service && node.ancestorLevel == 0 {
       registered.insert(ServiceKey(service: node.key.service, name: node.key.name))
     }
     return decoratorNodes.compactMap { index -> Finding? in
