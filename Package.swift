@@ -6,6 +6,8 @@ import PackageDescription
 // every product that uses it, giving the host and each plugin their own copy
 // of every type. See DEVELOPERS.md.
 let kit: Target.Dependency = .product(name: "PlugboardKit", package: "Kit")
+/// The spellings other containers use, a product of its own beside the core.
+let compat: Target.Dependency = .product(name: "PlugboardCompat", package: "Compat")
 
 // The stamp of a module's sources, for the tests of stamps.
 let stamping: Target.Dependency = .product(name: "PlugboardStamping", package: "Kit")
@@ -35,6 +37,10 @@ let stamped: [Target.PluginUsage] = [.plugin(name: "PlugboardStamp", package: "K
 /// The sample deployment's plugins: each a `.dynamic` library under
 /// `Plugins/<Name>/`, named in `plugins.json` as `.build/debug/lib<Name>.so`.
 let samplePlugins = ["Networking", "Keychain", "Auth", "AuthMock", "Login", "IssueList", "Shell", "Timing"]
+/// The sample plugins written with PlugboardCompat's spellings, as code
+/// moved from another container is: each ships libPlugboardCompat.so
+/// beside it, as it ships libAppContracts.so.
+let samplePluginsUsingCompat: Set<String> = ["Timing"]
 
 /// Test-only plugins under `Tests/Plugins/<Name>/`, each a `.dynamic`
 /// library, for `plugboard check`'s tests: a dependency cycle across two
@@ -131,6 +137,7 @@ let package = Package(
     + resolvingPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
   dependencies: [
     .package(path: "Kit"),
+    .package(path: "Compat"),
     .package(path: "Plugins/Contracts"),
   ],
   targets: [
@@ -207,13 +214,13 @@ let package = Package(
     .target(name: "PlugboardTestSupport", path: "Tests/PlugboardTestSupport"),
     .testTarget(
       name: "PlugboardKitTests",
-      dependencies: [kit, stamping, "PlugboardBenchSupport", "PlugboardTestSupport"],
+      dependencies: [kit, compat, stamping, "PlugboardBenchSupport", "PlugboardTestSupport"],
       path: "Tests/PlugboardKitTests"),
     .testTarget(
       name: "PlugboardHostTests",
       dependencies: [
-        "PlugboardCLI", "PlugboardEngine", "PlugboardDigest", "PlugboardSignatures", kit, contracts, stamping,
-        "PlugboardTestSupport",
+        "PlugboardCLI", "PlugboardEngine", "PlugboardDigest", "PlugboardSignatures", kit, compat, contracts,
+        stamping, "PlugboardTestSupport",
       ],
       path: "Tests/PlugboardHostTests"),
     .target(
@@ -243,7 +250,7 @@ let package = Package(
     }
     + samplePlugins.map {
       .target(
-        name: $0, dependencies: [kit, contracts], path: "Plugins/\($0)", swiftSettings: pluginSettings,
-        plugins: stamped)
+        name: $0, dependencies: [kit, contracts] + (samplePluginsUsingCompat.contains($0) ? [compat] : []),
+        path: "Plugins/\($0)", swiftSettings: pluginSettings, plugins: stamped)
     }
 )

@@ -54,7 +54,7 @@ import Testing
     #expect(
       list.stdout.contains(
         """
-          AppContracts.APIClient  decorator "timing"  transient               Timing/TimingAssembly.swift:15
+          AppContracts.APIClient  decorator "timing"  transient               Timing/TimingAssembly.swift:19
         """))
     let json = try Subprocess.plugboard(["list", "--json", "--manifest", manifest])
     let schemas = SchemaValidator(folder: BuildProducts.packageRoot + "/Docs/schemas")
@@ -66,7 +66,7 @@ import Testing
     #expect(
       explain.stdout.contains(
         """
-          └─ APIClient decorator "timing" (wraps it)  [transient]  Timing/TimingAssembly.swift:15 in plugin Timing
+          └─ APIClient decorator "timing" (wraps it)  [transient]  Timing/TimingAssembly.swift:19 in plugin Timing
         """))
     let graph = try Subprocess.plugboard(["graph", "--format", "json", "--manifest", manifest])
     #expect(try schemas.violations(of: JSONParser.parse(graph.stdout), against: "graph.schema.json") == [])

@@ -2,10 +2,11 @@ import Foundation
 import PlugboardTestSupport
 import Testing
 
-/// `Scripts/check-kit-abi`, run on ABIs made from the committed baseline:
-/// the baseline itself keeps the ABI; a public method gone is a break the
-/// same major version refuses, naming the method; a new major version may
-/// break it.
+/// `Scripts/check-kit-abi`, run on ABIs made from the committed baselines
+/// of every product plugins link: the baselines themselves keep the ABI; a
+/// public method gone, from the core or from PlugboardCompat, is a break
+/// the same major version refuses, naming the method; a new major version
+/// may break it.
 @Suite(
   .blocking,
   .enabled(
@@ -13,17 +14,29 @@ import Testing
 )
 struct KitABICheckTests {
   static let script = BuildProducts.packageRoot + "/Scripts/check-kit-abi"
-  static let baseline = BuildProducts.packageRoot + "/Kit/ABI/PlugboardKit.abi.json"
+  static func baseline(of module: String) -> String {
+    BuildProducts.packageRoot + "/Kit/ABI/\(module).abi.json"
+  }
 
-  /// A build folder whose `Modules/PlugboardKit.abi.json` is the baseline
-  /// with `edit` applied.
-  private func build(_ edit: (String) -> String) throws -> TemporaryDirectory {
+  /// A build folder whose `Modules/PlugboardKit.abi.json` and
+  /// `Modules/PlugboardCompat.abi.json` are the baselines with `edit` and
+  /// `compat` applied.
+  private func build(
+    _ edit: (String) -> String = { $0 }, compat: (String) -> String = { $0 }
+  ) throws -> TemporaryDirectory {
     let folder = try TemporaryDirectory()
     try FileManager.default.createDirectory(
       atPath: folder.path + "/Modules", withIntermediateDirectories: true)
-    let text = try String(contentsOfFile: Self.baseline, encoding: .utf8)
-    _ = try folder.write("Modules/PlugboardKit.abi.json", edit(text))
+    let kit = try String(contentsOfFile: Self.baseline(of: "PlugboardKit"), encoding: .utf8)
+    _ = try folder.write("Modules/PlugboardKit.abi.json", edit(kit))
+    let spellings = try String(contentsOfFile: Self.baseline(of: "PlugboardCompat"), encoding: .utf8)
+    _ = try folder.write("Modules/PlugboardCompat.abi.json", compat(spellings))
     return folder
+  }
+
+  /// What the check prints of the compatibility product when it is kept.
+  private func compatKept(_ version: String) throws -> String {
+    "check-kit-abi: PlugboardCompat \(version) keeps the ABI of \(try baseVersion)\n"
   }
 
   private func check(_ folder: TemporaryDirectory, version: String) throws -> ProcessResult {
@@ -39,10 +52,11 @@ struct KitABICheckTests {
   }
 
   @Test func theBaselineKeepsItsABI() throws {
-    let result = try check(try build { $0 }, version: try baseVersion)
+    let result = try check(try build(), version: try baseVersion)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
-      result.stdout == "check-kit-abi: PlugboardKit \(try baseVersion) keeps the ABI of \(try baseVersion)\n")
+      result.stdout == "check-kit-abi: PlugboardKit \(try baseVersion) keeps the ABI of \(try baseVersion)\n"
+        + (try compatKept(try baseVersion)))
   }
 
   /// `Container.addBehavior(_:)` renamed in the new build: the method
@@ -59,6 +73,7 @@ struct KitABICheckTests {
     let base = try baseVersion
     let result = try check(try withoutAddBehavior(), version: "1.9.0")
     #expect(result.status == 1)
+    #expect(result.stdout == (try compatKept("1.9.0")))
     #expect(
       result.stderr == """
         check-kit-abi: PlugboardKit 1.9.0 breaks the ABI of \(base), which plugins built against
@@ -79,7 +94,32 @@ struct KitABICheckTests {
     }
     let result = try check(renamed, version: "1.9.0")
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout == "check-kit-abi: PlugboardKit 1.9.0 keeps the ABI of \(try baseVersion)\n")
+    #expect(
+      result.stdout == "check-kit-abi: PlugboardKit 1.9.0 keeps the ABI of \(try baseVersion)\n"
+        + (try compatKept("1.9.0")))
+  }
+
+  /// `ObjectScope.singleton` renamed in the compatibility product: plugins
+  /// written with its spellings read it, so it keeps its ABI as the core
+  /// does.
+  @Test func aRenamedCompatDeclarationIsABreakWithinTheMajorVersion() throws {
+    let base = try baseVersion
+    let renamed = try build(compat: {
+      $0.replacingOccurrences(of: #""name": "singleton","#, with: #""name": "shared","#)
+        .replacingOccurrences(of: #""printedName": "singleton","#, with: #""printedName": "shared","#)
+    })
+    let result = try check(renamed, version: "1.9.0")
+    #expect(result.status == 1)
+    #expect(result.stdout == "check-kit-abi: PlugboardKit 1.9.0 keeps the ABI of \(base)\n")
+    #expect(
+      result.stderr == """
+        check-kit-abi: PlugboardCompat 1.9.0 breaks the ABI of \(base), which plugins built against
+        \(base) rely on:
+          Var ObjectScope.singleton has been renamed to Var shared
+        Undo the change (Kit/ABI.md says what may change within a major version), or release it as
+        PlugboardKit 2.0.0 and rebuild every plugin.
+
+        """)
   }
 
   @Test func aNewMajorVersionMayBreak() throws {

@@ -1,3 +1,4 @@
+import PlugboardCompat
 import PlugboardKit
 import Testing
 
@@ -96,9 +97,9 @@ import Testing
       report.contains(
         """
           → Factory<PlugboardKitTests.FactoryModuleTests.FeedScreen>  \
-        (registered at PlugboardKitTests/FactoryModuleTests.swift:46)
+        (registered at PlugboardKitTests/FactoryModuleTests.swift:47)
           → Factory<PlugboardKitTests.FactoryModuleTests.FeedViewModel>  \
-        (registered at PlugboardKitTests/FactoryModuleTests.swift:40)
+        (registered at PlugboardKitTests/FactoryModuleTests.swift:41)
           → PostsRepository  (✗ not registered)
         """))
   }

@@ -1,3 +1,4 @@
+import PlugboardCompat
 import PlugboardKit
 import Testing
 

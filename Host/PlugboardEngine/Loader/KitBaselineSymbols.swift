@@ -154,8 +154,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit11ObjectScopeO8rawValues5UInt8Vvg
     $s12PlugboardKit11ObjectScopeO8rawValues5UInt8Vvp
     $s12PlugboardKit11ObjectScopeO9containeryA2CmF
-    $s12PlugboardKit11ObjectScopeO9singletonACvgZ
-    $s12PlugboardKit11ObjectScopeO9singletonACvpZ
     $s12PlugboardKit11ObjectScopeO9transientyA2CmF
     $s12PlugboardKit11PlainRecordC
     $s12PlugboardKit11PlainRecordC3key5scope5owner7factoryACyxGAA10ServiceKeyV_AA11ObjectScopeOAA9ContainerCxANYbKctcfc
@@ -384,11 +382,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit13DecoratorInfoV8sequenceSivp
     $s12PlugboardKit13DecoratorInfoV9hashValueSivg
     $s12PlugboardKit13DecoratorInfoV9hashValueSivp
-    $s12PlugboardKit13FactoryModuleP
-    $s12PlugboardKit13FactoryModuleP10DependencyQa
-    $s12PlugboardKit13FactoryModuleP10dependency7payloadx10DependencyQz_7PayloadQztcfc
-    $s12PlugboardKit13FactoryModuleP7PayloadQa
-    $s12PlugboardKit13FactoryModulePAAyt7PayloadRtzrlE10dependencyx10DependencyQz_tcfc
     $s12PlugboardKit13GraphAnalysisV
     $s12PlugboardKit13GraphAnalysisV11suggestions3forSayAA10SuggestionVGAA10ServiceKeyV_tF
     $s12PlugboardKit13GraphAnalysisV13inactiveNotes3forSaySSGAA10ServiceKeyV_tF
@@ -1056,12 +1049,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit25ExtensionPointDeclarationV8contractAA12TypeIdentityVvp
     $s12PlugboardKit25ExtensionPointDeclarationV9hashValueSivg
     $s12PlugboardKit25ExtensionPointDeclarationV9hashValueSivp
-    $s12PlugboardKit2tgoPyxAA9ContainerCKlF
-    $s12PlugboardKit2tgoiyxAA9ContainerC_xm7service_SS4namettKlF
-    $s12PlugboardKit2tgoiyxAA9ContainerC_xm7service_q_8argumentttKr0_lF
-    $s12PlugboardKit2tgoiyxAA9ContainerC_xm7service_q__q0_q1_t9argumentsttKr2_lF
-    $s12PlugboardKit2tgoiyxAA9ContainerC_xm7service_q__q0_t9argumentsttKr1_lF
-    $s12PlugboardKit2tgoiyxAA9ContainerC_xmtKlF
     $s12PlugboardKit4LazyC
     $s12PlugboardKit4LazyC8instancexvg
     $s12PlugboardKit4LazyC8instancexvp
@@ -1074,9 +1061,7 @@ enum KitBaselineSymbols {
     $s12PlugboardKit6InjectC4nameACyxGSSSg_tcfc
     $s12PlugboardKit6InjectC5valuexvg
     $s12PlugboardKit6InjectC5valuexvp
-    $s12PlugboardKit6InjectC_7defaultACyxGs7KeyPathCyAA9ContainerCxSgG_xyXAtcfc
-    $s12PlugboardKit6InjectCyACyxGs7KeyPathCyAA9ContainerCxGcs23ExpressibleByNilLiteralRzlufc
-    $s12PlugboardKit6InjectCyACyxGs7KeyPathCyAA9ContainerCxSgGcfc
+    $s12PlugboardKit6InjectC7reading8fallbackACyxGxSgAA9ContainerCc_xycSgtcfc
     $s12PlugboardKit6LoggerP
     $s12PlugboardKit6LoggerP12minimumLevelAA03LogE0Ovg
     $s12PlugboardKit6LoggerP12minimumLevelAA03LogE0Ovp
@@ -1089,12 +1074,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit6LoggerPAAE6noticeyySSyXKF
     $s12PlugboardKit6LoggerPAAE7warningyySSyXKF
     $s12PlugboardKit6LoggerPAAE9isEnabledySbAA8LogLevelOF
-    $s12PlugboardKit7FactoryV
-    $s12PlugboardKit7FactoryV10dependency10DependencyQzvg
-    $s12PlugboardKit7FactoryV10dependency10DependencyQzvp
-    $s12PlugboardKit7FactoryV10dependencyACyxG10DependencyQz_tcfc
-    $s12PlugboardKit7FactoryV6create7payloadx7PayloadQz_tF
-    $s12PlugboardKit7FactoryVAAyt7PayloadRtzrlE6createxyF
     $s12PlugboardKit7FindingV
     $s12PlugboardKit7FindingV10chainTitleSSvg
     $s12PlugboardKit7FindingV10chainTitleSSvp
@@ -1395,9 +1374,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC8register_4name4file4line7factoryAA12ServiceEntryVyxGxm_SSSgSSSixACYbKctlF
     $s12PlugboardKit9ContainerC8register_4name4file4line7factoryAA12ServiceEntryVyxGxm_SSSgSSSixAC_q_q0_q0_QptYbKctRv0_r1_lF
     $s12PlugboardKit9ContainerC8register_4name4file4line9injectingAA12ServiceEntryVyxGxm_SSSgSSSixyYbKctlF
-    $s12PlugboardKit9ContainerC8register_4name8instance4file4lineAA12ServiceEntryVyxGxm_SSSgxSSSitlF
-    $s12PlugboardKit9ContainerC8register_4name8lifetime4file4line7factoryAA12ServiceEntryVyxGxm_SSSgAA11ObjectScopeOSSSixACYbKctlF
-    $s12PlugboardKit9ContainerC8register_4name8lifetime4file4line7factoryAA12ServiceEntryVyxGxm_SSSgAA11ObjectScopeOSSSixyYbKctlF
     $s12PlugboardKit9ContainerC8validate7profile18requireApplication14configurationsySSSg_SbSayAA19PluginConfigurationVGtAA15ValidationErrorVYKF
     $s12PlugboardKit9ContainerC9decorator2ofAA13DecoratorInfoVSgAA10ServiceKeyV_tF
     $s12PlugboardKit9ContainerC9makeScope14disposeTimeoutAA07ServiceE0Cs8DurationVSg_tF

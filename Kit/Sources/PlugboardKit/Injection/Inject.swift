@@ -2,8 +2,9 @@
 /// `@Inject var logger: any Logger` (required), `@Inject var analytics:
 /// (any Analytics)?` (nil when nothing is registered), `@Inject(default:
 /// InMemoryCache()) var cache: any Cache` (the default when nothing is
-/// registered), or `@Inject(name: "audit")`; `@Inject(\.userRepository)`
-/// reads a property you declare on ``Container`` (see ``init(_:)-(KeyPath<Container,Value?>)``).
+/// registered), or `@Inject(name: "audit")`. PlugboardCompat adds the
+/// key-path spelling, `@Inject(\.userRepository)`, which reads a property
+/// you declare on ``Container``.
 ///
 /// The container is always explicit — the one passed to `inject(into:)` —
 /// never a process-wide global, so tests can inject from their own
@@ -41,47 +42,22 @@ public final class Inject<Value> {
     self.read = nil
   }
 
-  /// A dependency read through a property you declare on ``Container``,
-  /// the key-path spelling some containers use (`@Inject(\.userRepository)`
-  /// over a container's property):
+  /// A dependency read by `read` from the container being injected from,
+  /// for a request a name cannot say: when `read` gives `nil`, `fallback`
+  /// gives the value, and without one injection resolves `Value` unnamed,
+  /// so what reaches the caller is that request's ``ResolutionError``.
   ///
   /// ```swift
-  /// extension Container {
-  ///   var userRepository: (any UserRepository)? { try? resolveIfRegistered() }
-  /// }
-  /// final class UserService {
-  ///   @Inject(\.userRepository) var repository: any UserRepository
-  /// }
+  /// @Inject(reading: { try? $0.resolve(Clock.self, name: "utc") }) var clock: any Clock
   /// ```
   ///
-  /// The key path names the dependency once, checked by the compiler
-  /// (a property of another type does not compile). When it gives `nil`
-  /// (nothing registered, or its `try?` swallowed a failing factory),
-  /// injection resolves `Value` unnamed, so what reaches the caller is
-  /// that request's ``ResolutionError`` report, not a bare "nil". For
-  /// `plugboard check` the property is an optional dependency on `Value`:
-  /// what the key path reads is code a check cannot see.
-  public init(_ keyPath: KeyPath<Container, Value?>) {
+  /// For `plugboard check` the property is an optional dependency on
+  /// `Value`: what `read` does is code a check cannot see, so prefer
+  /// ``init(name:)`` where a name says it.
+  public init(reading read: @escaping (Container) -> Value?, fallback: (() -> Value)? = nil) {
     self.name = nil
-    self.fallback = nil
-    self.read = { $0[keyPath: keyPath] }
-  }
-
-  /// ``init(_:)-(KeyPath<Container,Value?>)`` with a default taken when the
-  /// key path gives `nil`: `@Inject(\.cache, default: InMemoryCache())`.
-  public init(_ keyPath: KeyPath<Container, Value?>, default: @escaping @autoclosure () -> Value) {
-    self.name = nil
-    self.fallback = `default`
-    self.read = { $0[keyPath: keyPath] }
-  }
-
-  /// ``init(_:)-(KeyPath<Container,Value?>)`` for an optional property:
-  /// `@Inject(\.analytics) var analytics: (any Analytics)?` is `nil` when
-  /// the key path gives `nil`.
-  public init(_ keyPath: KeyPath<Container, Value>) where Value: ExpressibleByNilLiteral {
-    self.name = nil
-    self.fallback = nil
-    self.read = { .some($0[keyPath: keyPath]) }
+    self.fallback = fallback
+    self.read = read
   }
 
   /// The injected value. Traps when read before a successful

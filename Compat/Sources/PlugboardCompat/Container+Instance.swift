@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension Container {
   /// Registers an instance made elsewhere, often after an `await` the
   /// factories cannot do (the `register(Database.self, instance:

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension ObjectScope {
   /// `.container` under the name other containers use
   /// (`lifetime: .singleton`): one instance per container.

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 // The infix `~>` is not declared here: the standard library already
 // declares it (`DefaultPrecedence`), and a second declaration makes every
 // use ambiguous. These functions overload the standard library's operator.

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// A type made by a ``Factory``: it declares what it needs from the
 /// container (`Dependency`, resolved once, when the factory is made) apart
 /// from what its caller gives at run time (`Payload`, a user id, a
