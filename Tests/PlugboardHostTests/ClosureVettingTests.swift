@@ -150,22 +150,11 @@ import Testing
     let staged = try ClosureFixture(z: .byName)
     try FileManager.default.copyItem(atPath: staged.builtZ, toPath: staged.path + "/libZ.so")
     #expect(chmod(staged.plugin, 0o666) == 0)
-    let top = try TemporaryDirectory()
-    let live = top.path + "/live"
-    let next = top.path + "/next"
-    #expect(rename(vetted.path, live) == 0)
-    #expect(rename(staged.path, next) == 0)
-    defer {
-      // Back where the fixtures remove them.
-      _ = rename(live, vetted.path)
-      _ = rename(next, staged.path)
-    }
-    let manifest = try top.write(
-      "plugins.json",
-      #"{ "formatVersion": 1, \#(BuildProducts.rootsMember) "plugins": [ "#
-        + #"{ "name": "Chain", "path": "live/libChain.so" } ] }"#)
+    let releases = try StagedRelease(vetted: vetted, staged: staged)
+    defer { releases.restore() }
+    let manifest = releases.manifest
     let witness = try TemporaryDirectory()
-    let swapper = FolderSwapper(live, next)
+    let swapper = FolderSwapper(releases.live, releases.next)
     defer { swapper.stop() }
     for round in 0..<40 {
       for command in ["check", "run"] {
@@ -174,6 +163,48 @@ import Testing
           !FileManager.default.fileExists(atPath: witness.path + "/ran-Z"),
           "\(command), round \(round): the unvetted plugin ran: \(result.stdout)\(result.stderr)")
       }
+    }
+  }
+
+  /// What is vetted is what is loaded, to the plugin's neighbours: the
+  /// plugin's folder exchanged, at the moment it is held for the loader,
+  /// with a staged release that holds the same plugin file (a hard link)
+  /// but a `libA.so` that brings in a `libZ.so` writable by all. The
+  /// neighbours are read and judged through the held folder, so the
+  /// staged `libZ.so` is refused there and never runs, whichever folder
+  /// the plugin's path named while it was vetted.
+  @Test(.enabled(if: compiler, "needs the toolchain's clang to build the libraries"))
+  func aFolderSwappedWhenHeldHasItsNeighboursVettedThroughTheHeldFolder() throws {
+    let preload = try CFixtures.folderSwapPreload.get()
+    let vetted = try ClosureFixture()
+    let staged = try ClosureFixture(z: .byName)
+    try FileManager.default.copyItem(atPath: staged.builtZ, toPath: staged.path + "/libZ.so")
+    #expect(chmod(staged.path + "/libZ.so", 0o666) == 0)
+    #expect(unlink(staged.plugin) == 0 && link(vetted.plugin, staged.plugin) == 0)
+    let releases = try StagedRelease(vetted: vetted, staged: staged)
+    defer { releases.restore() }
+    let (live, next) = (releases.live, releases.next)
+    let witness = try TemporaryDirectory()
+    // Named as the folder was named when it was held.
+    let libZ = live + "/libZ.so"
+    let problem =
+      "plugin 'Chain' (\(live)/libChain.so) needs libA.so, which needs libZ.so, which it loads from \(libZ), "
+      + "which is writable by group and others (mode 0666, owner uid \(geteuid())); anyone who can write it can "
+      + "run code in plugboard — remove the write permission: chmod go-w \(libZ)"
+    for command in ["check", "run"] {
+      // The vetted release in place again, as the command before found it.
+      if FileManager.default.fileExists(atPath: live + "/libZ.so") {
+        #expect(rename(live, releases.top.path + "/aside") == 0 && rename(next, live) == 0)
+        #expect(rename(releases.top.path + "/aside", next) == 0)
+      }
+      let result = try Subprocess.plugboard(
+        [command, "--manifest", releases.manifest], in: witness.path,
+        environment: ["LD_PRELOAD": preload, "FOLDER_SWAP_AT": live, "FOLDER_SWAP_WITH": next])
+      #expect(
+        !FileManager.default.fileExists(atPath: witness.path + "/ran-Z"),
+        "\(command): the unvetted neighbour ran: \(result.stdout)\(result.stderr)")
+      #expect(result.status == (command == "run" ? 78 : 1), "\(command): \(result.stderr)")
+      #expect(reports(result, command: command, problem), "\(command): \(result.stdout)\(result.stderr)")
     }
   }
 

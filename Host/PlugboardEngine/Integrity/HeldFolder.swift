@@ -14,9 +14,14 @@ import Synchronization
 /// plugin's name in it must still be the very file vetted (its device and
 /// inode), or nothing is opened.
 ///
-/// What is left: the names inside the held folder, which only root and the
-/// user running plugboard can change (the folder passed the folder check).
-/// A pinned plugin is loaded from sealed copies instead (``PinnedLibrary``).
+/// The folder is held before the plugin's closure is vetted, and the
+/// vetting reads and judges the neighbours through it (``PluginNeeds``
+/// searches the held folder as the loader's `$ORIGIN`): a folder renamed
+/// into the plugin's place between the vetting and `dlopen` changes
+/// neither. What is left: the names inside the held folder, which only
+/// root and the user running plugboard can change (the folder passed the
+/// folder check). A pinned plugin is loaded from sealed copies instead
+/// (``PinnedLibrary``).
 ///
 /// The descriptors are never closed: the loader keeps the name it was
 /// given for each object it mapped, and matches a later `dlopen` of the
@@ -86,6 +91,30 @@ struct HeldFolder {
     let loaderFolder = access(throughDescriptor, F_OK) == 0 ? throughDescriptor : folder
     return .success(
       HeldFolder(libraryPath: loaderFolder + "/" + name, loaderFolder: loaderFolder, folder: folder))
+  }
+
+  /// Whether the loader is handed the folder through its descriptor (not
+  /// its path, as without `/proc`).
+  var isHeld: Bool { loaderFolder != folder }
+
+  /// `text` with the held folder named by its canonical path: what the
+  /// vetting and the loader found through the descriptor, as the user
+  /// knows the folder.
+  func shown(_ text: String) -> String {
+    guard isHeld, text.contains(loaderFolder) else { return text }
+    var result = ""
+    var rest = Substring(text)
+    while let range = rest.range(of: loaderFolder) {
+      result += rest[..<range.lowerBound]
+      // `/proc/self/fd/1` is not the start of `/proc/self/fd/12`.
+      if let next = rest[range.upperBound...].first, next.isASCII, next.isNumber {
+        result += rest[range]
+      } else {
+        result += folder
+      }
+      rest = rest[range.upperBound...]
+    }
+    return result + rest
   }
 
   /// The device and inode of what `descriptor` names now, if it is open.

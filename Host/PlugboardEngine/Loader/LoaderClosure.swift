@@ -139,8 +139,17 @@ struct LoaderClosure {
     private var known: [String: [String]?] = [:]
     private var located: [String: String?] = [:]
     private var canonicalFolders: [String: String?] = [:]
+    private var heldFolders: Set<String> = []
 
     init() {}
+
+    /// Takes `loaderFolder` (`/proc/self/fd/<dirfd>`, see ``HeldFolder``)
+    /// as canonical: the descriptor is the folder, whatever its path names
+    /// by now, and the libraries in it are named through it.
+    func hold(_ loaderFolder: String) {
+      canonicalFolders[loaderFolder] = .some(loaderFolder)
+      heldFolders.insert(loaderFolder)
+    }
 
     /// As ``SearchSubfolders/existing(in:)``.
     func existing(in folder: String) -> [String]? {
@@ -172,9 +181,29 @@ struct LoaderClosure {
         canonical = FilePath.canonical(folder)
         canonicalFolders[folder] = canonical
       }
-      guard let canonical, FilePath.isNotLink(path) else { return FilePath.canonical(path) }
+      guard let canonical, FilePath.isNotLink(path) else {
+        return heldFolders.contains(folder) ? Self.heldTarget(of: path, in: folder) : FilePath.canonical(path)
+      }
       let name = path.dropFirst(folder.count)
       return canonical == "/" ? String(name) : canonical + name
+    }
+
+    /// Where the link at `path`, in the held folder `folder`, leads: a link
+    /// to a name beside it (`libA.so -> libA.so.1`) is followed through the
+    /// held folder, as the loader follows it; one leading elsewhere, by the
+    /// path it names (`realpath`), as the loader does too.
+    private static func heldTarget(of path: String, in folder: String) -> String? {
+      var current = path
+      // The kernel's bound on links followed in one look-up.
+      for _ in 0..<40 {
+        if FilePath.isNotLink(current) { return current }
+        guard let target = FilePath.linkTarget(current) else { return nil }
+        guard !target.utf8.contains(UInt8(ascii: "/")), target != ".", target != ".." else {
+          return FilePath.canonical(current)
+        }
+        current = folder + "/" + target
+      }
+      return nil
     }
   }
 }

@@ -11,8 +11,8 @@ extension PluginLoader {
   ///   folder leads to another file than the one vetted, or `dlopen` failed
   ///   (explained with `needs`, see ``LoadFailureExplanation``).
   func open(
-    _ entry: PluginEntry, _ file: String, identity: FileIdentity?, requirePins: Bool, libraries: LibraryPins,
-    needs: PluginNeeds?, signed: SignedLibraries? = nil
+    _ entry: PluginEntry, _ file: String, identity: FileIdentity?, held: HeldFolder? = nil, requirePins: Bool,
+    libraries: LibraryPins, needs: PluginNeeds?, signed: SignedLibraries? = nil
   ) throws(DeploymentProblem) -> DynamicLibrary {
     defer { LoadedLibraries.attribute(to: entry.name, file: file) }
     guard let pin = entry.sha256 else {
@@ -29,22 +29,10 @@ extension PluginLoader {
               : "plugin, or add plugins[\(entry.index)].sha256"))
       }
       if let signed { return try openSigned(entry, file, signed: signed, needs: needs) }
-      let held: HeldFolder
-      switch identity.map({ HeldFolder.hold(file, vetted: $0) }) {
-      case .success(let folder): held = folder
-      case .failure(.changed), nil:
-        throw .plugin(
-          entry.name, file: file, stage: .open,
-          "was replaced after it was vetted: its name in \(Terminal.sanitize(FilePath.directory(of: file))) "
-            + "leads to another file than the one vetted (it was not opened) — if the change is yours, "
-            + "run the command again")
-      case .failure(.unopenable(let failure)):
-        throw .plugin(
-          entry.name, file: file, stage: .open,
-          "cannot be opened through its folder: \(failure) (it was not opened)",
-          systemMessage: failure.reason)
-      }
-      switch held.open() {
+      // The folder the closure was vetted through, held since.
+      let folder: HeldFolder
+      if let held { folder = held } else { folder = try hold(entry, file: file, identity: identity) }
+      switch folder.open() {
       case .success(let library): return library
       case .failure(let error):
         throw .plugin(
@@ -56,6 +44,33 @@ extension PluginLoader {
       PinnedLibrary.open(
         file, expected: pin, libraries: libraries, requirePins: requirePins, progress: progress),
       entry, file, needs: needs, pin: "plugins[\(entry.index)].sha256")
+  }
+
+  /// The folder of the plugin at `elf`, held for the loader (``HeldFolder``)
+  /// while its name there is still the file `elf` opened.
+  /// - Throws: at stage `open`: the name leads to another file, or the
+  ///   folder cannot be opened.
+  func hold(_ entry: PluginEntry, file elf: ELFFile) throws(DeploymentProblem) -> HeldFolder {
+    try hold(entry, file: elf.path, identity: elf.identity)
+  }
+
+  private func hold(_ entry: PluginEntry, file: String, identity: FileIdentity?) throws(DeploymentProblem)
+    -> HeldFolder
+  {
+    switch identity.map({ HeldFolder.hold(file, vetted: $0) }) {
+    case .success(let folder): return folder
+    case .failure(.changed), nil:
+      throw .plugin(
+        entry.name, file: file, stage: .open,
+        "was replaced after it was vetted: its name in \(Terminal.sanitize(FilePath.directory(of: file))) "
+          + "leads to another file than the one vetted (it was not opened) — if the change is yours, "
+          + "run the command again")
+    case .failure(.unopenable(let failure)):
+      throw .plugin(
+        entry.name, file: file, stage: .open,
+        "cannot be opened through its folder: \(failure) (it was not opened)",
+        systemMessage: failure.reason)
+    }
   }
 
   /// The library a sealed copy was opened as, or the problem at stage

@@ -135,7 +135,11 @@ package struct PluginLoader {
     _ entry: PluginEntry, file elf: ELFFile, requirePins: Bool, vetting: PluginVetting,
     adopt: ((String) throws(DeploymentProblem) -> PluginEntry?)? = nil
   ) throws(DeploymentProblem) -> LoadedPlugin? {
-    let needs = try vetBeforeDlopen(entry, file: elf, vetting: vetting)
+    // An unpinned plugin's folder is held before its closure is vetted,
+    // and both the vetting and `dlopen` go through it.
+    let held = entry.sha256 == nil && !requirePins ? try hold(entry, file: elf) : nil
+    if let held { vetting.hold(held) }
+    let needs = try vetBeforeDlopen(entry, file: elf, vetting: vetting, held: held)
     let signed = try vetSignatures(entry, file: elf, vetting: vetting)
     // The security boundary: `dlopen` runs the library's initialisers, and
     // those of every library it brings in, with the host's rights, before
@@ -143,7 +147,7 @@ package struct PluginLoader {
     // dynamic section, the folders and owners of what it would map, its
     // entry symbol) stays above this line; below it the plugin's code runs.
     var plugin = try loadVetted(
-      entry, file: elf.path, identity: elf.identity, needs: needs, requirePins: requirePins,
+      entry, file: elf.path, identity: elf.identity, held: held, needs: needs, requirePins: requirePins,
       libraries: vetting.libraryPins, signed: signed, adopt: adopt)
     plugin?.signatures = signed?.signatures ?? []
     return plugin
@@ -156,12 +160,14 @@ package struct PluginLoader {
   /// and that does not depend on what earlier plugins loaded. Reads the
   /// file only; returns what it needs, for opening it and for explaining
   /// a failed `dlopen` (nil when its dynamic section names nothing).
-  private func vetBeforeDlopen(_ entry: PluginEntry, file elf: ELFFile, vetting: PluginVetting)
-    throws(DeploymentProblem) -> PluginNeeds?
-  {
+  /// With `held`, the plugin's folder held for the loader, its closure is
+  /// searched and judged through that folder.
+  private func vetBeforeDlopen(
+    _ entry: PluginEntry, file elf: ELFFile, vetting: PluginVetting, held: HeldFolder?
+  ) throws(DeploymentProblem) -> PluginNeeds? {
     let file = elf.path
     func failure(_ stage: LoadStage, _ detail: String, dlerror: String? = nil) -> DeploymentProblem {
-      .plugin(entry.name, file: file, stage: stage, detail, systemMessage: dlerror)
+      .plugin(entry.name, file: file, stage: stage, held?.shown(detail) ?? detail, systemMessage: dlerror)
     }
     // Opened once by locate for every check before dlopen.
     try vetHeader(elf, failure: failure)
@@ -186,7 +192,7 @@ package struct PluginLoader {
       throw failure(.vet, problem, dlerror: nil)
     }
     try checkEntry(exported: info.entryVersions, file: file, failure: failure)
-    var needs = PluginNeeds.survey(elf, folders: vetting.subfolders)
+    var needs = PluginNeeds.survey(elf, folders: vetting.subfolders, held: held)
     if let folder = needs?.folder, entry.discoveredIn != nil {
       needs?.inDropInFolder = vetting.canonicalFolder(FilePath.directory(of: entry.path)) == folder
     }
@@ -202,8 +208,8 @@ package struct PluginLoader {
   /// entry symbol and descriptor, checks the descriptor's versions, name and
   /// shared module stamps, and calls `make_bundle`. Each step runs plugin code.
   private func loadVetted(
-    _ entry: PluginEntry, file: String, identity: FileIdentity?, needs: PluginNeeds?, requirePins: Bool,
-    libraries: LibraryPins, signed: SignedLibraries?,
+    _ entry: PluginEntry, file: String, identity: FileIdentity?, held: HeldFolder?, needs: PluginNeeds?,
+    requirePins: Bool, libraries: LibraryPins, signed: SignedLibraries?,
     adopt: ((String) throws(DeploymentProblem) -> PluginEntry?)?
   ) throws(DeploymentProblem) -> LoadedPlugin? {
     var entry = entry
@@ -212,8 +218,8 @@ package struct PluginLoader {
     }
     progress.stage(.open, entry.name, file: file)
     let library = try open(
-      entry, file, identity: identity, requirePins: requirePins, libraries: libraries, needs: needs,
-      signed: signed)
+      entry, file, identity: identity, held: held, requirePins: requirePins, libraries: libraries,
+      needs: needs, signed: signed)
     progress.stage(.findEntry, entry.name, file: file)
     let descriptor = try findDescriptor(in: library, file: file, failure: failure)
     progress.stage(.checkVersions, entry.name, file: file)

@@ -30,7 +30,7 @@ extension PluginNeeds {
   /// The first problem, continuing "plugin 'X' (path) …", or nil.
   func trustProblem(vetting: PluginVetting) -> String? {
     if let problem = Self.objectProblem(
-      file: file, folder: folder, namedByPath: namedByPath, runPath: runPath, vetting: vetting)
+      file: file, folder: origin, namedByPath: namedByPath, runPath: runPath, vetting: vetting)
     {
       return problem
     }
@@ -39,7 +39,7 @@ extension PluginNeeds {
     var matched: [String: (file: String, loader: LoadedLibraries.Loader?)?] = [:]
     for need in needs { matched[need.name] = need.loaded.map { ($0, need.loader) } }
     let closure = LoaderClosure(
-      folder: folder, needed: needed, runPath: runPath, subfolders: vetting.subfolders, matched: matched)
+      folder: origin, needed: needed, runPath: runPath, subfolders: vetting.subfolders, matched: matched)
     // The messages are made only for a problem: most plugins have none,
     // and every start-up vets every plugin.
     for library in closure.libraries {

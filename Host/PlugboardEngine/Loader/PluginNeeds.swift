@@ -33,6 +33,12 @@ struct PluginNeeds {
   /// The plugin's library (canonical) and its folder, `$ORIGIN`.
   let file: String
   let folder: String
+  /// The same folder held open for the loader (`/proc/self/fd/<dirfd>`,
+  /// ``HeldFolder``), if it is.
+  var heldOrigin: String? = nil
+  /// Where its `$ORIGIN` is searched: the held folder, so that the
+  /// neighbours judged are the files the loader will map, else ``folder``.
+  var origin: String { heldOrigin ?? folder }
   /// The run path as written.
   let runPath: [String]
   let needs: [Need]
@@ -66,12 +72,18 @@ struct PluginNeeds {
   /// The needs of the library `elf` (opened at its canonical path); nil
   /// when its dynamic section cannot be read (the layout check and `dlopen`
   /// report that) or is beyond the bounds above. `folders` is what the
-  /// walks of the same bring-up learnt of the folders searched.
-  static func survey(_ elf: ELFFile, folders searched: LoaderClosure.SubfolderCache) -> PluginNeeds? {
+  /// walks of the same bring-up learnt of the folders searched. With
+  /// `held`, the plugin's folder held for the loader, `$ORIGIN` is
+  /// searched through it; the libraries found are named by the folder's
+  /// canonical path all the same.
+  static func survey(
+    _ elf: ELFFile, folders searched: LoaderClosure.SubfolderCache, held: HeldFolder? = nil
+  ) -> PluginNeeds? {
     let file = elf.path
     guard let info = elf.dynamicInfo(), info.runPath.count <= maximumRunPathEntries else { return nil }
     let folder = FilePath.directory(of: file)
-    let folders = info.runPath.compactMap { expand($0, origin: folder) }
+    let origin = held.map(\.loaderFolder) ?? folder
+    let folders = info.runPath.compactMap { expand($0, origin: origin) }
     let system = systemFolderList
     // Libraries plugboard loaded itself serve every plugin: nothing to compare.
     // A byte test: String's contains(String) is Foundation's, a locale-aware
@@ -82,12 +94,14 @@ struct PluginNeeds {
       guard loader != .host else { return nil }
       // Found as the closure walk finds it: the search subfolders first.
       let own = folders.lazy.compactMap { searched.find(name, in: $0) }.first.flatMap(searched.canonicalFile)
+        .map { held?.shown($0) ?? $0 }
       return Need(
         name: name, own: own,
         inSystemFolder: own == nil && system.contains { isRegularFile($0 + "/" + name) },
         loaded: loaded, loader: loader)
     }
-    var survey = PluginNeeds(file: file, folder: folder, runPath: info.runPath, needs: needs)
+    var survey = PluginNeeds(
+      file: file, folder: folder, heldOrigin: held.map(\.loaderFolder), runPath: info.runPath, needs: needs)
     survey.namedByPath = info.namedByPath
     survey.needed = info.needed
     return survey

@@ -97,6 +97,10 @@ package struct PluginVetting {
   /// per bring-up: every plugin of a deployment names the same few.
   func folderLinkProblem(_ folder: String, thing: String) -> String? {
     if let known = folders.links[folder] { return known }
+    // A held folder is a descriptor, which no one can re-point; a folder
+    // inside it is chased by name, as the loader names it.
+    if folders.held[folder] != nil { return nil }
+    if let named = heldName(of: folder) { return folderLinkProblem(named, thing: thing) }
     let verdict = linkProblem(folder, thing: thing)
     folders.links[folder] = .some(verdict)
     return verdict
@@ -111,7 +115,27 @@ package struct PluginVetting {
     }
     var status = stat()
     guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
-    return linkProblem(path, thing: "the library")
+    return linkProblem(heldName(of: path) ?? path, thing: "the library")
+  }
+
+  /// Holds `folder` for this bring-up's vetting: the loader is handed the
+  /// plugins in it through `folder.loaderFolder`, so their closures are
+  /// searched and judged through it too, the descriptor standing for the
+  /// folder's canonical path (see ``HeldFolder``).
+  func hold(_ folder: HeldFolder) {
+    guard folder.isHeld else { return }
+    folders.held[folder.loaderFolder] = folder.folder
+    subfolders.hold(folder.loaderFolder)
+  }
+
+  /// The canonical path of `path` when it lies in a held folder
+  /// (`/proc/self/fd/<dirfd>/…`), or nil: what a link chase, which
+  /// judges names, is given.
+  private func heldName(of path: String) -> String? {
+    for (loader, folder) in folders.held where path.hasPrefix(loader + "/") {
+      return folder + path.dropFirst(loader.count)
+    }
+    return nil
   }
 
   /// What whoever can change a plugin's file or folder can do.
@@ -121,6 +145,7 @@ package struct PluginVetting {
   /// once per bring-up (see ``FolderVerdicts``).
   func canonicalFolder(_ folder: String) -> String? {
     if let known = folders.canonical[folder] { return known }
+    if folders.held[folder] != nil { return folder }
     let resolved = FilePath.canonical(folder)
     folders.canonical[folder] = .some(resolved)
     return resolved
@@ -146,7 +171,8 @@ package struct PluginVetting {
       }
       passed.append(folder)
       if folder == "/" { break }
-      folder = FilePath.directory(of: folder)
+      // Above a held folder: the folders above its canonical path.
+      folder = FilePath.directory(of: folders.held[folder] ?? folder)
     }
     // A folder that passed itself has the verdict of the first one above it.
     for folder in passed { folders.verdicts[folder] = .some(verdict) }
@@ -173,7 +199,7 @@ package struct PluginVetting {
     let thing = "the libraries the plugin loads"
     if let problem =
       FileTrust.folderProblem(folder, user: user, thing: thing, stake: Self.stake, exposed: .searchedByLoader)
-      ?? (folder == "/" ? nil : folderProblem(FilePath.directory(of: folder)))
+      ?? (folder == "/" ? nil : folderProblem(FilePath.directory(of: folders.held[folder] ?? folder)))
     {
       return "whose libraries are trusted only as far as their folders: a library there \(problem)"
     }
@@ -226,4 +252,7 @@ final class FolderVerdicts {
   /// The subfolders the loader tries first in each folder, for the walks
   /// of every plugin's closure (``LoaderClosure``).
   let subfolders = LoaderClosure.SubfolderCache()
+  /// The folders held for the loader (``HeldFolder``): the path it is
+  /// handed each by (`/proc/self/fd/<dirfd>`), and the canonical path.
+  var held: [String: String] = [:]
 }

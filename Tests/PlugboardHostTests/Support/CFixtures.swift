@@ -132,6 +132,11 @@ enum CFixtures {
   /// there). Its path, or why compiling failed.
   static let lateClosePreload = library("late_close_preload", flags: ["-ldl", "-pthread"])
 
+  /// `Tests/Fixtures/folder_swap_preload.c`, compiled beside the
+  /// variants: a library for `LD_PRELOAD` that exchanges two folders the
+  /// first time the process opens one of them as a folder (see there).
+  static let folderSwapPreload = library("folder_swap_preload", flags: ["-ldl"])
+
   /// `Tests/Fixtures/event_loop_fixture.c`, compiled beside the variants:
   /// makes an event loop's descriptors in the process that opens it.
   static let eventLoopFixture = library("event_loop_fixture")
