@@ -231,6 +231,12 @@ enum LoadedLibraries {
     ledger.withLock { $0.record(.plugin(plugin), opened: file) }
   }
 
+  /// The libraries (canonical) that opening plugins brought in, the
+  /// plugins' own files among them, as recorded so far.
+  static func broughtInByPlugins() -> [String] {
+    ledger.withLock { ledger in ledger.loaders.compactMap { $0.value == .host ? nil : $0.key } }
+  }
+
   /// Who loaded the library at `path` (canonical); nil when it is not
   /// recorded (loaded since the last ``attribute(to:file:)``).
   static func loader(of path: String) -> Loader? {

@@ -117,28 +117,25 @@ package struct DeploymentInventory: Equatable, Sendable {
     return items
   }
 
-  /// The shared libraries mapped in this process, but for the plugins'
-  /// own files: those the child inherited from the parent are the same in
-  /// every child, so what differs between two is what plugins brought in.
-  /// A sealed copy of a pinned library is removed once mapped: it is held
-  /// to its pin, and left out.
+  /// The libraries opening the plugins brought in, but for the plugins'
+  /// own files: plugboard's own are the same in every child, so what
+  /// differs between two is what plugins brought in. Taken from the
+  /// loader's list as the loader recorded it (``LoadedLibraries``), not
+  /// from `/proc/self/maps`: every start of a supervised `run` sends this,
+  /// before its application's first line, and reading and parsing every
+  /// mapping of the process, then examining each of plugboard's own
+  /// libraries, was most of what the child told its parent.
   private static func libraryItems(besides pluginFiles: Set<String>) -> [Item] {
-    MappedFiles.current().compactMap { file in
-      let name = file.path.split(separator: "/").last ?? ""
-      guard !file.deleted, !pluginFiles.contains(file.path), name.hasSuffix(".so") || hasVersionedSuffix(name)
-      else { return nil }
-      return Item(kind: .library, name: file.path, identity: file.identity)
+    LoadedLibraries.broughtInByPlugins().sorted().compactMap { path in
+      guard !pluginFiles.contains(path) else { return nil }
+      var status = stat()
+      // A sealed copy's name, gone once mapped: held to its pin.
+      guard stat(path, &status) == 0 else { return nil }
+      return Item(
+        kind: .library, name: path,
+        identity: "\(status.st_dev):\(status.st_ino):\(status.st_size):"
+          + "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)")
     }
-  }
-
-  /// Whether a file name holds ".so." (`libc.so.6`), tested on its bytes:
-  /// `contains` on a String, in a module that imports Foundation, is
-  /// Foundation's locale-aware search.
-  private static func hasVersionedSuffix(_ name: Substring) -> Bool {
-    let bytes = Array(name.utf8)
-    let mark = Array(".so.".utf8)
-    guard bytes.count >= mark.count else { return false }
-    return (0...(bytes.count - mark.count)).contains { bytes[$0..<$0 + mark.count].elementsEqual(mark) }
   }
 
   private static func identity(of plugin: LoadedPlugin) -> String {

@@ -8,9 +8,7 @@
 /// path may no longer name.
 ///
 /// A reload forks the parent, so the new child runs the code the parent
-/// mapped at its start, whatever is on disk by then (``HostImage``); and the
-/// libraries plugins brought in tell a reload which neighbour libraries
-/// changed (``DeploymentInventory``).
+/// mapped at its start, whatever is on disk by then (``HostImage``).
 struct MappedFiles {
   struct File: Hashable, Sendable {
     let path: String
@@ -21,24 +19,10 @@ struct MappedFiles {
     let deleted: Bool
 
     /// Whether `path` still names the mapped file.
-    var isOnDisk: Bool { statusOnDisk() != nil }
-
-    /// The mapped file's identity for a reload's report: its device and
-    /// inode, and while the path still names it, its size and
-    /// modification time (a library rewritten in place keeps its inode).
-    var identity: String {
-      guard let status = statusOnDisk() else { return "\(device):\(inode):gone" }
-      return "\(device):\(inode):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
-    }
-
-    /// The status of the file `path` names, when it is the mapped one.
-    private func statusOnDisk() -> stat? {
-      guard !deleted else { return nil }
+    var isOnDisk: Bool {
+      guard !deleted else { return false }
       var status = stat()
-      guard stat(path, &status) == 0, UInt64(status.st_ino) == inode, UInt64(status.st_dev) == device else {
-        return nil
-      }
-      return status
+      return stat(path, &status) == 0 && UInt64(status.st_ino) == inode && UInt64(status.st_dev) == device
     }
   }
 
@@ -56,10 +40,9 @@ struct MappedFiles {
     parse(bytes: Array(text.utf8))
   }
 
-  /// The same, from the list's bytes: read as bytes, not characters, since
-  /// a supervised child reads its list on every start (a library maps four
-  /// or five lines of it), and splitting the text into characters cost
-  /// more than the rest of what the child says of its deployment.
+  /// The same, from the list's bytes: read as bytes, not characters (a
+  /// library maps four or five lines of it, and a process with Foundation
+  /// has hundreds).
   static func parse(bytes: [UInt8]) -> [File] {
     var seen: Set<File> = []
     var files: [File] = []
