@@ -8,10 +8,12 @@
 // page fault for every page of them it used again, a fifth of `run`'s
 // start. This program maps only itself (it is linked statically
 // in release builds), so it forks first, and each process then starts the
-// host afresh (see plugboard_launch.h). Every other command line goes to
-// the host unchanged, which also forks by itself when it must: this
-// program only has to recognise the plain cases, and a command line it
-// does not is still supervised, a little later.
+// host afresh (see plugboard_launch.h); for `run`, the parent's host
+// starts once the child's deployment is up (see await_bring_up). Every
+// other command line goes to the host unchanged, which also forks by
+// itself when it must: this program only has to recognise the plain
+// cases, and a command line it does not is still supervised, a little
+// later.
 #define _GNU_SOURCE
 #include "host_libraries.h"
 #include "plugboard_launch.h"
@@ -25,9 +27,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char host_name[] = "plugboard-host";
@@ -136,6 +141,76 @@ static int supervised(int argc, char **argv) {
   return 1;
 }
 
+// The longest the supervising process of `run` waits for its child's
+// deployment to come up before starting its host: a child held up longer
+// (a slow plugin, a busy machine) is then watched all the same.
+#define BRING_UP_WAIT_MS 250
+
+// Whether the bytes waiting in the pipe `progress` hold the last line of
+// the inventory a `run` child sends as its application starts (its
+// profile's: "If\t…"), read through a copy (`scratch`), so that the host
+// still reads every byte. Plugin code may write such a line too: the host
+// then only starts sooner.
+static int holds_inventory(int progress, const int scratch[2]) {
+  static char bytes[1 << 16];
+  ssize_t copied = tee(progress, scratch[1], sizeof bytes, SPLICE_F_NONBLOCK);
+  if (copied <= 0) return 0;
+  size_t total = 0;
+  while (total < (size_t)copied) {
+    ssize_t count = read(scratch[0], bytes + total, (size_t)copied - total);
+    if (count <= 0) return 1;
+    total += (size_t)count;
+  }
+  for (size_t at = 0; at + 3 <= total; at++) {
+    if ((at == 0 || bytes[at - 1] == '\n') && memcmp(bytes + at, "If\t", 3) == 0) return 1;
+  }
+  return 0;
+}
+
+// Before the supervising process of `run` starts its host: waits until
+// the child `child` has brought its deployment up (its inventory waits in
+// `progress`) or ended, at most BRING_UP_WAIT_MS. Until then the child
+// runs the bring-up, and the host's start here, which maps the Swift
+// runtime and Foundation as the child's does, competed with it for the
+// processors and delayed the application's start for nothing the host
+// can do sooner: what the child writes waits in the pipe, its stage
+// deadlines are kept from the stage record's times, a signal sent
+// meanwhile waits blocked, and the host reaps a child that ended.
+static void await_bring_up(int progress, pid_t child) {
+#ifdef SYS_pidfd_open
+  int ended = (int)syscall(SYS_pidfd_open, child, 0);
+#else
+  int ended = -1;
+#endif
+  int scratch[2] = {-1, -1};
+  int events = epoll_create1(EPOLL_CLOEXEC);
+  // Without any of them, a child that ends would hold the host back the
+  // whole wait: start it now.
+  if (ended >= 0 && events >= 0 && pipe2(scratch, O_CLOEXEC | O_NONBLOCK) == 0) {
+    struct epoll_event written = {.events = EPOLLIN | EPOLLET, .data.fd = progress};
+    struct epoll_event gone = {.events = EPOLLIN, .data.fd = ended};
+    if (epoll_ctl(events, EPOLL_CTL_ADD, progress, &written) == 0 &&
+        epoll_ctl(events, EPOLL_CTL_ADD, ended, &gone) == 0) {
+      struct timespec now;
+      clock_gettime(CLOCK_MONOTONIC, &now);
+      long long deadline = now.tv_sec * 1000LL + now.tv_nsec / 1000000 + BRING_UP_WAIT_MS;
+      for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long long left = deadline - (now.tv_sec * 1000LL + now.tv_nsec / 1000000);
+        struct epoll_event event;
+        int count = left > 0 ? epoll_wait(events, &event, 1, (int)left) : 0;
+        if (count < 0 && errno == EINTR) continue;
+        if (count <= 0 || event.data.fd == ended || holds_inventory(progress, scratch)) break;
+      }
+    }
+  }
+  for (int index = 0; index < 2; index++) {
+    if (scratch[index] >= 0) close(scratch[index]);
+  }
+  if (events >= 0) close(events);
+  if (ended >= 0) close(ended);
+}
+
 // Puts `fd` (above `target`) at `target`, without close-on-exec. 0 on failure.
 static int place(int fd, int target) { return dup2(fd, target) == target; }
 
@@ -188,6 +263,7 @@ int main(int argc, char **argv) {
         _exit(failure_status(argc, argv));
       }
       if (pid > 0) {
+        if (strcmp(argv[1], "run") == 0) await_bring_up(high_read, pid);
         if (place(high_record, first) && place(high_read, first + 1)) {
           start(high_host, argv, (plugboard_launch){PLUGBOARD_LAUNCHED_PARENT, pid, first, first + 1});
         }
