@@ -143,6 +143,10 @@ package final class ChildSession: Sendable {
   /// of `list --json`'s JSON. Supervised or not.
   package func beginBringUp(divertingPluginOutput: Bool) -> BringingUp {
     if divertingPluginOutput { output.divert() }
+    // Scheduled here, on the command's thread, not where the child
+    // attaches its parent: there the main thread, which then starts
+    // Dispatch's main queue, would set the event loop up itself.
+    if link != nil { descriptors.beginSettling() }
     return BringingUp(self)
   }
 

@@ -38,7 +38,20 @@ final class RuntimeDescriptorRepair: Sendable {
     var current: (stages: [LoadStage], plugin: String?)?
     /// The timer of ``settleDispatch(within:)``, kept.
     var settled: (any DispatchSourceTimer)?
+    /// The timer ``beginSettling()`` scheduled, until the descriptors are kept.
+    var settling: Settling?
   }
+
+  /// A timer of ours scheduled on Dispatch, and whether it has fired.
+  private struct Settling: @unchecked Sendable {
+    let timer: any DispatchSourceTimer
+    let fired: DispatchSemaphore
+    /// When waiting for the event loop stops.
+    let deadline: ContinuousClock.Instant
+  }
+
+  /// How long the event loop is waited for before its descriptors are kept.
+  private static let patience = Duration.seconds(2)
 
   private let state = Mutex(State())
 
@@ -67,7 +80,10 @@ final class RuntimeDescriptorRepair: Sendable {
         _ = StandardError.descriptor
       }
       guard let stage, Self.runsPluginCode(stage) else { return }
-      if state.kept == nil { state.kept = Self.keep(settling: &state.settled) }
+      if state.kept == nil {
+        state.kept = Self.keep(settling: state.settling ?? Self.schedule(), settled: &state.settled)
+        state.settling = nil
+      }
       if state.current != nil {
         state.current?.stages.append(stage)
       } else {
@@ -76,17 +92,40 @@ final class RuntimeDescriptorRepair: Sendable {
     }
   }
 
-  private static func keep(settling settled: inout (any DispatchSourceTimer)?) -> [plugboard_kept_descriptor]
+  /// Schedules the timer the descriptors are kept after (see
+  /// ``settleDispatch(_:)``), where the child starts: Dispatch sets its
+  /// event loop up and fires it while bring-up reads the manifest and vets
+  /// the first plugin, rather than while the first plugin code waits.
+  func beginSettling() {
+    state.withLock { state in
+      guard state.kept == nil, state.settling == nil else { return }
+      state.settling = Self.schedule()
+    }
+  }
+
+  private static func schedule() -> Settling {
+    let deadline = ContinuousClock.now + patience
+    let fired = DispatchSemaphore(value: 0)
+    let timer = DispatchSource.makeTimerSource(queue: .global())
+    timer.setEventHandler { fired.signal() }
+    timer.schedule(deadline: .now())
+    timer.resume()
+    return Settling(timer: timer, fired: fired, deadline: deadline)
+  }
+
+  private static func keep(settling: Settling, settled: inout (any DispatchSourceTimer)?)
+    -> [plugboard_kept_descriptor]
   {
-    settled = settleDispatch(within: .seconds(2))
+    settled = settleDispatch(settling)
     let capacity: Int32 = 16
     var buffer = [plugboard_kept_descriptor](repeating: .init(), count: Int(capacity))
     let count = plugboard_keep_runtime_descriptors(&buffer, capacity)
     return Array(buffer.prefix(Int(count)))
   }
 
-  /// Waits until libdispatch's event loop is set up and asleep: a timer of
-  /// ours has fired, and the manager thread is back in `epoll_wait`.
+  /// Waits until libdispatch's event loop is set up and asleep: the timer
+  /// of `settling` has fired, and the manager thread is back in
+  /// `epoll_wait`.
   ///
   /// The manager sets its loop up (its epoll instance, its eventfd, the
   /// timerfd of its once-a-second worker monitor) on its own thread a
@@ -104,16 +143,11 @@ final class RuntimeDescriptorRepair: Sendable {
   /// already, and cancelling it would give the manager a round of work on
   /// those descriptors. Bounded: a Dispatch that cannot run the handler
   /// soon (no thread to be had) or a loop that never sleeps is not waited
-  /// for past `patience`, and what is there then is kept.
-  private static func settleDispatch(within patience: Duration) -> any DispatchSourceTimer {
-    let deadline = ContinuousClock.now + patience
-    let fired = DispatchSemaphore(value: 0)
-    let timer = DispatchSource.makeTimerSource(queue: .global())
-    timer.setEventHandler { fired.signal() }
-    timer.schedule(deadline: .now())
-    timer.resume()
-    let milliseconds = Int(patience / .milliseconds(1))
-    guard fired.wait(timeout: .now() + .milliseconds(milliseconds)) == .success else { return timer }
+  /// for past ``patience`` from scheduling, and what is there then is kept.
+  private static func settleDispatch(_ settling: Settling) -> any DispatchSourceTimer {
+    let (timer, deadline) = (settling.timer, settling.deadline)
+    let left = max(0, Int((deadline - ContinuousClock.now) / .milliseconds(1)))
+    guard settling.fired.wait(timeout: .now() + .milliseconds(left)) == .success else { return timer }
     while plugboard_event_loop_is_idle() == 0, ContinuousClock.now < deadline {
       var pause = timespec(tv_sec: 0, tv_nsec: 200_000)
       _ = nanosleep(&pause, nil)
