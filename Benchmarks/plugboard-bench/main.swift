@@ -6,6 +6,8 @@
 //                                                    # for callgrind (BENCHMARKS.md)
 //   plugboard-bench --only versus --versus OTHER/.build/release
 //                                                    # this host side by side with another build's
+//   plugboard-bench --only startup_sample --before DIR
+//                                                    # the sample's start-up rows of DIR's host too
 //
 // Each scenario prints the median and minimum ns per operation over the
 // repetitions, next to a hand-written baseline from the same run; the
@@ -44,7 +46,10 @@ var rows =
     ContainerScenarios.names.filter { only == nil || $0.hasPrefix(only ?? "") }, quick: quick)
   : ContainerScenarios(plan: plan).run(only: only)
 if only == nil || only?.hasPrefix("startup") == true {
-  rows += StartupScenarios(plan: plan, quick: quick, only: only).run()
+  let before = arguments.firstIndex(of: "--before").flatMap {
+    $0 < arguments.endIndex - 1 ? arguments[arguments.index(after: $0)] : nil
+  }
+  rows += StartupScenarios(plan: plan, quick: quick, only: only, before: before).run()
 }
 if only == nil || only?.hasPrefix("reload") == true {
   rows += ReloadScenarios(quick: quick, only: only).run()

@@ -10,6 +10,12 @@ struct StartupScenarios {
   /// `--only`: `startup` (or nothing) runs both groups; `startup_sample…`
   /// or `startup_generated…` one of them (every row of that group).
   var only: String? = nil
+  /// `--before DIR`: a folder holding another build's `plugboard` and
+  /// `plugboard-host` (of the same Kit, so the same release plugins load
+  /// in both), timed on the same manifest in the same run: the
+  /// `startup_sample` and `_unsupervised` rows before and after a change
+  /// to the host, each against the bare dlopen launched beside it.
+  var before: String? = nil
 
   static let generatedPluginCount = 200
   static let registrationsPerPlugin = 20
@@ -85,7 +91,21 @@ struct StartupScenarios {
         environment: launch.run.environment)
       pinnedRow = row("\(scenario)_pinned", run, target: "what pins add: hashing, sealed copies", limit: nil)
     }
-    return [
+    var beforeRows: [ResultRow] = []
+    if let before {
+      let host = URL(fileURLWithPath: before).appendingPathComponent("plugboard").path
+      let earlier = ChildProcess(
+        executable: host, arguments: launch.run.arguments, environment: launch.run.environment)
+      let earlierUnsupervised = ChildProcess(
+        executable: host, arguments: unsupervised.arguments, environment: launch.run.environment)
+      beforeRows = [
+        row("\(scenario) (--before build)", earlier, target: "≤ 1.3× bare dlopen (supervised)", limit: 1.3),
+        row(
+          "\(scenario)_unsupervised (--before build)", earlierUnsupervised, target: "measured (no target)",
+          limit: nil),
+      ]
+    }
+    return beforeRows + [
       row(scenario, launch.run, target: "≤ 1.3× bare dlopen (supervised)", limit: 1.3),
       row("\(scenario)_unsupervised", unsupervised, target: "measured (no target)", limit: nil),
       pinnedRow,
