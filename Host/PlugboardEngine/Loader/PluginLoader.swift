@@ -119,7 +119,7 @@ package struct PluginLoader {
     // target's folders are judged too).
     if let problem = vetting.placement(absolute: absolute, canonical: file, entry: entry)
       ?? (status.map { vetting.permissions(of: file, status: $0) } ?? vetting.permissions(of: file))
-      ?? (absolute == file ? nil : vetting.linkProblem(absolute))
+      ?? (absolute == file ? nil : vetting.pluginLinkProblem(absolute))
     {
       throw DeploymentProblem.plugin(entry.name, file: file, stage: .vet, problem)
     }

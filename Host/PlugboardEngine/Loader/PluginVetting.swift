@@ -96,26 +96,36 @@ package struct PluginVetting {
   /// after vetting, so each is judged as a written path's. Chased once
   /// per bring-up: every plugin of a deployment names the same few.
   func folderLinkProblem(_ folder: String, thing: String) -> String? {
-    if let known = folders.links[folder] { return known }
+    let key = thing + "\u{0}" + folder
+    if let known = folders.links[key] { return known }
     // A held folder is a descriptor, which no one can re-point; a folder
     // inside it is chased by name, as the loader names it.
     if folders.held[folder] != nil { return nil }
     if let named = heldName(of: folder) { return folderLinkProblem(named, thing: thing) }
     let verdict = linkProblem(folder, thing: thing)
-    folders.links[folder] = .some(verdict)
+    folders.links[key] = .some(verdict)
     return verdict
   }
 
   /// The same for a library at `path`: its folder once per bring-up, and
   /// the file itself when it is a link.
   func libraryLinkProblem(_ path: String) -> String? {
-    if let problem = folderLinkProblem(FilePath.directory(of: path), thing: "the libraries the plugin loads")
-    {
-      return problem
-    }
+    fileLinkProblem(path, folderThing: "the libraries the plugin loads", thing: "the library")
+  }
+
+  /// The same for a plugin's path as written: every plugin of a folder
+  /// reached through a link (`.build/release`, itself a link) shares the
+  /// chase of that folder. A link chase names the link and its folder,
+  /// never the path chased, so the two judge alike.
+  func pluginLinkProblem(_ absolute: String) -> String? {
+    fileLinkProblem(absolute, folderThing: "the plugin", thing: "the plugin")
+  }
+
+  private func fileLinkProblem(_ path: String, folderThing: String, thing: String) -> String? {
+    if let problem = folderLinkProblem(FilePath.directory(of: path), thing: folderThing) { return problem }
     var status = stat()
     guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
-    return linkProblem(heldName(of: path) ?? path, thing: "the library")
+    return linkProblem(heldName(of: path) ?? path, thing: thing)
   }
 
   /// Holds `folder` for this bring-up's vetting: the loader is handed the
@@ -246,8 +256,9 @@ final class FolderVerdicts {
   /// `check`'s vetting of 201 generated plugins).
   var searched: [String: String?] = [:]
   /// The first link someone else could re-point on the way to each folder
-  /// the loader searches or opens a library from, by the path it names it
-  /// by (``PluginVetting/folderLinkProblem(_:thing:)``).
+  /// the loader searches or opens a library from, or a plugin's path
+  /// leads through, by what it leads to and the path it names it by
+  /// (``PluginVetting/folderLinkProblem(_:thing:)``).
   var links: [String: String?] = [:]
   /// The subfolders the loader tries first in each folder, for the walks
   /// of every plugin's closure (``LoaderClosure``).
