@@ -97,6 +97,17 @@ struct HeldFolder {
   /// its path, as without `/proc`).
   var isHeld: Bool { loaderFolder != folder }
 
+  /// `path`, a file found through the held folder, named by the folder's
+  /// canonical path; any other path as it is. Byte tests: a survey names
+  /// every library it finds, and `contains` on a String, in a module that
+  /// imports Foundation, is Foundation's locale-aware search.
+  func named(_ path: String) -> String {
+    guard isHeld, path.utf8.starts(with: loaderFolder.utf8),
+      path.utf8.dropFirst(loaderFolder.utf8.count).first == UInt8(ascii: "/")
+    else { return path }
+    return folder + path.dropFirst(loaderFolder.count)
+  }
+
   /// `text` with the held folder named by its canonical path: what the
   /// vetting and the loader found through the descriptor, as the user
   /// knows the folder.

@@ -94,7 +94,7 @@ struct PluginNeeds {
       guard loader != .host else { return nil }
       // Found as the closure walk finds it: the search subfolders first.
       let own = folders.lazy.compactMap { searched.find(name, in: $0) }.first.flatMap(searched.canonicalFile)
-        .map { held?.shown($0) ?? $0 }
+        .map { held?.named($0) ?? $0 }
       return Need(
         name: name, own: own,
         inSystemFolder: own == nil && system.contains { isRegularFile($0 + "/" + name) },
