@@ -58,15 +58,18 @@ package enum FileTrust {
     _ folder: String, status: stat, user: uid_t, thing: String, stake: String, exposed: Exposed = .nothing,
     under: Bool = false
   ) -> String? {
-    let shown = Terminal.sanitize(folder)
+    // Every folder of every path vetted passes through here, most of them
+    // with no problem: the words are made only for one that has.
     let place = under ? "lies under the folder" : "lies in the folder"
     if let problem = ownership(
-      status, of: folder, what: "\(place) \(shown), which is", user: user, stake: stake)
+      status, of: folder, what: "\(place) \(Terminal.sanitize(folder)), which is", user: user, stake: stake)
     {
       return problem
     }
     guard status.st_mode & (S_IWGRP | S_IWOTH) != 0 else { return nil }
     let sticky = status.st_mode & S_ISVTX != 0 && status.st_uid == 0
+    if sticky, exposed == .nothing { return nil }
+    let shown = Terminal.sanitize(folder)
     let writable =
       "\(place) \(shown), which is writable by \(writers(status, at: folder)) (\(describe(status)))"
     switch (sticky, exposed) {
@@ -94,11 +97,12 @@ package enum FileTrust {
     }
   }
 
-  static func ownership(_ status: stat, of path: String, what: String, user: uid_t, stake: String) -> String?
-  {
+  static func ownership(
+    _ status: stat, of path: String, what: @autoclosure () -> String, user: uid_t, stake: String
+  ) -> String? {
     guard status.st_uid != 0, status.st_uid != user else { return nil }
     return
-      "\(what) owned by uid \(status.st_uid), neither root nor the user running plugboard (uid \(user)); "
+      "\(what()) owned by uid \(status.st_uid), neither root nor the user running plugboard (uid \(user)); "
       + "its owner can \(stake) — make root or yourself its owner"
   }
 
