@@ -211,6 +211,24 @@ static void await_bring_up(int progress, pid_t child) {
   if (ended >= 0) close(ended);
 }
 
+// Whether this process's environment gives a setting's value itself
+// (`PLUGBOARD_CONFIG_…`, not a `…_FILE` path): the host then makes the
+// supervising process non-dumpable as it starts, so that no other process
+// of the user reads the value from /proc/<pid>/environ, and it must start
+// at once rather than after the child's bring-up.
+static int holds_settings(void) {
+  static const char prefix[] = "PLUGBOARD_CONFIG_";
+  static const char file[] = "_FILE";
+  for (char **entry = environ; *entry != NULL; entry++) {
+    const char *equals = strchr(*entry, '=');
+    if (equals == NULL || strncmp(*entry, prefix, sizeof prefix - 1) != 0) continue;
+    size_t length = (size_t)(equals - *entry);
+    if (length >= sizeof file - 1 && memcmp(equals - (sizeof file - 1), file, sizeof file - 1) == 0) continue;
+    return 1;
+  }
+  return 0;
+}
+
 // Puts `fd` (above `target`) at `target`, without close-on-exec. 0 on failure.
 static int place(int fd, int target) { return dup2(fd, target) == target; }
 
@@ -263,7 +281,7 @@ int main(int argc, char **argv) {
         _exit(failure_status(argc, argv));
       }
       if (pid > 0) {
-        if (strcmp(argv[1], "run") == 0) await_bring_up(high_read, pid);
+        if (strcmp(argv[1], "run") == 0 && !holds_settings()) await_bring_up(high_read, pid);
         if (place(high_record, first) && place(high_read, first + 1)) {
           start(high_host, argv, (plugboard_launch){PLUGBOARD_LAUNCHED_PARENT, pid, first, first + 1});
         }
