@@ -6,6 +6,23 @@ extension Container {
     announcing.store(true, ordering: .releasing)
   }
 
+  /// Tells `behavior` of each registration that serves its key here with
+  /// `profile` active (the container left as it is), in the order made, as
+  /// if each were just registered: a behavior added after the assemblies
+  /// ran (a check that resolves each registration through its static type,
+  /// a tool that lists them) sees them all. Contributions, decorators and
+  /// extension points are not announced, as they are not when registered.
+  ///
+  /// ```swift
+  /// let lister = ServiceLister()  // a Behavior
+  /// container.announceRegistrations(asIf: "mock", to: lister)
+  /// ```
+  public func announceRegistrations(asIf profile: String?, to behavior: any Behavior) {
+    for record in registry(asIf: profile).records where record.key.role == .service {
+      record.announce(to: behavior, in: self)
+    }
+  }
+
   /// Hands `record`, just registered, to the behaviors.
   func announce(_ record: RegistrationRecord) {
     guard record.key.role == .service else { return }

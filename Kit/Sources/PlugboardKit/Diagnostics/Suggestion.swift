@@ -32,7 +32,7 @@ public struct Suggestion: Sendable, Hashable, CustomStringConvertible {
   /// the same name declared in another module: a contract a plugin
   /// declared itself instead of importing it from the shared package, so
   /// registering either copy again would not help. Nil otherwise.
-  static func declaredTwiceAction(for key: ServiceKey, among suggestions: [Suggestion]) -> String? {
+  public static func declaredTwiceAction(for key: ServiceKey, among suggestions: [Suggestion]) -> String? {
     guard let wantedModule = key.service.moduleName else { return nil }
     let wantedName = key.service.name.dropFirst(wantedModule.count + 1)
     for suggestion in suggestions where suggestion.reason == .similarName {

@@ -34,6 +34,11 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
   /// a synchronous `register(_:on: MainActor.self)`, whose `isAsync` is
   /// `false` (a synchronous resolve serves it, on the main actor only).
   public internal(set) var isolation: String?
+  /// Whether the factory is isolated to the main actor, async or not.
+  public var isIsolatedToMainActor: Bool { isolation == MainActorIsolation.name }
+  /// Whether an `onDispose` hook is set: it runs when the instance's scope
+  /// ends or is reset, which a `.transient` or `.graph` instance never is.
+  public internal(set) var hasDisposeHook = false
 
   /// The same information for a registration whose factory is `async`.
   func asAsync(isolation: String?) -> RegistrationInfo {

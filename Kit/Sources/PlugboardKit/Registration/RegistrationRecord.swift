@@ -237,12 +237,16 @@ class RegistrationRecord: @unchecked Sendable {
   final var sharedInstance: UnsafeMutableRawPointer? { shared.load(ordering: .acquiring) }
 
   var info: RegistrationInfo {
-    let (dependencies, details) = readingMetadata { ($0.dependencies, $0.details) }
-    return RegistrationInfo(
+    let (dependencies, details, disposes) = readingMetadata {
+      ($0.dependencies, $0.details, $0.dispose != nil)
+    }
+    var info = RegistrationInfo(
       key: key, scope: scope, site: site, dependencies: dependencies,
       optionalDependencies: details.optionalDependencies, profiles: details.profiles,
       deferredDependencies: details.deferredDependencies, forwardsTo: details.forwardsTo,
       customScope: isCustomScoped ? details.customScope?.name : nil, exclusion: details.exclusion)
+    info.hasDisposeHook = disposes
+    return info
   }
 
   /// Runs `body` on the metadata, under the record's lock, to change it:
