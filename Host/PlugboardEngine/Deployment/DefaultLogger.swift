@@ -1,4 +1,4 @@
-@_spi(Host) import PlugboardKit
+import PlugboardKit
 
 /// The ``Logger`` plugboard registers in every deployment, before any
 /// plugin assembles: a ``StandardErrorLogger`` at the level the operator
@@ -10,12 +10,12 @@ enum DefaultLogger {
   /// Where the default is registered, which `list` and `explain` show.
   static let registrationFile = #fileID
 
-  /// Registers the default logger in `container`, attributed to no plugin,
-  /// at the level `settings` choose for `manifest`.
-  static func register(into container: Container, settings: HostSettings, manifest: Manifest) {
+  /// Registers the default logger in the container `attribution` holds,
+  /// attributed to no plugin, at the level `settings` choose for `manifest`.
+  static func register(into attribution: AssemblyAttribution, settings: HostSettings, manifest: Manifest) {
     let level = settings.logLevel(for: manifest)
-    container.assembling(plugin: nil) {
-      container.register((any Logger).self) { _ -> any Logger in
+    attribution.assembling(plugin: nil) {
+      attribution.container.register((any Logger).self) { _ -> any Logger in
         // To plugboard's own copy of standard error, which plugin code that
         // points descriptor 2 elsewhere does not silence.
         JournalStream.isStandardError

@@ -54,7 +54,10 @@ package struct Deployment {
     _ manifest: Manifest, profile: ActiveProfile?, loader: PluginLoader, settings: HostSettings,
     enforcingRequirements: Bool = true, configuration: ConfigurationResolver = ConfigurationResolver()
   ) -> Deployment {
-    let container = Container()
+    // The host keeps the right to say which plugin each registration
+    // belongs to; plugins are handed only the container.
+    let attribution = AssemblyAttribution()
+    let container = attribution.container
     // Before anything registers, so the registry never holds a snapshot
     // built for another profile.
     container.activeProfile = profile?.name
@@ -62,7 +65,7 @@ package struct Deployment {
     // the scopes plugins make inherit it.
     if let limit = manifest.hookTimeout { container.disposeTimeout = limit }
     // First, so that a plugin's own Logger replaces it.
-    DefaultLogger.register(into: container, settings: settings, manifest: manifest)
+    DefaultLogger.register(into: attribution, settings: settings, manifest: manifest)
     var profileProblems: [DeploymentProblem] = []
     let loaded = loader.loadAll(manifest, profile: profile?.name)
     let configured = DeploymentConfigurator.configure(
@@ -70,7 +73,7 @@ package struct Deployment {
       hidingProcessHoldingSecrets: settings.hidesProcessHoldingSecrets)
     let order = AssemblyOrder(configured.outcomes, enforcingRequirements: enforcingRequirements)
     let outcomes = DeploymentAssembler.assemble(
-      configured.outcomes, order: order, into: container, progress: loader.progress
+      configured.outcomes, order: order, into: attribution, progress: loader.progress
     ) {
       container, outcomes in
       let failed = outcomes.compactMap { outcome -> String? in

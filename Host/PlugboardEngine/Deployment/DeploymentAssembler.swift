@@ -1,4 +1,4 @@
-@_spi(Host) import PlugboardKit
+import PlugboardKit
 
 /// Runs the loaded plugins' assemblies against one container, turning an
 /// assembly that throws into its plugin's failure (stage "assemble").
@@ -16,10 +16,11 @@ enum DeploymentAssembler {
   /// are marked as failed without assembling. Each stage is announced to
   /// `progress` before it starts.
   static func assemble(
-    _ outcomes: [PluginOutcome], order: AssemblyOrder? = nil, into container: Container,
+    _ outcomes: [PluginOutcome], order: AssemblyOrder? = nil, into attribution: AssemblyAttribution,
     progress: ChildSession,
     configure: (Container, _ outcomes: [PluginOutcome]) -> Void = { _, _ in }
   ) -> [PluginOutcome] {
+    let container = attribution.container
     var result = outcomes
     let order = order ?? AssemblyOrder(outcomes)
     for (index, problem) in order.refusals { result[index] = .failed(outcomes[index].entry, problem) }
@@ -30,7 +31,7 @@ enum DeploymentAssembler {
       }
       for index in order.indices {
         guard case .loaded(let plugin) = result[index] else { continue }
-        if let problem = run(stage, of: plugin, in: container, progress: progress) {
+        if let problem = run(stage, of: plugin, in: attribution, progress: progress) {
           result[index] = .failed(plugin.entry, problem)
           if plugin.entry.optional { container.removeRegistrations(attributedTo: plugin.name) }
         }
@@ -40,11 +41,13 @@ enum DeploymentAssembler {
   }
 
   private static func run(
-    _ stage: AssemblyError.Stage, of plugin: LoadedPlugin, in container: Container, progress: ChildSession
+    _ stage: AssemblyError.Stage, of plugin: LoadedPlugin, in attribution: AssemblyAttribution,
+    progress: ChildSession
   ) -> DeploymentProblem? {
+    let container = attribution.container
     progress.stage(stage == .assemble ? .assemble : .loadedHook, plugin.name, file: plugin.file)
-    let refusedBefore = container.refusedAttributions.count
-    let problem = container.assembling(plugin: plugin.name) { () -> DeploymentProblem? in
+    let refusedBefore = attribution.refused.count
+    let problem = attribution.assembling(plugin: plugin.name) { () -> DeploymentProblem? in
       for assembly in plugin.bundle.assemblies {
         do {
           switch stage {
@@ -64,7 +67,7 @@ enum DeploymentAssembler {
     // Registering in another plugin's name would put its registrations
     // under rules the operator wrote for that plugin (`"Timing.*"`): the
     // plugin fails as one whose assembly threw.
-    if let refused = container.refusedAttributions.dropFirst(refusedBefore).first {
+    if let refused = attribution.refused.dropFirst(refusedBefore).first {
       return DeploymentProblem.plugin(
         plugin.name, file: plugin.file, stage: .assemble, ImpersonationRefusal(refused).message)
     }

@@ -1,4 +1,4 @@
-@_spi(Host) import PlugboardKit
+import PlugboardKit
 
 /// What a plugin that tried to register in another plugin's name is told:
 /// attribution is plugboard's, so its registrations stayed its own and the

@@ -1,4 +1,4 @@
-@_spi(Host) import PlugboardKit
+import PlugboardKit
 import Synchronization
 
 /// `plugboard run` once the `Application` is resolved: start the services

@@ -1,4 +1,4 @@
-@_spi(Host) import PlugboardKit
+import PlugboardKit
 import Synchronization
 
 /// Starts a deployment's services that have start or stop hooks, in

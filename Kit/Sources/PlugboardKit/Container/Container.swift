@@ -74,8 +74,8 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
     /// The plugin being assembled (``attributing(to:_:)``), as a
     /// ``RecordSite`` stores it.
     var plugin = RecordSite.noPlugin
-    /// Whether the host decides attribution here (``assembling(plugin:_:)``
-    /// was called): from then on ``attributing(to:_:)`` cannot change it.
+    /// Whether an ``AssemblyAttribution`` made this container and so
+    /// decides attribution: ``attributing(to:_:)`` cannot change it.
     var attributionIsHosts = false
     /// The calls of ``attributing(to:_:)`` that named another plugin once
     /// the host decided attribution, in order.
@@ -266,13 +266,13 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   /// container.attributing(to: "Auth") { AuthAssembly().assemble(container: container) }
   /// ```
   ///
-  /// Attribution is the host's: in a container the host assembles (see
-  /// ``assembling(plugin:_:)``) a plugin cannot register in another
-  /// plugin's name, nor in no plugin's. There a call naming any plugin but
-  /// the one being assembled still runs `body`, but its registrations stay
+  /// Attribution is the host's: in a container made by an
+  /// ``AssemblyAttribution`` a plugin cannot register in another plugin's
+  /// name, nor in no plugin's. There a call naming any plugin but the one
+  /// being assembled still runs `body`, but its registrations stay
   /// attributed to the plugin being assembled, and the call is recorded in
-  /// ``refusedAttributions``, which the host reports as that plugin's
-  /// failure. Naming the plugin being assembled changes nothing.
+  /// ``AssemblyAttribution/refused``, which the host reports as that
+  /// plugin's failure. Naming the plugin being assembled changes nothing.
   @discardableResult
   public func attributing<Result>(to plugin: String?, _ body: () throws -> Result) rethrows
     -> Result

@@ -10,16 +10,30 @@ import Synchronization
 /// task), decides the outcome. A hook still running then is cancelled and
 /// left behind: waiting for a hook that ignores cancellation would make
 /// the limit meaningless.
-@_spi(Host) public enum HookDeadline {
+///
+/// ```swift
+/// switch await HookDeadline.run(limit: .seconds(5), { try await pool.drain() }) {
+/// case .finished: break
+/// case .failed(let error): logger.error("drain failed: \(error)")
+/// case .timedOut, .interrupted: logger.warning("drain left running")
+/// }
+/// ```
+public enum HookDeadline {
+  /// How a hook's run ended.
   public enum Outcome: Sendable {
+    /// The hook returned within the limit.
     case finished
+    /// The hook threw within the limit.
     case failed(any Error)
+    /// The limit came first; the hook was cancelled and left behind.
     case timedOut
     /// The caller's task was cancelled first (only when `interruptible`).
     case interrupted
   }
 
+  /// Runs `hook` until it ends or `limit` passes, whichever is first.
   /// - Parameters:
+  ///   - limit: how long the hook may run.
   ///   - interruptible: whether cancelling the calling task ends the wait
   ///     (`.interrupted`): the host's stop on a signal. A scope's end is
   ///     not: it runs every hook even when its task is cancelled.

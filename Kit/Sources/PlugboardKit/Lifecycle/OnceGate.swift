@@ -5,7 +5,16 @@ import Synchronization
 /// waiter's clean-up (cancelling the tasks that lost the race). What
 /// ``HookDeadline`` races a hook against its limit with, and the host's
 /// application session its ending against a signal.
-@_spi(Host) public final class OnceGate<Value: Sendable>: Sendable {
+///
+/// ```swift
+/// let gate = OnceGate<String>()
+/// let first = await withCheckedContinuation { continuation in
+///   gate.wait(continuation)
+///   Task { gate.settle("work") }
+///   Task { gate.settle("signal") }
+/// }
+/// ```
+public final class OnceGate<Value: Sendable>: Sendable {
   private enum State {
     case open
     case waiting(CheckedContinuation<Value, Never>, cleanup: @Sendable () -> Void)
@@ -15,8 +24,11 @@ import Synchronization
 
   private let state = Mutex(State.open)
 
+  /// A gate nothing has settled or waited on yet.
   public init() {}
 
+  /// Resumes `continuation` with the first settled value (at once, when
+  /// one came already), after running `cleanup`. Call it once per gate.
   public func wait(
     _ continuation: CheckedContinuation<Value, Never>, cleanup: @escaping @Sendable () -> Void = {}
   ) {
@@ -34,6 +46,8 @@ import Synchronization
     }
   }
 
+  /// Offers `value`: the first offer is the one the waiter gets; later
+  /// ones are dropped.
   public func settle(_ value: Value) {
     let waiter: (CheckedContinuation<Value, Never>, @Sendable () -> Void)? = state.withLock { state in
       switch state {
