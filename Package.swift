@@ -6,6 +6,10 @@ import PackageDescription
 // every product that uses it, giving the host and each plugin their own copy
 // of every type. See DEVELOPERS.md.
 let kit: Target.Dependency = .product(name: "PlugboardKit", package: "Kit")
+/// The analysis of a container's graph (`check()`, `validate()`, findings),
+/// a product of its own beside the core: the host and tests link it,
+/// plugins need not.
+let analysis: Target.Dependency = .product(name: "PlugboardAnalysis", package: "Analysis")
 /// The spellings other containers use, a product of its own beside the core.
 let compat: Target.Dependency = .product(name: "PlugboardCompat", package: "Compat")
 
@@ -137,6 +141,7 @@ let package = Package(
     + resolvingPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) },
   dependencies: [
     .package(path: "Kit"),
+    .package(path: "Analysis"),
     .package(path: "Compat"),
     .package(path: "Plugins/Contracts"),
   ],
@@ -146,7 +151,8 @@ let package = Package(
     .target(
       name: "PlugboardEngine",
       dependencies: [
-        kit, "PlugboardSupervision", "PlugboardDigest", "PlugboardSignatures", "PlugboardLoaderModel",
+        kit, analysis, "PlugboardSupervision", "PlugboardDigest", "PlugboardSignatures",
+        "PlugboardLoaderModel",
       ],
       path: "Host/PlugboardEngine", swiftSettings: hostSettings),
     // SHA-256 and SHA-512, optimized in every build: a pinned or signed
@@ -164,7 +170,7 @@ let package = Package(
     .target(
       name: "PlugboardCLI",
       dependencies: [
-        "PlugboardEngine", kit, "PlugboardSupervision", "PlugboardDigest", "PlugboardSignatures",
+        "PlugboardEngine", kit, analysis, "PlugboardSupervision", "PlugboardDigest", "PlugboardSignatures",
       ],
       path: "Host/PlugboardCLI", swiftSettings: hostSettings),
     // C: fork, pidfd_open and the signal handlers of the supervisor, which
@@ -214,13 +220,13 @@ let package = Package(
     .target(name: "PlugboardTestSupport", path: "Tests/PlugboardTestSupport"),
     .testTarget(
       name: "PlugboardKitTests",
-      dependencies: [kit, compat, stamping, "PlugboardBenchSupport", "PlugboardTestSupport"],
+      dependencies: [kit, analysis, compat, stamping, "PlugboardBenchSupport", "PlugboardTestSupport"],
       path: "Tests/PlugboardKitTests"),
     .testTarget(
       name: "PlugboardHostTests",
       dependencies: [
-        "PlugboardCLI", "PlugboardEngine", "PlugboardDigest", "PlugboardSignatures", kit, compat, contracts,
-        stamping, "PlugboardTestSupport",
+        "PlugboardCLI", "PlugboardEngine", "PlugboardDigest", "PlugboardSignatures", kit, analysis, compat,
+        contracts, stamping, "PlugboardTestSupport",
       ],
       path: "Tests/PlugboardHostTests"),
     .target(

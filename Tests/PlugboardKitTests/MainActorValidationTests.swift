@@ -1,3 +1,4 @@
+import PlugboardAnalysis
 import Testing
 
 @testable import PlugboardKit

@@ -1,3 +1,4 @@
+import PlugboardAnalysis
 import PlugboardKit
 
 /// The in-process check: `validate_generated_200`, what

@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardAnalysis
 import PlugboardEngine
 import PlugboardKit
 

@@ -1,5 +1,6 @@
+import PlugboardAnalysis
 import PlugboardEngine
-@_spi(Host) import PlugboardKit
+import PlugboardKit
 
 /// `plugboard explain TYPE [--name NAME] [--profile NAME]`: how TYPE would
 /// be resolved in this deployment, in the active profile (chosen as for

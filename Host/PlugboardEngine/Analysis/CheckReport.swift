@@ -1,3 +1,4 @@
+import PlugboardAnalysis
 import PlugboardKit
 
 /// The result of `plugboard check`: what was checked and every finding.

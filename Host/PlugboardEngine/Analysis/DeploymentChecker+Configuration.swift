@@ -1,4 +1,5 @@
-@_spi(Host) import PlugboardKit
+import PlugboardAnalysis
+import PlugboardKit
 
 /// Configuration findings: for every plugin of the manifest, its settings
 /// in the profile checked, against what it declares (learned from the

@@ -1,4 +1,5 @@
-@_spi(Host) import PlugboardKit
+import PlugboardAnalysis
+import PlugboardKit
 
 extension DeploymentChecker {
   /// A warning per contribution an extension point lacks in this profile:

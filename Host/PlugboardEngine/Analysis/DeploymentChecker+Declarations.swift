@@ -1,4 +1,5 @@
-@_spi(Host) import PlugboardKit
+import PlugboardAnalysis
+import PlugboardKit
 
 extension DeploymentChecker {
   /// Plugins that failed to load, and profile choices that failed.

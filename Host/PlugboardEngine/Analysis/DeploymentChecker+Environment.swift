@@ -1,4 +1,5 @@
-@_spi(Host) import PlugboardKit
+import PlugboardAnalysis
+import PlugboardKit
 
 extension DeploymentChecker {
   /// The dynamic loader's search path, which a plugin's dependencies are

@@ -1,4 +1,5 @@
-@_spi(Host) import PlugboardKit
+import PlugboardAnalysis
+import PlugboardKit
 
 /// The findings about missing dependencies that need the deployment:
 /// its plugins, their outcomes and probes.

@@ -1,4 +1,5 @@
-@_spi(Host) import PlugboardKit
+import PlugboardAnalysis
+import PlugboardKit
 
 extension DeploymentChecker {
   /// A warning per optional plugin that failed, with what depends on it:

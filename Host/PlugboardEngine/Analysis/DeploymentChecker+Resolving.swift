@@ -1,4 +1,5 @@
-@_spi(Host) import PlugboardKit
+import PlugboardAnalysis
+import PlugboardKit
 
 /// `check --resolve`: the findings only running the factories can make.
 extension DeploymentChecker {

@@ -1,4 +1,5 @@
-@_spi(Host) import PlugboardKit
+import PlugboardAnalysis
+import PlugboardKit
 
 extension DeploymentChecker {
   /// Plugins that ship a library beside them but use another plugin's

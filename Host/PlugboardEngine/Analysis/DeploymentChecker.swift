@@ -1,5 +1,6 @@
 import Foundation
-@_spi(Host) import PlugboardKit
+import PlugboardAnalysis
+import PlugboardKit
 
 /// `plugboard check`'s analysis: a function of a deployment that was
 /// brought up (its container, what became of each plugin, its manifest)

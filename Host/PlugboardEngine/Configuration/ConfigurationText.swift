@@ -1,4 +1,5 @@
-@_spi(Host) import PlugboardKit
+import PlugboardAnalysis
+import PlugboardKit
 
 /// Sentences about configuration shared by bring-up's failures, `check`'s
 /// findings and listings. None of them ever contains a secret's value.

@@ -1,4 +1,5 @@
-@_spi(Host) import PlugboardKit
+import PlugboardAnalysis
+import PlugboardKit
 
 /// `plugboard explain`'s answer: how a request for a type (and name) would
 /// be resolved in a deployment — the registration chosen, its dependency

@@ -1,3 +1,4 @@
+import PlugboardAnalysis
 import PlugboardKit
 
 /// `plugboard explain`'s answer as data (`explain --json`, format version

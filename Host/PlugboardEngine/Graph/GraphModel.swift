@@ -1,4 +1,5 @@
-@_spi(Host) import PlugboardKit
+import PlugboardAnalysis
+import PlugboardKit
 
 /// The dependency graph as `plugboard graph` draws it: a node per
 /// registration, grouped by plugin; a node per dependency nothing serves;

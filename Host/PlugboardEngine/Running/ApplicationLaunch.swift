@@ -1,3 +1,4 @@
+import PlugboardAnalysis
 import PlugboardKit
 
 /// What `run` does once a deployment is up, in one place for

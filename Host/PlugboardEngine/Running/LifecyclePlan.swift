@@ -1,3 +1,4 @@
+import PlugboardAnalysis
 import PlugboardKit
 
 /// The services with start or stop hooks, in the order they start: a

@@ -1,3 +1,5 @@
+import PlugboardAnalysis
+
 /// Why a deployment's application did not run, or failed: the refusals of
 /// ``ApplicationLaunch`` and the application's own failure, as values that
 /// render to the text `plugboard run` prints.

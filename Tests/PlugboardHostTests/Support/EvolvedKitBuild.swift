@@ -129,10 +129,6 @@ enum EvolvedKitBuild {
         "    switch reason {\n    case .outOfRange(let detail):\n      return \"setting '\\(setting)'\\(from): \\(detail)\"\n"
           + "    case .missing:\n"
       ),
-      (
-        "Validation/GraphAnalysis+Configuration.swift", "      case .missing, .notDeclared:\n",
-        "      case .missing, .notDeclared, .outOfRange:\n"
-      ),
       // A changed inlinable body: `resolve` calls a function added beside
       // the one it called, which stays for the plugins that inlined the
       // earlier body (Kit/ABI.md, rule 2).
@@ -335,14 +331,22 @@ enum EvolvedKitBuild {
       "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors", "-package-name", "plugboard",
     ]
     // In dependency order; the digest and signatures optimized, as
-    // Package.swift builds them.
-    let modules = ["PlugboardDigest", "PlugboardSignatures", "PlugboardEngine", "PlugboardCLI"]
+    // Package.swift builds them. The analysis is the checkout's, unchanged:
+    // a host release links it in, and it reads the evolved Kit's
+    // inspection API.
+    let modules = [
+      "PlugboardAnalysis", "PlugboardDigest", "PlugboardSignatures", "PlugboardEngine", "PlugboardCLI",
+    ]
     for module in modules {
+      let sources =
+        module == "PlugboardAnalysis"
+        ? BuildProducts.packageRoot + "/Analysis/Sources/PlugboardAnalysis" : host + "/" + module
       try compile.swift(
-        settings + (["PlugboardDigest", "PlugboardSignatures"].contains(module) ? ["-O"] : []) + [
-          "-parse-as-library", "-module-name", module, "-emit-module", "-emit-module-path",
-          folder + "/modules/\(module).swiftmodule", "-c", "-o", folder + "/objects/\(module).o",
-        ] + (try compile.swiftFiles(in: host + "/" + module)))
+        settings + (["PlugboardDigest", "PlugboardSignatures"].contains(module) ? ["-O"] : [])
+          + (module == "PlugboardAnalysis" ? ["-enable-upcoming-feature", "ExistentialAny"] : []) + [
+            "-parse-as-library", "-module-name", module, "-emit-module", "-emit-module-path",
+            folder + "/modules/\(module).swiftmodule", "-c", "-o", folder + "/objects/\(module).o",
+          ] + (try compile.swiftFiles(in: sources)))
     }
     try compile.swift(
       settings + ["-module-name", "PlugboardHost", "-o", folder + "/bin/plugboard-host"]

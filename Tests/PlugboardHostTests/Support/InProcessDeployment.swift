@@ -1,3 +1,4 @@
+import PlugboardAnalysis
 import PlugboardKit
 
 @testable import PlugboardEngine

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension GraphAnalysis {
   /// An error per declared extension point whose available contributions
   /// do not match its cardinality in this profile

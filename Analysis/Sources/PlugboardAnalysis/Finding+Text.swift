@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension Finding {
   /// The finding as `plugboard check` prints it: `error: …` (or
   /// `warning: …`), then what went wrong, the chain, did you mean, and

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension Container {
   /// Resolves every registration of this container it safely can, and
   /// reports each one that fails, with the chain the failure took, as
@@ -35,15 +37,12 @@ extension Container {
   /// registration before it is resolved: the host records it where a
   /// supervising process can read it, so that a factory that crashes or
   /// hangs the process is reported with its plugin and registration.
-  @_spi(Host) public func checkByResolving(
+  public func checkByResolving(
     profile: String?, willResolve: (ServiceKey, RegistrationSite) -> Void
   ) async -> ValidationReport {
     let profile = profile ?? activeProfile
     let probes = ResolutionProbes()
-    for record in registry(asIf: profile).records
-    where record.key.arguments.isEmpty && !record.key.isContribution {
-      record.announce(to: probes, in: self)
-    }
+    announceRegistrations(asIf: profile, to: probes)
     var findings: [Finding] = []
     for probe in probes.all {
       willResolve(probe.key, probe.site)
@@ -101,8 +100,10 @@ private final class ResolutionProbes: Behavior, @unchecked Sendable {
     _ container: Container, didRegisterType type: Type.Type,
     toService entry: ServiceEntry<Service>, withName name: String?
   ) {
+    // Nothing here can choose a registration's runtime arguments.
+    guard entry.key.arguments.isEmpty else { return }
     all.append(
-      Probe(key: entry.record.key, site: entry.record.site) { resolver in
+      Probe(key: entry.key, site: entry.site) { resolver in
         _ = try await resolver.asyncResolver.resolve(Service.self, name: name)
       })
   }

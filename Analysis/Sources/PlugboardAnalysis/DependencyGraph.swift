@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// A container's registrations as a graph, built without running a single
 /// factory: each registration that serves its key is a node, and its
 /// declared dependencies are its edges. ``Container/check(profile:requireApplication:configurations:)`` and
@@ -129,7 +131,7 @@ public struct DependencyGraph {
   /// the container does not, as they do when it resolves.
   init(
     container: Container, registrations: [RegistrationInfo], failedPlugins: Set<String>,
-    placingLast: (RegistrationSite) -> Bool, ancestors: [RegistrySnapshot] = []
+    placingLast: (RegistrationSite) -> Bool, ancestors: [RegistrationInventory] = []
   ) {
     let withdrawn = container.withdrawnRegistrations
     self.init(
@@ -142,7 +144,7 @@ public struct DependencyGraph {
   /// already holds them: a container makes the list afresh at each call.
   private init(
     container: Container, all registrations: [RegistrationInfo], failedPlugins: Set<String>,
-    placingLast: (RegistrationSite) -> Bool, ancestors: [RegistrySnapshot] = []
+    placingLast: (RegistrationSite) -> Bool, ancestors: [RegistrationInventory] = []
   ) {
     var nodes = Self.nodes(of: registrations, failedPlugins: failedPlugins, placingLast: placingLast)
     var byKey: [ServiceKey: Int] = [:]
@@ -231,7 +233,7 @@ public struct DependencyGraph {
   /// The ancestors' registrations made nodes, each once, as dependencies
   /// reach them.
   private struct InheritedNodes {
-    let ancestors: [RegistrySnapshot]
+    let ancestors: [RegistrationInventory]
     /// Each ancestor's serving registrations by key, and the names its
     /// profile chose, made on first use: a graph asks each ancestor about
     /// many keys.
@@ -239,7 +241,7 @@ public struct DependencyGraph {
     /// The node made for a key at a level.
     private var made: [Int: [ServiceKey: Int]] = [:]
 
-    init(ancestors: [RegistrySnapshot]) {
+    init(ancestors: [RegistrationInventory]) {
       self.ancestors = ancestors
       tables = Array(repeating: nil, count: ancestors.count)
     }
@@ -267,9 +269,9 @@ public struct DependencyGraph {
     {
       let snapshot = ancestors[position]
       var byKey: [ServiceKey: RegistrationInfo] = [:]
-      for record in snapshot.records { byKey[record.key] = record.info }
+      for info in snapshot.serving { byKey[info.key] = info }
       var names: [ObjectIdentifier: String] = [:]
-      for (id, selection) in snapshot.selections { names[id] = selection.name }
+      for selection in snapshot.selections { names[selection.service.id] = selection.name }
       tables[position] = (byKey, names)
       return (byKey, names)
     }

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension GraphAnalysis {
   /// Every required dependency nothing available serves, each reported
   /// once, with the shortest chain from the `Application` when the
@@ -97,13 +99,14 @@ extension GraphAnalysis {
     case .provider: kind = "a deferred dependency (\(async)Provider)"
     case .afterInit: kind = "a dependency resolved after construction (initCompleted)"
     case nil: kind = "a dependency"
+    @unknown default: kind = "a deferred dependency (\(edge.deferral.map { "\($0)" } ?? "?"))"
     }
     return "\(kind) declared at \(requester.site)"
   }
 
   /// Registrations of `key`'s type that the active profile leaves out.
   public func inactiveNotes(for key: ServiceKey) -> [String] {
-    registries[0].inactive.map(\.info).filter { $0.key.service == key.service }.compactMap { info in
+    registries[0].inactive.filter { $0.key.service == key.service }.compactMap { info in
       guard let profiles = info.profiles else { return nil }
       let active = profile.map { "the active profile is '\($0)'" } ?? "no profile is active"
       return "\(info.key.shortDescription) is registered only for profile \(profiles) "

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension DependencyGraph {
   /// The available contribution nodes of each extension point, by its
   /// contract's identity, in the order `resolveAll` makes them (declared

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// One thing a check of the dependency graph found, as a value: how
 /// serious it is, what it is, and everything its report says.
 ///
@@ -126,7 +128,7 @@ public struct Finding: Sendable, Equatable, Encodable {
   public let missingKey: ServiceKey?
 
   /// A finding, for `plugboard check`'s own findings about a deployment.
-  @_spi(Host) public init(
+  public init(
     _ severity: Severity, _ kind: Kind, title: String, explanation: [String],
     chainTitle: String = "Chain", chain: [ChainStep] = [], suggestions: [String] = [], action: String,
     missingKey: ServiceKey? = nil

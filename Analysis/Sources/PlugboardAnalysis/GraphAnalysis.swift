@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// The analysis of a container's dependency graph that `plugboard check`
 /// and ``Container/check(profile:requireApplication:configurations:)`` share: missing dependencies with their
 /// chains, cycles, captive dependencies, duplicate and undeclared
@@ -8,14 +10,14 @@
 /// What a deployment knows beyond the container (which plugin failed and
 /// why, what a plugin left out would provide, where a plugin sits in the
 /// manifest) comes in through ``ValidationHooks``.
-@_spi(Host) public struct GraphAnalysis {
+public struct GraphAnalysis {
   public let graph: DependencyGraph
   let container: Container
   /// The profile the registrations are taken in, as the texts name it.
   public let profile: String?
   /// The container's registrations then its ancestors', in ``profile``:
   /// where suggestions come from.
-  let registries: [RegistrySnapshot]
+  let registries: [RegistrationInventory]
   /// Registrations made for the plugins rather than by them (plugboard's
   /// default Logger): numbered last, and replacing one is no duplicate.
   let isDefault: (RegistrationSite) -> Bool
@@ -35,15 +37,10 @@
     self.container = container
     self.isDefault = isDefault
     self.profile = profile
-    var registries = [container.registry(asIf: profile)]
-    var next = container.parent
-    while let ancestor = next {
-      registries.append(ancestor.registry(asIf: profile))
-      next = ancestor.parent
-    }
+    let registries = container.inventories(asIf: profile)
     self.registries = registries
     graph = DependencyGraph(
-      container: container, registrations: registries[0].records.map(\.info), failedPlugins: failedPlugins,
+      container: container, registrations: registries[0].serving, failedPlugins: failedPlugins,
       placingLast: isDefault, ancestors: Array(registries.dropFirst()))
   }
 

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension GraphAnalysis {
   /// Shorter-lived registrations a `.container` one keeps, as .NET's
   /// ValidateScopes and Simple Injector's lifestyle mismatch find them,

@@ -1,7 +1,9 @@
+import PlugboardKit
+
 /// What `plugboard check` knows about a deployment beyond its container,
 /// for the findings ``GraphAnalysis`` makes: a check in process has no
 /// plugins to name, so it uses the defaults.
-@_spi(Host) public struct ValidationHooks {
+public struct ValidationHooks {
   /// The finding for a required dependency nothing available serves, when
   /// the deployment explains it better than "nothing registers it" (its
   /// provider's plugin failed or is not loaded, its module is loaded

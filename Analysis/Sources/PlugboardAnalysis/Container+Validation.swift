@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension Container {
   /// Checks this container's dependency graph without resolving anything
   /// or running a factory: the analysis `plugboard check` runs on a

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// What ``Container/check(profile:requireApplication:configurations:)`` found in a container's dependency
 /// graph: every finding, errors first, each as `plugboard check` words it.
 ///

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension GraphAnalysis {
   /// Registrations whose factories declare nothing: the check cannot see
   /// what they resolve, so it says so rather than pass them silently.

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension GraphAnalysis {
   /// Configuration findings for one plugin's settings: a value of the
   /// wrong type for its declaration, and (when `reportsMissing`) a
@@ -32,6 +34,9 @@ extension GraphAnalysis {
             "Give '\(problem.setting)' \(expected.phrase) at \(problem.source.map(\.description) ?? "?").")
       case .missing, .notDeclared:
         return nil
+      @unknown default:
+        // A reason a later Kit adds is reported where Kit reports it.
+        return nil
       }
     }
   }
@@ -62,7 +67,7 @@ extension GraphAnalysis {
 extension SettingDeclaration {
   /// `baseURL (String, default "https://…")`, `apiToken (String, optional, secret)`:
   /// how a finding lists a declared setting, a secret's default hidden.
-  @_spi(Host) public var listing: String {
+  public var listing: String {
     var traits = [type.swiftName]
     if let value = defaultValue {
       traits.append("default \(value.shown(secret: secret))")

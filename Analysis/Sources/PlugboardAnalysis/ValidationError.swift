@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// Thrown by ``Container/validate(profile:requireApplication:configurations:)`` and
 /// ``Assembler/validate(profile:requireApplication:configurations:)`` when the dependency graph has errors:
 /// every finding, each as `plugboard check` words it, so a failing unit

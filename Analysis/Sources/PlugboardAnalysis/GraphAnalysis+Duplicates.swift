@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension GraphAnalysis {
   /// Keys registered twice: which registration wins (the later one, and
   /// plugins register in manifest order) and which is never used.

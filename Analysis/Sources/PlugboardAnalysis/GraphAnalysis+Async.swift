@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension GraphAnalysis {
   /// Synchronous registrations that declare a dependency (`dependsOn`, an
   /// `autoregister` parameter, a `Lazy` or `Provider`) on an async one:

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension GraphAnalysis {
   /// Synchronous registrations isolated to no actor that declare a
   /// dependency (`dependsOn`, a `Lazy` or `Provider`, an `initCompleted`
@@ -16,7 +18,7 @@ extension GraphAnalysis {
   /// resolve hops).
   public func nonisolatedDependenciesOnMainActor() -> [Finding] {
     let isIsolated = { (info: RegistrationInfo) in
-      !info.isAsync && info.isolation == MainActorIsolation.name
+      !info.isAsync && info.isIsolatedToMainActor
     }
     return synchronousEdges(from: { !$0.isAsync && $0.isolation == nil }, to: isIsolated).map {
       dependent, edge, isolated in
@@ -26,6 +28,7 @@ extension GraphAnalysis {
         case .lazy: "Lazy"
         case .provider: "Provider"
         case .afterInit, nil: nil
+        @unknown default: nil
         }
       let use =
         wrapper.map {

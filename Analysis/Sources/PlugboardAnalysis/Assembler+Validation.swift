@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension Assembler {
   /// Checks the assembled container's dependency graph: see
   /// ``Container/check(profile:requireApplication:configurations:)``.

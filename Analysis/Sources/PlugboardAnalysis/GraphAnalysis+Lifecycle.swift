@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension GraphAnalysis {
   /// Start and stop hooks on registrations that cannot carry them: the
   /// instance a `.transient`, `.graph`, `.weak` or custom-scoped
@@ -36,11 +38,9 @@ extension GraphAnalysis {
   /// belongs to whoever resolved it, so no scope's end or reset hands it
   /// to its `onDispose`, and what the hook would close stays open.
   public func disposeHooksThatNeverRun() -> [Finding] {
-    registries[0].records.compactMap { record -> Finding? in
-      guard record.scope == .transient || record.scope == .graph, !record.isCustomScoped,
-        record.readingMetadata({ $0.dispose != nil })
+    registries[0].serving.compactMap { info -> Finding? in
+      guard info.scope == .transient || info.scope == .graph, info.customScope == nil, info.hasDisposeHook
       else { return nil }
-      let info = record.info
       let name = info.key.shortDescription
       return Finding(
         .warning, .lifecycleHookScope,

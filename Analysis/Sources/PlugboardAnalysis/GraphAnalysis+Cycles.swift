@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension GraphAnalysis {
   /// Every cycle of declared dependencies, with the plugin and site that
   /// declared each of its edges.

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// Finds cycles of declared dependencies by depth-first search from the
 /// entry point, then from every other registration: each edge back to a
 /// registration still on the search path closes a cycle.
@@ -7,7 +9,7 @@
 /// provider exists, the factory resolves it and the cycle is real. Deferred
 /// edges (`Lazy`, `Provider`, `initCompleted`) do not: they are resolved
 /// after the instance exists, which is how a cycle is broken.
-@_spi(Host) public enum CycleFinder {
+public enum CycleFinder {
   public struct Cycle: Equatable, Sendable {
     /// The registrations around the cycle, in dependency order; the last
     /// one depends on the first.

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// How a suggested fix writes a registration's key in Swift, as
 /// ``PlugboardKit/TypeIdentity/metatypeSpelling`` writes the type:
 /// `(any SecureStore).self, name: "Mock"`.

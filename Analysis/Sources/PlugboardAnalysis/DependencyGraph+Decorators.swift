@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension DependencyGraph {
   /// The available decorator nodes of each decorated registration (its
   /// type and name, without arguments), in the order they apply.

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 extension GraphAnalysis {
   /// Decorators whose target nothing registers in the profile checked:
   /// they never run, and the likely cause is a name or a type that differs
@@ -40,7 +42,7 @@ extension GraphAnalysis {
   /// Whether an ancestor container serves `target` in the profile checked.
   private func registeredInAParent(_ target: ServiceKey) -> Bool {
     registries.dropFirst().contains { registry in
-      registry.records.contains { $0.key.service == target.service && $0.key.name == target.name }
+      registry.serving.contains { $0.key.service == target.service && $0.key.name == target.name }
     }
   }
 

@@ -1,3 +1,5 @@
+import PlugboardKit
+
 /// One link of a finding's chain: a service, and the registration serving
 /// it (plugin and site), or a marker saying why the link fails.
 ///
@@ -24,17 +26,17 @@ public struct ChainStep: Sendable, Equatable, Encodable {
   public let marker: String?
 
   /// A link served by `info`.
-  @_spi(Host) public init(_ info: RegistrationInfo, marker: String? = nil) {
+  public init(_ info: RegistrationInfo, marker: String? = nil) {
     self.init(key: info.key, site: info.site, scope: info.scope, marker: marker)
   }
 
   /// `link`, as a finding reports it.
-  @_spi(Host) public init(_ link: ChainLink, marker: String? = nil) {
+  public init(_ link: ChainLink, marker: String? = nil) {
     self.init(key: link.key, site: link.site, scope: link.scope, marker: marker)
   }
 
   /// A link for `key`, served by the registration at `site` if any.
-  @_spi(Host) public init(key: ServiceKey, site: RegistrationSite?, scope: ObjectScope?, marker: String?) {
+  public init(key: ServiceKey, site: RegistrationSite?, scope: ObjectScope?, marker: String?) {
     service = key.service.name
     display = key.shortDescription
     name = key.name
