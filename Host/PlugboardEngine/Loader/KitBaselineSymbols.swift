@@ -82,8 +82,10 @@ enum KitBaselineSymbols {
     $s12PlugboardKit10ServiceKeyV9hashValueSivp
     $s12PlugboardKit10ServiceKeyV_4name4roleACypXp_SSSgAC4RoleVtcfc
     $s12PlugboardKit10SuggestionV
+    $s12PlugboardKit10SuggestionV10candidates3for2inSayACGAA10ServiceKeyV_SayAA21RegistrationInventoryVGtFZ
     $s12PlugboardKit10SuggestionV11descriptionSSvg
     $s12PlugboardKit10SuggestionV11descriptionSSvp
+    $s12PlugboardKit10SuggestionV19declaredTwiceAction3for5amongSSSgAA10ServiceKeyV_SayACGtFZ
     $s12PlugboardKit10SuggestionV2eeoiySbAC_ACtFZ
     $s12PlugboardKit10SuggestionV3keyAA10ServiceKeyVvg
     $s12PlugboardKit10SuggestionV3keyAA10ServiceKeyVvp
@@ -133,15 +135,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit11CustomScopeC7storageAC7StorageOvg
     $s12PlugboardKit11CustomScopeC7storageAC7StorageOvp
     $s12PlugboardKit11CustomScopeC_7storageACSS_AC7StorageOtcfc
-    $s12PlugboardKit11CycleFinderO
-    $s12PlugboardKit11CycleFinderO0C0V
-    $s12PlugboardKit11CycleFinderO0C0V2eeoiySbAE_AEtFZ
-    $s12PlugboardKit11CycleFinderO0C0V7membersSaySiGvg
-    $s12PlugboardKit11CycleFinderO0C0V7membersSaySiGvp
-    $s12PlugboardKit11CycleFinderO0C0V8approachSaySiGvg
-    $s12PlugboardKit11CycleFinderO0C0V8approachSaySiGvp
-    $s12PlugboardKit11CycleFinderO5edges2ofShySaySiGGSayAC0C0VG_tFZ
-    $s12PlugboardKit11CycleFinderO6cycles2inSayAC0C0VGAA15DependencyGraphV_tFZ
     $s12PlugboardKit11ObjectScopeO
     $s12PlugboardKit11ObjectScopeO11descriptionSSvg
     $s12PlugboardKit11ObjectScopeO11descriptionSSvp
@@ -382,30 +375,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit13DecoratorInfoV8sequenceSivp
     $s12PlugboardKit13DecoratorInfoV9hashValueSivg
     $s12PlugboardKit13DecoratorInfoV9hashValueSivp
-    $s12PlugboardKit13GraphAnalysisV
-    $s12PlugboardKit13GraphAnalysisV11suggestions3forSayAA10SuggestionVGAA10ServiceKeyV_tF
-    $s12PlugboardKit13GraphAnalysisV13inactiveNotes3forSaySSGAA10ServiceKeyV_tF
-    $s12PlugboardKit13GraphAnalysisV18missingApplicationySayAA7FindingVGAA15ValidationHooksVF
-    $s12PlugboardKit13GraphAnalysisV19captiveDependenciesSayAA7FindingVGyF
-    $s12PlugboardKit13GraphAnalysisV19lifecycleHookScopesSayAA7FindingVGyF
-    $s12PlugboardKit13GraphAnalysisV19missingDependenciesySayAA7FindingVGAA15ValidationHooksVF
-    $s12PlugboardKit13GraphAnalysisV21configurationFindings_8problems14reportsMissing_SayAA7FindingVGAA19PluginConfigurationV_SayAA0L5ErrorVGSgSbAA15ValidationHooksVtF
-    $s12PlugboardKit13GraphAnalysisV22duplicateRegistrationsySayAA7FindingVGAA15ValidationHooksVF
-    $s12PlugboardKit13GraphAnalysisV22undeclaredDependenciesSayAA7FindingVGyF
-    $s12PlugboardKit13GraphAnalysisV23decoratorsWithoutTargetSayAA7FindingVGyF
-    $s12PlugboardKit13GraphAnalysisV24disposeHooksThatNeverRunSayAA7FindingVGyF
-    $s12PlugboardKit13GraphAnalysisV27extensionPointCardinalitiesySayAA7FindingVGAA15ValidationHooksVF
-    $s12PlugboardKit13GraphAnalysisV30synchronousDependenciesOnAsyncSayAA7FindingVGyF
-    $s12PlugboardKit13GraphAnalysisV34nonisolatedDependenciesOnMainActorSayAA7FindingVGyF
-    $s12PlugboardKit13GraphAnalysisV41asyncDecoratorsOfSynchronousRegistrationsSayAA7FindingVGyF
-    $s12PlugboardKit13GraphAnalysisV5graphAA010DependencyC0Vvg
-    $s12PlugboardKit13GraphAnalysisV5graphAA010DependencyC0Vvp
-    $s12PlugboardKit13GraphAnalysisV6cyclesSayAA7FindingVGyF
-    $s12PlugboardKit13GraphAnalysisV7profileSSSgvg
-    $s12PlugboardKit13GraphAnalysisV7profileSSSgvp
-    $s12PlugboardKit13GraphAnalysisV8findings_18requireApplication14configurationsSayAA7FindingVGAA15ValidationHooksV_SbSayAA19PluginConfigurationVGtF
-    $s12PlugboardKit13GraphAnalysisV8relation2of9requesterSSAA010DependencyC0V4EdgeV_AA16RegistrationInfoVtFZ
-    $s12PlugboardKit13GraphAnalysisV9container7profile13failedPlugins9isDefaultAcA9ContainerC_SSSgShySSGSbAA16RegistrationSiteVctcfc
     $s12PlugboardKit13TypedInstanceO
     $s12PlugboardKit14ArgumentRecordC
     $s12PlugboardKit14ArgumentRecordC12asyncFactoryAA07AwaitedcF0CSgvp
@@ -450,59 +419,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit15DeclaredSettingP
     $s12PlugboardKit15DeclaredSettingP11declarationAA0D11DeclarationVvg
     $s12PlugboardKit15DeclaredSettingP11declarationAA0D11DeclarationVvp
-    $s12PlugboardKit15DependencyGraphV
-    $s12PlugboardKit15DependencyGraphV10servingKey3forAA07ServiceF0VAG_tF
-    $s12PlugboardKit15DependencyGraphV12contributors2of2inSDySOSaySiGGSayAC4NodeVG_AA9ContainerCtFZ
-    $s12PlugboardKit15DependencyGraphV14applicationKeyAA07ServiceF0VvgZ
-    $s12PlugboardKit15DependencyGraphV14applicationKeyAA07ServiceF0VvpZ
-    $s12PlugboardKit15DependencyGraphV19unavailableProvider2ofSiSgAA10ServiceKeyV_tF
-    $s12PlugboardKit15DependencyGraphV4EdgeV
-    $s12PlugboardKit15DependencyGraphV4EdgeV10isCapturedSbvg
-    $s12PlugboardKit15DependencyGraphV4EdgeV10isCapturedSbvp
-    $s12PlugboardKit15DependencyGraphV4EdgeV10isDeferredSbvg
-    $s12PlugboardKit15DependencyGraphV4EdgeV10isDeferredSbvp
-    $s12PlugboardKit15DependencyGraphV4EdgeV10isOptionalSbvg
-    $s12PlugboardKit15DependencyGraphV4EdgeV10isOptionalSbvp
-    $s12PlugboardKit15DependencyGraphV4EdgeV2eeoiySbAE_AEtFZ
-    $s12PlugboardKit15DependencyGraphV4EdgeV2toSiSgvg
-    $s12PlugboardKit15DependencyGraphV4EdgeV2toSiSgvp
-    $s12PlugboardKit15DependencyGraphV4EdgeV3keyAA10ServiceKeyVvg
-    $s12PlugboardKit15DependencyGraphV4EdgeV3keyAA10ServiceKeyVvp
-    $s12PlugboardKit15DependencyGraphV4EdgeV4fromSivg
-    $s12PlugboardKit15DependencyGraphV4EdgeV4fromSivp
-    $s12PlugboardKit15DependencyGraphV4EdgeV4hash4intoys6HasherVz_tF
-    $s12PlugboardKit15DependencyGraphV4EdgeV8deferralAA08DeferredC0V4KindOSgvg
-    $s12PlugboardKit15DependencyGraphV4EdgeV8deferralAA08DeferredC0V4KindOSgvp
-    $s12PlugboardKit15DependencyGraphV4EdgeV9hashValueSivg
-    $s12PlugboardKit15DependencyGraphV4EdgeV9hashValueSivp
-    $s12PlugboardKit15DependencyGraphV4EdgeV9isAwaitedSbvg
-    $s12PlugboardKit15DependencyGraphV4EdgeV9isAwaitedSbvp
-    $s12PlugboardKit15DependencyGraphV4NodeV
-    $s12PlugboardKit15DependencyGraphV4NodeV11isAvailableSbvg
-    $s12PlugboardKit15DependencyGraphV4NodeV11isAvailableSbvp
-    $s12PlugboardKit15DependencyGraphV4NodeV13ancestorLevelSivM
-    $s12PlugboardKit15DependencyGraphV4NodeV13ancestorLevelSivg
-    $s12PlugboardKit15DependencyGraphV4NodeV13ancestorLevelSivp
-    $s12PlugboardKit15DependencyGraphV4NodeV13ancestorLevelSivs
-    $s12PlugboardKit15DependencyGraphV4NodeV20declaresDependenciesSbvg
-    $s12PlugboardKit15DependencyGraphV4NodeV20declaresDependenciesSbvp
-    $s12PlugboardKit15DependencyGraphV4NodeV3keyAA10ServiceKeyVvg
-    $s12PlugboardKit15DependencyGraphV4NodeV3keyAA10ServiceKeyVvp
-    $s12PlugboardKit15DependencyGraphV4NodeV4infoAA16RegistrationInfoVvg
-    $s12PlugboardKit15DependencyGraphV4NodeV4infoAA16RegistrationInfoVvp
-    $s12PlugboardKit15DependencyGraphV4NodeV5indexSivg
-    $s12PlugboardKit15DependencyGraphV4NodeV5indexSivp
-    $s12PlugboardKit15DependencyGraphV4NodeV6pluginSSSgvg
-    $s12PlugboardKit15DependencyGraphV4NodeV6pluginSSSgvp
-    $s12PlugboardKit15DependencyGraphV4NodeV8ancestrySSSgvg
-    $s12PlugboardKit15DependencyGraphV4NodeV8ancestrySSSgvp
-    $s12PlugboardKit15DependencyGraphV4rootSiSgvg
-    $s12PlugboardKit15DependencyGraphV4rootSiSgvp
-    $s12PlugboardKit15DependencyGraphV5edges4fromSayAC4EdgeVGSi_tF
-    $s12PlugboardKit15DependencyGraphV5nodesSayAC4NodeVGvg
-    $s12PlugboardKit15DependencyGraphV5nodesSayAC4NodeVGvp
-    $s12PlugboardKit15DependencyGraphV8provider2ofSiSgAA10ServiceKeyV_tF
-    $s12PlugboardKit15DependencyGraphV9container13failedPlugins11placingLastAcA9ContainerC_ShySSGSbAA16RegistrationSiteVXEtcfc
     $s12PlugboardKit15DisposalFailureV
     $s12PlugboardKit15DisposalFailureV11descriptionSSvg
     $s12PlugboardKit15DisposalFailureV11descriptionSSvp
@@ -598,58 +514,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit15SemanticVersionV9hashValueSivg
     $s12PlugboardKit15SemanticVersionV9hashValueSivp
     $s12PlugboardKit15SemanticVersionVyACSi_S2itcfc
-    $s12PlugboardKit15ValidationErrorV
-    $s12PlugboardKit15ValidationErrorV11descriptionSSvg
-    $s12PlugboardKit15ValidationErrorV11descriptionSSvp
-    $s12PlugboardKit15ValidationErrorV6errorsSayAA7FindingVGvg
-    $s12PlugboardKit15ValidationErrorV6errorsSayAA7FindingVGvp
-    $s12PlugboardKit15ValidationErrorV6reportAA0C6ReportVvg
-    $s12PlugboardKit15ValidationErrorV6reportAA0C6ReportVvp
-    $s12PlugboardKit15ValidationHooksV
-    $s12PlugboardKit15ValidationHooksV12missingNotesSaySSGycvM
-    $s12PlugboardKit15ValidationHooksV12missingNotesSaySSGycvg
-    $s12PlugboardKit15ValidationHooksV12missingNotesSaySSGycvp
-    $s12PlugboardKit15ValidationHooksV12missingNotesSaySSGycvs
-    $s12PlugboardKit15ValidationHooksV13SettingLookupV
-    $s12PlugboardKit15ValidationHooksV13SettingLookupV6actionSSvM
-    $s12PlugboardKit15ValidationHooksV13SettingLookupV6actionSSvg
-    $s12PlugboardKit15ValidationHooksV13SettingLookupV6actionSSvp
-    $s12PlugboardKit15ValidationHooksV13SettingLookupV6actionSSvs
-    $s12PlugboardKit15ValidationHooksV13SettingLookupV6places6actionAESaySSG_SStcfc
-    $s12PlugboardKit15ValidationHooksV13SettingLookupV6placesSaySSGvM
-    $s12PlugboardKit15ValidationHooksV13SettingLookupV6placesSaySSGvg
-    $s12PlugboardKit15ValidationHooksV13SettingLookupV6placesSaySSGvp
-    $s12PlugboardKit15ValidationHooksV13SettingLookupV6placesSaySSGvs
-    $s12PlugboardKit15ValidationHooksV13settingLookupyAC07SettingF0VSS_S2SSgtcvM
-    $s12PlugboardKit15ValidationHooksV13settingLookupyAC07SettingF0VSS_S2SSgtcvg
-    $s12PlugboardKit15ValidationHooksV13settingLookupyAC07SettingF0VSS_S2SSgtcvp
-    $s12PlugboardKit15ValidationHooksV13settingLookupyAC07SettingF0VSS_S2SSgtcvs
-    $s12PlugboardKit15ValidationHooksV14exclusionRulesSSvM
-    $s12PlugboardKit15ValidationHooksV14exclusionRulesSSvg
-    $s12PlugboardKit15ValidationHooksV14exclusionRulesSSvp
-    $s12PlugboardKit15ValidationHooksV14exclusionRulesSSvs
-    $s12PlugboardKit15ValidationHooksV15exclusionSourceSSvM
-    $s12PlugboardKit15ValidationHooksV15exclusionSourceSSvg
-    $s12PlugboardKit15ValidationHooksV15exclusionSourceSSvp
-    $s12PlugboardKit15ValidationHooksV15exclusionSourceSSvs
-    $s12PlugboardKit15ValidationHooksV15inProcessLookup6plugin7setting7profileAC07SettingG0VSS_S2SSgtFZ
-    $s12PlugboardKit15ValidationHooksV18providersElsewhereySaySSGAA10ServiceKeyVcvM
-    $s12PlugboardKit15ValidationHooksV18providersElsewhereySaySSGAA10ServiceKeyVcvg
-    $s12PlugboardKit15ValidationHooksV18providersElsewhereySaySSGAA10ServiceKeyVcvp
-    $s12PlugboardKit15ValidationHooksV18providersElsewhereySaySSGAA10ServiceKeyVcvs
-    $s12PlugboardKit15ValidationHooksV5shownyS2ScvM
-    $s12PlugboardKit15ValidationHooksV5shownyS2Scvg
-    $s12PlugboardKit15ValidationHooksV5shownyS2Scvp
-    $s12PlugboardKit15ValidationHooksV5shownyS2Scvs
-    $s12PlugboardKit15ValidationHooksV8positionS2ScSgvM
-    $s12PlugboardKit15ValidationHooksV8positionS2ScSgvg
-    $s12PlugboardKit15ValidationHooksV8positionS2ScSgvp
-    $s12PlugboardKit15ValidationHooksV8positionS2ScSgvs
-    $s12PlugboardKit15ValidationHooksV8unserved12missingNotes8position15exclusionSource0I5Rules18providersElsewhere13settingLookup5shownAcA7FindingVSgAA15DependencyGraphV4EdgeV_SayAA9ChainStepVGSaySSGSayAA10SuggestionVGtc_AVycS2ScSgS2SAvA10ServiceKeyVcAC07SettingO0VSS_S2SSgtcS2Sctcfc
-    $s12PlugboardKit15ValidationHooksV8unservedyAA7FindingVSgAA15DependencyGraphV4EdgeV_SayAA9ChainStepVGSaySSGSayAA10SuggestionVGtcvM
-    $s12PlugboardKit15ValidationHooksV8unservedyAA7FindingVSgAA15DependencyGraphV4EdgeV_SayAA9ChainStepVGSaySSGSayAA10SuggestionVGtcvg
-    $s12PlugboardKit15ValidationHooksV8unservedyAA7FindingVSgAA15DependencyGraphV4EdgeV_SayAA9ChainStepVGSaySSGSayAA10SuggestionVGtcvp
-    $s12PlugboardKit15ValidationHooksV8unservedyAA7FindingVSgAA15DependencyGraphV4EdgeV_SayAA9ChainStepVGSaySSGSayAA10SuggestionVGtcvs
     $s12PlugboardKit16CompositeStorageC
     $s12PlugboardKit16CompositeStorageC11setInstance_7inGraphyypSg_AA0H10IdentifierCtF
     $s12PlugboardKit16CompositeStorageC24graphResolutionCompletedyyF
@@ -721,10 +585,14 @@ enum KitBaselineSymbols {
     $s12PlugboardKit16RegistrationInfoV11hookSubjectyS2SF
     $s12PlugboardKit16RegistrationInfoV12dependenciesSayAA10ServiceKeyVGSgvg
     $s12PlugboardKit16RegistrationInfoV12dependenciesSayAA10ServiceKeyVGSgvp
+    $s12PlugboardKit16RegistrationInfoV14hasDisposeHookSbvg
+    $s12PlugboardKit16RegistrationInfoV14hasDisposeHookSbvp
     $s12PlugboardKit16RegistrationInfoV20deferredDependenciesSayAA18DeferredDependencyVGvg
     $s12PlugboardKit16RegistrationInfoV20deferredDependenciesSayAA18DeferredDependencyVGvp
     $s12PlugboardKit16RegistrationInfoV20optionalDependenciesSayAA10ServiceKeyVGvg
     $s12PlugboardKit16RegistrationInfoV20optionalDependenciesSayAA10ServiceKeyVGvp
+    $s12PlugboardKit16RegistrationInfoV21isIsolatedToMainActorSbvg
+    $s12PlugboardKit16RegistrationInfoV21isIsolatedToMainActorSbvp
     $s12PlugboardKit16RegistrationInfoV3keyAA10ServiceKeyVvg
     $s12PlugboardKit16RegistrationInfoV3keyAA10ServiceKeyVvp
     $s12PlugboardKit16RegistrationInfoV4siteAA0C4SiteVvg
@@ -772,21 +640,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit16TransientStorageC8instanceypSgvp
     $s12PlugboardKit16TransientStorageC8instanceypSgvs
     $s12PlugboardKit16TransientStorageCACycfc
-    $s12PlugboardKit16ValidationReportV
-    $s12PlugboardKit16ValidationReportV11descriptionSSvg
-    $s12PlugboardKit16ValidationReportV11descriptionSSvp
-    $s12PlugboardKit16ValidationReportV5linesSaySSGvg
-    $s12PlugboardKit16ValidationReportV5linesSaySSGvp
-    $s12PlugboardKit16ValidationReportV6errorsSayAA7FindingVGvg
-    $s12PlugboardKit16ValidationReportV6errorsSayAA7FindingVGvp
-    $s12PlugboardKit16ValidationReportV7isValidSbvg
-    $s12PlugboardKit16ValidationReportV7isValidSbvp
-    $s12PlugboardKit16ValidationReportV7profileSSSgvg
-    $s12PlugboardKit16ValidationReportV7profileSSSgvp
-    $s12PlugboardKit16ValidationReportV8findingsSayAA7FindingVGvg
-    $s12PlugboardKit16ValidationReportV8findingsSayAA7FindingVGvp
-    $s12PlugboardKit16ValidationReportV8warningsSayAA7FindingVGvg
-    $s12PlugboardKit16ValidationReportV8warningsSayAA7FindingVGvp
     $s12PlugboardKit17ArgumentSignatureV
     $s12PlugboardKit17ArgumentSignatureV3mixyS2u_ypXptFZ
     $s12PlugboardKit17ArgumentSignatureV5valueSuvM
@@ -970,12 +823,17 @@ enum KitBaselineSymbols {
     $s12PlugboardKit18SettingDeclarationV6encode2toys7Encoder_p_tKF
     $s12PlugboardKit18SettingDeclarationV6secretSbvg
     $s12PlugboardKit18SettingDeclarationV6secretSbvp
-    $s12PlugboardKit18SettingDeclarationV7listingSSvg
-    $s12PlugboardKit18SettingDeclarationV7listingSSvp
     $s12PlugboardKit18SettingDeclarationV7summarySSvg
     $s12PlugboardKit18SettingDeclarationV7summarySSvp
     $s12PlugboardKit18SettingDeclarationV8requiredSbvg
     $s12PlugboardKit18SettingDeclarationV8requiredSbvp
+    $s12PlugboardKit19AssemblyAttributionC
+    $s12PlugboardKit19AssemblyAttributionC10assembling6plugin_xSSSg_xyKXEtKlF
+    $s12PlugboardKit19AssemblyAttributionC6parent18defaultObjectScope12maximumDepthAcA9ContainerCSg_AA0gH0OSitcfc
+    $s12PlugboardKit19AssemblyAttributionC7refusedSayAA07RefusedD0VGvg
+    $s12PlugboardKit19AssemblyAttributionC7refusedSayAA07RefusedD0VGvp
+    $s12PlugboardKit19AssemblyAttributionC9containerAA9ContainerCvg
+    $s12PlugboardKit19AssemblyAttributionC9containerAA9ContainerCvp
     $s12PlugboardKit19ConfigurationSourceO
     $s12PlugboardKit19ConfigurationSourceO11descriptionSSvg
     $s12PlugboardKit19ConfigurationSourceO11descriptionSSvp
@@ -1027,6 +885,17 @@ enum KitBaselineSymbols {
     $s12PlugboardKit21DuplicateRegistrationV6winnerAA0D4SiteVvp
     $s12PlugboardKit21DuplicateRegistrationV8replacedAA0D4SiteVvg
     $s12PlugboardKit21DuplicateRegistrationV8replacedAA0D4SiteVvp
+    $s12PlugboardKit21RegistrationInventoryV
+    $s12PlugboardKit21RegistrationInventoryV10duplicatesSayAA09DuplicateC0VGvg
+    $s12PlugboardKit21RegistrationInventoryV10duplicatesSayAA09DuplicateC0VGvp
+    $s12PlugboardKit21RegistrationInventoryV10selectionsSayAA16ServiceSelectionVGvg
+    $s12PlugboardKit21RegistrationInventoryV10selectionsSayAA16ServiceSelectionVGvp
+    $s12PlugboardKit21RegistrationInventoryV7profileSSSgvg
+    $s12PlugboardKit21RegistrationInventoryV7profileSSSgvp
+    $s12PlugboardKit21RegistrationInventoryV7servingSayAA0C4InfoVGvg
+    $s12PlugboardKit21RegistrationInventoryV7servingSayAA0C4InfoVGvp
+    $s12PlugboardKit21RegistrationInventoryV8inactiveSayAA0C4InfoVGvg
+    $s12PlugboardKit21RegistrationInventoryV8inactiveSayAA0C4InfoVGvp
     $s12PlugboardKit22AwaitedArgumentFactoryC
     $s12PlugboardKit23SettingValueConvertibleP
     $s12PlugboardKit23SettingValueConvertibleP07settingD0AA0cD0OSgvg
@@ -1074,70 +943,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit6LoggerPAAE6noticeyySSyXKF
     $s12PlugboardKit6LoggerPAAE7warningyySSyXKF
     $s12PlugboardKit6LoggerPAAE9isEnabledySbAA8LogLevelOF
-    $s12PlugboardKit7FindingV
-    $s12PlugboardKit7FindingV10chainTitleSSvg
-    $s12PlugboardKit7FindingV10chainTitleSSvp
-    $s12PlugboardKit7FindingV10missingKeyAA07ServiceE0VSgvg
-    $s12PlugboardKit7FindingV10missingKeyAA07ServiceE0VSgvp
-    $s12PlugboardKit7FindingV11explanationSaySSGvg
-    $s12PlugboardKit7FindingV11explanationSaySSGvp
-    $s12PlugboardKit7FindingV11suggestionsSaySSGvg
-    $s12PlugboardKit7FindingV11suggestionsSaySSGvp
-    $s12PlugboardKit7FindingV2eeoiySbAC_ACtFZ
-    $s12PlugboardKit7FindingV4KindO
-    $s12PlugboardKit7FindingV4KindO11loadFailureyA2EmF
-    $s12PlugboardKit7FindingV4KindO11settingFileyA2EmF
-    $s12PlugboardKit7FindingV4KindO11settingTypeyA2EmF
-    $s12PlugboardKit7FindingV4KindO11unknownTypeyA2EmF
-    $s12PlugboardKit7FindingV4KindO12probeFailureyA2EmF
-    $s12PlugboardKit7FindingV4KindO13ambiguousTypeyA2EmF
-    $s12PlugboardKit7FindingV4KindO14failedProvideryA2EmF
-    $s12PlugboardKit7FindingV4KindO14libraryPathSetyA2EmF
-    $s12PlugboardKit7FindingV4KindO14missingSettingyA2EmF
-    $s12PlugboardKit7FindingV4KindO14unknownSettingyA2EmF
-    $s12PlugboardKit7FindingV4KindO16disabledProvideryA2EmF
-    $s12PlugboardKit7FindingV4KindO16duplicatedModuleyA2EmF
-    $s12PlugboardKit7FindingV4KindO16resolutionFailedyA2EmF
-    $s12PlugboardKit7FindingV4KindO17captiveDependencyyA2EmF
-    $s12PlugboardKit7FindingV4KindO17loaderVariableSetyA2EmF
-    $s12PlugboardKit7FindingV4KindO17missingDependencyyA2EmF
-    $s12PlugboardKit7FindingV4KindO18lifecycleHookScopeyA2EmF
-    $s12PlugboardKit7FindingV4KindO18missingApplicationyA2EmF
-    $s12PlugboardKit7FindingV4KindO19contributionMissingyA2EmF
-    $s12PlugboardKit7FindingV4KindO20optionalPluginFailedyA2EmF
-    $s12PlugboardKit7FindingV4KindO21duplicateRegistrationyA2EmF
-    $s12PlugboardKit7FindingV4KindO21sharedLibraryConflictyA2EmF
-    $s12PlugboardKit7FindingV4KindO22decoratorWithoutTargetyA2EmF
-    $s12PlugboardKit7FindingV4KindO22undeclaredDependenciesyA2EmF
-    $s12PlugboardKit7FindingV4KindO22unknownSettingVariableyA2EmF
-    $s12PlugboardKit7FindingV4KindO25extensionPointCardinalityyA2EmF
-    $s12PlugboardKit7FindingV4KindO28synchronousDependencyOnAsyncyA2EmF
-    $s12PlugboardKit7FindingV4KindO32nonisolatedDependencyOnMainActoryA2EmF
-    $s12PlugboardKit7FindingV4KindO39asyncDecoratorOfSynchronousRegistrationyA2EmF
-    $s12PlugboardKit7FindingV4KindO5cycleyA2EmF
-    $s12PlugboardKit7FindingV4KindO8rawValueAESgSS_tcfc
-    $s12PlugboardKit7FindingV4KindO8rawValueSSvg
-    $s12PlugboardKit7FindingV4KindO8rawValueSSvp
-    $s12PlugboardKit7FindingV4kindAC4KindOvg
-    $s12PlugboardKit7FindingV4kindAC4KindOvp
-    $s12PlugboardKit7FindingV5chainSayAA9ChainStepVGvg
-    $s12PlugboardKit7FindingV5chainSayAA9ChainStepVGvp
-    $s12PlugboardKit7FindingV5linesSaySSGvg
-    $s12PlugboardKit7FindingV5linesSaySSGvp
-    $s12PlugboardKit7FindingV5titleSSvg
-    $s12PlugboardKit7FindingV5titleSSvp
-    $s12PlugboardKit7FindingV6actionSSvg
-    $s12PlugboardKit7FindingV6actionSSvp
-    $s12PlugboardKit7FindingV6encode2toys7Encoder_p_tKF
-    $s12PlugboardKit7FindingV8SeverityO
-    $s12PlugboardKit7FindingV8SeverityO5erroryA2EmF
-    $s12PlugboardKit7FindingV8SeverityO7warningyA2EmF
-    $s12PlugboardKit7FindingV8SeverityO8rawValueAESgSS_tcfc
-    $s12PlugboardKit7FindingV8SeverityO8rawValueSSvg
-    $s12PlugboardKit7FindingV8SeverityO8rawValueSSvp
-    $s12PlugboardKit7FindingV8severityAC8SeverityOvg
-    $s12PlugboardKit7FindingV8severityAC8SeverityOvp
-    $s12PlugboardKit7FindingV__5title11explanation10chainTitle0F011suggestions6action10missingKeyA2C8SeverityO_AC4KindOSSSaySSGSSSayAA9ChainStepVGAOSSAA07ServiceK0VSgtcfc
     $s12PlugboardKit7SettingV
     $s12PlugboardKit7SettingV11declarationAA0C11DeclarationVvg
     $s12PlugboardKit7SettingV11declarationAA0C11DeclarationVvp
@@ -1210,10 +1015,8 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9AssemblerC06parentC018defaultObjectScope9behaviorsA2CSg_AA0fG0OSgSayAA8Behavior_pGtcfc
     $s12PlugboardKit9AssemblerC5apply10assembliesySayAA8Assembly_pG_tKF
     $s12PlugboardKit9AssemblerC5apply8assemblyyAA8Assembly_p_tKF
-    $s12PlugboardKit9AssemblerC5check7profile18requireApplication14configurationsAA16ValidationReportVSSSg_SbSayAA19PluginConfigurationVGtF
     $s12PlugboardKit9AssemblerC8resolverAA9ContainerCvg
     $s12PlugboardKit9AssemblerC8resolverAA9ContainerCvp
-    $s12PlugboardKit9AssemblerC8validate7profile18requireApplication14configurationsySSSg_SbSayAA19PluginConfigurationVGtAA15ValidationErrorVYKF
     $s12PlugboardKit9AssemblerC9containerAA9ContainerCvg
     $s12PlugboardKit9AssemblerC9containerAA9ContainerCvp
     $s12PlugboardKit9AssemblerC_18defaultObjectScope9behaviorsACSayAA8Assembly_pG_AA0eF0OSayAA8Behavior_pGtKcfc
@@ -1236,32 +1039,7 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ChainLinkV5scopeAA11ObjectScopeOSgvp
     $s12PlugboardKit9ChainLinkV9hashValueSivg
     $s12PlugboardKit9ChainLinkV9hashValueSivp
-    $s12PlugboardKit9ChainStepV
-    $s12PlugboardKit9ChainStepV2eeoiySbAC_ACtFZ
-    $s12PlugboardKit9ChainStepV3key4site5scope6markerAcA10ServiceKeyV_AA16RegistrationSiteVSgAA11ObjectScopeOSgSSSgtcfc
-    $s12PlugboardKit9ChainStepV4fileSSSgvg
-    $s12PlugboardKit9ChainStepV4fileSSSgvp
-    $s12PlugboardKit9ChainStepV4lineSiSgvg
-    $s12PlugboardKit9ChainStepV4lineSiSgvp
-    $s12PlugboardKit9ChainStepV4nameSSSgvg
-    $s12PlugboardKit9ChainStepV4nameSSSgvp
-    $s12PlugboardKit9ChainStepV4textSSvg
-    $s12PlugboardKit9ChainStepV4textSSvp
-    $s12PlugboardKit9ChainStepV5scopeSSSgvg
-    $s12PlugboardKit9ChainStepV5scopeSSSgvp
-    $s12PlugboardKit9ChainStepV6encode2toys7Encoder_p_tKF
-    $s12PlugboardKit9ChainStepV6markerSSSgvg
-    $s12PlugboardKit9ChainStepV6markerSSSgvp
-    $s12PlugboardKit9ChainStepV6pluginSSSgvg
-    $s12PlugboardKit9ChainStepV6pluginSSSgvp
-    $s12PlugboardKit9ChainStepV7displaySSvg
-    $s12PlugboardKit9ChainStepV7displaySSvp
-    $s12PlugboardKit9ChainStepV7serviceSSvg
-    $s12PlugboardKit9ChainStepV7serviceSSvp
-    $s12PlugboardKit9ChainStepV_6markerAcA0C4LinkV_SSSgtcfc
-    $s12PlugboardKit9ChainStepV_6markerAcA16RegistrationInfoV_SSSgtcfc
     $s12PlugboardKit9ContainerC
-    $s12PlugboardKit9ContainerC10assembling6plugin_xSSSg_xyKXEtKlF
     $s12PlugboardKit9ContainerC10contribute_4name5order4file4line7factoryAA12ServiceEntryVyxGxm_SSSgSiSSSixAA13AsyncResolverVYaYbKYAYTctlF
     $s12PlugboardKit9ContainerC10contribute_4name5order4file4line7factoryAA12ServiceEntryVyxGxm_SSSgSiSSSixACYbKctlF
     $s12PlugboardKit9ContainerC10decorators2of4nameSayAA13DecoratorInfoVGAA12TypeIdentityV_SSSgtF
@@ -1273,6 +1051,7 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC11descriptionSSvg
     $s12PlugboardKit9ContainerC11descriptionSSvp
     $s12PlugboardKit9ContainerC11hasVariants_4nameSbypXp_SSSgtF
+    $s12PlugboardKit9ContainerC11inventories4asIfSayAA21RegistrationInventoryVGSSSg_tF
     $s12PlugboardKit9ContainerC11suggestions3forSayAA10SuggestionVGAA10ServiceKeyV_tF
     $s12PlugboardKit9ContainerC11synchronizeACyF
     $s12PlugboardKit9ContainerC12autoregister_4name4file4line11initializerAA12ServiceEntryVyxGxm_SSSgSSSixq_q_QpYbKctRv_r0_lF
@@ -1307,8 +1086,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC15hasRegistration_4nameSbypXp_SSSgtF
     $s12PlugboardKit9ContainerC15resolveAllNamedySDySSxGxmKlF
     $s12PlugboardKit9ContainerC15withObjectGraph_7closurexAA0F10IdentifierC_xACKXEtKlF
-    $s12PlugboardKit9ContainerC16checkByResolving7profile11willResolveAA16ValidationReportVSSSg_yAA10ServiceKeyV_AA16RegistrationSiteVtXEtYaF
-    $s12PlugboardKit9ContainerC16checkByResolving7profileAA16ValidationReportVSSSg_tYaF
     $s12PlugboardKit9ContainerC16readingPublished2in_xSgSpyAA0C7HotPathVG_xAA8RegistryCXEtlF
     $s12PlugboardKit9ContainerC16resetObjectScope_11serviceTypeyAA0eF0O_ypXptF
     $s12PlugboardKit9ContainerC16resetObjectScopeyyAA06CustomF0CF
@@ -1323,8 +1100,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC18hasAnyRegistration2of4nameSbypXp_SSSgtF
     $s12PlugboardKit9ContainerC19excludeContribution_6reasonSbAA10ServiceKeyV_SStF
     $s12PlugboardKit9ContainerC19forEachContribution_2in_yxm_AA0F5IndexC10TakingPartVySSSg_xtKXEtKlF
-    $s12PlugboardKit9ContainerC19refusedAttributionsSayAA18RefusedAttributionVGvg
-    $s12PlugboardKit9ContainerC19refusedAttributionsSayAA18RefusedAttributionVGvp
     $s12PlugboardKit9ContainerC19removeRegistrations12attributedToySS_tF
     $s12PlugboardKit9ContainerC19resolveIfRegistered_4name8argumentxSgxm_SSSgq_tKr0_lF
     $s12PlugboardKit9ContainerC19resolveIfRegistered_4name9arguments_xSgxm_SSSgq_q0_q0_QptKRv0_r1_lF
@@ -1333,6 +1108,7 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC20excludeContributionsyShyAA10ServiceKeyVGSDyAFSSGF
     $s12PlugboardKit9ContainerC20hasVariantsOrWrapped_4nameSbypXp_SSSgtF
     $s12PlugboardKit9ContainerC20registerPerArguments_4name4file4line7factoryAA12ServiceEntryVyxGxm_SSSgSSSixAC_q_q0_q0_QptYbKctRv0_SHR_s16SendableMetatypeR_SHR0_sAMR0_r1_lF
+    $s12PlugboardKit9ContainerC21announceRegistrations4asIf2toySSSg_AA8Behavior_ptF
     $s12PlugboardKit9ContainerC21inactiveRegistrationsSayAA16RegistrationInfoVGvg
     $s12PlugboardKit9ContainerC21inactiveRegistrationsSayAA16RegistrationInfoVGvp
     $s12PlugboardKit9ContainerC21makeInstanceInGeneral4fromxAA11PlainRecordCyxG_tKlF
@@ -1342,7 +1118,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC22withdrawnRegistrationsSayAA16RegistrationInfoVGvp
     $s12PlugboardKit9ContainerC23contributionsTakingPart3forAA17ContributionIndexC0eF0VSO_tF
     $s12PlugboardKit9ContainerC3add_4file4lineyAA18RegistrationRecordC_SSSitF
-    $s12PlugboardKit9ContainerC5check7profile18requireApplication14configurationsAA16ValidationReportVSSSg_SbSayAA19PluginConfigurationVGtF
     $s12PlugboardKit9ContainerC5leaveyyAA10DirectCallVF
     $s12PlugboardKit9ContainerC6inject4intoyyp_tKF
     $s12PlugboardKit9ContainerC6lookup_4name2ins9UnmanagedVyAA18RegistrationRecordCGSgSO_SSSgSpyAA0C7HotPathVGtF
@@ -1374,8 +1149,8 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC8register_4name4file4line7factoryAA12ServiceEntryVyxGxm_SSSgSSSixACYbKctlF
     $s12PlugboardKit9ContainerC8register_4name4file4line7factoryAA12ServiceEntryVyxGxm_SSSgSSSixAC_q_q0_q0_QptYbKctRv0_r1_lF
     $s12PlugboardKit9ContainerC8register_4name4file4line9injectingAA12ServiceEntryVyxGxm_SSSgSSSixyYbKctlF
-    $s12PlugboardKit9ContainerC8validate7profile18requireApplication14configurationsySSSg_SbSayAA19PluginConfigurationVGtAA15ValidationErrorVYKF
     $s12PlugboardKit9ContainerC9decorator2ofAA13DecoratorInfoVSgAA10ServiceKeyV_tF
+    $s12PlugboardKit9ContainerC9inventory4asIfAA21RegistrationInventoryVSSSg_tF
     $s12PlugboardKit9ContainerC9makeScope14disposeTimeoutAA07ServiceE0Cs8DurationVSg_tF
     $s12PlugboardKit9ContainerC9removeAllyyF
     $s12PlugboardKit9ContainerC9withScope14disposeTimeout9isolation_xs8DurationVSg_ScA_pSgYixAA07ServiceE0CYaKXEtYaKlF
