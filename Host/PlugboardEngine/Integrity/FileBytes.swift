@@ -77,11 +77,16 @@ final class FileBytes {
   /// Up to `count` bytes at `offset`; fewer at the end of the file.
   static func pread(_ fd: Int32, at offset: UInt64, count: Int) -> [UInt8] {
     guard offset <= UInt64(off_t.max) else { return [] }
-    var bytes = [UInt8](repeating: 0, count: count)
+    // `count` is often a limit far above what the file holds (a megabyte
+    // for a settings file of a few lines): the buffer grows as bytes
+    // arrive instead of being cleared whole first.
+    var bytes = [UInt8](repeating: 0, count: min(count, 1 << 16))
     var done = 0
     while done < count {
+      if done == bytes.count { bytes += [UInt8](repeating: 0, count: min(count - done, bytes.count)) }
+      let room = bytes.count - done
       let got = bytes.withUnsafeMutableBytes {
-        Glibc.pread(fd, $0.baseAddress.map { $0 + done }, count - done, off_t(offset) + off_t(done))
+        Glibc.pread(fd, $0.baseAddress.map { $0 + done }, room, off_t(offset) + off_t(done))
       }
       if got < 0 && errno == EINTR { continue }
       guard got > 0 else { break }
