@@ -114,9 +114,7 @@ package struct SSHSignature: Sendable, Equatable {
   /// caller with ``hashAlgorithm`` (a plugin is hashed as it is read).
   /// Throws `.wrongNamespace` or `.invalid` with the reason.
   package func verify(messageDigest: [UInt8], namespace expected: String) throws(SignatureError) {
-    guard namespace == expected else {
-      throw .wrongNamespace(found: Printable.text(Array(namespace.utf8)), expected: expected)
-    }
+    try checkNamespace(expected)
     var signed = SSHWireWriter()
     signed.raw(Self.magic)
     signed.string(Array(namespace.utf8))
@@ -127,6 +125,13 @@ package struct SSHSignature: Sendable, Equatable {
       try Ed25519.verify(signature: signature, of: signed.bytes, by: publicKey.key)
     } catch {
       throw .invalid(error)
+    }
+  }
+
+  /// Throws unless the signature was made in the namespace `expected`.
+  package func checkNamespace(_ expected: String) throws(SignatureError) {
+    guard namespace == expected else {
+      throw .wrongNamespace(found: Printable.text(Array(namespace.utf8)), expected: expected)
     }
   }
 

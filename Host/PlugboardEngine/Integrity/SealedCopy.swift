@@ -80,6 +80,17 @@ struct SealedCopy {
     let create = unsafeBitCast(symbol, to: MemfdCreate.self)
     let copy = create("plugboard-pinned", allowSealing | closeOnExec)
     guard copy >= 0 else { return .failure(SystemCallError("memfd_create")) }
+    if digests.isEmpty {
+      // Nothing to hash: the kernel copies from file to file, and the
+      // bytes never pass through this process.
+      switch copyInKernel(from: source, to: copy, name: name) {
+      case .success(true): return seal(copy, name: name, sha256: nil, sha512: nil)
+      case .success(false): break
+      case .failure(let failure):
+        Glibc.close(copy)
+        return .failure(failure)
+      }
+    }
     var hasher = digests.contains(.sha256) ? SHA256() : nil
     var long = digests.contains(.sha512) ? SHA512() : nil
     var copied = 0
@@ -99,13 +110,40 @@ struct SealedCopy {
       case .read(let failure), .body(let failure): return .failure(failure)
       }
     }
+    return seal(copy, name: name, sha256: hasher?.finalize(), sha512: long?.finalize())
+  }
+
+  /// The memory file `copy`, filled, sealed against any change.
+  private static func seal(_ copy: Int32, name: String, sha256: SHA256.Digest?, sha512: [UInt8]?) -> Result<
+    SealedCopy, SystemCallError
+  > {
     guard fcntl(copy, addSeals, allSeals) == 0 else {
       let failure = SystemCallError("seal the copy of \(name)")
       Glibc.close(copy)
       return .failure(failure)
     }
-    return .success(
-      SealedCopy(descriptor: copy, copiedSHA256: hasher?.finalize(), copiedSHA512: long?.finalize()))
+    return .success(SealedCopy(descriptor: copy, copiedSHA256: sha256, copiedSHA512: sha512))
+  }
+
+  /// Copies what `source` reads into `copy` with `sendfile`; false when
+  /// the kernel cannot (nothing copied yet: the caller copies by reading).
+  private static func copyInKernel(from source: Int32, to copy: Int32, name: String) -> Result<
+    Bool, SystemCallError
+  > {
+    var copied = 0
+    while true {
+      let sent = sendfile(copy, source, nil, 1 << 20)
+      if sent < 0 {
+        if errno == EINTR { continue }
+        if copied == 0 && (errno == EINVAL || errno == ENOSYS) { return .success(false) }
+        return .failure(SystemCallError("copy \(name) into memory"))
+      }
+      guard sent > 0 else { return .success(true) }
+      copied += sent
+      guard copied <= maximumSize else {
+        return .failure(SystemCallError("read \(name)", reason: "larger than \(maximumSize >> 20) MiB"))
+      }
+    }
   }
 
   /// The path through which the dynamic loader opens the copy.

@@ -28,6 +28,8 @@ extension PluginLoader {
     var claimed: [String: String] = [:]
     // One for the whole bring-up: it remembers the folders it judged.
     let vetting = PluginVetting(manifest: manifest)
+    // Whatever the loading found, the signatures it verified are kept.
+    defer { vetting.signatures.finish() }
     var outcomes = loadListed(manifest, profile: profile, vetting: vetting, claimed: &claimed)
     guard !manifest.pluginFolders.isEmpty else { return LoadResult(outcomes: outcomes, folderProblems: []) }
     var folderProblems: [DeploymentProblem] = []

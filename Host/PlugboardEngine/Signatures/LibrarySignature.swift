@@ -18,14 +18,24 @@ package struct LibrarySignature: Sendable, Equatable, Encodable {
   /// The allowed signers file and the line that allowed the key.
   package let allowedSigners: String
   package let line: Int
+  /// Whether the signature was held to the library by a proof kept from
+  /// an earlier start (``SignatureProofs``) instead of hashed and checked
+  /// now; not in the JSON, which says who signed, not how it was checked.
+  package let verifiedEarlier: Bool
 
-  init(plugin: String, library: String, signer: VerifiedSigner, allowedSigners: String) {
+  private enum CodingKeys: String, CodingKey {
+    case plugin, library, principals, fingerprint, allowedSigners, line
+  }
+
+  init(plugin: String, library: String, signer: VerifiedSigner, allowedSigners: String, verifiedEarlier: Bool)
+  {
     self.plugin = plugin
     self.library = library
     principals = signer.entry.principals.description
     fingerprint = signer.key.fingerprint
     self.allowedSigners = allowedSigners
     line = signer.entry.line
+    self.verifiedEarlier = verifiedEarlier
   }
 
   /// `libAuth.so signed by SHA256:… (/etc/plugboard/allowed_signers:3:
@@ -35,5 +45,6 @@ package struct LibrarySignature: Sendable, Equatable, Encodable {
     let name = library.split(separator: "/").last.map(String.init) ?? library
     return "\(Terminal.sanitize(name)) signed by \(fingerprint) "
       + "(\(Terminal.sanitize(allowedSigners)):\(line): \(Terminal.sanitize(principals)))"
+      + (verifiedEarlier ? ", verified at an earlier start" : "")
   }
 }

@@ -4,10 +4,10 @@ import PlugboardSignatures
   import Glibc
 #endif
 
-/// The check of one sealed library against its signature `LIB.sig`, the
-/// file beside it: the signature is read by path (it is data checked by
-/// its key, not trusted for where it lies), the library's digest comes
-/// from its sealed copy, the bytes that are then loaded.
+/// The check of one library against its signature `LIB.sig`, the file
+/// beside it: the signature is read by path (it is data checked by its
+/// key, not trusted for where it lies), the library's digest comes from
+/// its sealed copy, the bytes that are then loaded.
 enum LibrarySignatureCheck {
   /// The signers and revoked keys a trust block names, read.
   struct Keys {
@@ -17,28 +17,51 @@ enum LibrarySignatureCheck {
     let file: String
   }
 
-  /// Who signed `library` (canonical), which `plugin` loads, for
-  /// `principal`; nil when it has no signature file and `require` is
-  /// false; or why it is refused.
-  static func check(
-    _ library: String, of plugin: String, copy: SealedCopy, principal: String, keys: Keys, require: Bool,
-    at time: Int
-  ) -> Result<LibrarySignature?, SignatureRefusal.Reason> {
+  /// `library` (canonical), read from `source` (from its current offset),
+  /// sealed into a private copy, and who signed that copy for
+  /// `principal`: nil when it has no signature file and `require` is
+  /// false; or why it is refused. `plugin` loads it.
+  ///
+  /// The copy is hashed as it is made and the signature checked over the
+  /// digest, unless `proofs` holds a proof that this signature verified
+  /// over this file at an earlier start; a signature verified now is kept
+  /// there when the file did not change while it was read.
+  static func seal(
+    _ library: String, from source: Int32, of plugin: String, principal: String, keys: Keys, require: Bool,
+    at time: Int, proofs: SignatureProofs
+  ) -> Result<(copy: SealedCopy, signature: LibrarySignature?), SignatureRefusal.Reason> {
     let signatureFile = library + ".sig"
-    let armored: [UInt8]
+    let armored: [UInt8]?
     switch read(signatureFile) {
-    case .success(nil):
-      return require ? .failure(.unsigned(signatureFile)) : .success(nil)
-    case .success(let bytes?): armored = bytes
+    case .success(let bytes): armored = bytes
     case .failure(let reason): return .failure(reason)
     }
+    if armored == nil, require { return .failure(.unsigned(signatureFile)) }
+    let proof = SignatureProofs.Stamp.of(source).flatMap { stamp in
+      armored.map { SignatureProofs.Proof(file: stamp, signature: $0) }
+    }
+    let proven = proof.map(proofs.holds) ?? false
+    let tick = SignatureProofs.tick()
+    let copy: SealedCopy
+    switch SealedCopy.make(from: source, name: library, digests: armored == nil || proven ? [] : .sha512) {
+    case .success(let made): copy = made
+    case .failure(let failure): return .failure(.unreadable(failure))
+    }
+    guard let armored else { return .success((copy, nil)) }
+    let match: SignerCheck.Match =
+      proven ? .verifiedEarlier : .digest { $0 == .sha512 ? copy.sha512 : copy.digest.bytes }
     do throws(SignatureError) {
       let signer = try SignerCheck.verify(
-        signature: armored, digest: { $0 == .sha512 ? copy.sha512 : copy.digest.bytes }, principal: principal,
-        allowedSigners: keys.signers, revoked: keys.revoked, at: time)
-      return .success(
-        LibrarySignature(plugin: plugin, library: library, signer: signer, allowedSigners: keys.file))
+        signature: armored, match: match, principal: principal, allowedSigners: keys.signers,
+        revoked: keys.revoked, at: time)
+      if !proven, let proof, SignatureProofs.Stamp.of(source) == proof.file {
+        proofs.record(proof, readSince: tick)
+      }
+      let signature = LibrarySignature(
+        plugin: plugin, library: library, signer: signer, allowedSigners: keys.file, verifiedEarlier: proven)
+      return .success((copy, signature))
     } catch {
+      copy.close()
       return .failure(.rejected(signatureFile, error, signer: foundSigner(armored, keys: keys)))
     }
   }

@@ -41,9 +41,30 @@ final class PluginSignatures {
       keys = LibrarySignatureCheck.Keys(signers: signers, revoked: try? revoked?.get(), file: signersFile)
     }
     return SignedLibraries.vet(
-      file, descriptor: descriptor, name: entry.name, trust: trust, keys: keys, pins: pins, at: time(nil)
+      file, descriptor: descriptor, name: entry.name, trust: trust, keys: keys, pins: pins, at: time(nil),
+      proofs: proofs
     ).map { $0.isSigned ? $0 : nil }
   }
 
+  /// Saves the proofs of the signatures this bring-up verified, for the
+  /// next start (``SignatureProofs``); a failure is a warning, since it
+  /// costs only time.
+  func finish() {
+    guard let kept = keptProofs, let warning = kept.save() else { return }
+    StandardError.write("plugboard: warning: \(warning)", priority: .warning)
+  }
+
   private lazy var pins = LibraryPins(manifest.libraryPins, directory: manifest.directory)
+
+  /// Read at the first signature checked, so a deployment without trust
+  /// never reads the file.
+  private var keptProofs: SignatureProofs?
+  private var proofs: SignatureProofs {
+    if let keptProofs { return keptProofs }
+    let (proofs, warning) = SignatureProofs.kept(
+      cacheDirectory: getenv("CACHE_DIRECTORY").map { String(cString: $0) })
+    if let warning { StandardError.write("plugboard: warning: \(warning)", priority: .warning) }
+    keptProofs = proofs
+    return proofs
+  }
 }

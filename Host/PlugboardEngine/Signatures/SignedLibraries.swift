@@ -36,19 +36,18 @@ final class SignedLibraries {
   /// checks each; `name` is the plugin's name.
   static func vet(
     _ file: String, descriptor: Int32?, name: String, trust: SignatureTrust, keys: LibrarySignatureCheck.Keys,
-    pins: LibraryPins, at time: Int
+    pins: LibraryPins, at time: Int, proofs: SignatureProofs
   ) -> Result<SignedLibraries, SignatureRefusal> {
-    let vetting = Vetting(file: file, plugin: name, trust: trust, keys: keys, pins: pins, time: time)
+    let vetting = Vetting(
+      file: file, plugin: name, trust: trust, keys: keys, pins: pins, time: time, proofs: proofs)
     guard let descriptor, lseek(descriptor, 0, SEEK_SET) == 0 else {
       return .failure(vetting.refusal(.unreadable(SystemCallError("read \(file)"))))
     }
     let libraries: SignedLibraries
-    switch SealedCopy.make(from: descriptor, name: file, digests: .sha512) {
-    case .success(let copy): libraries = SignedLibraries(copy: copy)
-    case .failure(let failure): return .failure(vetting.refusal(.unreadable(failure)))
-    }
-    switch vetting.check(file, copy: libraries.copy, principal: name) {
-    case .success(let signature): libraries.signatures += signature.map { [$0] } ?? []
+    switch vetting.seal(file, from: descriptor, principal: name) {
+    case .success(let (copy, signature)):
+      libraries = SignedLibraries(copy: copy)
+      libraries.signatures += signature.map { [$0] } ?? []
     case .failure(let reason): return .failure(vetting.refusal(reason))
     }
     // Each dynamic section still to follow, with the neighbour it is of.
@@ -88,6 +87,7 @@ final class SignedLibraries {
     let keys: LibrarySignatureCheck.Keys
     let pins: LibraryPins
     let time: Int
+    let proofs: SignatureProofs
 
     func refusal(
       _ reason: SignatureRefusal.Reason, library: String? = nil, neighbour: String? = nil,
@@ -98,13 +98,14 @@ final class SignedLibraries {
         trust: trust, allowedSigners: keys.file)
     }
 
-    /// Who signed `library`'s sealed `copy` for `principal`.
-    func check(_ library: String, copy: SealedCopy, principal: String) -> Result<
-      LibrarySignature?, SignatureRefusal.Reason
+    /// `library` read from `source`, sealed, and who signed it for
+    /// `principal`.
+    func seal(_ library: String, from source: Int32, principal: String) -> Result<
+      (copy: SealedCopy, signature: LibrarySignature?), SignatureRefusal.Reason
     > {
-      LibrarySignatureCheck.check(
-        library, of: plugin, copy: copy, principal: principal, keys: keys, require: trust.requireSignatures,
-        at: time)
+      LibrarySignatureCheck.seal(
+        library, from: source, of: plugin, principal: principal, keys: keys, require: trust.requireSignatures,
+        at: time, proofs: proofs)
     }
 
     /// The libraries the dynamic section read from `descriptor` (the
@@ -147,26 +148,30 @@ final class SignedLibraries {
       func refused(_ reason: SignatureRefusal.Reason) -> SignatureRefusal {
         refusal(reason, library: canonical, neighbour: library, principal: principal)
       }
-      let pin = pins.pin(for: canonical)
-      let copy: SealedCopy
-      switch PinnedLibrary.seal(canonical, digests: pin == nil ? .sha512 : .sha256) {
-      case .success(let made): copy = made
-      case .failure(let failure): return .failure(refused(.unreadable(failure)))
-      }
-      let neighbour = PinnedLibrary.SealedNeighbour(name: library, path: canonical, copy: copy)
-      if let pin {
+      if let pin = pins.pin(for: canonical) {
+        let copy: SealedCopy
+        switch PinnedLibrary.seal(canonical, digests: .sha256) {
+        case .success(let made): copy = made
+        case .failure(let failure): return .failure(refused(.unreadable(failure)))
+        }
         guard copy.digest.hex == pin.sha256 else {
           copy.close()
           return .failure(
             refused(.pinMismatch(place: pin.place, expected: pin.sha256, found: copy.digest.hex)))
         }
-        return .success((neighbour, nil))
+        return .success((PinnedLibrary.SealedNeighbour(name: library, path: canonical, copy: copy), nil))
       }
-      switch check(canonical, copy: copy, principal: principal) {
-      case .success(let signature): return .success((neighbour, signature))
-      case .failure(let reason):
-        copy.close()
-        return .failure(refused(reason))
+      let source: Int32
+      switch RegularFile.open(canonical) {
+      case .success(let opened): source = opened
+      case .failure(let failure): return .failure(refused(.unreadable(failure)))
+      }
+      defer { close(source) }
+      switch seal(canonical, from: source, principal: principal) {
+      case .success(let (copy, signature)):
+        return .success(
+          (PinnedLibrary.SealedNeighbour(name: library, path: canonical, copy: copy), signature))
+      case .failure(let reason): return .failure(refused(reason))
       }
     }
   }

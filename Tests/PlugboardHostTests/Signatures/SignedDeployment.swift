@@ -86,9 +86,10 @@ struct SignedDeployment {
   /// The trust block that requires signatures by `allowed_signers`.
   static let requiring = #""trust": { "allowedSigners": "allowed_signers", "requireSignatures": true },"#
 
-  /// `plugboard ARGUMENTS --manifest plugins.json`.
-  func plugboard(_ arguments: [String]) throws -> ProcessResult {
-    try Subprocess.plugboard(arguments + ["--manifest", folder + "/plugins.json"])
+  /// `plugboard ARGUMENTS --manifest plugins.json`, with `environment`
+  /// added to the test's.
+  func plugboard(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+    try Subprocess.plugboard(arguments + ["--manifest", folder + "/plugins.json"], environment: environment)
   }
 
   /// A `plugins` entry.

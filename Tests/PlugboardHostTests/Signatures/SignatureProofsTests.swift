@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+@testable import PlugboardEngine
+
+/// Signatures verified at one start and held to their libraries at the
+/// next by the proofs kept in `CACHE_DIRECTORY` (systemd's
+/// `CacheDirectory=`), through the built `plugboard`: an unchanged library
+/// is not hashed and checked again, while a changed library, a revoked key
+/// or a replaced signature is judged in full, and a proofs file others
+/// could write is not used.
+@Suite(.blocking, .enabled(if: SSHKeygen.shouldRun, SSHKeygen.missing))
+struct SignatureProofsTests {
+  /// Healthy signed by alice, whom the allowed signers file lets sign it,
+  /// and a cache folder of the user's own.
+  private struct Deployment {
+    let signed: SignedDeployment
+    let plugin: String
+    var cache: String { signed.folder + "/cache" }
+    var proofs: String { cache + "/verified-signatures" }
+    var allowedSigners: String { signed.folder + "/allowed_signers" }
+
+    init() throws {
+      signed = try SignedDeployment()
+      plugin = try signed.add(BuildProducts.library("Healthy"))
+      try signed.allow([("Healthy", try signed.makeKey("alice"))])
+      try signed.manifest(SignedDeployment.requiring, [SignedDeployment.entry("Healthy", plugin)])
+      try signed.sign("plugins/libHealthy.so", with: "alice")
+      try FileManager.default.createDirectory(
+        atPath: cache, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    }
+
+    /// `plugboard ARGUMENTS` as a unit with `CacheDirectory=` runs it.
+    func plugboard(_ arguments: [String]) throws -> ProcessResult {
+      try signed.plugboard(arguments, environment: ["CACHE_DIRECTORY": cache])
+    }
+
+    /// The lines of `check` that say who signed what.
+    func signedLines() throws -> [String] {
+      let check = try plugboard(["check"])
+      #expect(check.status == 0, "\(check.stderr)")
+      return check.stdoutLines.filter { $0.contains("signed by") }
+    }
+
+    func signedLine(earlier: Bool) throws -> String {
+      let fingerprint = try signed.keys.fingerprint("alice")
+      let line = "plugin 'Healthy': libHealthy.so signed by \(fingerprint) (\(allowedSigners):1: Healthy)"
+      return line + (earlier ? ", verified at an earlier start" : "")
+    }
+  }
+
+  @Test func aSecondStartHoldsTheSignatureToTheProofTheFirstKept() throws {
+    let deployment = try Deployment()
+    #expect(try deployment.signedLines() == [try deployment.signedLine(earlier: false)])
+    let kept = try String(contentsOfFile: deployment.proofs, encoding: .utf8).split(separator: "\n")
+    #expect(kept.first == "plugboard verified signatures 1")
+    #expect(kept.count == 2)
+    let attributes = try FileManager.default.attributesOfItem(atPath: deployment.proofs)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    #expect(try deployment.signedLines() == [try deployment.signedLine(earlier: true)])
+    let run = try deployment.plugboard(["run"])
+    #expect(run.status == 0, "\(run.stderr)")
+  }
+
+  @Test func aLibraryChangedAfterItsProofWasKeptIsCheckedInFullAndRefused() throws {
+    let deployment = try Deployment()
+    _ = try deployment.signedLines()
+    let handle = try #require(FileHandle(forWritingAtPath: deployment.plugin))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data([0]))
+    try handle.close()
+    let run = try deployment.plugboard(["run"])
+    #expect(run.status == 78)
+    #expect(
+      run.stderrLines.first?.hasPrefix(
+        "plugboard: vet: plugin 'Healthy' (\(deployment.plugin)) is refused by its signature "
+          + "\(deployment.plugin).sig: the signature does not verify: the signature does not match the data and "
+          + "the key") == true, "\(run.stderr)")
+  }
+
+  @Test func aProofDoesNotOutliveTheRevocationOfItsKey() throws {
+    let deployment = try Deployment()
+    _ = try deployment.signedLines()
+    try deployment.signed.keys.write("revoked_keys", try deployment.signed.keys.bytes("alice.pub"))
+    try deployment.signed.manifest(
+      #""trust": { "allowedSigners": "allowed_signers", "revokedKeys": "revoked_keys" },"#,
+      [SignedDeployment.entry("Healthy", deployment.plugin)])
+    let run = try deployment.plugboard(["run"])
+    #expect(run.status == 78)
+    #expect(
+      run.stderrLines.first?.hasPrefix(
+        "plugboard: vet: plugin 'Healthy' (\(deployment.plugin)) is refused by its signature "
+          + "\(deployment.plugin).sig: the signing key \(try deployment.signed.keys.fingerprint("alice")) is "
+          + "revoked by \(deployment.signed.folder)/revoked_keys") == true, "\(run.stderr)")
+  }
+
+  @Test func aSignatureReplacedByAKeyNotAllowedIsRefused() throws {
+    let deployment = try Deployment()
+    _ = try deployment.signedLines()
+    try deployment.signed.makeKey("mallory")
+    try FileManager.default.removeItem(atPath: deployment.plugin + ".sig")
+    try deployment.signed.sign("plugins/libHealthy.so", with: "mallory")
+    let run = try deployment.plugboard(["run"])
+    #expect(run.status == 78)
+    let fingerprint = try deployment.signed.keys.fingerprint("mallory")
+    #expect(
+      run.stderrLines.first?.hasPrefix(
+        "plugboard: vet: plugin 'Healthy' (\(deployment.plugin)) is refused by its signature "
+          + "\(deployment.plugin).sig: the signing key \(fingerprint) is not allowed to sign") == true,
+      "\(run.stderr)")
+  }
+
+  @Test func aProofsFileOthersCanWriteIsNotUsed() throws {
+    let deployment = try Deployment()
+    _ = try deployment.signedLines()
+    #expect(chmod(deployment.proofs, 0o666) == 0)
+    let check = try deployment.plugboard(["check"])
+    #expect(check.status == 0, "\(check.stderr)")
+    #expect(
+      check.stdoutLines.filter { $0.contains("signed by") } == [try deployment.signedLine(earlier: false)])
+    let warning = try #require(check.stderrLines.first { $0.hasPrefix("plugboard: warning: ") })
+    #expect(
+      warning.hasPrefix("plugboard: warning: the signature proofs file \(deployment.proofs) is writable by "))
+    #expect(warning.hasSuffix("; every signature is verified in full"))
+  }
+
+  /// A file changed in the clock tick its verification began in could
+  /// share every field of its status with the next version of it: its
+  /// proof is not kept.
+  @Test func aProofOfAFileChangedInTheTickItWasReadIsNotKept() throws {
+    let deployment = try Deployment()
+    let (proofs, warning) = SignatureProofs.kept(in: deployment.proofs)
+    #expect(warning == nil)
+    let descriptor = open(deployment.plugin, O_RDONLY | O_CLOEXEC)
+    defer { close(descriptor) }
+    let stamp = try #require(SignatureProofs.Stamp.of(descriptor))
+    let proof = SignatureProofs.Proof(file: stamp, signature: Array("signature".utf8))
+    proofs.record(proof, readSince: stamp.changed)
+    #expect(!proofs.holds(proof))
+    proofs.record(proof, readSince: stamp.changed + 1)
+    #expect(proofs.holds(proof))
+    #expect(proofs.save() == nil)
+    #expect(SignatureProofs.kept(in: deployment.proofs).0.holds(proof))
+  }
+}
