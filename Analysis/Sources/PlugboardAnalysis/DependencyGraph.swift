@@ -267,11 +267,11 @@ public struct DependencyGraph {
     private mutating func makeTable(_ position: Int)
       -> (byKey: [ServiceKey: RegistrationInfo], selectedNames: [ObjectIdentifier: String])
     {
-      let snapshot = ancestors[position]
+      let inventory = ancestors[position]
       var byKey: [ServiceKey: RegistrationInfo] = [:]
-      for info in snapshot.serving { byKey[info.key] = info }
+      for info in inventory.serving { byKey[info.key] = info }
       var names: [ObjectIdentifier: String] = [:]
-      for selection in snapshot.selections { names[selection.service.id] = selection.name }
+      for selection in inventory.selections { names[selection.service.id] = selection.name }
       tables[position] = (byKey, names)
       return (byKey, names)
     }

@@ -41,8 +41,8 @@ extension GraphAnalysis {
 
   /// Whether an ancestor container serves `target` in the profile checked.
   private func registeredInAParent(_ target: ServiceKey) -> Bool {
-    registries.dropFirst().contains { registry in
-      registry.serving.contains { $0.key.service == target.service && $0.key.name == target.name }
+    inventories.dropFirst().contains { inventory in
+      inventory.serving.contains { $0.key.service == target.service && $0.key.name == target.name }
     }
   }
 

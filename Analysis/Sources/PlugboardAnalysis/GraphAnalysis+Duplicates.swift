@@ -10,7 +10,7 @@ extension GraphAnalysis {
   public func duplicateRegistrations(_ hooks: ValidationHooks = ValidationHooks()) -> [Finding] {
     // The graph holds every registration: the container would make the
     // list afresh.
-    let unswitched = registries[0].duplicates.filter { duplicate in
+    let unswitched = inventories[0].duplicates.filter { duplicate in
       // Replacing plugboard's default logger is what a plugin's Logger is for.
       !isDefault(duplicate.replaced)
         && !graph.nodes.contains {

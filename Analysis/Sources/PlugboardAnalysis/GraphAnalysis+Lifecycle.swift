@@ -38,7 +38,7 @@ extension GraphAnalysis {
   /// belongs to whoever resolved it, so no scope's end or reset hands it
   /// to its `onDispose`, and what the hook would close stays open.
   public func disposeHooksThatNeverRun() -> [Finding] {
-    registries[0].serving.compactMap { info -> Finding? in
+    inventories[0].serving.compactMap { info -> Finding? in
       guard info.scope == .transient || info.scope == .graph, info.customScope == nil, info.hasDisposeHook
       else { return nil }
       let name = info.key.shortDescription

@@ -106,7 +106,7 @@ extension GraphAnalysis {
 
   /// Registrations of `key`'s type that the active profile leaves out.
   public func inactiveNotes(for key: ServiceKey) -> [String] {
-    registries[0].inactive.filter { $0.key.service == key.service }.compactMap { info in
+    inventories[0].inactive.filter { $0.key.service == key.service }.compactMap { info in
       guard let profiles = info.profiles else { return nil }
       let active = profile.map { "the active profile is '\($0)'" } ?? "no profile is active"
       return "\(info.key.shortDescription) is registered only for profile \(profiles) "

@@ -17,7 +17,7 @@ public struct GraphAnalysis {
   public let profile: String?
   /// The container's registrations then its ancestors', in ``profile``:
   /// where suggestions come from.
-  let registries: [RegistrationInventory]
+  let inventories: [RegistrationInventory]
   /// Registrations made for the plugins rather than by them (plugboard's
   /// default Logger): numbered last, and replacing one is no duplicate.
   let isDefault: (RegistrationSite) -> Bool
@@ -37,17 +37,17 @@ public struct GraphAnalysis {
     self.container = container
     self.isDefault = isDefault
     self.profile = profile
-    let registries = container.inventories(asIf: profile)
-    self.registries = registries
+    let inventories = container.inventories(asIf: profile)
+    self.inventories = inventories
     graph = DependencyGraph(
-      container: container, registrations: registries[0].serving, failedPlugins: failedPlugins,
-      placingLast: isDefault, ancestors: Array(registries.dropFirst()))
+      container: container, registrations: inventories[0].serving, failedPlugins: failedPlugins,
+      placingLast: isDefault, ancestors: Array(inventories.dropFirst()))
   }
 
   /// Registrations a request for `key` may have meant, as a failed
   /// resolution in ``profile`` would suggest them.
   public func suggestions(for key: ServiceKey) -> [Suggestion] {
-    Suggestion.candidates(for: key, in: registries)
+    Suggestion.candidates(for: key, in: inventories)
   }
 
   /// Every graph finding, in the order `plugboard check` reports them

@@ -18,16 +18,19 @@ extension Container {
   /// container.announceRegistrations(asIf: "mock", to: lister)
   /// ```
   public func announceRegistrations(asIf profile: String?, to behavior: any Behavior) {
-    for record in registry(asIf: profile).records where record.key.role == .service {
-      record.announce(to: behavior, in: self)
-    }
+    for record in registry(asIf: profile).records { announce(record, to: [behavior]) }
   }
 
   /// Hands `record`, just registered, to the behaviors.
   func announce(_ record: RegistrationRecord) {
+    announce(record, to: state.withLock { $0.behaviors })
+  }
+
+  /// Hands `record` to `behaviors` when it is a service's registration:
+  /// contributions, decorators and extension points are never announced.
+  /// `behaviors` is read only for those.
+  private func announce(_ record: RegistrationRecord, to behaviors: @autoclosure () -> [any Behavior]) {
     guard record.key.role == .service else { return }
-    for behavior in state.withLock({ $0.behaviors }) {
-      record.announce(to: behavior, in: self)
-    }
+    for behavior in behaviors() { record.announce(to: behavior, in: self) }
   }
 }

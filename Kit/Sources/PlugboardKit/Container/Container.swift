@@ -449,18 +449,18 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   /// This container's own registrations (not its parent's), in the order
   /// they were made; a replaced registration is listed once, as its winner.
   public var registrations: [RegistrationInfo] {
-    registry.records.map(\.info)
+    inventory(asIf: activeProfile).serving
   }
 
   /// Keys registered twice in this container: which registration won and
   /// which it replaced.
   public var duplicateRegistrations: [DuplicateRegistration] {
-    registry.duplicates
+    inventory(asIf: activeProfile).duplicates
   }
 
   /// Registrations left out because none of their profiles is active.
   public var inactiveRegistrations: [RegistrationInfo] {
-    registry.inactive.map(\.info)
+    inventory(asIf: activeProfile).inactive
   }
 
   /// Registrations a request for `key` may have meant (other names, other
@@ -563,12 +563,16 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
     }
   }
 
-  /// This container's snapshot followed by its ancestors'.
-  var registries: [RegistrySnapshot] {
-    var result = [registry]
+  /// This container's snapshot followed by its ancestors', each in its
+  /// own active profile.
+  var registries: [RegistrySnapshot] { lineage.map(\.registry) }
+
+  /// This container followed by its ancestors, nearest first.
+  var lineage: [Container] {
+    var result = [self]
     var next = parent
     while let container = next {
-      result.append(container.registry)
+      result.append(container)
       next = container.parent
     }
     return result

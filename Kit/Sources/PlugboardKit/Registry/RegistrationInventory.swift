@@ -23,7 +23,7 @@ public struct RegistrationInventory: Sendable {
   public var profile: String? { snapshot.activeProfile }
 
   /// The registrations that serve their keys, in the order made.
-  public var serving: [RegistrationInfo] { snapshot.records.map(\.info) }
+  public var serving: [RegistrationInfo] { snapshot.infos }
 
   /// Every replacement of one registration by a later one of the same key,
   /// in the order of the replacing registrations.
@@ -49,13 +49,7 @@ extension Container {
   /// ``inventory(asIf:)`` of this container, then of each ancestor, nearest
   /// first: what serves a request the container itself does not.
   public func inventories(asIf profile: String?) -> [RegistrationInventory] {
-    var inventories = [inventory(asIf: profile)]
-    var next = parent
-    while let ancestor = next {
-      inventories.append(ancestor.inventory(asIf: profile))
-      next = ancestor.parent
-    }
-    return inventories
+    lineage.map { $0.inventory(asIf: profile) }
   }
 }
 

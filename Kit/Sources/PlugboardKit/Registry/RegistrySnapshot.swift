@@ -19,6 +19,7 @@ final class RegistrySnapshot: @unchecked Sendable {
   let activeProfile: String?
   let selections: [ObjectIdentifier: ServiceSelection]
   private let worked = Mutex<Outcome?>(nil)
+  private let described = Mutex<[RegistrationInfo]?>(nil)
 
   private typealias Outcome = (records: [RegistrationRecord], duplicates: [DuplicateRegistration])
 
@@ -83,6 +84,14 @@ final class RegistrySnapshot: @unchecked Sendable {
 
   /// The registrations that serve their keys, in registration order.
   var records: [RegistrationRecord] { outcome.records }
+  /// ``records`` described, kept once made: describing a record takes its
+  /// metadata's lock, and a check reads them more than once.
+  var infos: [RegistrationInfo] {
+    if let done = described.withLock({ $0 }) { return done }
+    let done = records.map(\.info)
+    described.withLock { $0 = done }
+    return done
+  }
   /// Every replacement of one registration by a later one of the same key
   /// (both active), in the order of the replacing registrations.
   var duplicates: [DuplicateRegistration] { outcome.duplicates }
