@@ -143,3 +143,75 @@ struct SignatureProofsTests {
     #expect(SignatureProofs.kept(in: deployment.proofs).0.holds(proof))
   }
 }
+
+/// The proofs file read as the hostile input it may be: only lines of its
+/// exact form count, its size is bounded, and what is saved keeps the
+/// newest proofs up to the capacity.
+@Suite struct SignatureProofsFileTests {
+  private func stamp(_ inode: UInt64) -> SignatureProofs.Stamp {
+    SignatureProofs.Stamp(device: 1, inode: inode, size: 100, modified: 5, changed: 5)
+  }
+
+  private func proof(_ inode: UInt64) -> SignatureProofs.Proof {
+    SignatureProofs.Proof(file: stamp(inode), signature: Array("signature \(inode)".utf8))
+  }
+
+  /// A proofs file in a fresh folder of the user's own, holding `text`.
+  private func file(_ text: String) throws -> (TemporaryDirectory, String) {
+    let folder = try TemporaryDirectory()
+    #expect(chmod(folder.path, 0o700) == 0)
+    let path = folder.path + "/" + SignatureProofs.fileName
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+    try #require(descriptor >= 0)
+    let bytes = Array(text.utf8)
+    #expect(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
+    close(descriptor)
+    return (folder, path)
+  }
+
+  @Test func onlyLinesOfItsExactFormCount() throws {
+    let (folder, path) = try file("")
+    let (proofs, _) = SignatureProofs.kept(in: path)
+    proofs.record(proof(7), readSince: 6)
+    #expect(proofs.save() == nil)
+    let line = try #require(
+      try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").last.map(String.init))
+    let garbage = [
+      "", "1 7 100 5 5", line + " extra", line.replacingOccurrences(of: " 7 ", with: " -7 "),
+      String(line.dropLast()) + "G", String(line.dropLast()) + "A", line.uppercased(), "\u{1b}[2J " + line,
+    ]
+    // Each folder is kept until the end: it is removed when released.
+    let garbled = try file(SignatureProofs.header + "\n" + garbage.joined(separator: "\n") + "\n")
+    #expect(!SignatureProofs.kept(in: garbled.1).0.holds(proof(7)))
+    let good = try file(SignatureProofs.header + "\n" + line + "\n")
+    #expect(SignatureProofs.kept(in: good.1).0.holds(proof(7)))
+    let otherFormat = try file("plugboard verified signatures 2\n" + line + "\n")
+    #expect(!SignatureProofs.kept(in: otherFormat.1).0.holds(proof(7)))
+    withExtendedLifetime((folder, garbled.0, good.0, otherFormat.0)) {}
+  }
+
+  @Test func aFileLargerThanItsBoundIsNotRead() throws {
+    let line = String(repeating: "x", count: 159) + "\n"
+    let (folder, path) = try file(
+      SignatureProofs.header + "\n" + String(repeating: line, count: SignatureProofs.capacity + 2))
+    let (proofs, warning) = SignatureProofs.kept(in: path)
+    #expect(warning?.hasPrefix("the signature proofs file \(path) is larger than ") == true)
+    #expect(warning?.hasSuffix(" bytes — remove it; every signature is verified in full") == true)
+    proofs.record(proof(1), readSince: 6)
+    #expect(!proofs.holds(proof(1)))
+    withExtendedLifetime(folder) {}
+  }
+
+  @Test func whatIsSavedKeepsTheNewestUpToTheCapacity() throws {
+    let (folder, path) = try file("")
+    let (proofs, _) = SignatureProofs.kept(in: path)
+    for inode in 1...UInt64(SignatureProofs.capacity + 3) { proofs.record(proof(inode), readSince: 6) }
+    #expect(proofs.save() == nil)
+    let (read, warning) = SignatureProofs.kept(in: path)
+    #expect(warning == nil)
+    #expect(!read.holds(proof(3)))
+    #expect(read.holds(proof(4)))
+    #expect(read.holds(proof(UInt64(SignatureProofs.capacity + 3))))
+    withExtendedLifetime(folder) {}
+  }
+}
