@@ -24,8 +24,9 @@ import Foundation
 /// 4. The copy is opened through a link in a private folder
 ///    (``PrivateOrigin``) that links each neighbour's name to its sealed
 ///    copy, so every `$ORIGIN` lookup, the plugin's and its neighbours',
-///    finds only verified bytes. The folder is removed when `dlopen`
-///    returns.
+///    finds only verified bytes. The links are removed when `dlopen`
+///    returns, the folder when the bring-up has opened every plugin
+///    (``PrivateOrigins``).
 enum PinnedLibrary {
   /// The opened library, or why it was not opened. `expected` is the pin:
   /// 64 lower-case hexadecimal digits. `file` is absolute and canonical.
@@ -34,7 +35,8 @@ enum PinnedLibrary {
   /// copy (the bytes it would have loaded, read once). The private folder
   /// it is loaded from is announced to `progress`.
   static func open(
-    _ file: String, expected: String, libraries: LibraryPins, requirePins: Bool, progress: ChildSession
+    _ file: String, expected: String, libraries: LibraryPins, requirePins: Bool, origins: PrivateOrigins,
+    progress: ChildSession
   ) -> Result<DynamicLibrary, PinnedLibraryError> {
     let copy: SealedCopy
     switch seal(file) {
@@ -58,28 +60,26 @@ enum PinnedLibrary {
     {
       return .failure(failure)
     }
-    return openPrivately(file, copy: copy, neighbours: neighbours, progress: progress)
+    return openPrivately(file, copy: copy, neighbours: neighbours, origins: origins, progress: progress)
   }
 
   /// Opens the sealed `copy` of `file` with its sealed `neighbours`, by
-  /// links in a private folder that lasts as long as `dlopen`; what the
-  /// loader says is told in the real files' names; the folder is
-  /// announced to `progress`. Signed plugins are opened the same way.
+  /// links that last as long as `dlopen` in the bring-up's private folder
+  /// (`origins`, announced to `progress` when it is made); what the loader
+  /// says is told in the real files' names. Signed plugins are opened the
+  /// same way.
   static func openPrivately(
-    _ file: String, copy: SealedCopy, neighbours: [SealedNeighbour], progress: ChildSession
+    _ file: String, copy: SealedCopy, neighbours: [SealedNeighbour], origins: PrivateOrigins,
+    progress: ChildSession
   ) -> Result<DynamicLibrary, PinnedLibraryError> {
     let name = String(file[file.index(after: file.lastIndex(of: "/") ?? file.startIndex)...])
     let links = neighbours.map { (name: $0.name, path: $0.copy.procPath) }
-    switch PrivateOrigin.make(library: name, target: copy.procPath, neighbours: links) {
+    switch origins.folder(announcingTo: progress).flatMap({
+      $0.linking(library: name, target: copy.procPath, neighbours: links)
+    }) {
     case .failure(let failure): return .failure(.privateFolder(failure))
     case .success(let origin):
-      // Told to the supervising parent, which removes the folder if this
-      // process dies inside `dlopen` (a crashing constructor).
-      progress.report(.privateFolder(origin.folder))
-      defer {
-        origin.remove()
-        progress.report(.privateFolder(nil))
-      }
+      defer { origins.release(origin) }
       // The loader names what it maps by the private links; the ledger of
       // loaded libraries, and every message, by the real files.
       let folder = FilePath.directory(of: origin.libraryPath)

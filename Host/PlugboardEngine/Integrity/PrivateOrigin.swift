@@ -7,7 +7,8 @@
 /// plugin's file name to the sealed copy, so the loader's `$ORIGIN` is this
 /// folder, and a link to each neighbour the plugin needs from its real
 /// folder, so `$ORIGIN` lookups still find them. It holds no library bytes
-/// of its own and is removed as soon as `dlopen` returns.
+/// of its own; its links are removed as soon as `dlopen` returns, and the
+/// folder once the bring-up has opened every plugin (``PrivateOrigins``).
 ///
 /// The folder is reached through a descriptor opened on it right after
 /// `mkdtemp`, checked with `fstat` (a folder of this user, mode 0700), and
@@ -35,6 +36,16 @@ struct PrivateOrigin {
   static func make(library: String, target: String, neighbours: [(name: String, path: String)])
     -> Result<PrivateOrigin, SystemCallError>
   {
+    makeEmpty().flatMap { origin in
+      origin.linking(library: library, target: target, neighbours: neighbours).mapError { failure in
+        origin.remove()
+        return failure
+      }
+    }
+  }
+
+  /// Makes the folder, with no link yet.
+  static func makeEmpty() -> Result<PrivateOrigin, SystemCallError> {
     let base = temporaryBase
     var template = Array("\(base)/\(prefix)XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { buffer in
@@ -48,7 +59,7 @@ struct PrivateOrigin {
       if descriptor >= 0 { close(descriptor) }
       return .failure(failure)
     }
-    var origin = PrivateOrigin(folder: folder, libraryPath: "", descriptor: descriptor, links: [])
+    let origin = PrivateOrigin(folder: folder, libraryPath: "", descriptor: descriptor, links: [])
     // Between mkdtemp and open, the folder could have been swapped.
     guard status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid(), status.st_mode & 0o777 == 0o700
     else {
@@ -56,20 +67,36 @@ struct PrivateOrigin {
       errno = EPERM
       return .failure(SystemCallError("open \(folder) (it was replaced after it was made)"))
     }
+    return .success(origin)
+  }
+
+  /// The folder with `library` (a file name) linking to `target`, and each
+  /// of `neighbours` linking to its path, besides the links it holds; the
+  /// loader is to open `library`'s link. A link that cannot be made undoes
+  /// the ones this call made.
+  func linking(library: String, target: String, neighbours: [(name: String, path: String)])
+    -> Result<PrivateOrigin, SystemCallError>
+  {
+    var made: [String] = []
     for (name, destination) in [(library, target)] + neighbours {
       guard symlinkat(destination, descriptor, name) == 0 else {
         let failure = SystemCallError("symlink \(folder)/\(name)")
-        origin.remove()
+        for link in made { unlinkat(descriptor, link, 0) }
         return .failure(failure)
       }
-      origin = PrivateOrigin(
-        folder: folder, libraryPath: "", descriptor: descriptor, links: origin.links + [name])
+      made.append(name)
     }
     let throughDescriptor = "/proc/self/fd/\(descriptor)"
     let path = access(throughDescriptor, F_OK) == 0 ? throughDescriptor : folder
     return .success(
       PrivateOrigin(
-        folder: folder, libraryPath: path + "/" + library, descriptor: descriptor, links: origin.links))
+        folder: folder, libraryPath: path + "/" + library, descriptor: descriptor, links: links + made))
+  }
+
+  /// The folder emptied of its links, for the next plugin.
+  func unlinkingAll() -> PrivateOrigin {
+    for link in links { unlinkat(descriptor, link, 0) }
+    return PrivateOrigin(folder: folder, libraryPath: "", descriptor: descriptor, links: [])
   }
 
   /// Removes the links and the folder; what the loader mapped stays mapped.

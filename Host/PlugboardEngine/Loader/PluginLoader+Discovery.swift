@@ -28,8 +28,12 @@ extension PluginLoader {
     var claimed: [String: String] = [:]
     // One for the whole bring-up: it remembers the folders it judged.
     let vetting = PluginVetting(manifest: manifest)
-    // Whatever the loading found, the signatures it verified are kept.
-    defer { vetting.signatures.finish() }
+    // Whatever the loading found, the signatures it verified are kept,
+    // and the private folder, if one was made, goes.
+    defer {
+      vetting.signatures.finish()
+      vetting.origins.finish(announcingTo: progress)
+    }
     var outcomes = loadListed(manifest, profile: profile, vetting: vetting, claimed: &claimed)
     guard !manifest.pluginFolders.isEmpty else { return LoadResult(outcomes: outcomes, folderProblems: []) }
     var folderProblems: [DeploymentProblem] = []

@@ -12,7 +12,7 @@ extension PluginLoader {
   ///   (explained with `needs`, see ``LoadFailureExplanation``).
   func open(
     _ entry: PluginEntry, _ file: String, identity: FileIdentity?, held: HeldFolder? = nil, requirePins: Bool,
-    libraries: LibraryPins, needs: PluginNeeds?, signed: SignedLibraries? = nil
+    libraries: LibraryPins, needs: PluginNeeds?, signed: SignedLibraries? = nil, origins: PrivateOrigins
   ) throws(DeploymentProblem) -> DynamicLibrary {
     defer { LoadedLibraries.attribute(to: entry.name, file: file) }
     guard let pin = entry.sha256 else {
@@ -28,7 +28,7 @@ extension PluginLoader {
               ? "listed plugin, or add an entry with its name and \"sha256\" to plugins (it was not opened)"
               : "plugin, or add plugins[\(entry.index)].sha256"))
       }
-      if let signed { return try openSigned(entry, file, signed: signed, needs: needs) }
+      if let signed { return try openSigned(entry, file, signed: signed, needs: needs, origins: origins) }
       // The folder the closure was vetted through, held since.
       let folder: HeldFolder
       if let held { folder = held } else { folder = try hold(entry, file: file, identity: identity) }
@@ -42,7 +42,8 @@ extension PluginLoader {
     }
     return try opened(
       PinnedLibrary.open(
-        file, expected: pin, libraries: libraries, requirePins: requirePins, progress: progress),
+        file, expected: pin, libraries: libraries, requirePins: requirePins, origins: origins,
+        progress: progress),
       entry, file, needs: needs, pin: "plugins[\(entry.index)].sha256")
   }
 

@@ -17,11 +17,13 @@ extension PluginLoader {
 
   /// Opens the signed plugin from the copies its signatures were checked
   /// over.
-  func openSigned(_ entry: PluginEntry, _ file: String, signed: SignedLibraries, needs: PluginNeeds?)
-    throws(DeploymentProblem) -> DynamicLibrary
-  {
+  func openSigned(
+    _ entry: PluginEntry, _ file: String, signed: SignedLibraries, needs: PluginNeeds?,
+    origins: PrivateOrigins
+  ) throws(DeploymentProblem) -> DynamicLibrary {
     try opened(
-      PinnedLibrary.openPrivately(file, copy: signed.copy, neighbours: signed.neighbours, progress: progress),
+      PinnedLibrary.openPrivately(
+        file, copy: signed.copy, neighbours: signed.neighbours, origins: origins, progress: progress),
       entry, file, needs: needs, pin: "its signature")
   }
 }

@@ -148,7 +148,7 @@ package struct PluginLoader {
     // entry symbol) stays above this line; below it the plugin's code runs.
     var plugin = try loadVetted(
       entry, file: elf.path, identity: elf.identity, held: held, needs: needs, requirePins: requirePins,
-      libraries: vetting.libraryPins, signed: signed, adopt: adopt)
+      libraries: vetting.libraryPins, signed: signed, origins: vetting.origins, adopt: adopt)
     plugin?.signatures = signed?.signatures ?? []
     return plugin
   }
@@ -209,7 +209,7 @@ package struct PluginLoader {
   /// shared module stamps, and calls `make_bundle`. Each step runs plugin code.
   private func loadVetted(
     _ entry: PluginEntry, file: String, identity: FileIdentity?, held: HeldFolder?, needs: PluginNeeds?,
-    requirePins: Bool, libraries: LibraryPins, signed: SignedLibraries?,
+    requirePins: Bool, libraries: LibraryPins, signed: SignedLibraries?, origins: PrivateOrigins,
     adopt: ((String) throws(DeploymentProblem) -> PluginEntry?)?
   ) throws(DeploymentProblem) -> LoadedPlugin? {
     var entry = entry
@@ -219,7 +219,7 @@ package struct PluginLoader {
     progress.stage(.open, entry.name, file: file)
     let library = try open(
       entry, file, identity: identity, held: held, requirePins: requirePins, libraries: libraries,
-      needs: needs, signed: signed)
+      needs: needs, signed: signed, origins: origins)
     progress.stage(.findEntry, entry.name, file: file)
     let descriptor = try findDescriptor(in: library, file: file, failure: failure)
     progress.stage(.checkVersions, entry.name, file: file)

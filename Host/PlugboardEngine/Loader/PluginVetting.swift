@@ -23,6 +23,8 @@ package struct PluginVetting {
   package let libraryPins: LibraryPins
   /// The trust blocks and the signer files they name, read once.
   let signatures: PluginSignatures
+  /// The private folder pinned and signed plugins are opened through.
+  let origins = PrivateOrigins()
 
   package init(manifest: Manifest) {
     let folders =
