@@ -114,7 +114,12 @@ final class SignatureProofs {
         "the signature proofs file \(Terminal.sanitize(path)) \(detail); every signature is verified in full"
       )
     }
-    if let problem = FileTrust.foldersProblem(from: folder, user: user, thing: "it", stake: stake) {
+    // Every link on the way is judged, and the folders where it leads:
+    // whoever can re-point one chooses the proofs read.
+    if let problem = LinkChase.problem(path, user: user, thing: "the signature proofs file", stake: stake)
+      ?? FileTrust.foldersProblem(
+        from: FilePath.canonical(folder) ?? folder, user: user, thing: "it", stake: stake)
+    {
       return unusable(problem)
     }
     let proofs = SignatureProofs(path: path)

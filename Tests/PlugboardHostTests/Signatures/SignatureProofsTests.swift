@@ -124,6 +124,25 @@ struct SignatureProofsTests {
     #expect(warning.hasSuffix("; every signature is verified in full"))
   }
 
+  /// A cache folder reached through another user's link is theirs to
+  /// re-point at proofs of their own: not used.
+  @Test(.enabled(if: geteuid() == 0, "needs root, to give the link to another user"))
+  func aCacheFolderReachedThroughAnotherUsersLinkIsNotUsed() throws {
+    let deployment = try Deployment()
+    let link = deployment.signed.folder + "/current-cache"
+    #expect(symlink(deployment.cache, link) == 0)
+    #expect(lchown(link, OtherUser.uid, OtherUser.gid) == 0)
+    let check = try deployment.signed.plugboard(["check"], environment: ["CACHE_DIRECTORY": link])
+    #expect(check.status == 0, "\(check.stderr)")
+    #expect(
+      check.stderrLines.first { $0.hasPrefix("plugboard: warning: ") }
+        == "plugboard: warning: the signature proofs file \(link)/verified-signatures is reached through the "
+        + "link \(link), which is owned by uid 65534, neither root nor the user running plugboard (uid 0); its "
+        + "owner can point it at another file and make plugboard load a library without checking its signature "
+        + "— make root or yourself its owner: chown -h root \(link); every signature is verified in full")
+    #expect(!FileManager.default.fileExists(atPath: deployment.proofs))
+  }
+
   /// A file changed in the clock tick its verification began in could
   /// share every field of its status with the next version of it: its
   /// proof is not kept.
