@@ -61,25 +61,23 @@ final class SignatureProofs {
   /// One signature verified over one file.
   struct Proof: Hashable {
     let file: Stamp
-    /// The SHA-256 of the signature file's bytes.
-    let signature: [UInt8]
+    /// The SHA-256 of the signature file's bytes, as 64 lower-case
+    /// hexadecimal digits: how the proofs file writes it.
+    let signature: String
 
     init(file: Stamp, signature armored: [UInt8]) {
       self.file = file
-      signature = SHA256.hash(armored).bytes
+      signature = SHA256.hash(armored).hex
     }
 
-    fileprivate init(file: Stamp, digest: [UInt8]) {
+    fileprivate init(file: Stamp, digest: String) {
       self.file = file
       signature = digest
     }
 
     /// Its line in the proofs file.
     fileprivate var line: String {
-      let digits = Array("0123456789abcdef".utf8)
-      let hex = signature.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }
-      return "\(file.device) \(file.inode) \(file.size) \(file.modified) \(file.changed) "
-        + String(decoding: hex, as: UTF8.self)
+      "\(file.device) \(file.inode) \(file.size) \(file.modified) \(file.changed) \(signature)"
     }
   }
 
@@ -247,26 +245,14 @@ final class SignatureProofs {
     }
   }
 
-  /// The digest 64 lower-case hexadecimal digits spell.
-  private static func digest(hex: ArraySlice<UInt8>) -> [UInt8]? {
-    guard hex.count == 64 else { return nil }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(32)
-    var high: UInt8?
-    for character in hex {
-      let value: UInt8
-      switch character {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
-      default: return nil
-      }
-      if let first = high {
-        bytes.append(first << 4 | value)
-        high = nil
-      } else {
-        high = value
-      }
+  /// `field` when it is 64 lower-case hexadecimal digits, as a digest is
+  /// written.
+  private static func digest(hex field: ArraySlice<UInt8>) -> String? {
+    let isDigit = { (byte: UInt8) in
+      (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
     }
-    return bytes
+    guard field.count == 64, field.allSatisfy(isDigit) else { return nil }
+    return String(decoding: field, as: UTF8.self)
   }
 }
