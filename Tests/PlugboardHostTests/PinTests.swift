@@ -254,7 +254,7 @@ import Testing
 @Suite(.blocking) struct PrivateOriginTests {
   @Test func aDecoyPutInThePrivateFolderPlaceIsNotLoaded() throws {
     let fixtures = try CFixtures.directory.get()
-    let origin = try PrivateOrigin.make(
+    let origin = try PrivateOrigin.makeEmpty().get().linking(
       library: "libPinned.so", target: fixtures + "/libOldSwift.so", neighbours: []
     ).get()
     let moved = origin.folder + ".moved"
@@ -310,7 +310,7 @@ import Testing
   @Test func onlyAPrivateFolderIsRemovedAsALeftover() throws {
     let base = PrivateOrigin.temporaryBase + "/" + PrivateOrigin.prefix
     let fixtures = try CFixtures.directory.get()
-    let origin = try PrivateOrigin.make(
+    let origin = try PrivateOrigin.makeEmpty().get().linking(
       library: "libA.so", target: fixtures + "/libOldSwift.so", neighbours: []
     )
     .get()

@@ -31,19 +31,6 @@ struct PrivateOrigin {
   private let descriptor: Int32
   private let links: [String]
 
-  /// Makes the folder with `library` (a file name) linking to `target`, and
-  /// each of `neighbours` (file name → absolute path) linking to its path.
-  static func make(library: String, target: String, neighbours: [(name: String, path: String)])
-    -> Result<PrivateOrigin, SystemCallError>
-  {
-    makeEmpty().flatMap { origin in
-      origin.linking(library: library, target: target, neighbours: neighbours).mapError { failure in
-        origin.remove()
-        return failure
-      }
-    }
-  }
-
   /// Makes the folder, with no link yet.
   static func makeEmpty() -> Result<PrivateOrigin, SystemCallError> {
     let base = temporaryBase
@@ -108,8 +95,8 @@ struct PrivateOrigin {
 
   /// Removes `folder`, a private folder a child announced and did not
   /// remove (it died inside `dlopen`), when it is one: named as
-  /// ``make(library:target:neighbours:)`` names them in ``temporaryBase``,
-  /// a real folder of this user with mode 0700, holding nothing but links.
+  /// ``makeEmpty()`` names them in ``temporaryBase``, a real folder of
+  /// this user with mode 0700, holding nothing but links.
   /// Anything else is left alone: the name came over a pipe that plugin
   /// code can write to.
   static func removeLeftover(_ folder: String) {
