@@ -70,6 +70,39 @@ import Testing
     #expect(after.stdout.hasSuffix(verdict + "\n"), "\(after.stdout)")
   }
 
+  /// Two pinned plugins whose files share a name, in folders of their
+  /// own: each is opened through the bring-up's one private folder, and
+  /// the loader, which takes a name it has opened before for the library
+  /// it opened then, must still be handed the second file.
+  @Test func pinnedPluginsOfTheSameFileNameEachLoadTheirOwn() throws {
+    let folder = try TemporaryDirectory()
+    let files = FileManager.default
+    var entries: [String] = []
+    for (name, plugin) in [("Keychain", "Keychain"), ("Shell", "Shell")] {
+      let place = folder.path + "/" + name
+      try files.createDirectory(atPath: place, withIntermediateDirectories: false)
+      try files.copyItem(atPath: BuildProducts.library(plugin), toPath: place + "/libTwin.so")
+      try files.copyItem(
+        atPath: BuildProducts.library("AppContracts"), toPath: place + "/libAppContracts.so")
+      entries.append(entry(name, place + "/libTwin.so", pin: try digest(place + "/libTwin.so")))
+    }
+    let path = try folder.write(
+      "plugins.json",
+      """
+      { "formatVersion": 1, "pluginRoots": ["\(folder.path)"], "plugins": [
+        \(entries.joined(separator: ",\n  "))
+      ] }
+
+      """)
+    let result = try Subprocess.plugboard(["list", "--manifest", path])
+    #expect(result.exited && result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("2 plugins: 2 loaded, 0 disabled, 0 failed"), "\(result.stdout)")
+    let rows = result.stdout.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+    let keychain = "AppContracts.SecureStore - container (start, stop hooks)"
+    #expect(rows.contains(keychain + " Keychain/KeychainAssembly.swift:7"))
+    #expect(rows.contains("AppContracts.AppConsole - container Shell/ShellAssembly.swift:13"))
+  }
+
   @Test func aPluginThatDoesNotMatchItsPinIsRefusedShowingBothDigests() throws {
     let folder = try TemporaryDirectory()
     let wrong = try digest(Self.networking)

@@ -1,11 +1,14 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// A fresh folder, mode 0700, that stands in for a pinned plugin's own
 /// folder while the dynamic loader opens it: it holds a link with the
-/// plugin's file name to the sealed copy, so the loader's `$ORIGIN` is this
-/// folder, and a link to each neighbour the plugin needs from its real
+/// plugin's file name to the sealed copy (and a second, of a name unique in
+/// the process, that the loader is handed), so the loader's `$ORIGIN` is
+/// this folder, and a link to each neighbour the plugin needs from its real
 /// folder, so `$ORIGIN` lookups still find them. It holds no library bytes
 /// of its own; its links are removed as soon as `dlopen` returns, and the
 /// folder once the bring-up has opened every plugin (``PrivateOrigins``).
@@ -59,13 +62,24 @@ struct PrivateOrigin {
 
   /// The folder with `library` (a file name) linking to `target`, and each
   /// of `neighbours` linking to its path, besides the links it holds; the
-  /// loader is to open `library`'s link. A link that cannot be made undoes
+  /// loader is to open ``libraryPath``. A link that cannot be made undoes
   /// the ones this call made.
+  ///
+  /// The loader takes a path it has opened before for the library it
+  /// opened then, without looking at the file, so ``libraryPath`` names a
+  /// second link to `target` whose name no other call in this process
+  /// gives (``openedName(of:)``). Through the folder's descriptor, the
+  /// library's own name would repeat: two plugins of one file name in
+  /// different folders, or a descriptor number reused after a folder was
+  /// closed, and the second plugin would be handed the first. The link
+  /// under the library's own name stays for the neighbours that need it
+  /// by that name.
   func linking(library: String, target: String, neighbours: [(name: String, path: String)])
     -> Result<PrivateOrigin, SystemCallError>
   {
+    let opened = Self.openedName(of: library)
     var made: [String] = []
-    for (name, destination) in [(library, target)] + neighbours {
+    for (name, destination) in [(opened, target), (library, target)] + neighbours {
       guard symlinkat(destination, descriptor, name) == 0 else {
         let failure = SystemCallError("symlink \(folder)/\(name)")
         for link in made { unlinkat(descriptor, link, 0) }
@@ -77,8 +91,21 @@ struct PrivateOrigin {
     let path = access(throughDescriptor, F_OK) == 0 ? throughDescriptor : folder
     return .success(
       PrivateOrigin(
-        folder: folder, libraryPath: path + "/" + library, descriptor: descriptor, links: links + made))
+        folder: folder, libraryPath: path + "/" + opened, descriptor: descriptor, links: links + made))
   }
+
+  /// A name for `library`'s link that the loader is handed, unique in the
+  /// process: `plugboard-opened-7-libAuth.so`. No dependency is looked up
+  /// by such a name; one that is makes a link that exists already, and
+  /// the plugin is refused rather than bound to the wrong file.
+  static func openedName(of library: String) -> String {
+    let number = opened.wrappingAdd(1, ordering: .relaxed).newValue
+    return "plugboard-opened-\(number)-\(library)"
+  }
+
+  /// How many libraries this process has been handed through a private
+  /// folder.
+  private static let opened = Atomic<Int>(0)
 
   /// The folder emptied of its links, for the next plugin.
   func unlinkingAll() -> PrivateOrigin {
