@@ -104,41 +104,23 @@ final class SignatureProofs {
   /// when the file cannot be used (then nothing is read, and nothing is
   /// saved).
   static func kept(in path: String) -> (SignatureProofs, warning: String?) {
-    let folder = FilePath.directory(of: path)
-    let user = geteuid()
-    func unusable(_ detail: String) -> (SignatureProofs, warning: String?) {
-      (
-        SignatureProofs(path: nil),
-        "the signature proofs file \(Terminal.sanitize(path)) \(detail); every signature is verified in full"
-      )
-    }
-    // Every link on the way is judged, and the folders where it leads:
-    // whoever can re-point one chooses the proofs read.
-    if let problem = LinkChase.problem(path, user: user, thing: "the signature proofs file", stake: stake)
-      ?? FileTrust.foldersProblem(
-        from: FilePath.canonical(folder) ?? folder, user: user, thing: "it", stake: stake)
-    {
-      return unusable(problem)
-    }
-    let proofs = SignatureProofs(path: path)
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-    guard descriptor >= 0 else {
-      if errno == ENOENT { return (proofs, nil) }
-      return unusable("cannot be opened: \(String(cString: strerror(errno)))")
-    }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-      return unusable("is not a regular file — remove it")
-    }
-    if let problem = FileTrust.fileProblem(status, at: path, user: user, stake: stake) {
-      return unusable(problem)
-    }
     let limit = (capacity + 1) * 160
-    let bytes = FileBytes.pread(descriptor, at: 0, count: limit + 1)
-    guard bytes.count <= limit else { return unusable("is larger than \(limit) bytes — remove it") }
-    proofs.read(bytes)
-    return (proofs, nil)
+    let detail: String
+    switch TrustedFileRead.bytes(at: path, thing: "the signature proofs file", stake: stake, limit: limit) {
+    case .success(let bytes):
+      let proofs = SignatureProofs(path: path)
+      proofs.read(bytes)
+      return (proofs, nil)
+    case .failure(.missing): return (SignatureProofs(path: path), nil)
+    case .failure(.unopenable(let reason)): detail = "cannot be opened: \(reason)"
+    case .failure(.notRegular): detail = "is not a regular file — remove it"
+    case .failure(.unsafe(let problem)): detail = problem
+    case .failure(.oversized(let limit)): detail = "is larger than \(limit) bytes — remove it"
+    }
+    return (
+      SignatureProofs(path: nil),
+      "the signature proofs file \(Terminal.sanitize(path)) \(detail); every signature is verified in full"
+    )
   }
 
   /// Proofs in the folder `CACHE_DIRECTORY` names (its first, when it

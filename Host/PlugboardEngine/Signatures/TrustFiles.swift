@@ -53,38 +53,24 @@ final class TrustFiles {
   /// What whoever can change one of these files can do.
   static let stake = "choose whose plugins plugboard runs"
 
-  /// The bytes of the file at `path`, opened once without following a
-  /// final link and vetted on that descriptor, at most `limit` of them.
-  /// A problem reads on from "the allowed signers file PATH (PLACE) ".
+  /// The bytes of the file at `path`, at most `limit` of them, read when
+  /// it is safe to (``TrustedFileRead``). A problem reads on from "the
+  /// allowed signers file PATH (PLACE) ".
   static func read(_ path: String, place: String, kind: String, limit: Int) -> Result<
     [UInt8], TrustFileProblem
   > {
-    func problem(_ detail: String) -> TrustFileProblem {
-      TrustFileProblem(text: "the \(kind) file \(Terminal.sanitize(path)) (\(place)) \(detail)")
+    let read = TrustedFileRead.bytes(at: path, thing: "the \(kind) file", stake: stake, limit: limit)
+    return read.mapError { failure in
+      let detail =
+        switch failure {
+        case .missing: "does not exist — create it, or correct \(place)"
+        case .unopenable(let reason): "cannot be opened: \(reason)"
+        case .notRegular: "is not a regular file"
+        case .unsafe(let problem): problem
+        case .oversized(let limit): "is larger than \(limit) bytes"
+        }
+      return TrustFileProblem(text: "the \(kind) file \(Terminal.sanitize(path)) (\(place)) \(detail)")
     }
-    guard let canonical = FilePath.canonical(path) else {
-      return .failure(problem("does not exist — create it, or correct \(place)"))
-    }
-    let descriptor = open(canonical, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-    guard descriptor >= 0 else {
-      return .failure(problem("cannot be opened: \(String(cString: strerror(errno)))"))
-    }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-      return .failure(problem("is not a regular file"))
-    }
-    let user = geteuid()
-    if let unsafe = FileTrust.fileProblem(status, at: canonical, user: user, stake: stake)
-      ?? FileTrust.foldersProblem(
-        from: FilePath.directory(of: canonical), user: user, thing: "it", stake: stake)
-      ?? LinkChase.problem(path, user: user, thing: "the \(kind) file", stake: stake)
-    {
-      return .failure(problem(unsafe))
-    }
-    let bytes = FileBytes.pread(descriptor, at: 0, count: limit + 1)
-    guard bytes.count <= limit else { return .failure(problem("is larger than \(limit) bytes")) }
-    return .success(bytes)
   }
 }
 
