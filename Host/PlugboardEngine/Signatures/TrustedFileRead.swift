@@ -34,15 +34,17 @@ enum TrustedFileRead {
   /// file"); `stake` says what whoever could change it could do.
   static func bytes(at path: String, thing: String, stake: String, limit: Int) -> Result<[UInt8], Failure> {
     let user = geteuid()
+    if let problem = LinkChase.problem(path, user: user, thing: thing, stake: stake) {
+      return .failure(.unsafe(problem))
+    }
     let canonical = FilePath.canonical(path)
-    // Judged whether the file exists or not: a missing file is created
-    // in that folder later (the proofs), or by whoever can write there.
-    let folder =
-      canonical.map(FilePath.directory(of:)) ?? FilePath.canonical(FilePath.directory(of: path))
-      ?? FilePath.directory(of: path)
-    if let problem = LinkChase.problem(path, user: user, thing: thing, stake: stake)
-      ?? FileTrust.foldersProblem(from: folder, user: user, thing: "it", stake: stake)
-    {
+    // The folders are judged whether the file exists or not: a missing
+    // file is made in that folder later (the proofs), or by whoever can
+    // write there. A folder that does not exist holds nothing to judge.
+    guard
+      let folder = canonical.map(FilePath.directory(of:)) ?? FilePath.canonical(FilePath.directory(of: path))
+    else { return .failure(.missing) }
+    if let problem = FileTrust.foldersProblem(from: folder, user: user, thing: "it", stake: stake) {
       return .failure(.unsafe(problem))
     }
     guard let canonical else { return .failure(.missing) }

@@ -195,6 +195,23 @@ struct SignedPluginTests {
         + "plugboard runs — remove the write permission: chmod go-w \(file)")
   }
 
+  /// A missing allowed signers file says so, and how to fix it, whether
+  /// or not the folder named for it exists: a folder that is not there
+  /// is nothing to judge.
+  @Test(arguments: ["allowed_signers.missing", "no-such-folder/allowed_signers"])
+  func aMissingAllowedSignersFileSaysItDoesNotExist(_ name: String) throws {
+    let deployment = try SignedDeployment()
+    let plugin = try deployment.add(BuildProducts.library("Healthy"))
+    try deployment.allow([("Healthy", try deployment.makeKey("alice"))])
+    try deployment.sign("plugins/libHealthy.so", with: "alice")
+    let trust = #""trust": { "allowedSigners": "\#(name)", "requireSignatures": true },"#
+    try deployment.manifest(trust, [SignedDeployment.entry("Healthy", plugin)])
+    try refusal(
+      deployment,
+      "cannot have its signature checked: the allowed signers file \(deployment.folder)/\(name) "
+        + "(trust.allowedSigners) does not exist — create it, or correct trust.allowedSigners")
+  }
+
   /// `list`, `check` and `explain` name who vouches for a signed plugin:
   /// the key's fingerprint, the allowed signers file and the line, with
   /// its principals, that let the key sign it.
