@@ -209,7 +209,7 @@ enum SharedModuleStamps {
 
   /// Whether `bytes` are a stamp: 16 lowercase hex digits.
   static func isStamp(_ bytes: [UInt8]) -> Bool {
-    bytes.count == 16 && bytes.allSatisfy(isHexDigit)
+    TextBytes.areLowercaseHex(bytes, count: 16)
   }
 
   /// Whether `bytes` are a semantic version, as the stamp tool lets a
@@ -224,10 +224,5 @@ enum SharedModuleStamps {
     (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
       || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
       || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
-  }
-
-  private static func isHexDigit(_ byte: UInt8) -> Bool {
-    (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-      || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
   }
 }

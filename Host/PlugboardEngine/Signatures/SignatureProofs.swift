@@ -230,11 +230,7 @@ final class SignatureProofs {
   /// `field` when it is 64 lower-case hexadecimal digits, as a digest is
   /// written.
   private static func digest(hex field: ArraySlice<UInt8>) -> String? {
-    let isDigit = { (byte: UInt8) in
-      (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-    }
-    guard field.count == 64, field.allSatisfy(isDigit) else { return nil }
+    guard TextBytes.areLowercaseHex(field, count: 64) else { return nil }
     return String(decoding: field, as: UTF8.self)
   }
 }

@@ -44,6 +44,15 @@ enum TextBytes {
     }
   }
 
+  /// Whether `bytes` are exactly `count` lower-case hexadecimal digits:
+  /// how plugboard writes a digest or a stamp, and the only form in which
+  /// it reads one back.
+  static func areLowercaseHex(_ bytes: some Collection<UInt8>, count: Int) -> Bool {
+    let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+    let letters = UInt8(ascii: "a")...UInt8(ascii: "f")
+    return bytes.count == count && bytes.allSatisfy { digits.contains($0) || letters.contains($0) }
+  }
+
   /// Runs `body` on the string's own UTF-8 buffer, or on a copy when it
   /// has none (a small or bridged string).
   private static func withBytes<Result>(
