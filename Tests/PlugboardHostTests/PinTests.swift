@@ -313,9 +313,26 @@ import Testing
     defer { chmod(folder.path, 0o700) }
     #expect(PrivateOrigin.temporaryFolderProblem(folder.path) != nil)
     #expect(PrivateOrigin.temporaryFolderProblem("/tmp") == nil)
-    #expect(PrivateOrigin.temporaryBase(tmpdir: folder.path) == "/tmp")
+    #expect(PrivateOrigin.temporaryBases(tmpdir: folder.path) == PrivateOrigin.temporaryBases(tmpdir: nil))
     #expect(chmod(folder.path, 0o700) == 0)
-    #expect(PrivateOrigin.temporaryBase(tmpdir: folder.path + "/") == folder.path)
+    #expect(PrivateOrigin.temporaryBases(tmpdir: folder.path + "/").first == folder.path)
+    #expect(PrivateOrigin.temporaryBases(tmpdir: folder.path + "/").last == "/tmp")
+  }
+
+  /// With no `TMPDIR`, private folders are made on the memory file system
+  /// (`/dev/shm`) where there is one: each start makes and removes their
+  /// links, which on a disk file system allocate and free an inode each.
+  @Test(
+    .enabled(if: PrivateOrigin.isMemoryFileSystem("/dev/shm"), "/dev/shm is not a memory file system here"))
+  func privateFoldersGoToMemoryWhenNoTemporaryFolderIsChosen() throws {
+    #expect(PrivateOrigin.temporaryBases(tmpdir: nil) == ["/dev/shm", "/tmp"])
+    #expect(PrivateOrigin.temporaryBases(tmpdir: "relative/tmp") == ["/dev/shm", "/tmp"])
+    #expect(!PrivateOrigin.isMemoryFileSystem("/proc"))
+    let origin = try PrivateOrigin.makeEmpty().get()
+    defer { origin.remove() }
+    if getenv("TMPDIR") == nil {
+      #expect(origin.folder.hasPrefix("/dev/shm/" + PrivateOrigin.prefix), "\(origin.folder)")
+    }
   }
 
   /// A pinned plugin whose constructor crashes dies inside `dlopen`, before
@@ -341,7 +358,7 @@ import Testing
   /// The parent removes only what a private folder looks like: the name
   /// comes over a pipe plugin code can write to.
   @Test func onlyAPrivateFolderIsRemovedAsALeftover() throws {
-    let base = PrivateOrigin.temporaryBase + "/" + PrivateOrigin.prefix
+    let base = try #require(PrivateOrigin.temporaryBases.first) + "/" + PrivateOrigin.prefix
     let fixtures = try CFixtures.directory.get()
     let origin = try PrivateOrigin.makeEmpty().get().linking(
       library: "libA.so", target: fixtures + "/libOldSwift.so", neighbours: []
@@ -378,7 +395,8 @@ import Testing
       ["check", "--manifest", manifest], environment: ["TMPDIR": open.path])
     #expect(
       result.stdout.contains(
-        "warning: TMPDIR is not safe for a pinned plugin's private folder, so plugboard uses /tmp instead\n"))
+        "warning: TMPDIR is not safe for a pinned plugin's private folder, so plugboard uses "
+          + "\(PrivateOrigin.temporaryBases(tmpdir: nil)[0]) instead\n"))
     #expect(
       result.stdout.contains(
         "  TMPDIR=\(open.path) lies in the folder \(open.path), which is writable by group and others (mode "

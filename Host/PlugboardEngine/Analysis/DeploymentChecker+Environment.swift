@@ -57,7 +57,7 @@ extension DeploymentChecker {
 
   /// A `TMPDIR` others can change, when plugins are pinned: a pinned
   /// plugin is opened through a private folder made there, so plugboard
-  /// uses `/tmp` instead, and says so.
+  /// uses `/dev/shm` or `/tmp` instead, and says which.
   func temporaryFolder() -> [Finding] {
     let pinned =
       deployment.manifest.plugins.contains { $0.sha256 != nil }
@@ -65,10 +65,12 @@ extension DeploymentChecker {
     guard pinned, let value = environment["TMPDIR"], value.hasPrefix("/"),
       let problem = PrivateOrigin.temporaryFolderProblem(value)
     else { return [] }
+    let instead = PrivateOrigin.temporaryBases(tmpdir: nil).first ?? "/tmp"
     return [
       Finding(
         .warning, .loaderVariableSet,
-        title: "TMPDIR is not safe for a pinned plugin's private folder, so plugboard uses /tmp instead",
+        title:
+          "TMPDIR is not safe for a pinned plugin's private folder, so plugboard uses \(instead) instead",
         explanation: ["TMPDIR=\(Terminal.sanitize(value)) \(problem)."],
         action:
           "Set TMPDIR to a folder writable by no one else, or unset it (see SECURITY.md, \"Integrity pins\")."

@@ -1,3 +1,4 @@
+import PlugboardSupervision
 import Synchronization
 
 #if canImport(Glibc)
@@ -22,8 +23,8 @@ import Synchronization
 /// place, in a temporary folder others can write, changes nothing of what
 /// is loaded (without the descriptor, an `inotify` racer in a non-sticky
 /// `TMPDIR` loaded unpinned code in 1 of 100 runs). `TMPDIR` is used only
-/// when it passes
-/// the folder check (``FileTrust``); otherwise `/tmp`.
+/// when it passes the folder check (``FileTrust``); otherwise `/dev/shm`,
+/// then `/tmp` (``temporaryBases``).
 struct PrivateOrigin {
   /// Folder names start with this, so a leftover (the process died inside
   /// `dlopen`) is recognisable: it holds only dangling links.
@@ -34,14 +35,28 @@ struct PrivateOrigin {
   private let descriptor: Int32
   private let links: [String]
 
-  /// Makes the folder, with no link yet.
+  /// Makes the folder, with no link yet, in the first of
+  /// ``temporaryBases`` where `mkdtemp` succeeds.
   static func makeEmpty() -> Result<PrivateOrigin, SystemCallError> {
-    let base = temporaryBase
-    var template = Array("\(base)/\(prefix)XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { buffer in
-      buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+    var failure = SystemCallError("mkdtemp: no temporary folder")
+    for base in temporaryBases {
+      var template = Array("\(base)/\(prefix)XXXXXX".utf8CString)
+      let made = template.withUnsafeMutableBufferPointer { buffer in
+        buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+      }
+      guard let folder = made else {
+        // A base the service may not write (`ProtectSystem=`, a read-only
+        // mount) is passed over for the next.
+        failure = SystemCallError("mkdtemp in \(base)")
+        continue
+      }
+      return opening(folder)
     }
-    guard let folder = made else { return .failure(SystemCallError("mkdtemp in \(base)")) }
+    return .failure(failure)
+  }
+
+  /// The folder `mkdtemp` just made, reached through a descriptor.
+  private static func opening(_ folder: String) -> Result<PrivateOrigin, SystemCallError> {
     let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
     var status = stat()
     guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
@@ -122,13 +137,13 @@ struct PrivateOrigin {
 
   /// Removes `folder`, a private folder a child announced and did not
   /// remove (it died inside `dlopen`), when it is one: named as
-  /// ``makeEmpty()`` names them in ``temporaryBase``, a real folder of
+  /// ``makeEmpty()`` names them in one of ``temporaryBases``, a real folder of
   /// this user with mode 0700, holding nothing but links.
   /// Anything else is left alone: the name came over a pipe that plugin
   /// code can write to.
   static func removeLeftover(_ folder: String) {
-    let base = temporaryBase + "/" + prefix
-    guard folder.hasPrefix(base) else { return }
+    guard let base = temporaryBases.lazy.map({ $0 + "/" + prefix }).first(where: { folder.hasPrefix($0) })
+    else { return }
     let suffix = folder.utf8.dropFirst(base.utf8.count)
     guard suffix.count == 6,
       suffix.allSatisfy({
@@ -154,17 +169,39 @@ struct PrivateOrigin {
     rmdir(folder)
   }
 
-  /// `$TMPDIR` when it is an absolute path that passes the folder check,
-  /// else `/tmp`.
-  static var temporaryBase: String {
-    temporaryBase(tmpdir: getenv("TMPDIR").map { String(cString: $0) })
+  /// Where private folders are made, in order: `$TMPDIR` when it is an
+  /// absolute path that passes the folder check (the operator's choice);
+  /// then `/dev/shm` when it is a memory file system that passes it; then
+  /// `/tmp`. A private folder holds only links, made and removed at every
+  /// start: on a disk file system each costs an inode allocated and freed
+  /// (ext4 searches past recently freed ones), where a memory file system
+  /// keeps them in memory.
+  static var temporaryBases: [String] {
+    temporaryBases(tmpdir: getenv("TMPDIR").map { String(cString: $0) })
   }
 
   /// The same, for the value `tmpdir` of `TMPDIR`.
-  static func temporaryBase(tmpdir value: String?) -> String {
-    guard let value, value.hasPrefix("/") else { return "/tmp" }
-    let folder = value.count > 1 && value.hasSuffix("/") ? String(value.dropLast()) : value
-    return temporaryFolderProblem(folder) == nil ? folder : "/tmp"
+  static func temporaryBases(tmpdir value: String?) -> [String] {
+    var bases: [String] = []
+    if let value, value.hasPrefix("/") {
+      let folder = value.count > 1 && value.hasSuffix("/") ? String(value.dropLast()) : value
+      if temporaryFolderProblem(folder) == nil { bases.append(folder) }
+    }
+    if isMemoryFileSystem(sharedMemory), temporaryFolderProblem(sharedMemory) == nil {
+      bases.append(sharedMemory)
+    }
+    bases.append("/tmp")
+    var seen: Set<String> = []
+    return bases.filter { seen.insert($0).inserted }
+  }
+
+  /// The memory file system every Linux system mounts for POSIX shared
+  /// memory: root's, sticky, like `/tmp`.
+  static let sharedMemory = "/dev/shm"
+
+  /// Whether `folder` lies on a memory file system (`tmpfs`).
+  static func isMemoryFileSystem(_ folder: String) -> Bool {
+    plugboard_is_memory_file_system(folder) == 1
   }
 
   /// Why `folder` is no place for a pinned plugin's private folder,
