@@ -68,7 +68,7 @@ enum LoadedLibraries {
       if canonicalFolders.contains(folder), FilePath.isNotLink(name) { return name }
       // The held folder's own name, not the walk of /proc/self/fd/N.
       if let held = heldFolders[folder] {
-        let file = held + name.dropFirst(folder.count)
+        let file = held + String(name.dropFirst(folder.count))
         return FilePath.isNotLink(file) ? file : FilePath.canonical(file)
       }
       guard let path = FilePath.canonical(name) else { return nil }

@@ -185,7 +185,7 @@ struct LoaderClosure {
         return heldFolders.contains(folder) ? Self.heldTarget(of: path, in: folder) : FilePath.canonical(path)
       }
       let name = path.dropFirst(folder.count)
-      return canonical == "/" ? String(name) : canonical + name
+      return canonical == "/" ? String(name) : canonical + String(name)
     }
 
     /// Where the link at `path`, in the held folder `folder`, leads: a link

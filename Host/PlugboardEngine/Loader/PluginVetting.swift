@@ -145,7 +145,7 @@ package struct PluginVetting {
   /// judges names, is given.
   private func heldName(of path: String) -> String? {
     for (loader, folder) in folders.held where path.hasPrefix(loader + "/") {
-      return folder + path.dropFirst(loader.count)
+      return folder + String(path.dropFirst(loader.count))
     }
     return nil
   }

@@ -62,11 +62,13 @@ package enum LinkChase {
     var found = plugboard_link_verdict()
     let rule = plugboard_link_chase(path, user, &found)
     switch rule {
-    case PLUGBOARD_LINK_CHASED: return .chased(resolved: text(&found.resolved))
-    case PLUGBOARD_LINK_OWNER: return .linkOwner(link: text(&found.link), owner: found.status.st_uid)
+    case PLUGBOARD_LINK_CHASED: return .chased(resolved: withUnsafeBytes(of: &found.resolved, text))
+    case PLUGBOARD_LINK_OWNER:
+      return .linkOwner(link: withUnsafeBytes(of: &found.link, text), owner: found.status.st_uid)
     case PLUGBOARD_LINK_FOLDER_OWNER, PLUGBOARD_LINK_FOLDER_WRITABLE:
       return .folder(
-        link: text(&found.link), folder: text(&found.folder), above: found.above != 0,
+        link: withUnsafeBytes(of: &found.link, text), folder: withUnsafeBytes(of: &found.folder, text),
+        above: found.above != 0,
         rule: rule == PLUGBOARD_LINK_FOLDER_OWNER ? .owner : .writable, status: found.status)
     default: return .notFollowed(error: found.error)
     }
@@ -99,8 +101,11 @@ package enum LinkChase {
     }
   }
 
-  /// The C string in the fixed buffer `buffer`, up to its first NUL.
-  private static func text<Buffer>(_ buffer: inout Buffer) -> String {
-    withUnsafeBytes(of: &buffer) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+  /// The C string in a fixed buffer of the verdict, up to its first NUL.
+  /// Not generic over the buffer: the C arrays import as tuples of 4096
+  /// elements, and a generic function would look up that tuple's type
+  /// metadata (hashing every element) at each call.
+  private static func text(_ buffer: UnsafeRawBufferPointer) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
   }
 }
