@@ -379,14 +379,19 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: origin.folder))
   }
 
-  /// `check` says so when plugins are pinned and `TMPDIR` is not safe.
-  @Test func checkWarnsOfATemporaryFolderOthersCanWrite() throws {
+  /// `check` says so when plugins are pinned, or signed, and `TMPDIR` is
+  /// not safe: both are opened through a private folder.
+  @Test(arguments: [false, true])
+  func checkWarnsOfATemporaryFolderOthersCanWrite(signed: Bool) throws {
     let folder = try TemporaryDirectory()
     let networking = BuildProducts.library("Networking")
     let digest = try SHA256.hash(file: networking).get().hex
+    let signers = try folder.write("allowed_signers", "")
+    let trust = #""trust": { "allowedSigners": "\#(signers)" },"#
+    let vouch = signed ? "" : #", "sha256": "\#(digest)""#
     let manifest = try folder.write(
       "plugins.json",
-      #"{ "formatVersion": 1, \#(BuildProducts.rootsMember) "plugins": [ { "name": "Networking", "path": "\#(networking)", "sha256": "\#(digest)" } ] }"#
+      #"{ "formatVersion": 1, \#(BuildProducts.rootsMember) \#(signed ? trust : "") "plugins": [ { "name": "Networking", "path": "\#(networking)"\#(vouch) } ] }"#
     )
     let open = try TemporaryDirectory()
     #expect(chmod(open.path, 0o777) == 0)
@@ -395,12 +400,12 @@ import Testing
       ["check", "--manifest", manifest], environment: ["TMPDIR": open.path])
     #expect(
       result.stdout.contains(
-        "warning: TMPDIR is not safe for a pinned plugin's private folder, so plugboard uses "
-          + "\(PrivateOrigin.temporaryBases(tmpdir: nil)[0]) instead\n"))
+        "warning: TMPDIR is not safe for the private folder of pinned and signed plugins, so plugboard uses "
+          + "\(PrivateOrigin.temporaryBases(tmpdir: nil)[0]) instead\n"), "\(result.stdout)")
     #expect(
       result.stdout.contains(
         "  TMPDIR=\(open.path) lies in the folder \(open.path), which is writable by group and others (mode "
-          + "0777, owner uid \(geteuid())); anyone who can write there can replace a pinned plugin's private "
-          + "folder — chmod go-w \(open.path).\n"))
+          + "0777, owner uid \(geteuid())); anyone who can write there can replace a pinned or signed plugin's "
+          + "private folder — chmod go-w \(open.path).\n"))
   }
 }

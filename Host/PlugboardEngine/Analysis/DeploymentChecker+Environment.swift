@@ -55,14 +55,18 @@ extension DeploymentChecker {
     }
   }
 
-  /// A `TMPDIR` others can change, when plugins are pinned: a pinned
-  /// plugin is opened through a private folder made there, so plugboard
+  /// A `TMPDIR` others can change, when plugins are pinned or signed: such
+  /// a plugin is opened through a private folder made there, so plugboard
   /// uses `/dev/shm` or `/tmp` instead, and says which.
   func temporaryFolder() -> [Finding] {
+    let manifest = deployment.manifest
     let pinned =
-      deployment.manifest.plugins.contains { $0.sha256 != nil }
-      || deployment.manifest.discoveredSettings.contains { $0.sha256 != nil }
-    guard pinned, let value = environment["TMPDIR"], value.hasPrefix("/"),
+      manifest.plugins.contains { $0.sha256 != nil }
+      || manifest.discoveredSettings.contains { $0.sha256 != nil }
+    let signed =
+      manifest.trust != nil || manifest.plugins.contains { $0.trust != nil }
+      || manifest.pluginFolderTrust.contains { $0 != nil }
+    guard pinned || signed, let value = environment["TMPDIR"], value.hasPrefix("/"),
       let problem = PrivateOrigin.temporaryFolderProblem(value)
     else { return [] }
     let instead = PrivateOrigin.temporaryBases(tmpdir: nil).first ?? "/tmp"
@@ -70,7 +74,8 @@ extension DeploymentChecker {
       Finding(
         .warning, .loaderVariableSet,
         title:
-          "TMPDIR is not safe for a pinned plugin's private folder, so plugboard uses \(instead) instead",
+          "TMPDIR is not safe for the private folder of pinned and signed plugins, so plugboard uses "
+          + "\(instead) instead",
         explanation: ["TMPDIR=\(Terminal.sanitize(value)) \(problem)."],
         action:
           "Set TMPDIR to a folder writable by no one else, or unset it (see SECURITY.md, \"Integrity pins\")."

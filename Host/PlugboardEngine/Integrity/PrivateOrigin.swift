@@ -204,11 +204,12 @@ struct PrivateOrigin {
     plugboard_is_memory_file_system(folder) == 1
   }
 
-  /// Why `folder` is no place for a pinned plugin's private folder,
+  /// Why `folder` is no place for a pinned or signed plugin's private folder,
   /// continuing "TMPDIR …", or nil.
   static func temporaryFolderProblem(_ folder: String) -> String? {
     FileTrust.foldersProblem(
-      from: folder, user: geteuid(), thing: "a pinned plugin's private folder", stake: "run code in plugboard"
+      from: folder, user: geteuid(), thing: "a pinned or signed plugin's private folder",
+      stake: "run code in plugboard"
     )
   }
 }
