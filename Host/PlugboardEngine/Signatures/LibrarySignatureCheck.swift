@@ -26,9 +26,12 @@ enum LibrarySignatureCheck {
   /// digest, unless `proofs` holds a proof that this signature verified
   /// over this file at an earlier start; a signature verified now is kept
   /// there when the file did not change while it was read.
+  ///
+  /// `beforeCopy` runs between the proof's look-up and the copy, where a
+  /// write to the file must not go unseen (tests write there).
   static func seal(
     _ library: String, from source: Int32, of plugin: String, principal: String, keys: Keys, require: Bool,
-    at time: Int, proofs: SignatureProofs
+    at time: Int, proofs: SignatureProofs, beforeCopy: () -> Void = {}
   ) -> Result<(copy: SealedCopy, signature: LibrarySignature?), SignatureRefusal.Reason> {
     let signatureFile = library + ".sig"
     let armored: [UInt8]?
@@ -42,23 +45,28 @@ enum LibrarySignatureCheck {
     }
     let proven = proof.map(proofs.holds) ?? false
     let tick = SignatureProofs.tick()
+    beforeCopy()
     let copy: SealedCopy
     switch SealedCopy.make(from: source, name: library, digests: armored == nil || proven ? [] : .sha512) {
     case .success(let made): copy = made
     case .failure(let failure): return .failure(.unreadable(failure))
     }
     guard let armored else { return .success((copy, nil)) }
+    // The proof covers the file as its status showed it before the copy.
+    // A write while the copy was made changes that status (the kernel
+    // stamps the change time at every write), and the copy, which can no
+    // longer change, is then checked in full.
+    let unchanged = proof != nil && SignatureProofs.Stamp.of(source) == proof?.file
+    let held = proven && unchanged
     let match: SignerCheck.Match =
-      proven ? .verifiedEarlier : .digest { $0 == .sha512 ? copy.sha512 : copy.digest.bytes }
+      held ? .verifiedEarlier : .digest { $0 == .sha512 ? copy.sha512 : copy.digest.bytes }
     do throws(SignatureError) {
       let signer = try SignerCheck.verify(
         signature: armored, match: match, principal: principal, allowedSigners: keys.signers,
         revoked: keys.revoked, at: time)
-      if !proven, let proof, SignatureProofs.Stamp.of(source) == proof.file {
-        proofs.record(proof, readSince: tick)
-      }
+      if !proven, unchanged, let proof { proofs.record(proof, readSince: tick) }
       let signature = LibrarySignature(
-        plugin: plugin, library: library, signer: signer, allowedSigners: keys.file, verifiedEarlier: proven)
+        plugin: plugin, library: library, signer: signer, allowedSigners: keys.file, verifiedEarlier: held)
       return .success((copy, signature))
     } catch {
       copy.close()

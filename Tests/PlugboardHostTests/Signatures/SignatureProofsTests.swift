@@ -1,4 +1,5 @@
 import Foundation
+import PlugboardSignatures
 import Testing
 
 @testable import PlugboardEngine
@@ -141,6 +142,58 @@ struct SignatureProofsTests {
         + "owner can point it at another file and make plugboard load a library without checking its signature "
         + "— make root or yourself its owner: chown -h root \(link); every signature is verified in full")
     #expect(!FileManager.default.fileExists(atPath: deployment.proofs))
+  }
+
+  /// A proof covers the library as its status read before the copy: a
+  /// write while the copy is made (here, a byte appended between the two)
+  /// leaves a copy the proof says nothing of, which is checked in full,
+  /// and refused.
+  @Test func aLibraryWrittenWhileItsCopyIsMadeIsCheckedInFull() throws {
+    let deployment = try Deployment()
+    let (proofs, warning) = SignatureProofs.kept(in: deployment.proofs)
+    #expect(warning == nil)
+    let source = open(deployment.plugin, O_RDONLY | O_CLOEXEC)
+    try #require(source >= 0)
+    defer { close(source) }
+    let signatureFile = deployment.plugin + ".sig"
+    let signature = try #require(try LibrarySignatureCheck.read(signatureFile).get())
+    let stamp = try #require(SignatureProofs.Stamp.of(source))
+    let proof = SignatureProofs.Proof(file: stamp, signature: signature)
+    proofs.record(proof, readSince: stamp.changed + 1)
+    #expect(proofs.holds(proof))
+    let signers = try AllowedSigners(
+      bytes: Array(try Data(contentsOf: URL(fileURLWithPath: deployment.allowedSigners))),
+      file: deployment.allowedSigners)
+    let keys = LibrarySignatureCheck.Keys(signers: signers, revoked: nil, file: deployment.allowedSigners)
+    func seal(writing: Bool) -> Result<
+      (copy: SealedCopy, signature: LibrarySignature?), SignatureRefusal.Reason
+    > {
+      #expect(lseek(source, 0, SEEK_SET) == 0)
+      return LibrarySignatureCheck.seal(
+        deployment.plugin, from: source, of: "Healthy", principal: "Healthy", keys: keys, require: true,
+        at: time(nil), proofs: proofs,
+        beforeCopy: {
+          guard writing, let handle = FileHandle(forWritingAtPath: deployment.plugin) else { return }
+          _ = try? handle.seekToEnd()
+          try? handle.write(contentsOf: Data([0]))
+          try? handle.close()
+        })
+    }
+    let held = try seal(writing: false).get()
+    #expect(held.signature?.verifiedEarlier == true)
+    held.copy.close()
+    switch seal(writing: true) {
+    case .success(let sealed):
+      sealed.copy.close()
+      Issue.record("a copy of bytes written after the proof's status was held to that proof")
+    case .failure(let reason):
+      guard case .rejected(let file, let error, _) = reason else {
+        Issue.record("refused for another reason: \(reason)")
+        return
+      }
+      #expect(file == signatureFile)
+      #expect(error == .invalid(.mismatch))
+    }
   }
 
   /// A file changed in the clock tick its verification began in could
