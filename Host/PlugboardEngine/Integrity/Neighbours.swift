@@ -25,19 +25,21 @@ enum Neighbours {
   /// refused: resolved against the private folder it would lead elsewhere.
   static func find(_ info: ELFDynamicInfo, folder: String) -> Result<Found, PinnedLibraryError> {
     let origins: Set = ["$ORIGIN", "${ORIGIN}"]
-    if let entry = info.runPath.first(where: { $0.contains("ORIGIN") && !origins.contains($0) }) {
-      return .failure(.originInPath(entry))
-    }
+    // The standard library's search, not Foundation's `contains`, which
+    // bridges each entry to an NSString.
+    let mixed = info.runPath.first { $0.firstRange(of: "ORIGIN") != nil && !origins.contains($0) }
+    if let entry = mixed { return .failure(.originInPath(entry)) }
     var found = Found()
+    // Each folder's subfolders, listed once for all the names searched.
+    var subfolders: [String: [String]] = [:]
     for name in info.needed where !name.utf8.contains(UInt8(ascii: "/")) && !isLoaded(name) {
       for entry in info.runPath {
         // As the loader searches, and as vetting and `pin` found it
         // (``LoaderClosure``): the subfolders it tries first, then the folder.
         let base = origins.contains(entry) ? folder : entry
-        guard
-          let candidate = LoaderClosure.find(
-            name, in: base, subfolders: SearchSubfolders.existing(in: base) ?? [])
-        else { continue }
+        let tried = subfolders[base] ?? SearchSubfolders.existing(in: base) ?? []
+        subfolders[base] = tried
+        guard let candidate = LoaderClosure.find(name, in: base, subfolders: tried) else { continue }
         if origins.contains(entry) {
           found.beside.append((name, candidate))
         } else if !isTrusted(candidate) {

@@ -66,18 +66,21 @@ struct SealedCopy {
 
   private typealias MemfdCreate = @convention(c) (UnsafePointer<CChar>, UInt32) -> Int32
 
+  /// Looked up at run time, once: the C library declares memfd_create only
+  /// for _GNU_SOURCE, which Swift's Glibc module is not built with.
+  private static let memfdCreate = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "memfd_create").map {
+    unsafeBitCast($0, to: MemfdCreate.self)
+  }
+
   /// Copies everything `source` reads (from its current offset) into a new
   /// sealed memory file, taking the `digests` asked for on the way (the
   /// bytes are read once for all); `name` is the file's path.
   static func make(from source: Int32, name: String, digests: Digests = .sha256) -> Result<
     SealedCopy, SystemCallError
   > {
-    // Looked up at run time: the C library declares memfd_create only for
-    // _GNU_SOURCE, which Swift's Glibc module is not built with.
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "memfd_create") else {
+    guard let create = memfdCreate else {
       return .failure(SystemCallError("memfd_create", reason: "not provided by this C library"))
     }
-    let create = unsafeBitCast(symbol, to: MemfdCreate.self)
     let copy = create("plugboard-pinned", allowSealing | closeOnExec)
     guard copy >= 0 else { return .failure(SystemCallError("memfd_create")) }
     if digests.isEmpty {
