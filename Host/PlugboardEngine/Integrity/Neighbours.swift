@@ -30,16 +30,14 @@ enum Neighbours {
     let mixed = info.runPath.first { $0.firstRange(of: "ORIGIN") != nil && !origins.contains($0) }
     if let entry = mixed { return .failure(.originInPath(entry)) }
     var found = Found()
-    // Each folder's subfolders, listed once for all the names searched.
-    var subfolders: [String: [String]] = [:]
+    // Each folder's subfolders listed once for all the names searched.
+    let subfolders = LoaderClosure.SubfolderCache()
     for name in info.needed where !name.utf8.contains(UInt8(ascii: "/")) && !isLoaded(name) {
       for entry in info.runPath {
         // As the loader searches, and as vetting and `pin` found it
         // (``LoaderClosure``): the subfolders it tries first, then the folder.
         let base = origins.contains(entry) ? folder : entry
-        let tried = subfolders[base] ?? SearchSubfolders.existing(in: base) ?? []
-        subfolders[base] = tried
-        guard let candidate = LoaderClosure.find(name, in: base, subfolders: tried) else { continue }
+        guard let candidate = subfolders.find(name, in: base) else { continue }
         if origins.contains(entry) {
           found.beside.append((name, candidate))
         } else if !isTrusted(candidate) {
