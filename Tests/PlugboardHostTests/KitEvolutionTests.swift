@@ -13,10 +13,13 @@ import Testing
 /// type and methods added, a requirement with a default added to
 /// `Assembly`, a case inserted first in two enums plugins switch over, an
 /// inlinable body changed, a diagnostic reworded, and the minor version
-/// raised. With release plugins
-/// the test holds the rules of Kit/ABI.md too: a stored property inserted
-/// first in `Registry`, a frozen type, made the plugins' inlined lookup
-/// crash (SIGSEGV while making the `Application`).
+/// raised. And what only the fast slot's freezing leaves free (Kit/ABI.md):
+/// a stored property inserted first in the registry, the registration
+/// records and the thread's resolution state, and other load factors for
+/// the lookup tables. The release plugins, with the earlier Kit's resolve
+/// inlined, hold that: while `Registry` was frozen, a stored property
+/// inserted first in it made their inlined lookup crash (SIGSEGV while
+/// making the `Application`).
 @Suite(.blocking) struct KitEvolutionTests {
   /// The sample's plugins, without the third-party one (built elsewhere).
   static let plugins = ["Networking", "Keychain", "Auth", "Login", "IssueList", "Shell"]

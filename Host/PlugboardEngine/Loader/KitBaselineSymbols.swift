@@ -14,17 +14,7 @@ enum KitBaselineSymbols {
     $s12PlugboardKit0A5BuildO
     $s12PlugboardKit0A5BuildO06loadedB7VersionSSvgZ
     $s12PlugboardKit0A5BuildO06loadedB7VersionSSvpZ
-    $s12PlugboardKit10DirectCallV
-    $s12PlugboardKit10DirectCallV7contextACSv_tcfc
-    $s12PlugboardKit10DirectCallV7contextSvvg
-    $s12PlugboardKit10DirectCallV7contextSvvp
-    $s12PlugboardKit10ReaderGateV
-    $s12PlugboardKit10ReaderGateV5enterSpy15Synchronization6AtomicVySiGGyFZ
-    $s12PlugboardKit10ReaderGateV5leaveyySpy15Synchronization6AtomicVySiGGFZ
     $s12PlugboardKit10RecordSiteV
-    $s12PlugboardKit10RecordSiteV4file33_AE64D4020100BC6F3677DC11ED4B0346LLs6UInt32Vvp
-    $s12PlugboardKit10RecordSiteV4line33_AE64D4020100BC6F3677DC11ED4B0346LLs5Int32Vvp
-    $s12PlugboardKit10RecordSiteV6plugins6UInt32Vvp
     $s12PlugboardKit10ServiceKeyV
     $s12PlugboardKit10ServiceKeyV11descriptionSSvg
     $s12PlugboardKit10ServiceKeyV11descriptionSSvp
@@ -105,7 +95,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit10SuggestionV6reasonAC6ReasonOvp
     $s12PlugboardKit10SuggestionV9hashValueSivg
     $s12PlugboardKit10SuggestionV9hashValueSivp
-    $s12PlugboardKit10TypeBucketC
     $s12PlugboardKit11ApplicationP
     $s12PlugboardKit11ApplicationP3run9argumentss5Int32VSaySSG_tYaKF
     $s12PlugboardKit11CardinalityO
@@ -135,6 +124,9 @@ enum KitBaselineSymbols {
     $s12PlugboardKit11CustomScopeC7storageAC7StorageOvg
     $s12PlugboardKit11CustomScopeC7storageAC7StorageOvp
     $s12PlugboardKit11CustomScopeC_7storageACSS_AC7StorageOtcfc
+    $s12PlugboardKit11FactoryCellV
+    $s12PlugboardKit11FactoryCellV4callyxAA9ContainerCYbKcvg
+    $s12PlugboardKit11FactoryCellV4callyxAA9ContainerCYbKcvp
     $s12PlugboardKit11ObjectScopeO
     $s12PlugboardKit11ObjectScopeO11descriptionSSvg
     $s12PlugboardKit11ObjectScopeO11descriptionSSvp
@@ -151,8 +143,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit11PlainRecordC
     $s12PlugboardKit11PlainRecordC3key5scope5owner7factoryACyxGAA10ServiceKeyV_AA11ObjectScopeOAA9ContainerCxANYbKctcfc
     $s12PlugboardKit11PlainRecordC3key5scope5ownerACyxGAA10ServiceKeyV_AA11ObjectScopeOAA9ContainerCtcfc
-    $s12PlugboardKit11PlainRecordC7factoryyxAA9ContainerCYbKcvg
-    $s12PlugboardKit11PlainRecordC7factoryyxAA9ContainerCYbKcvp
     $s12PlugboardKit11SettingTypeO
     $s12PlugboardKit11SettingTypeO3intyA2CmF
     $s12PlugboardKit11SettingTypeO4boolyA2CmF
@@ -300,9 +290,11 @@ enum KitBaselineSymbols {
     $s12PlugboardKit13ArgumentMatchV
     $s12PlugboardKit13ArgumentMatchV10isCompleteSbvg
     $s12PlugboardKit13ArgumentMatchV10isCompleteSbvp
-    $s12PlugboardKit13ArgumentMatchV10registeredSayAA12TypeIdentityVGvg
-    $s12PlugboardKit13ArgumentMatchV10registeredSayAA12TypeIdentityVGvp
+    $s12PlugboardKit13ArgumentMatchV10registeredSpySOGvg
+    $s12PlugboardKit13ArgumentMatchV10registeredSpySOGvp
     $s12PlugboardKit13ArgumentMatchV5checkyyypXpF
+    $s12PlugboardKit13ArgumentMatchV5countSivg
+    $s12PlugboardKit13ArgumentMatchV5countSivp
     $s12PlugboardKit13ArgumentMatchV5indexSivM
     $s12PlugboardKit13ArgumentMatchV5indexSivg
     $s12PlugboardKit13ArgumentMatchV5indexSivp
@@ -311,7 +303,7 @@ enum KitBaselineSymbols {
     $s12PlugboardKit13ArgumentMatchV7matchesSbvg
     $s12PlugboardKit13ArgumentMatchV7matchesSbvp
     $s12PlugboardKit13ArgumentMatchV7matchesSbvs
-    $s12PlugboardKit13ArgumentMatchVyACSayAA12TypeIdentityVGcfc
+    $s12PlugboardKit13ArgumentMatchVyACSpyAA8FastSlotVGcfc
     $s12PlugboardKit13AssemblyErrorV
     $s12PlugboardKit13AssemblyErrorV10underlyings0D0_pvg
     $s12PlugboardKit13AssemblyErrorV10underlyings0D0_pvp
@@ -377,10 +369,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit13DecoratorInfoV9hashValueSivp
     $s12PlugboardKit13TypedInstanceO
     $s12PlugboardKit14ArgumentRecordC
-    $s12PlugboardKit14ArgumentRecordC12asyncFactoryAA07AwaitedcF0CSgvp
-    $s12PlugboardKit14ArgumentRecordC12madeInstancexSgvp
-    $s12PlugboardKit14ArgumentRecordC15argumentFactoryyxAA9ContainerC_q_q0_q0_QptYbKcvg
-    $s12PlugboardKit14ArgumentRecordC15argumentFactoryyxAA9ContainerC_q_q0_q0_QptYbKcvp
     $s12PlugboardKit14ArgumentRecordC3key5scope5owner7factoryACyxq_q0_q0_Qp_QPGAA10ServiceKeyV_AA11ObjectScopeOAA9ContainerCxANYbKctcfc
     $s12PlugboardKit14InjectionErrorV
     $s12PlugboardKit14InjectionErrorV11descriptionSSvg
@@ -389,23 +377,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit14InjectionErrorV4nameSSSgvp
     $s12PlugboardKit14InjectionErrorV4typeAA12TypeIdentityVvg
     $s12PlugboardKit14InjectionErrorV4typeAA12TypeIdentityVvp
-    $s12PlugboardKit14QuickNameTableV
-    $s12PlugboardKit14QuickNameTableV4SlotV
-    $s12PlugboardKit14QuickNameTableV4SlotV5wordss6UInt64V_AHtvM
-    $s12PlugboardKit14QuickNameTableV4SlotV5wordss6UInt64V_AHtvg
-    $s12PlugboardKit14QuickNameTableV4SlotV5wordss6UInt64V_AHtvp
-    $s12PlugboardKit14QuickNameTableV4SlotV5wordss6UInt64V_AHtvs
-    $s12PlugboardKit14QuickNameTableV4SlotV6record15Synchronization6AtomicVys9UnmanagedVyAA18RegistrationRecordCGSgGvp
-    $s12PlugboardKit14QuickNameTableV4SlotV6record15Synchronization6AtomicVys9UnmanagedVyAA18RegistrationRecordCGSgGvr
-    $s12PlugboardKit14QuickNameTableV4maskSivg
-    $s12PlugboardKit14QuickNameTableV4maskSivp
-    $s12PlugboardKit14QuickNameTableV5index2of_5shiftSiSu_s6UInt64V_AHtSitFZ
-    $s12PlugboardKit14QuickNameTableV5shiftSivg
-    $s12PlugboardKit14QuickNameTableV5shiftSivp
-    $s12PlugboardKit14QuickNameTableV5slotsSpyAC4SlotVGvg
-    $s12PlugboardKit14QuickNameTableV5slotsSpyAC4SlotVGvp
-    $s12PlugboardKit14QuickNameTableV5words2ofs6UInt64V_AGtSS_tFZ
-    $s12PlugboardKit14QuickNameTableV6record3for5wordss9UnmanagedVyAA18RegistrationRecordCGSgSu_s6UInt64V_ANttF
     $s12PlugboardKit15ConfiguredValueV
     $s12PlugboardKit15ConfiguredValueV04hashD0Sivg
     $s12PlugboardKit15ConfiguredValueV04hashD0Sivp
@@ -523,11 +494,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit16CompositeStorageC8instanceypSgvp
     $s12PlugboardKit16CompositeStorageC8instanceypSgvs
     $s12PlugboardKit16CompositeStorageCyACSayAA08InstanceD0_pGcfc
-    $s12PlugboardKit16ContainerHotPathV
-    $s12PlugboardKit16ContainerHotPathV12maximumDepthSivg
-    $s12PlugboardKit16ContainerHotPathV12maximumDepthSivp
-    $s12PlugboardKit16ContainerHotPathV9published15Synchronization6AtomicVySVSgGvp
-    $s12PlugboardKit16ContainerHotPathV9published15Synchronization6AtomicVySVSgGvr
     $s12PlugboardKit16ContributionInfoV
     $s12PlugboardKit16ContributionInfoV2eeoiySbAC_ACtFZ
     $s12PlugboardKit16ContributionInfoV4hash4intoys6HasherVz_tF
@@ -654,10 +620,10 @@ enum KitBaselineSymbols {
     $s12PlugboardKit17ContributionIndexC10TakingPartV5namesSaySSSgGvg
     $s12PlugboardKit17ContributionIndexC10TakingPartV5namesSaySSSgGvp
     $s12PlugboardKit17ContributionIndexC10TakingPartV5namesSaySSSgGvs
-    $s12PlugboardKit17ContributionIndexC10TakingPartV7recordsSays9UnmanagedVyAA18RegistrationRecordCGGvM
-    $s12PlugboardKit17ContributionIndexC10TakingPartV7recordsSays9UnmanagedVyAA18RegistrationRecordCGGvg
-    $s12PlugboardKit17ContributionIndexC10TakingPartV7recordsSays9UnmanagedVyAA18RegistrationRecordCGGvp
-    $s12PlugboardKit17ContributionIndexC10TakingPartV7recordsSays9UnmanagedVyAA18RegistrationRecordCGGvs
+    $s12PlugboardKit17ContributionIndexC10TakingPartV5slotsSaySpyAA8FastSlotVGGvM
+    $s12PlugboardKit17ContributionIndexC10TakingPartV5slotsSaySpyAA8FastSlotVGGvg
+    $s12PlugboardKit17ContributionIndexC10TakingPartV5slotsSaySpyAA8FastSlotVGGvp
+    $s12PlugboardKit17ContributionIndexC10TakingPartV5slotsSaySpyAA8FastSlotVGGvs
     $s12PlugboardKit17PluginRequirementV
     $s12PlugboardKit17PluginRequirementV10lowerBoundAA15SemanticVersionVSgvg
     $s12PlugboardKit17PluginRequirementV10lowerBoundAA15SemanticVersionVSgvp
@@ -680,54 +646,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit17PluginRequirementV7acceptsySbAA15SemanticVersionVF
     $s12PlugboardKit17PluginRequirementV9hashValueSivg
     $s12PlugboardKit17PluginRequirementV9hashValueSivp
-    $s12PlugboardKit17ResolutionContextC
-    $s12PlugboardKit17ResolutionContextC10popShallowyyF
-    $s12PlugboardKit17ResolutionContextC10stackIsLowSbvg
-    $s12PlugboardKit17ResolutionContextC10stackIsLowSbvp
-    $s12PlugboardKit17ResolutionContextC13GraphInstanceV
-    $s12PlugboardKit17ResolutionContextC13pushIfShallow_12hasArguments5limitSbAA18RegistrationRecordC_SbSitF
-    $s12PlugboardKit17ResolutionContextC21releaseGraphInstancesyyF
-    $s12PlugboardKit17ResolutionContextC5FrameV
-    $s12PlugboardKit17ResolutionContextC5FrameV12hasArgumentsSbvg
-    $s12PlugboardKit17ResolutionContextC5FrameV12hasArgumentsSbvp
-    $s12PlugboardKit17ResolutionContextC5FrameV6record12hasArgumentsAeA18RegistrationRecordC_Sbtcfc
-    $s12PlugboardKit17ResolutionContextC5FrameV6recordAA18RegistrationRecordCvg
-    $s12PlugboardKit17ResolutionContextC5FrameV6recordAA18RegistrationRecordCvp
-    $s12PlugboardKit17ResolutionContextC5StateV
-    $s12PlugboardKit17ResolutionContextC5StateV10cycleFloorSivM
-    $s12PlugboardKit17ResolutionContextC5StateV10cycleFloorSivg
-    $s12PlugboardKit17ResolutionContextC5StateV10cycleFloorSivp
-    $s12PlugboardKit17ResolutionContextC5StateV10cycleFloorSivs
-    $s12PlugboardKit17ResolutionContextC5StateV10deepFramesSDySOSiGvp
-    $s12PlugboardKit17ResolutionContextC5StateV10graphCountSivM
-    $s12PlugboardKit17ResolutionContextC5StateV10graphCountSivg
-    $s12PlugboardKit17ResolutionContextC5StateV10graphCountSivp
-    $s12PlugboardKit17ResolutionContextC5StateV10graphCountSivs
-    $s12PlugboardKit17ResolutionContextC5StateV10graphIndexSDySOSiGvp
-    $s12PlugboardKit17ResolutionContextC5StateV10stackLimitSuvM
-    $s12PlugboardKit17ResolutionContextC5StateV10stackLimitSuvg
-    $s12PlugboardKit17ResolutionContextC5StateV10stackLimitSuvp
-    $s12PlugboardKit17ResolutionContextC5StateV10stackLimitSuvs
-    $s12PlugboardKit17ResolutionContextC5StateV11completionsSivp
-    $s12PlugboardKit17ResolutionContextC5StateV13graphCapacitySivp
-    $s12PlugboardKit17ResolutionContextC5StateV14graphInstances33_B6854F1519528E8C5BA11D4475D03E6CLLSpyAC13GraphInstanceVGvp
-    $s12PlugboardKit17ResolutionContextC5StateV18spareGraphCapacitySivp
-    $s12PlugboardKit17ResolutionContextC5StateV19spareGraphInstances33_B6854F1519528E8C5BA11D4475D03E6CLLSpyAC0G8InstanceVGSgvp
-    $s12PlugboardKit17ResolutionContextC5StateV5depthSivM
-    $s12PlugboardKit17ResolutionContextC5StateV5depthSivg
-    $s12PlugboardKit17ResolutionContextC5StateV5depthSivp
-    $s12PlugboardKit17ResolutionContextC5StateV5depthSivs
-    $s12PlugboardKit17ResolutionContextC5StateV6framesSpyAC5FrameVGvM
-    $s12PlugboardKit17ResolutionContextC5StateV6framesSpyAC5FrameVGvg
-    $s12PlugboardKit17ResolutionContextC5StateV6framesSpyAC5FrameVGvp
-    $s12PlugboardKit17ResolutionContextC5StateV6framesSpyAC5FrameVGvs
-    $s12PlugboardKit17ResolutionContextC5StateV8capacitySivp
-    $s12PlugboardKit17ResolutionContextC5stateSpyAC5StateVGvg
-    $s12PlugboardKit17ResolutionContextC5stateSpyAC5StateVGvp
-    $s12PlugboardKit17ResolutionContextC8isActive_10amongFirstSbAA18RegistrationRecordC_SitF
-    $s12PlugboardKit17ResolutionContextC9hopTickets6UInt64Vvp
-    $s12PlugboardKit17ResolutionContextC9scanLimitSivgZ
-    $s12PlugboardKit17ResolutionContextC9scanLimitSivpZ
     $s12PlugboardKit18ConfigurationErrorV
     $s12PlugboardKit18ConfigurationErrorV11descriptionSSvg
     $s12PlugboardKit18ConfigurationErrorV11descriptionSSvp
@@ -781,28 +699,7 @@ enum KitBaselineSymbols {
     $s12PlugboardKit18RefusedAttributionV7claimedSSSgvg
     $s12PlugboardKit18RefusedAttributionV7claimedSSSgvp
     $s12PlugboardKit18RegistrationRecordC
-    $s12PlugboardKit18RegistrationRecordC11hasHandlersSbvg
-    $s12PlugboardKit18RegistrationRecordC11hasHandlersSbvp
-    $s12PlugboardKit18RegistrationRecordC11hasProfiles15Synchronization6AtomicVySbGvp
-    $s12PlugboardKit18RegistrationRecordC12scopeStorage15Synchronization6AtomicVys5UInt8VGvp
-    $s12PlugboardKit18RegistrationRecordC12scopeStorage15Synchronization6AtomicVys5UInt8VGvr
-    $s12PlugboardKit18RegistrationRecordC13referenceKind33_0AFE123EC7CE78E3EE195C9C461FC4D1LL15Synchronization6AtomicVys5UInt8VGvp
-    $s12PlugboardKit18RegistrationRecordC14sharedInstanceSvSgvg
-    $s12PlugboardKit18RegistrationRecordC14sharedInstanceSvSgvp
-    $s12PlugboardKit18RegistrationRecordC16hasInitCompleted15Synchronization6AtomicVySbGvp
-    $s12PlugboardKit18RegistrationRecordC16hasInitCompleted15Synchronization6AtomicVySbGvr
     $s12PlugboardKit18RegistrationRecordC3key5scope5ownerAcA10ServiceKeyV_AA11ObjectScopeOAA9ContainerCtcfc
-    $s12PlugboardKit18RegistrationRecordC3keyAA10ServiceKeyVvg
-    $s12PlugboardKit18RegistrationRecordC3keyAA10ServiceKeyVvp
-    $s12PlugboardKit18RegistrationRecordC5ownerAA9ContainerCvp
-    $s12PlugboardKit18RegistrationRecordC5stampAA0D4SiteVvp
-    $s12PlugboardKit18RegistrationRecordC6extras33_0AFE123EC7CE78E3EE195C9C461FC4D1LLAA0D6ExtrasCSgvp
-    $s12PlugboardKit18RegistrationRecordC6shared15Synchronization6AtomicVySvSgGvp
-    $s12PlugboardKit18RegistrationRecordC6shared15Synchronization6AtomicVySvSgGvr
-    $s12PlugboardKit18RegistrationRecordC8creation33_0AFE123EC7CE78E3EE195C9C461FC4D1LL15Synchronization6AtomicVys6UInt64VGvp
-    $s12PlugboardKit18RegistrationRecordC8position33_0AFE123EC7CE78E3EE195C9C461FC4D1LLs6UInt32Vvp
-    $s12PlugboardKit18RegistrationRecordC8rawScopes5UInt8Vvg
-    $s12PlugboardKit18RegistrationRecordC8rawScopes5UInt8Vvp
     $s12PlugboardKit18ScopeDisposalErrorV
     $s12PlugboardKit18ScopeDisposalErrorV11descriptionSSvg
     $s12PlugboardKit18ScopeDisposalErrorV11descriptionSSvp
@@ -827,6 +724,9 @@ enum KitBaselineSymbols {
     $s12PlugboardKit18SettingDeclarationV7summarySSvp
     $s12PlugboardKit18SettingDeclarationV8requiredSbvg
     $s12PlugboardKit18SettingDeclarationV8requiredSbvp
+    $s12PlugboardKit19ArgumentFactoryCellV
+    $s12PlugboardKit19ArgumentFactoryCellV4callyxAA9ContainerC_q_q0_q0_QptYbKcvg
+    $s12PlugboardKit19ArgumentFactoryCellV4callyxAA9ContainerC_q_q0_q0_QptYbKcvp
     $s12PlugboardKit19AssemblyAttributionC
     $s12PlugboardKit19AssemblyAttributionC10assembling6plugin_xSSSg_xyKXEtKlF
     $s12PlugboardKit19AssemblyAttributionC6parent18defaultObjectScope12maximumDepthAcA9ContainerCSg_AA0gH0OSitcfc
@@ -873,9 +773,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit19StandardErrorLoggerC20maximumMessageLengthSivpZ
     $s12PlugboardKit19StandardErrorLoggerC4lineySSAA8LogLevelO_SStFZ
     $s12PlugboardKit19StandardErrorLoggerC5writeyyAA8LogLevelO_SStF
-    $s12PlugboardKit19_ContainerHotFieldsC
-    $s12PlugboardKit19_ContainerHotFieldsC3hotSpyAA0cD4PathVGvg
-    $s12PlugboardKit19_ContainerHotFieldsC3hotSpyAA0cD4PathVGvp
     $s12PlugboardKit21DuplicateRegistrationV
     $s12PlugboardKit21DuplicateRegistrationV11descriptionSSvg
     $s12PlugboardKit21DuplicateRegistrationV11descriptionSSvp
@@ -961,6 +858,27 @@ enum KitBaselineSymbols {
     $s12PlugboardKit8AssemblyPAAE6loaded8resolveryAA9ContainerC_tKF
     $s12PlugboardKit8BehaviorP
     $s12PlugboardKit8BehaviorP9container_15didRegisterType9toService8withNameyAA9ContainerC_qd__mAA0I5EntryVyqd_0_GSSSgtr0_lF
+    $s12PlugboardKit8FastFindV
+    $s12PlugboardKit8FastFindV4callSvSgvg
+    $s12PlugboardKit8FastFindV4callSvSgvp
+    $s12PlugboardKit8FastFindV4slotSpyAA0C4SlotVGSgvg
+    $s12PlugboardKit8FastFindV4slotSpyAA0C4SlotVGSgvp
+    $s12PlugboardKit8FastSlotV
+    $s12PlugboardKit8FastSlotV11withFactory2as_q_xm_q_xKXEtKr0_lF
+    $s12PlugboardKit8FastSlotV13argumentCountSivg
+    $s12PlugboardKit8FastSlotV13argumentCountSivp
+    $s12PlugboardKit8FastSlotV13argumentTypesSpySOGvg
+    $s12PlugboardKit8FastSlotV13argumentTypesSpySOGvp
+    $s12PlugboardKit8FastSlotV5scope15Synchronization6AtomicVys5UInt8VGvp
+    $s12PlugboardKit8FastSlotV5scope15Synchronization6AtomicVys5UInt8VGvr
+    $s12PlugboardKit8FastSlotV6recordSVvM
+    $s12PlugboardKit8FastSlotV6recordSVvg
+    $s12PlugboardKit8FastSlotV6recordSVvp
+    $s12PlugboardKit8FastSlotV6recordSVvs
+    $s12PlugboardKit8FastSlotV6shared15Synchronization6AtomicVySvSgGvp
+    $s12PlugboardKit8FastSlotV6shared15Synchronization6AtomicVySvSgGvr
+    $s12PlugboardKit8FastSlotV7factorySvvg
+    $s12PlugboardKit8FastSlotV7factorySvvp
     $s12PlugboardKit8LogLevelO
     $s12PlugboardKit8LogLevelO11descriptionSSvg
     $s12PlugboardKit8LogLevelO11descriptionSSvp
@@ -989,28 +907,6 @@ enum KitBaselineSymbols {
     $s12PlugboardKit8RawScopeO5graphs5UInt8VvpZ
     $s12PlugboardKit8RawScopeO9transients5UInt8VvgZ
     $s12PlugboardKit8RawScopeO9transients5UInt8VvpZ
-    $s12PlugboardKit8RegistryC
-    $s12PlugboardKit8RegistryC10bucketRefs33_A8F3DFB85185FC28ABC49C2A1AAE5905LLSpys9UnmanagedVyAA10TypeBucketCGSgGvp
-    $s12PlugboardKit8RegistryC10quickNamedAA14QuickNameTableVvg
-    $s12PlugboardKit8RegistryC10quickNamedAA14QuickNameTableVvp
-    $s12PlugboardKit8RegistryC10selectionsSDySOAA16ServiceSelectionVGvp
-    $s12PlugboardKit8RegistryC11plainRecord3fors9UnmanagedVyAA012RegistrationE0CGSgSO_tF
-    $s12PlugboardKit8RegistryC13activeProfileSSSgvp
-    $s12PlugboardKit8RegistryC16quickNamedRecord3for4names9UnmanagedVyAA012RegistrationF0CGSgSO_SStF
-    $s12PlugboardKit8RegistryC4bits2ofSuSO_tFZ
-    $s12PlugboardKit8RegistryC4keysSpy15Synchronization6AtomicVySuGGvg
-    $s12PlugboardKit8RegistryC4keysSpy15Synchronization6AtomicVySuGGvp
-    $s12PlugboardKit8RegistryC4maskSivg
-    $s12PlugboardKit8RegistryC4maskSivp
-    $s12PlugboardKit8RegistryC4slot2ofSiSgSO_tF
-    $s12PlugboardKit8RegistryC5index2of5shiftSiSu_SitFZ
-    $s12PlugboardKit8RegistryC5plainSpy15Synchronization6AtomicVys9UnmanagedVyAA18RegistrationRecordCGSgGGvg
-    $s12PlugboardKit8RegistryC5plainSpy15Synchronization6AtomicVys9UnmanagedVyAA18RegistrationRecordCGSgGGvp
-    $s12PlugboardKit8RegistryC5shiftSivg
-    $s12PlugboardKit8RegistryC5shiftSivp
-    $s12PlugboardKit8RegistryC7buckets33_A8F3DFB85185FC28ABC49C2A1AAE5905LLs15ContiguousArrayVyAA10TypeBucketCSgGvp
-    $s12PlugboardKit8RegistryC9namesUsed33_A8F3DFB85185FC28ABC49C2A1AAE5905LLSivp
-    $s12PlugboardKit8RegistryC9typesUsed33_A8F3DFB85185FC28ABC49C2A1AAE5905LLSivp
     $s12PlugboardKit9AssemblerC
     $s12PlugboardKit9AssemblerC06parentC018defaultObjectScope9behaviorsA2CSg_AA0fG0OSgSayAA8Behavior_pGtcfc
     $s12PlugboardKit9AssemblerC5apply10assembliesySayAA8Assembly_pG_tKF
@@ -1058,10 +954,8 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC12autoregister_4name8argument4file4line11initializerAA12ServiceEntryVyxGxm_SSSgq_mSSSixq0_q0_QpYbKctRv0_r1_lF
     $s12PlugboardKit9ContainerC12autoregister_4name9arguments_4file4line11initializerAA12ServiceEntryVyxGxm_SSSgq_mq0_mq0_QpSSSixq1_q1_QpYbKctRv0_Rv1_r2_lF
     $s12PlugboardKit9ContainerC12contribution2ofAA16ContributionInfoVSgAA10ServiceKeyV_tF
-    $s12PlugboardKit9ContainerC12lookupSlowly_4names9UnmanagedVyAA18RegistrationRecordCGSgSO_SSSgtF
-    $s12PlugboardKit9ContainerC12makeInstance2of12hasArguments4into7produceyAA18RegistrationRecordC_SbSvyAC_SvtKXEtKF
-    $s12PlugboardKit9ContainerC12makeInstance2of4from2inxxm_s9UnmanagedVyAA18RegistrationRecordCGSpyAA0C7HotPathVGtKlF
-    $s12PlugboardKit9ContainerC12makeInstance2of4fromxxm_s9UnmanagedVyAA18RegistrationRecordCGtKlF
+    $s12PlugboardKit9ContainerC12makeInstance2of12hasArguments4into7produceySpyAA8FastSlotVG_SbSvyAC_SvtKXEtKF
+    $s12PlugboardKit9ContainerC12makeInstance2of4fromxxm_SpyAA8FastSlotVGtKlF
     $s12PlugboardKit9ContainerC12maximumDepthSivg
     $s12PlugboardKit9ContainerC12maximumDepthSivp
     $s12PlugboardKit9ContainerC13activeProfileSSSgvM
@@ -1079,20 +973,18 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC14disposeTimeouts8DurationVvp
     $s12PlugboardKit9ContainerC14disposeTimeouts8DurationVvs
     $s12PlugboardKit9ContainerC14extensionPoint_11cardinality4file4lineyxm_AA11CardinalityOSSSitlF
-    $s12PlugboardKit9ContainerC15enterDirectCall2of12hasArguments5limitAA0eF0VSgAA18RegistrationRecordC_SbSitF
-    $s12PlugboardKit9ContainerC15enterDirectCall2of12hasArgumentsAA0eF0VSgAA18RegistrationRecordC_SbtF
     $s12PlugboardKit9ContainerC15extensionPointsSayAA25ExtensionPointDeclarationVGvg
     $s12PlugboardKit9ContainerC15extensionPointsSayAA25ExtensionPointDeclarationVGvp
     $s12PlugboardKit9ContainerC15hasRegistration_4nameSbypXp_SSSgtF
+    $s12PlugboardKit9ContainerC15leaveDirectCallyySvF
     $s12PlugboardKit9ContainerC15resolveAllNamedySDySSxGxmKlF
     $s12PlugboardKit9ContainerC15withObjectGraph_7closurexAA0F10IdentifierC_xACKXEtKlF
-    $s12PlugboardKit9ContainerC16readingPublished2in_xSgSpyAA0C7HotPathVG_xAA8RegistryCXEtlF
     $s12PlugboardKit9ContainerC16resetObjectScope_11serviceTypeyAA0eF0O_ypXptF
     $s12PlugboardKit9ContainerC16resetObjectScopeyyAA06CustomF0CF
     $s12PlugboardKit9ContainerC16resetObjectScopeyyAA0eF0OF
     $s12PlugboardKit9ContainerC16resolveUnmatched_4name9arguments_xxm_SSSgq_q0_q0_QptKRv0_r1_lF
     $s12PlugboardKit9ContainerC17excludeDecoratorsyShyAA10ServiceKeyVGSDyAFSSGF
-    $s12PlugboardKit9ContainerC17keptGraphInstance2ofSvSgAA18RegistrationRecordC_tF
+    $s12PlugboardKit9ContainerC17keptGraphInstance2ofSvSgSpyAA8FastSlotVG_tF
     $s12PlugboardKit9ContainerC17lifecycleServicesSayAA16LifecycleServiceVGvg
     $s12PlugboardKit9ContainerC17lifecycleServicesSayAA16LifecycleServiceVGvp
     $s12PlugboardKit9ContainerC18defaultObjectScopeAA0eF0Ovg
@@ -1111,25 +1003,24 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC21announceRegistrations4asIf2toySSSg_AA8Behavior_ptF
     $s12PlugboardKit9ContainerC21inactiveRegistrationsSayAA16RegistrationInfoVGvg
     $s12PlugboardKit9ContainerC21inactiveRegistrationsSayAA16RegistrationInfoVGvp
-    $s12PlugboardKit9ContainerC21makeInstanceInGeneral4fromxAA11PlainRecordCyxG_tKlF
+    $s12PlugboardKit9ContainerC21makeInstanceInGeneral2of4fromxxm_SpyAA8FastSlotVGtKlF
     $s12PlugboardKit9ContainerC22duplicateRegistrationsSayAA21DuplicateRegistrationVGvg
     $s12PlugboardKit9ContainerC22duplicateRegistrationsSayAA21DuplicateRegistrationVGvp
     $s12PlugboardKit9ContainerC22withdrawnRegistrationsSayAA16RegistrationInfoVGvg
     $s12PlugboardKit9ContainerC22withdrawnRegistrationsSayAA16RegistrationInfoVGvp
     $s12PlugboardKit9ContainerC23contributionsTakingPart3forAA17ContributionIndexC0eF0VSO_tF
     $s12PlugboardKit9ContainerC3add_4file4lineyAA18RegistrationRecordC_SSSitF
-    $s12PlugboardKit9ContainerC5leaveyyAA10DirectCallVF
+    $s12PlugboardKit9ContainerC4find_4name9signatureAA8FastFindVSO_SSSgSutF
+    $s12PlugboardKit9ContainerC4find_4nameAA8FastFindVSO_SStF
+    $s12PlugboardKit9ContainerC4findyAA8FastFindVSOF
     $s12PlugboardKit9ContainerC6inject4intoyyp_tKF
-    $s12PlugboardKit9ContainerC6lookup_4name2ins9UnmanagedVyAA18RegistrationRecordCGSgSO_SSSgSpyAA0C7HotPathVGtF
-    $s12PlugboardKit9ContainerC6lookup_4name9signatures9UnmanagedVyAA18RegistrationRecordCGSgSO_SSSgSutF
-    $s12PlugboardKit9ContainerC6lookup_4names9UnmanagedVyAA18RegistrationRecordCGSgSO_SSSgtF
     $s12PlugboardKit9ContainerC6parent18defaultObjectScope9behaviors12maximumDepth18registeringClosureA2CSg_AA0fG0OSayAA8Behavior_pGSiyACKXEtKcfc
     $s12PlugboardKit9ContainerC6parent18defaultObjectScope9behaviors12maximumDepthA2CSg_AA0fG0OSayAA8Behavior_pGSitcfc
     $s12PlugboardKit9ContainerC6parentACSgvg
     $s12PlugboardKit9ContainerC6parentACSgvp
     $s12PlugboardKit9ContainerC6select4name3for6reasonySS_AA12TypeIdentityVSStF
     $s12PlugboardKit9ContainerC7disposeyyYaAA18ScopeDisposalErrorVYKF
-    $s12PlugboardKit9ContainerC7failure_2at2ins5Error_psAG_p_AA18RegistrationRecordCAA10DirectCallVtF
+    $s12PlugboardKit9ContainerC7failure_2at12inDirectCalls5Error_psAG_p_SpyAA8FastSlotVGSvtF
     $s12PlugboardKit9ContainerC7forward_4name2to4file4lineAA12ServiceEntryVyxGxm_SSSgAJyq_GSSSitr0_lF
     $s12PlugboardKit9ContainerC7missing_4nameAA15ResolutionErrorVypXp_SSSgtF
     $s12PlugboardKit9ContainerC7resolve_4name8argumentxxm_SSSgq_tKr0_lF
@@ -1138,7 +1029,7 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC8decorate_6target4name5order4file4line9decoratorAA12ServiceEntryVyxGxm_SSSgANSiSSSixAA13AsyncResolverV_xtYaYbKYAYTctlF
     $s12PlugboardKit9ContainerC8decorate_6target4name5order4file4line9decoratorAA12ServiceEntryVyxGxm_SSSgANSiSSSixAC_xtYbKctlF
     $s12PlugboardKit9ContainerC8injectedyxxKlF
-    $s12PlugboardKit9ContainerC8instance2of9arguments_xAA14ArgumentRecordCyxq_q0_q0_Qp_QPG_q_q0_q0_QptKRv0_r1_lF
+    $s12PlugboardKit9ContainerC8instance2of4from9arguments_xxm_SpyAA8FastSlotVGq_q0_q0_QptKRv0_r1_lF
     $s12PlugboardKit9ContainerC8isServed_4nameSbypXp_SSSgtF
     $s12PlugboardKit9ContainerC8register_3key4file4line7factoryAA12ServiceEntryVyxGxm_AA0I3KeyVSSSixACYbKctlF
     $s12PlugboardKit9ContainerC8register_4name2on4file4line7factoryAA12ServiceEntryVyxGxm_SSSgScMmSSSixACYbKScMYcctlF

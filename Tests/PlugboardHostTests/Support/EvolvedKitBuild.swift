@@ -65,9 +65,38 @@ enum EvolvedKitBuild {
       // in the record's extras: types whose layout the rules leave free.
       (
         "Container/Container.swift",
-        "public final class Container: _ContainerHotFields, @unchecked Sendable {\n",
-        "public final class Container: _ContainerHotFields, @unchecked Sendable {\n"
+        "public final class Container: @unchecked Sendable {\n",
+        "public final class Container: @unchecked Sendable {\n"
           + "  let insertedInNextRelease: [Int] = [1, 2, 3]\n"
+      ),
+      // What the resolve inlined into plugins reached before only the
+      // fast slot was frozen: the registry and the records (a stored
+      // property inserted first in each), the thread's resolution state
+      // (one inserted first in its frames' state and in the context), and
+      // the load factors of the lookup tables.
+      (
+        "Registry/Registry.swift", "final class Registry: @unchecked Sendable {\n",
+        "final class Registry: @unchecked Sendable {\n  let insertedInNextRelease: (Int, Int) = (1, 2)\n"
+      ),
+      (
+        "Registration/RegistrationRecord.swift", "class RegistrationRecord: @unchecked Sendable {\n",
+        "class RegistrationRecord: @unchecked Sendable {\n  let insertedInNextRelease: (Int, Int) = (1, 2)\n"
+      ),
+      (
+        "Resolution/ResolutionContext.swift", "final class ResolutionContext {\n",
+        "final class ResolutionContext {\n  let insertedInNextRelease: (Int, Int) = (1, 2)\n"
+      ),
+      (
+        "Resolution/ResolutionContext.swift", "  struct State {\n",
+        "  struct State {\n    var insertedInNextRelease: (Int, Int) = (1, 2)\n"
+      ),
+      (
+        "FastPath/FastTable.swift", "    if !isEmpty, (keys + 1) * 2 <= table.mask + 1 {\n",
+        "    if !isEmpty, (keys + 1) * 4 <= (table.mask + 1) * 3 {\n"
+      ),
+      (
+        "Registry/QuickNameTable.swift", "    let wanted = count < 4_096 ? count * 2 : count + count / 4\n",
+        "    let wanted = count < 4_096 ? count + count / 2 + 1 : count + count / 8\n"
       ),
       (
         "Scopes/ServiceScope.swift", "public final class ServiceScope: Sendable {\n",

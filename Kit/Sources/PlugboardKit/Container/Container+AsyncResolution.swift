@@ -100,7 +100,8 @@ extension Container {
     let resolve = { () throws -> Service in
       switch request {
       case .named(let name): try self.resolve(serviceType, name: name)
-      case .record(let found): try self.makeInstance(of: serviceType, from: found)
+      case .record(let found):
+        try self.makeInstance(of: serviceType, from: found._withUnsafeGuaranteedRef { $0.fast })
       }
     }
     guard let context, context.depth > 0 else { return try resolve() }

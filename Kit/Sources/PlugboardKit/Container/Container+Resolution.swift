@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Container {
   /// The instance registered for `serviceType` under `name`.
   ///
@@ -14,70 +16,55 @@ extension Container {
     // Always inlined, and kept this small: left to the optimizer, the
     // singleton's path is sometimes outlined with its closure, which costs
     // it a call per resolve.
-    // The container's hot fields, reached once: each read of ``hot`` is a
-    // call into PlugboardKit (the container's layout is not frozen).
-    let hot = self.hot
-    guard let found = lookup(ObjectIdentifier(serviceType), name: name, in: hot) else {
+    let id = ObjectIdentifier(serviceType)
+    let found = if let name { find(id, name: name) } else { find(id) }
+    guard let slot = found.slot else {
       return try resolveUnregistered(serviceType, name: name)
     }
     // The key matched this metatype with no arguments, so the record's
-    // instances are of exactly this type.
-    if let instance = found._withUnsafeGuaranteedRef({ $0.sharedInstance }) {
+    // instances are of exactly this type, and its factory makes them.
+    if let call = found.call {
+      defer { leaveDirectCall(call) }
+      do {
+        return try slot.pointee.withFactory(as: FactoryCell<Service>.self) { try $0.call(self) }
+      } catch {
+        throw failure(error, at: slot, inDirectCall: call)
+      }
+    }
+    if let instance = slot.pointee.shared.load(ordering: .acquiring) {
       return instance.assumingMemoryBound(to: Service.self).pointee
     }
-    return try makeInstance(of: Service.self, from: found, in: hot)
+    return try makeInstance(of: Service.self, from: slot)
   }
 
-  /// A new (or scoped) instance of the registration `resolve` found.
+  /// An instance of the registration `resolve` found that its factory is
+  /// not called for directly: a `.graph` instance this resolution already
+  /// made, or one made (or found) by the general path.
   @inlinable
-  func makeInstance<Service>(of _: Service.Type, from found: Unmanaged<RegistrationRecord>) throws
+  func makeInstance<Service>(of _: Service.Type, from slot: UnsafeMutablePointer<FastSlot>) throws
     -> Service
   {
-    try makeInstance(of: Service.self, from: found, in: hot)
-  }
-
-  /// ``makeInstance(of:from:)`` with the container's ``hot`` fields
-  /// already at hand.
-  @inlinable
-  func makeInstance<Service>(
-    of _: Service.Type, from found: Unmanaged<RegistrationRecord>,
-    in hot: UnsafeMutablePointer<ContainerHotPath>
-  ) throws -> Service {
-    try found._withUnsafeGuaranteedRef { base in
-      // An argument-free key of this metatype matched: only `register`
-      // makes such records, and `Service` is their generic argument. The
-      // factory is called here, specialized, rather than through the
-      // record's generic `produce`, which returned the instance into a
-      // temporary of dynamic size and moved it with a value-witness call.
-      let record = unsafeDowncast(base, to: PlainRecord<Service>.self)
-      let scope = record.rawScope
-      if scope == RawScope.transient {
-        if let call = enterDirectCall(of: record, hasArguments: false, limit: hot.pointee.maximumDepth) {
-          defer { leave(call) }
-          do {
-            return try record.factory(self)
-          } catch {
-            throw failure(error, at: record, in: call)
-          }
-        }
-      } else if scope == RawScope.graph, let kept = keptGraphInstance(of: record) {
-        return kept.assumingMemoryBound(to: Service.self).pointee
-      }
-      return try makeInstanceInGeneral(from: record)
+    if slot.pointee.scope.load(ordering: .relaxed) == RawScope.graph, let kept = keptGraphInstance(of: slot) {
+      return kept.assumingMemoryBound(to: Service.self).pointee
     }
+    return try makeInstanceInGeneral(of: Service.self, from: slot)
   }
 
-  /// ``makeInstance(of:from:)`` for everything but a direct call: the
-  /// instance is made in a temporary by the general path. Kept out of
-  /// line so that the direct call stays small enough to be inlined into
-  /// its caller, without this path's stack buffer and its guard.
+  /// ``makeInstance(of:from:)`` by the general path: the instance is made
+  /// in a temporary. Kept out of line so that the resolve stays small
+  /// enough to be inlined into its caller, without this path's stack
+  /// buffer and its guard.
   @inlinable @inline(never)
-  func makeInstanceInGeneral<Service>(from record: PlainRecord<Service>) throws -> Service {
+  func makeInstanceInGeneral<Service>(of _: Service.Type, from slot: UnsafeMutablePointer<FastSlot>)
+    throws -> Service
+  {
     try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
       let out = buffer.baseAddress.unsafelyUnwrapped
-      try makeInstance(of: record, hasArguments: false, into: UnsafeMutableRawPointer(out)) {
+      try makeInstance(of: slot, hasArguments: false, into: UnsafeMutableRawPointer(out)) {
         resolver, out in
-        out.assumingMemoryBound(to: Service.self).initialize(to: try record.factory(resolver))
+        try slot.pointee.withFactory(as: FactoryCell<Service>.self) {
+          out.assumingMemoryBound(to: Service.self).initialize(to: try $0.call(resolver))
+        }
       }
       return out.move()
     }
@@ -98,50 +85,61 @@ extension Container {
   ) throws -> Service {
     var signature = ArgumentSignature(First.self)
     repeat signature.append((each Rest).self)
-    guard let found = lookup(ObjectIdentifier(serviceType), name: name, signature: signature.value)
-    else {
+    let found = find(ObjectIdentifier(serviceType), name: name, signature: signature.value)
+    guard let slot = found.slot else {
       return try resolveUnmatched(serviceType, name: name, arguments: first, repeat each rest)
     }
-    return try found._withUnsafeGuaranteedRef { base in
-      var match = ArgumentMatch(base.key.arguments)
-      match.check(First.self)
-      repeat match.check((each Rest).self)
-      guard match.isComplete else {
-        return try resolveUnmatched(serviceType, name: name, arguments: first, repeat each rest)
-      }
-      // The key matched this metatype and these argument types, which are
-      // the record's generic arguments.
-      let record = unsafeDowncast(base, to: ArgumentRecord<Service, First, repeat each Rest>.self)
-      return try instance(of: record, arguments: first, repeat each rest)
+    var match = ArgumentMatch(slot)
+    match.check(First.self)
+    repeat match.check((each Rest).self)
+    guard match.isComplete else {
+      // Signatures collided: another registration, never entered for.
+      if let call = found.call { leaveDirectCall(call) }
+      return try resolveUnmatched(serviceType, name: name, arguments: first, repeat each rest)
     }
+    // The key matched this metatype and these argument types, which are
+    // the record's generic arguments.
+    typealias Cell = ArgumentFactoryCell<Service, First, repeat each Rest>
+    if let call = found.call {
+      defer { leaveDirectCall(call) }
+      do {
+        return try slot.pointee.withFactory(as: Cell.self) { try $0.call(self, first, repeat each rest) }
+      } catch {
+        throw failure(error, at: slot, inDirectCall: call)
+      }
+    }
+    return try instance(of: Service.self, from: slot, arguments: first, repeat each rest)
   }
 
-  /// The instance of `record`, whose argument types the request matched:
-  /// its shared one, or one its factory makes now from the arguments.
-  @inlinable @inline(__always)
+  /// The instance of the registration of `slot`, whose argument types the
+  /// request matched, found otherwise than by `find` (a decorator, an
+  /// exact search after the signature missed) or not entered by it: its
+  /// shared one, or one its factory makes now from the arguments.
+  @inlinable
   func instance<Service, First, each Rest>(
-    of record: ArgumentRecord<Service, First, repeat each Rest>, arguments first: First,
+    of _: Service.Type, from slot: UnsafeMutablePointer<FastSlot>, arguments first: First,
     _ rest: repeat each Rest
   ) throws -> Service {
-    if let instance = record.sharedInstance {
+    if let instance = slot.pointee.shared.load(ordering: .acquiring) {
       return instance.assumingMemoryBound(to: Service.self).pointee
     }
-    if record.rawScope == RawScope.transient,
-      let call = enterDirectCall(of: record, hasArguments: true)
-    {
-      defer { leave(call) }
+    typealias Cell = ArgumentFactoryCell<Service, First, repeat each Rest>
+    if let call = enterDirectCall(slot, hasArguments: true) {
+      defer { leaveDirectCall(call) }
       do {
-        return try record.argumentFactory(self, first, repeat each rest)
+        return try slot.pointee.withFactory(as: Cell.self) { try $0.call(self, first, repeat each rest) }
       } catch {
-        throw failure(error, at: record, in: call)
+        throw failure(error, at: slot, inDirectCall: call)
       }
     }
     return try withUnsafeTemporaryAllocation(of: Service.self, capacity: 1) { buffer in
       let out = buffer.baseAddress.unsafelyUnwrapped
-      try makeInstance(of: record, hasArguments: true, into: UnsafeMutableRawPointer(out)) {
+      try makeInstance(of: slot, hasArguments: true, into: UnsafeMutableRawPointer(out)) {
         resolver, out in
-        out.assumingMemoryBound(to: Service.self).initialize(
-          to: try record.argumentFactory(resolver, first, repeat each rest))
+        try slot.pointee.withFactory(as: Cell.self) {
+          out.assumingMemoryBound(to: Service.self).initialize(
+            to: try $0.call(resolver, first, repeat each rest))
+        }
       }
       return out.move()
     }
@@ -158,7 +156,7 @@ extension Container {
     repeat ids.append(ObjectIdentifier((each Rest).self))
     guard
       let found = lookup(ObjectIdentifier(serviceType), name: name, arguments: ids),
-      let record = found as? ArgumentRecord<Service, First, repeat each Rest>
+      found is ArgumentRecord<Service, First, repeat each Rest>
     else {
       if let wrapped = try resolveUnregistered(
         serviceType, name: name, arguments: first, repeat each rest)
@@ -169,7 +167,7 @@ extension Container {
       repeat passed.append(TypeIdentity((each Rest).self))
       throw missing(ServiceKey(service: TypeIdentity(serviceType), name: name), passed: passed)
     }
-    return try instance(of: record, arguments: first, repeat each rest)
+    return try instance(of: Service.self, from: found.fast, arguments: first, repeat each rest)
   }
 
   /// The instance of a registration with runtime arguments, or `nil` only
@@ -205,7 +203,6 @@ extension Container {
   /// holds (see ``DirectCall``). What comes here is everything else: other
   /// scopes, handlers, and the transient requests a direct call declined
   /// (a thread's first resolution, a deep chain, a nearly full stack).
-  @usableFromInline
   func makeInstance(
     of record: RegistrationRecord, hasArguments: Bool, into out: UnsafeMutableRawPointer,
     produce: (Resolver, UnsafeMutableRawPointer) throws -> Void

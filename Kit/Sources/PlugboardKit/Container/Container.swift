@@ -24,7 +24,7 @@ import Synchronization
 /// Registering the same key (type, name and argument types) twice replaces
 /// the earlier registration — the later one wins, as in Swinject — and the
 /// pair is recorded in ``duplicateRegistrations``.
-public final class Container: _ContainerHotFields, @unchecked Sendable {
+public final class Container: @unchecked Sendable {
   // Mutable state lives behind `state`; `published` is an atomic pointer to
   // the current registry, which `state.current` keeps alive, or nil while
   // registrations wait to be published into it. Replaced registries wait
@@ -43,6 +43,16 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   public let maximumDepth: Int
   /// The helper threads deep chains continue on; tests substitute their own.
   let hopThreads: HopThreads
+  /// What Kit's own lookups read on every request (see ``ContainerHotPath``).
+  let hot: UnsafeMutablePointer<ContainerHotPath>
+  /// The registrations serving unnamed, argument-free requests, read
+  /// without a lock or reader registration (see ``FastTable``); written
+  /// under the container's lock.
+  let fastKeeper = FastTableKeeper()
+  /// The same for the unnamed registrations with runtime arguments, by
+  /// type and argument signature (``argumentKey(_:signature:)``), filled
+  /// as requests find them.
+  let argumentKeeper = FastTableKeeper()
   /// The `.scoped` instances, when this container is a ``ServiceScope``'s
   /// resolver (see Scopes/); `nil` for every other container.
   let scopeStorage: ScopeStorage?
@@ -133,7 +143,7 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
     self.maximumDepth = maximumDepth
     self.hopThreads = .shared
     self.scopeStorage = nil
-    super.init(maximumDepth: maximumDepth)
+    self.hot = ContainerHotPath.allocate(maximumDepth: maximumDepth)
     for behavior in behaviors { addBehavior(behavior) }
   }
 
@@ -159,7 +169,7 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
     self.maximumDepth = maximumDepth
     self.hopThreads = hopThreads
     self.scopeStorage = nil
-    super.init(maximumDepth: maximumDepth)
+    self.hot = ContainerHotPath.allocate(maximumDepth: maximumDepth)
   }
 
   /// The resolver of a ``ServiceScope`` under `parent`, keeping its
@@ -170,7 +180,11 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
     self.maximumDepth = parent.maximumDepth
     self.hopThreads = parent.hopThreads
     self.scopeStorage = storage
-    super.init(maximumDepth: parent.maximumDepth)
+    self.hot = ContainerHotPath.allocate(maximumDepth: parent.maximumDepth)
+  }
+
+  deinit {
+    ContainerHotPath.deallocate(hot)
   }
 
   // MARK: Registering
@@ -247,6 +261,8 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
       record.sequence = state.log.count
       state.log = state.log.appending(record)
       state.pending.append(record)
+      if let id = record.fastKey { fastKeeper.set(nil, for: id) }
+      if let key = record.argumentKey { argumentKeeper.set(nil, forKey: key) }
     }
     markIfDecorated(record)
     // Already withdrawn (the common case while assembling): nothing to do.
@@ -308,6 +324,8 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
       state.withdrawn = []
       state.pending = []
       state.rebuildAll = true
+      fastKeeper.clear()
+      argumentKeeper.clear()
     }
     hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
     _ = publish()
@@ -337,6 +355,8 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
       state.log = RegistrationLog(all.filter { $0.stamp.plugin != number })
       state.pending.removeAll { $0.stamp.plugin == number }
       state.rebuildAll = true
+      fastKeeper.clear()
+      argumentKeeper.clear()
     }
     hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
   }
@@ -481,6 +501,8 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
       state.withLock {
         $0.activeProfile = newValue
         $0.rebuildAll = true
+        fastKeeper.clear()
+        argumentKeeper.clear()
       }
       hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
     }
@@ -495,6 +517,8 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
       $0.selections[serviceType.id] = ServiceSelection(
         service: serviceType, name: name, reason: reason)
       $0.rebuildAll = true
+      fastKeeper.clear()
+      argumentKeeper.clear()
     }
     hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
   }
@@ -531,7 +555,11 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   /// Makes the next resolution build a new registry, after a change that
   /// affects which registrations take part.
   func invalidate() {
-    state.withLock { $0.rebuildAll = true }
+    state.withLock {
+      $0.rebuildAll = true
+      fastKeeper.clear()
+      argumentKeeper.clear()
+    }
     hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
   }
 
@@ -540,6 +568,7 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
     state.withLock {
       $0.rebuildAll = true
       $0.hasFallbacks = true
+      fastKeeper.clear()
     }
     hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
   }
@@ -585,7 +614,7 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   /// publishing frees retired registries only when no reader is counted
   /// in). `read` must not keep the registry beyond the call unless it
   /// retains it.
-  @inlinable @inline(__always)
+  @inline(__always)
   func readingPublished<Result>(
     in hot: UnsafeMutablePointer<ContainerHotPath>, _ read: (Registry) -> Result
   ) -> Result? {
@@ -633,6 +662,10 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
           if outcome != .placed { break }
         }
         if outcome == .placed {
+          for record in state.pending {
+            guard let id = record.fastKey else { continue }
+            fastKeeper.set(current.plainRecord(for: id)?._withUnsafeGuaranteedRef { $0.fast }, for: id)
+          }
           state.pending = []
           hot.pointee.published.store(
             UnsafeRawPointer(Unmanaged.passUnretained(current).toOpaque()),
@@ -649,6 +682,11 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
       state.current = registry
       state.pending = []
       state.rebuildAll = false
+      fastKeeper.clear()
+      argumentKeeper.clear()
+      registry.forEachPlain { id, record in
+        fastKeeper.set(record._withUnsafeGuaranteedRef { $0.fast }, for: id)
+      }
       hot.pointee.published.store(
         UnsafeRawPointer(Unmanaged.passUnretained(registry).toOpaque()),
         ordering: .sequentiallyConsistent)
@@ -674,33 +712,25 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   }
 
   /// The registration serving an argument-free request, here or in a
-  /// parent; unretained (the container keeps it alive). The hot path of
-  /// every resolve: no lock, no reference counting, no allocation.
-  @inlinable @inline(__always)
+  /// parent; unretained (the container keeps it alive).
   func lookup(_ id: ObjectIdentifier, name: String?) -> Unmanaged<RegistrationRecord>? {
-    lookup(id, name: name, in: hot)
-  }
-
-  /// ``lookup(_:name:)`` with the container's ``hot`` fields at hand.
-  @inlinable @inline(__always)
-  func lookup(_ id: ObjectIdentifier, name: String?, in hot: UnsafeMutablePointer<ContainerHotPath>)
-    -> Unmanaged<RegistrationRecord>?
-  {
-    let found = readingPublished(in: hot) { registry in
-      guard let name else { return registry.plainRecord(for: id) }
-      return registry.quickNamedRecord(for: id, name: name)
-    }
-    if let found, let found { return found }
-    return lookupSlowly(id, name: name)
-  }
-
-  /// ``lookup(_:name:)`` for names, parents, and the first resolution after
-  /// a change.
-  @usableFromInline
-  func lookupSlowly(_ id: ObjectIdentifier, name: String?) -> Unmanaged<RegistrationRecord>? {
     let read = readingPublished(in: hot) { Self.find(id, name: name, in: $0) }
-    if let found = read ?? Self.find(id, name: name, in: publish()) { return found }
+    if let read, let read { return read }
+    // Nothing published yet since a change: publish, then look.
+    if read == nil, let found = Self.find(id, name: name, in: publish()) { return found }
     return parent?.lookup(id, name: name)
+  }
+
+  /// The slot of the registration serving an argument-free request that
+  /// ``fastKeeper``'s table does not know: a name, a parent's registration, the
+  /// first request after a change, which publishes it.
+  func slotSlowly(_ id: ObjectIdentifier, name: String?) -> UnsafeMutablePointer<FastSlot>? {
+    if let name {
+      // A name written as a literal is found in the quick table.
+      let quick = readingPublished(in: hot) { $0.quickNamedRecord(for: id, name: name) }
+      if let quick, let quick { return quick._withUnsafeGuaranteedRef { $0.fast } }
+    }
+    return lookup(id, name: name)?._withUnsafeGuaranteedRef { $0.fast }
   }
 
   @inline(__always)
@@ -722,7 +752,7 @@ public final class Container: _ContainerHotFields, @unchecked Sendable {
   /// The registration of the type under `name` whose argument types have
   /// `signature`, here or in a parent, unretained; the caller confirms the
   /// types (see ``ArgumentSignature``).
-  @usableFromInline
+  @inline(__always)
   func lookup(_ id: ObjectIdentifier, name: String?, signature: UInt) -> Unmanaged<
     RegistrationRecord
   >? {

@@ -36,7 +36,8 @@ extension Container {
     _ serviceType: Service.Type, _ body: (String?, Service) throws -> Void
   ) async throws {
     let takingPart = contributionsTakingPart(for: ObjectIdentifier(serviceType))
-    for (found, name) in zip(takingPart.records, takingPart.names) {
+    for (slot, name) in zip(takingPart.slots, takingPart.names) {
+      let found = Unmanaged<RegistrationRecord>.fromOpaque(slot.pointee.record)
       try body(name, try await resolveAsync(serviceType, found, request: .record(found)))
     }
   }

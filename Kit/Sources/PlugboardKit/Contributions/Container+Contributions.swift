@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Container {
   /// Adds a contribution to the extension point `serviceType`: one of many
   /// registrations that together serve it, rather than one that replaces
@@ -79,7 +81,7 @@ extension Container {
     // Reserved: grown one append at a time, the array would be reallocated
     // several times for a handful of contributions.
     var all: [Service] = []
-    all.reserveCapacity(takingPart.records.count)
+    all.reserveCapacity(takingPart.slots.count)
     try forEachContribution(serviceType, in: takingPart) { _, instance in all.append(instance) }
     return all
   }
@@ -169,11 +171,24 @@ extension Container {
     _ serviceType: Service.Type, in takingPart: ContributionIndex.TakingPart,
     _ body: (String?, Service) throws -> Void
   ) throws {
-    for (found, name) in zip(takingPart.records, takingPart.names) {
-      if let instance = found._withUnsafeGuaranteedRef({ $0.sharedInstance }) {
+    for (slot, name) in zip(takingPart.slots, takingPart.names) {
+      if let instance = slot.pointee.shared.load(ordering: .acquiring) {
         try body(name, instance.assumingMemoryBound(to: Service.self).pointee)
+      } else if let call = enterDirectCall(slot, hasArguments: false) {
+        // A plain `.transient` contribution: its factory called here, as
+        // `resolve` calls one (see Container+DirectCall.swift).
+        let instance: Service
+        do {
+          defer { leaveDirectCall(call) }
+          do {
+            instance = try slot.pointee.withFactory(as: FactoryCell<Service>.self) { try $0.call(self) }
+          } catch {
+            throw failure(error, at: slot, inDirectCall: call)
+          }
+        }
+        try body(name, instance)
       } else {
-        try body(name, try makeInstance(of: Service.self, from: found))
+        try body(name, try makeInstance(of: Service.self, from: slot))
       }
     }
   }
@@ -210,11 +225,11 @@ extension Container {
     -> ContributionIndex.TakingPart
   {
     var takingPart = ContributionIndex.TakingPart()
-    takingPart.records.reserveCapacity(slots.count)
+    takingPart.slots.reserveCapacity(slots.count)
     takingPart.names.reserveCapacity(slots.count)
     for slot in slots {
       guard let found = lookup(id, role: slot.role) else { continue }
-      takingPart.records.append(found)
+      takingPart.slots.append(found._withUnsafeGuaranteedRef { $0.fast })
       takingPart.names.append(slot.name)
     }
     return takingPart

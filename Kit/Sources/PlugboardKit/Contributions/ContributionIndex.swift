@@ -25,11 +25,12 @@ final class ContributionIndex: Sendable {
   }
 
   /// The contributions of one contract that take part in one registry, in
-  /// order: what `resolveAll` iterates. Records live as long as their
-  /// container (its log keeps them), so they are held unretained.
+  /// order: what `resolveAll` iterates, by their records' slots. Records
+  /// live as long as their container (its log keeps them), so their slots
+  /// are held unretained.
   @usableFromInline
   struct TakingPart {
-    @usableFromInline var records: [Unmanaged<RegistrationRecord>] = []
+    @usableFromInline var slots: [UnsafeMutablePointer<FastSlot>] = []
     @usableFromInline var names: [String?] = []
 
     init() {}

@@ -53,8 +53,8 @@ extension Contributions: WrapperRequest {
     let takingPart = container.contributionsTakingPart(for: ObjectIdentifier(Service.self))
     var instances: [Service] = []
     var names: [String?] = []
-    instances.reserveCapacity(takingPart.records.count)
-    names.reserveCapacity(takingPart.records.count)
+    instances.reserveCapacity(takingPart.slots.count)
+    names.reserveCapacity(takingPart.slots.count)
     try container.forEachContribution(Service.self, in: takingPart) { name, instance in
       instances.append(instance)
       names.append(name)

@@ -192,7 +192,7 @@ extension Container {
   /// any registration with an argument is; `nil` when it takes no part.
   func resolveDecorator<Service>(_ role: ServiceKey.Role, of instance: Service) throws -> Service? {
     guard let record = decoratorRecord(role, of: Service.self) else { return nil }
-    return try self.instance(of: record, arguments: instance)
+    return try self.instance(of: Service.self, from: record.fast, arguments: instance)
   }
 
   /// The decorator stored under `key` in this container, with its target

@@ -137,7 +137,9 @@ struct TypedDecoratorApplier<Service>: DecoratorApplier {
     else { return instance }
     let sent = UncheckedInstance(value: typed)
     guard let factory = record.asyncFactory as? AsyncArgumentFactory<Service, Service> else {
-      return try resolver.resolvingSynchronously { try resolver.instance(of: record, arguments: sent.value) }
+      return try resolver.resolvingSynchronously {
+        try resolver.instance(of: Service.self, from: record.fast, arguments: sent.value)
+      }
     }
     return try await resolver.resolveAsync(record, factory: factory, arguments: sent.value)
   }

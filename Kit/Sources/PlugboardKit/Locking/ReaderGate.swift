@@ -17,11 +17,10 @@ import Synchronization
 /// the snapshot pointer at the barrier, so it loads the new snapshot.
 /// Where the system call is unavailable, readers fence themselves
 /// (`plugboard_readers_fence`), the classic store–fence–load handshake.
-@frozen @usableFromInline
 struct ReaderGate: Sendable {
   /// Marks the calling thread inside a lookup; pass the result to
   /// ``leave(_:)``.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func enter() -> UnsafeMutablePointer<Atomic<Int>> {
     let depth = UnsafeMutableRawPointer(plugboard_reader_slot_current())
       .assumingMemoryBound(to: Atomic<Int>.self)
@@ -38,7 +37,7 @@ struct ReaderGate: Sendable {
   }
 
   /// Marks the calling thread out of the lookup `enter` began.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func leave(_ depth: UnsafeMutablePointer<Atomic<Int>>) {
     // Releasing: what the lookup read of the snapshot happens before a
     // writer that sees the mark gone frees it.

@@ -26,34 +26,36 @@ struct ArgumentSignature {
 
   @inlinable @inline(__always)
   static func mix(_ value: UInt, _ type: any Any.Type) -> UInt {
-    let bits = Registry.bits(of: ObjectIdentifier(type))
+    let bits = UInt(bitPattern: unsafeBitCast(ObjectIdentifier(type), to: Int.self))
     // Order matters: (Int, String) and (String, Int) must differ.
     return ((value &<< 5 | value &>> 59) ^ bits) &* 0x9E37_79B9_7F4A_7C15
   }
 }
 
 /// Confirms, type by type, that a registration's argument types are the
-/// ones passed.
+/// ones passed. A value of the inlined resolve alone: Kit never sees one,
+/// so its layout binds nothing, but it is frozen so that the inlined code
+/// keeps it in registers.
 @frozen @usableFromInline
 struct ArgumentMatch {
-  @usableFromInline let registered: [TypeIdentity]
+  @usableFromInline let registered: UnsafeMutablePointer<ObjectIdentifier>
+  @usableFromInline let count: Int
   @usableFromInline var index = 0
   @usableFromInline var matches = true
 
   @inlinable @inline(__always)
-  init(_ registered: [TypeIdentity]) {
-    self.registered = registered
+  init(_ slot: UnsafeMutablePointer<FastSlot>) {
+    registered = slot.pointee.argumentTypes
+    count = slot.pointee.argumentCount
   }
 
   @inlinable @inline(__always)
   mutating func check(_ type: any Any.Type) {
-    matches =
-      matches && index < registered.count
-      && ObjectIdentifier(registered[index].type) == ObjectIdentifier(type)
+    matches = matches && index < count && registered[index] == ObjectIdentifier(type)
     index &+= 1
   }
 
   /// Whether every passed type matched and none was left over.
   @inlinable @inline(__always)
-  var isComplete: Bool { matches && index == registered.count }
+  var isComplete: Bool { matches && index == count }
 }

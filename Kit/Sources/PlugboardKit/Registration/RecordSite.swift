@@ -1,8 +1,8 @@
 /// A ``RegistrationSite`` as a record keeps it: the file and the plugin by
 /// their ``SiteStrings`` numbers and the line in 32 bits, 12 bytes in all
 /// where the site is 40, so that a registration takes at most 200 bytes.
-@frozen @usableFromInline
-struct RecordSite {
+@usableFromInline
+struct RecordSite: Sendable {
   private let file: UInt32
   private let line: Int32
   /// 0 for a registration no plugin made, else the plugin name's number

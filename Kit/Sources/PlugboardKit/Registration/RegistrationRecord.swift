@@ -6,24 +6,27 @@ import Synchronization
 /// metadata: the type-specific work (copying, destroying an instance) is
 /// in methods that ``PlainRecord`` and ``ArgumentRecord`` override, reached through the vtable;
 /// the factory is called by the inlinable `resolve`, specialized in the
-/// caller: directly for a plain `.transient` record (see ``DirectCall``),
+/// caller, through the record's ``FastSlot``: directly for a plain
+/// `.transient` record (see ``Container/enterDirectCall(_:hasArguments:)``),
 /// otherwise passed down as a closure. A `.container` instance lives in raw memory sized for the
 /// service type, allocated only when the instance is made and published by
-/// storing its address with release ordering: a reader that loads the
-/// address (acquiring) sees the instance.
-@_fixed_layout @usableFromInline
+/// storing its address with release ordering in the slot: a reader that
+/// loads the address (acquiring) sees the instance.
+///
+/// Not frozen: clients reach a record only through its slot, and hand it
+/// back to Kit's functions unopened, so any release may change its fields.
+@usableFromInline
 class RegistrationRecord: @unchecked Sendable {
-  // Immutable once the container has stored it, except `scope` (atomic),
-  // the extras (behind the record's striped lock) and the shared instance
-  // (atomic). `stamp` and `position` are written under the container's
-  // lock before any snapshot can include the record.
+  // Immutable once the container has stored it, except the slot's scope
+  // and shared instance (atomic), the extras (behind the record's striped
+  // lock). `stamp` and `position` are written under the container's lock
+  // before any snapshot can include the record.
   //
-  // Laid out for size (a registration in at most 200 bytes, of which the
-  // table slots take about 40): Swift places fields in the order
-  // declared, so the 32-bit and one-byte fields come last, together, and
-  // a plain record is 120 bytes, one 128-byte block. What few
-  // registrations have lives in `extras`.
-  @usableFromInline let key: ServiceKey
+  // What few registrations have lives in `extras`.
+  let key: ServiceKey
+  /// What the inlined resolve reads: the kept instance, the scope, the
+  /// factory and the argument types. Owned: freed with the record.
+  let fast: UnsafeMutablePointer<FastSlot>
   /// The container that made the record. Unretained and unchecked: a
   /// counted reference would cost two atomic operations per registration,
   /// and the record only follows it while resolving in that container or
@@ -31,8 +34,6 @@ class RegistrationRecord: @unchecked Sendable {
   /// `ResolutionError` keeps records past their container; its custom
   /// mirror keeps reflection from following this field.
   unowned(unsafe) let owner: Container
-  /// The `.container` instance, once it has been made; `nil` before.
-  @usableFromInline let shared = Atomic<UnsafeMutableRawPointer?>(nil)
   /// When the instance currently kept (`.container`, `.weak`, custom-scoped)
   /// was made, by ``CreationOrder``: a reset disposes newest first.
   private let creation = Atomic<UInt64>(0)
@@ -46,10 +47,10 @@ class RegistrationRecord: @unchecked Sendable {
   /// Position among all registrations of the owning container (see
   /// ``sequence``).
   @exclusivity(unchecked) private var position: UInt32 = 0
-  @usableFromInline let scopeStorage: Atomic<UInt8>
-  /// Whether any `initCompleted` handler was added, so that making an
-  /// instance can skip the metadata lock in the common case.
-  @usableFromInline let hasInitCompleted = Atomic<Bool>(false)
+  /// Whether any `initCompleted` handler (or decorator) was added, so
+  /// that making an instance can skip the metadata lock in the common
+  /// case, and a direct call knows to decline.
+  let hasInitCompleted = Atomic<Bool>(false)
   /// Whether any profile condition, exclusion or fallback mark was set,
   /// so that publishing can skip the metadata lock for the (common)
   /// unconditional registration.
@@ -77,7 +78,27 @@ class RegistrationRecord: @unchecked Sendable {
     self.key = key
     self.owner = owner
     self.stamp = .unstamped
-    self.scopeStorage = Atomic(scope.rawValue)
+    self.fast = FastSlot.allocate(scope: scope.rawValue, arguments: key.arguments)
+    fast.pointee.record = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+  }
+
+  deinit {
+    FastSlot.deallocate(fast)
+  }
+
+  /// The type whose unnamed, argument-free requests this registration
+  /// would serve, or `nil` for a named one, one with arguments, a
+  /// decorator or a contribution: the key of its ``FastTable`` entry.
+  final var fastKey: ObjectIdentifier? {
+    key.name == nil && key.arguments.isEmpty && key.role == .service ? key.service.id : nil
+  }
+
+  /// The key of an unnamed registration with runtime arguments in the
+  /// container's table of them (``Container/argumentKey(_:signature:)``),
+  /// or `nil` for any other.
+  final var argumentKey: UInt? {
+    guard key.name == nil, !key.arguments.isEmpty, key.role == .service else { return nil }
+    return Container.argumentKey(key.service.id, signature: ArgumentSignature(key.arguments).value)
   }
 
   /// Whether an instance is a single reference to a Swift class instance,
@@ -127,40 +148,39 @@ class RegistrationRecord: @unchecked Sendable {
     UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1)
   }
 
-  /// Whether any `initCompleted` handler was added: one relaxed load, for
-  /// the inlined resolve.
-  @inlinable @inline(__always)
+  /// Whether any `initCompleted` handler was added: one relaxed load.
+  @inline(__always)
   final var hasHandlers: Bool {
     hasInitCompleted.load(ordering: .relaxed)
   }
 
   /// The scope's raw value (``customScopeValue`` for a ``CustomScope``),
-  /// for the inlined resolve to choose its path with one load.
-  @inlinable @inline(__always)
+  /// to choose a path with one load.
+  @inline(__always)
   final var rawScope: UInt8 {
-    scopeStorage.load(ordering: .relaxed)
+    fast.pointee.scope.load(ordering: .relaxed)
   }
 
   var scope: ObjectScope {
-    get { ObjectScope(rawValue: scopeStorage.load(ordering: .relaxed)) ?? .container }
-    set { scopeStorage.store(newValue.rawValue, ordering: .relaxed) }
+    get { ObjectScope(rawValue: fast.pointee.scope.load(ordering: .relaxed)) ?? .container }
+    set { fast.pointee.scope.store(newValue.rawValue, ordering: .relaxed) }
   }
 
   /// The custom scope set with ``ServiceEntry/inObjectScope(_:)-(CustomScope)``,
   /// if it is the one in force.
   var customScope: CustomScope? {
     get {
-      guard scopeStorage.load(ordering: .relaxed) == Self.customScopeValue else { return nil }
+      guard fast.pointee.scope.load(ordering: .relaxed) == Self.customScopeValue else { return nil }
       return readingMetadata { $0.customScope }
     }
     set {
       withMetadata { $0.customScope = newValue }
-      if newValue != nil { scopeStorage.store(Self.customScopeValue, ordering: .relaxed) }
+      if newValue != nil { fast.pointee.scope.store(Self.customScopeValue, ordering: .relaxed) }
     }
   }
 
   /// Whether the registration is in a custom scope; one atomic load.
-  var isCustomScoped: Bool { scopeStorage.load(ordering: .relaxed) == Self.customScopeValue }
+  var isCustomScoped: Bool { fast.pointee.scope.load(ordering: .relaxed) == Self.customScopeValue }
 
   /// Runs `body` on the custom-scoped instance and its scope's generation,
   /// under the record's lock.
@@ -209,7 +229,9 @@ class RegistrationRecord: @unchecked Sendable {
   /// hook: exactly one of several resets at once gets it.
   func dropInstance() -> UnsafeMutableRawPointer? {
     withWeakObject { $0 = nil }
-    guard let instance = shared.exchange(nil, ordering: .acquiringAndReleasing) else { return nil }
+    guard let instance = fast.pointee.shared.exchange(nil, ordering: .acquiringAndReleasing) else {
+      return nil
+    }
     StripedLock.withLock(for: self) { madeKept.dropped.append(instance) }
     return instance
   }
@@ -233,8 +255,8 @@ class RegistrationRecord: @unchecked Sendable {
   /// The `.container` instance's storage, if it has been made.
   /// Final, so that callers inline it rather than call it through the
   /// vtable.
-  @inlinable @inline(__always)
-  final var sharedInstance: UnsafeMutableRawPointer? { shared.load(ordering: .acquiring) }
+  @inline(__always)
+  final var sharedInstance: UnsafeMutableRawPointer? { fast.pointee.shared.load(ordering: .acquiring) }
 
   var info: RegistrationInfo {
     let (dependencies, details, disposes) = readingMetadata {
@@ -391,9 +413,9 @@ enum TypedInstance<Service> {
 
 /// A registration whose factory takes only the resolver, and the one
 /// generic class a service type instantiates (see ``TypedInstance``).
-@_fixed_layout @usableFromInline
+@usableFromInline
 class PlainRecord<Service>: RegistrationRecord, @unchecked Sendable {
-  @usableFromInline final let factory: @Sendable (Resolver) throws -> Service
+  final let factory: @Sendable (Resolver) throws -> Service
 
   @usableFromInline
   init(
@@ -402,10 +424,18 @@ class PlainRecord<Service>: RegistrationRecord, @unchecked Sendable {
   ) {
     self.factory = factory
     super.init(key: key, scope: scope, owner: owner)
+    // A record with arguments puts its own factory in the slot.
+    if key.arguments.isEmpty { cell.initialize(to: FactoryCell(factory)) }
+  }
+
+  /// The slot's factory cell, for a record without arguments.
+  private final var cell: UnsafeMutablePointer<FactoryCell<Service>> {
+    fast.pointee.factory.assumingMemoryBound(to: FactoryCell<Service>.self)
   }
 
   deinit {
-    TypedInstance<Service>.release(shared)
+    if key.arguments.isEmpty { cell.deinitialize(count: 1) }
+    TypedInstance<Service>.release(fast.pointee.shared)
     for instance in extras?.kept?.dropped ?? [] {
       TypedInstance<Service>.destroy(instance)
       instance.deallocate()
@@ -448,12 +478,12 @@ class PlainRecord<Service>: RegistrationRecord, @unchecked Sendable {
 /// reaches it by the usual path and fails with
 /// ``ResolutionError/Kind/asyncRegistration``. (Not a subclass: a generic
 /// class declaring a type pack cannot be inherited from.)
-@_fixed_layout @usableFromInline
+@usableFromInline
 final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, AsyncRecord,
   @unchecked Sendable
 {
-  @usableFromInline typealias Factory = @Sendable (Resolver, First, repeat each Rest) throws -> Service
-  @usableFromInline let argumentFactory: Factory
+  typealias Factory = @Sendable (Resolver, First, repeat each Rest) throws -> Service
+  let argumentFactory: Factory
   /// The async factory, when there is one; only the async resolve calls it.
   let asyncFactory: AwaitedArgumentFactory?
   /// The `.container` instance an async resolve made.
@@ -467,6 +497,16 @@ final class ArgumentRecord<Service, First, each Rest>: PlainRecord<Service>, Asy
     self.argumentFactory = factory
     self.asyncFactory = asyncFactory
     super.init(key: key, scope: scope, owner: owner) { _ in throw ArgumentsRequired() }
+    cell.initialize(to: ArgumentFactoryCell(factory))
+  }
+
+  deinit {
+    cell.deinitialize(count: 1)
+  }
+
+  /// The slot's factory cell.
+  private var cell: UnsafeMutablePointer<ArgumentFactoryCell<Service, First, repeat each Rest>> {
+    fast.pointee.factory.assumingMemoryBound(to: ArgumentFactoryCell<Service, First, repeat each Rest>.self)
   }
 
   override var hasAsyncFactory: Bool { asyncFactory != nil }

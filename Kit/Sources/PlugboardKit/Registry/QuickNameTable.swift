@@ -21,20 +21,18 @@ import Synchronization
 /// same key) while readers look on: a slot's words are written before its
 /// record, and never changed once it has one; the record is read and
 /// written atomically.
-@frozen @usableFromInline
 struct QuickNameTable: @unchecked Sendable {
   /// One slot: the name's two words and its registration, whose type is
   /// compared through the record; an empty slot has a `nil` record.
-  @frozen @usableFromInline
   struct Slot: ~Copyable {
-    @usableFromInline var words: (UInt64, UInt64)
-    @usableFromInline let record: Atomic<Unmanaged<RegistrationRecord>?>
+    var words: (UInt64, UInt64)
+    let record: Atomic<Unmanaged<RegistrationRecord>?>
   }
 
-  @usableFromInline let mask: Int
+  let mask: Int
   /// 64 minus the table's size in bits.
-  @usableFromInline let shift: Int
-  @usableFromInline let slots: UnsafeMutablePointer<Slot>
+  let shift: Int
+  let slots: UnsafeMutablePointer<Slot>
 
   /// The size of a table for `count` names: half full at most while
   /// small, for short probes; a large table (100,000 names) is filled to
@@ -86,7 +84,7 @@ struct QuickNameTable: @unchecked Sendable {
   }
 
   /// The two words of a `String` value, as stored.
-  @inlinable @inline(__always)
+  @inline(__always)
   static func words(of name: String) -> (UInt64, UInt64) {
     unsafeBitCast(name, to: (UInt64, UInt64).self)
   }
@@ -116,7 +114,7 @@ struct QuickNameTable: @unchecked Sendable {
     }
   }
 
-  @inlinable @inline(__always)
+  @inline(__always)
   static func index(of type: UInt, _ words: (UInt64, UInt64), shift: Int) -> Int {
     let mixed =
       (type ^ UInt(truncatingIfNeeded: words.0 ^ (words.1 &* 0xC2B2_AE3D_27D4_EB4F)))
@@ -126,7 +124,7 @@ struct QuickNameTable: @unchecked Sendable {
 
   /// The registration of the type whose name has these words; `nil` when
   /// there is none, which does not mean that no name equals it.
-  @inlinable @inline(__always)
+  @inline(__always)
   func record(for type: UInt, words: (UInt64, UInt64)) -> Unmanaged<RegistrationRecord>? {
     var index = Self.index(of: type, words, shift: shift)
     // Acquiring: the slot's words, and the record itself, were written

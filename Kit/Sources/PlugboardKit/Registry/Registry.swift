@@ -4,6 +4,7 @@ import Synchronization
 // registration without taking a lock.
 //
 //   Container ─ hot ─▶ ContainerHotPath.published ─▶ Registry ─ slots ─▶ records (unretained)
+//       ├─ fastKeeper ─▶ FastTable ─▶ FastSlot of each record   (mirrors the plain slots)
 //       │                                            (lookup tables, read without locks)
 //       └─ state (behind the container's lock)
 //            ├─ log: RegistrationLog ─▶ [ r0 r1 r2 … rn ]  every registration, in order; grows at its end
@@ -23,14 +24,15 @@ import Synchronization
 //    registration before a change or the one after it, never half of one.
 // 4. A replaced registry is freed only when ``ReaderGate`` shows that no
 //    reader that entered before the replacement is still inside.
-// 5. `Registry`, `QuickNameTable` and the records are frozen (Kit/ABI.md):
-//    plugins compiled against an earlier Kit inline this lookup.
+// 5. None of this is frozen: plugins inline only the lookup of each
+//    container's `FastTable` (FastPath/), which mirrors what this registry
+//    serves to unnamed, argument-free requests, and call Kit for the rest.
 // 6. Every lock-free read goes through `Container.readingPublished(in:_:)`:
 //    enter the gate, load `published`, read the registry unretained, leave.
 //    A caller that finds nothing published publishes after leaving, since
 //    `publish` frees retired registries only when no reader, the caller
-//    included, is counted in. The helper is inlined into every resolve, so
-//    its body is spelt for the optimiser: spellings that read the same
+//    included, is counted in. The helper is inlined into every lookup Kit
+//    makes, so its body is spelt for the optimiser: spellings that read the same
 //    (`Optional.map` over the pointer, passing `read` itself to
 //    `_withUnsafeGuaranteedRef`) cost the resolve more instructions, while
 //    this one counts the same as the reads written out by hand
@@ -57,19 +59,17 @@ import Synchronization
 /// room for as many again, when room was what ran out) and free the
 /// replaced one once no lock-free reader can still hold it (see
 /// ``ReaderGate``).
-@_fixed_layout @usableFromInline
 final class Registry: @unchecked Sendable {
-  // Fixed at init. The lookup fields are visible to inlinable code so that
-  // a singleton resolve runs entirely in the caller.
-  @usableFromInline let mask: Int
+  // Fixed at init.
+  let mask: Int
   /// 64 minus the table's size in bits: the hash is the top bits of the
   /// product (see ``index(of:shift:)``).
-  @usableFromInline let shift: Int
+  let shift: Int
   /// Each slot's type (the metatype's address), 0 while empty; written
   /// once.
-  @usableFromInline let keys: UnsafeMutablePointer<Atomic<UInt>>
+  let keys: UnsafeMutablePointer<Atomic<UInt>>
   /// Each slot's registration for unnamed, argument-free requests.
-  @usableFromInline let plain: UnsafeMutablePointer<Atomic<Unmanaged<RegistrationRecord>?>>
+  let plain: UnsafeMutablePointer<Atomic<Unmanaged<RegistrationRecord>?>>
   /// Each slot's type's ``TypeBucket``, if it has one; never changed after
   /// init (a change to a bucket makes a new registry).
   private let buckets: ContiguousArray<TypeBucket?>
@@ -78,7 +78,7 @@ final class Registry: @unchecked Sendable {
   /// The named, argument-free registrations whose names are short and
   /// ASCII, for the quick lookup inlined into `resolve` (see
   /// ``quickNamedRecord(for:name:)``).
-  @usableFromInline let quickNamed: QuickNameTable
+  let quickNamed: QuickNameTable
   let activeProfile: String?
   let selections: [ObjectIdentifier: ServiceSelection]
   // Written by the container, under its lock, only.
@@ -260,12 +260,12 @@ final class Registry: @unchecked Sendable {
   /// takes as many again.
   var used: (types: Int, names: Int) { (typesUsed, namesUsed) }
 
-  @inlinable @inline(__always)
+  @inline(__always)
   static func bits(of id: ObjectIdentifier) -> UInt {
     UInt(bitPattern: unsafeBitCast(id, to: Int.self))
   }
 
-  @inlinable @inline(__always)
+  @inline(__always)
   static func index(of bits: UInt, shift: Int) -> Int {
     // Fibonacci hashing: the top bits of the product. Metatypes of one
     // module lie a fixed stride apart, and lower bits of the product make
@@ -273,7 +273,7 @@ final class Registry: @unchecked Sendable {
     Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> UInt(truncatingIfNeeded: shift))
   }
 
-  @inlinable @inline(__always)
+  @inline(__always)
   func slot(of id: ObjectIdentifier) -> Int? {
     let bits = Self.bits(of: id)
     var index = Self.index(of: bits, shift: shift)
@@ -286,8 +286,18 @@ final class Registry: @unchecked Sendable {
     }
   }
 
+  /// Calls `body` with each type's registration for unnamed,
+  /// argument-free requests: what the container's ``FastTable`` mirrors.
+  func forEachPlain(_ body: (ObjectIdentifier, Unmanaged<RegistrationRecord>) -> Void) {
+    for index in 0...mask {
+      let key = keys[index].load(ordering: .acquiring)
+      guard key != 0, let record = plain[index].load(ordering: .acquiring) else { continue }
+      body(record._withUnsafeGuaranteedRef { $0.key.service.id }, record)
+    }
+  }
+
   /// The registration serving unnamed, argument-free requests for the type.
-  @inlinable @inline(__always)
+  @inline(__always)
   func plainRecord(for id: ObjectIdentifier) -> Unmanaged<RegistrationRecord>? {
     guard let index = slot(of: id) else { return nil }
     return plain[index].load(ordering: .acquiring)
@@ -296,7 +306,7 @@ final class Registry: @unchecked Sendable {
   /// The registration of the type under `name` taking no arguments, when
   /// `name` is held exactly as the registration's (see
   /// ``QuickNameTable``); `nil` says only "look further".
-  @inlinable @inline(__always)
+  @inline(__always)
   func quickNamedRecord(for id: ObjectIdentifier, name: String) -> Unmanaged<RegistrationRecord>? {
     quickNamed.record(for: Self.bits(of: id), words: QuickNameTable.words(of: name))
   }
@@ -449,7 +459,6 @@ private struct TypeSlots {
 /// hold: those with arguments, those with names that are long or not
 /// ASCII, for a type a profile selection concerns the unnamed one, and the
 /// decorators and contributions of the type, which no request names.
-@usableFromInline
 final class TypeBucket: @unchecked Sendable {
   // Never mutated after init.
   /// The members serving requests, in registration order.

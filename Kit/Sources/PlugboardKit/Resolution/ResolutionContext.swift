@@ -11,18 +11,17 @@ import PlugboardABI
 /// managed buffer of unretained records: it is touched on every resolution,
 /// and array bookkeeping, exclusivity checks and reference counting would
 /// cost more than the rest of the lookup.
-@_fixed_layout @usableFromInline
 final class ResolutionContext {
-  @frozen @usableFromInline
+
   struct Frame {
     // The records outlive the resolution: their container holds them.
-    @usableFromInline unowned(unsafe) let record: RegistrationRecord
+    unowned(unsafe) let record: RegistrationRecord
     /// Whether the record took runtime arguments here; a registration with
     /// arguments may legitimately recurse (a tree built level by level), so
     /// only argument-free re-entry counts as a cycle.
-    @usableFromInline let hasArguments: Bool
+    let hasArguments: Bool
 
-    @inlinable
+    @inline(__always)
     init(record: RegistrationRecord, hasArguments: Bool) {
       self.record = record
       self.hasArguments = hasArguments
@@ -31,11 +30,11 @@ final class ResolutionContext {
 
   // The fields a direct call reads (see `DirectCall`) are visible to the
   // inlined resolve; the rest stay internal.
-  @frozen @usableFromInline
+
   struct State {
-    @usableFromInline var frames: UnsafeMutablePointer<Frame>
+    var frames: UnsafeMutablePointer<Frame>
     var capacity: Int
-    @usableFromInline var depth = 0
+    var depth = 0
     /// Frames beyond the first `scanLimit`, counted per record, so that
     /// checking for a cycle stays cheap in very deep chains.
     var deepFrames: [ObjectIdentifier: Int] = [:]
@@ -43,7 +42,7 @@ final class ResolutionContext {
     /// order they were made: a few per resolution, found by a scan of
     /// unretained pointers, with no hashing and no copy-on-write.
     fileprivate var graphInstances: UnsafeMutablePointer<GraphInstance>
-    @usableFromInline var graphCount = 0
+    var graphCount = 0
     var graphCapacity: Int
     /// Positions in `graphInstances`, kept only once a resolution holds
     /// more than `graphScanLimit` of them, so that a graph of thousands
@@ -56,10 +55,10 @@ final class ResolutionContext {
     /// Below this stack address the chain continues on a helper thread
     /// (see ``DeepChain``). It belongs to the thread running the chain right
     /// now: a hop sets the helper's and restores the caller's afterwards.
-    @usableFromInline var stackLimit: UInt
+    var stackLimit: UInt
     /// Frames below this depth are construction that an `initCompleted`
     /// handler further down runs after; see ``isActive(_:)``.
-    @usableFromInline var cycleFloor = 0
+    var cycleFloor = 0
     /// How many times `initCompleted` handlers have run on this thread, so
     /// that a `.graph` construction can tell cheaply whether one ran below
     /// it (and may have made its instance).
@@ -70,7 +69,6 @@ final class ResolutionContext {
   /// class instance in the entry itself (`reference`, one word), anything
   /// else in memory of its own (`storage`), so the common case costs no
   /// allocation.
-  @usableFromInline
   struct GraphInstance {
     var storage: UnsafeMutableRawPointer?
     /// The reference, retained, when `storage` is `nil`.
@@ -96,9 +94,9 @@ final class ResolutionContext {
     entry.pointee.storage ?? UnsafeMutableRawPointer(entry) + (referenceOffset ?? 0)
   }
 
-  @inlinable static var scanLimit: Int { 32 }
+  static var scanLimit: Int { 32 }
   private static let graphScanLimit = 16
-  @usableFromInline let state: UnsafeMutablePointer<State>
+  let state: UnsafeMutablePointer<State>
   /// The chain's place in line for helper threads while it holds any (see
   /// ``HopThreads``), 0 otherwise. Read and written only under the lock of
   /// the `HopThreads` the chain hops on.
@@ -129,7 +127,7 @@ final class ResolutionContext {
 
   /// Whether the calling thread's stack is too nearly full to go one
   /// resolution deeper on it.
-  @inlinable
+  @inline(__always)
   var stackIsLow: Bool {
     @inline(__always) get { UInt(plugboard_stack_address()) < state.pointee.stackLimit }
   }
@@ -158,7 +156,7 @@ final class ResolutionContext {
   /// `count` frames. A pointer walk: a range loop over indices kept a
   /// bounds check per frame, and this scan runs on every resolution at
   /// every level.
-  @inlinable @inline(__always)
+  @inline(__always)
   func isActive(_ record: RegistrationRecord, amongFirst count: Int) -> Bool {
     var frame = state.pointee.frames
     let end = frame + count
@@ -234,7 +232,7 @@ final class ResolutionContext {
   /// handler running, `record` not active and the stack not low. `false`,
   /// with nothing pushed, otherwise. Kept free of the rare cases' code,
   /// so that it needs no registers saved.
-  @inlinable @inline(__always)
+  @inline(__always)
   func pushIfShallow(_ record: RegistrationRecord, hasArguments: Bool, limit: Int) -> Bool {
     let depth = state.pointee.depth
     guard depth < Self.scanLimit, depth < limit, state.pointee.cycleFloor == 0, !stackIsLow else {
@@ -248,7 +246,7 @@ final class ResolutionContext {
 
   /// Pops the frame ``pushIfShallow(_:hasArguments:limit:)`` pushed,
   /// which lies below `scanLimit`.
-  @inlinable @inline(__always)
+  @inline(__always)
   func popShallow() {
     let depth = state.pointee.depth &- 1
     state.pointee.depth = depth
@@ -326,7 +324,6 @@ final class ResolutionContext {
     }
   }
 
-  @usableFromInline
   func releaseGraphInstances() {
     // Taken out first: an instance's deinit may resolve again on this
     // thread and start a graph of its own.

@@ -183,7 +183,7 @@ struct LockFreeHome: InstanceHome {
     let instance = record.allocateInstance()
     record.copy(out, to: instance)
     record.stampCreation()
-    record.shared.store(instance, ordering: .releasing)
+    record.fast.pointee.shared.store(instance, ordering: .releasing)
     return nil
   }
 }
