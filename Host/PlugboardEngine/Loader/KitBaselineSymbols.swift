@@ -966,6 +966,7 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC13asyncResolverAA05AsyncE0Vvp
     $s12PlugboardKit9ContainerC13registrationsSayAA16RegistrationInfoVGvg
     $s12PlugboardKit9ContainerC13registrationsSayAA16RegistrationInfoVGvp
+    $s12PlugboardKit9ContainerC13resolveServed_4namexxm_SSSgtKlF
     $s12PlugboardKit9ContainerC13withOverrides9isolation_xScA_pSgYi_xACYaKXEtYaKlF
     $s12PlugboardKit9ContainerC13withOverridesyxxACKXEKlF
     $s12PlugboardKit9ContainerC14disposeTimeouts8DurationVvM
@@ -973,6 +974,7 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC14disposeTimeouts8DurationVvp
     $s12PlugboardKit9ContainerC14disposeTimeouts8DurationVvs
     $s12PlugboardKit9ContainerC14extensionPoint_11cardinality4file4lineyxm_AA11CardinalityOSSSitlF
+    $s12PlugboardKit9ContainerC15enterDirectCall_12hasArgumentsSvSgSpyAA8FastSlotVG_SbtF
     $s12PlugboardKit9ContainerC15extensionPointsSayAA25ExtensionPointDeclarationVGvg
     $s12PlugboardKit9ContainerC15extensionPointsSayAA25ExtensionPointDeclarationVGvp
     $s12PlugboardKit9ContainerC15hasRegistration_4nameSbypXp_SSSgtF
@@ -1046,6 +1048,18 @@ enum KitBaselineSymbols {
     $s12PlugboardKit9ContainerC9removeAllyyF
     $s12PlugboardKit9ContainerC9withScope14disposeTimeout9isolation_xs8DurationVSg_ScA_pSgYixAA07ServiceE0CYaKXEtYaKlF
     $s12PlugboardKit9ContainerC9withScopeyxxAA07ServiceE0CKXEKlF
+    $s12PlugboardKit9KeptCacheO
+    $s12PlugboardKit9KeptCacheO5entry3forSpyAA0C5EntryVGSu_tFZ
+    $s12PlugboardKit9KeptCacheO8instance2of2inSvSgSO_AA9ContainerCtFZ
+    $s12PlugboardKit9KeptEntryV
+    $s12PlugboardKit9KeptEntryV4type15Synchronization6AtomicVySuGvp
+    $s12PlugboardKit9KeptEntryV4type15Synchronization6AtomicVySuGvr
+    $s12PlugboardKit9KeptEntryV8instance15Synchronization6AtomicVySvSgGvp
+    $s12PlugboardKit9KeptEntryV8instance15Synchronization6AtomicVySvSgGvr
+    $s12PlugboardKit9KeptEntryV8sequence15Synchronization6AtomicVySuGvp
+    $s12PlugboardKit9KeptEntryV8sequence15Synchronization6AtomicVySuGvr
+    $s12PlugboardKit9KeptEntryV9container15Synchronization6AtomicVySuGvp
+    $s12PlugboardKit9KeptEntryV9container15Synchronization6AtomicVySuGvr
     $s12PlugboardKit9ResolvingP
     $s12PlugboardKit9ResolvingP7resolve_4name9arguments_qd__qd__m_SSSgqd_0_qd_1_qd_1_QptKRvd_1_r1_lF
     $s12PlugboardKit9ResolvingP7resolve_4nameqd__qd__m_SSSgtKlF

@@ -35,5 +35,6 @@ typedef struct plugboard_plugin_v1 {
 typedef const plugboard_plugin_v1 *(*plugboard_entry_v1_fn)(void);
 
 #include "plugboard_runtime.h"
+#include "plugboard_kept.h"
 
 #endif

@@ -51,10 +51,31 @@ extension Container {
   /// `.transient` one.
   @usableFromInline
   func find(_ id: ObjectIdentifier) -> FastFind {
-    guard let slot = fastKeeper.table.slot(for: id) ?? slotSlowly(id, name: nil) else {
-      return FastFind(slot: nil)
+    if let slot = fastKeeper.table.slot(for: id) {
+      // One of this container's own, with a kept instance the inlined
+      // resolve could read without this call next time.
+      if slot.pointee.shared.load(ordering: .relaxed) != nil,
+        KeptCache.entry(for: Registry.bits(of: id)).pointee.isFree(
+          for: Registry.bits(of: id), owner: UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()))
+      {
+        rememberKept(id)
+      }
+      return FastFind(slot: slot, call: enterDirectCall(slot, hasArguments: false))
     }
+    guard let slot = slotSlowly(id, name: nil) else { return FastFind(slot: nil) }
     return FastFind(slot: slot, call: enterDirectCall(slot, hasArguments: false))
+  }
+
+  /// Puts this container's kept instance of `id` in ``KeptCache``. Looked
+  /// up again after the generation is read: an answer read before a change
+  /// is then refused or emptied by it (see ``forgetKept(_:)``).
+  @inline(never)
+  private func rememberKept(_ id: ObjectIdentifier) {
+    let generation = keptGeneration.load(ordering: .sequentiallyConsistent)
+    guard let slot = fastKeeper.table.slot(for: id),
+      let instance = slot.pointee.shared.load(ordering: .acquiring)
+    else { return }
+    KeptCache.keep(instance, of: id, in: self, generation: generation)
   }
 
   /// ``find(_:)`` for a request under `name`.

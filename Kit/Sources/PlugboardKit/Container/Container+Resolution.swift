@@ -17,6 +17,9 @@ extension Container {
     // singleton's path is sometimes outlined with its closure, which costs
     // it a call per resolve.
     let id = ObjectIdentifier(serviceType)
+    if name == nil, let kept = KeptCache.instance(of: id, in: self) {
+      return kept.assumingMemoryBound(to: Service.self).pointee
+    }
     let found = if let name { find(id, name: name) } else { find(id) }
     guard let slot = found.slot else {
       return try resolveUnregistered(serviceType, name: name)
@@ -189,7 +192,15 @@ extension Container {
     _ serviceType: Service.Type = Service.self, name: String? = nil
   ) throws -> Service? {
     guard isServed(serviceType, name: name) else { return nil }
-    return try resolve(serviceType, name: name)
+    return try resolveServed(serviceType, name: name)
+  }
+
+  /// `resolve`, specialized but out of line: inlined into
+  /// ``resolveIfRegistered(_:name:)``, its registers and stack would be
+  /// set up on every call, though a miss never runs it.
+  @inlinable @inline(never)
+  func resolveServed<Service>(_ serviceType: Service.Type, name: String?) throws -> Service {
+    try resolve(serviceType, name: name)
   }
 
   // MARK: Making instances

@@ -49,6 +49,12 @@ public final class Container: @unchecked Sendable {
   /// without a lock or reader registration (see ``FastTable``); written
   /// under the container's lock.
   let fastKeeper = FastTableKeeper()
+  /// Counts the changes that may change what an unnamed request gets here
+  /// (see ``forgetKept(_:)``), so that an entry of ``KeptCache`` made from
+  /// an answer read before one is not written after it.
+  let keptGeneration = Atomic<UInt>(0)
+  /// Whether ``KeptCache`` ever held an entry of this container.
+  let keptFilled = Atomic<Bool>(false)
   /// The same for the unnamed registrations with runtime arguments, by
   /// type and argument signature (``argumentKey(_:signature:)``), filled
   /// as requests find them.
@@ -184,7 +190,21 @@ public final class Container: @unchecked Sendable {
   }
 
   deinit {
+    // Before the address can be another container's.
+    if keptFilled.load(ordering: .sequentiallyConsistent) { KeptCache.forget(nil, in: self) }
     ContainerHotPath.deallocate(hot)
+  }
+
+  /// Empties what ``KeptCache`` holds of this container for `id` (every
+  /// type, with `nil`), once a change that may change what an unnamed
+  /// request gets is visible to lookups. The generation first: a fill
+  /// that read the earlier one is refused, and one that set
+  /// ``keptFilled`` first is seen here and emptied (sequentially
+  /// consistent, both).
+  func forgetKept(_ id: ObjectIdentifier?) {
+    keptGeneration.add(1, ordering: .sequentiallyConsistent)
+    guard keptFilled.load(ordering: .sequentiallyConsistent) else { return }
+    KeptCache.forget(id, in: self)
   }
 
   // MARK: Registering
@@ -271,6 +291,7 @@ public final class Container: @unchecked Sendable {
     if hot.pointee.published.load(ordering: .sequentiallyConsistent) != nil {
       hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
     }
+    if let id = record.fastKey { forgetKept(id) }
     if announcing.load(ordering: .acquiring) { announce(record) }
   }
 
@@ -328,6 +349,7 @@ public final class Container: @unchecked Sendable {
       argumentKeeper.clear()
     }
     hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
+    forgetKept(nil)
     _ = publish()
   }
 
@@ -359,6 +381,7 @@ public final class Container: @unchecked Sendable {
       argumentKeeper.clear()
     }
     hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
+    forgetKept(nil)
   }
 
   /// The registrations ``removeRegistrations(attributedTo:)`` removed, in
@@ -505,6 +528,7 @@ public final class Container: @unchecked Sendable {
         argumentKeeper.clear()
       }
       hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
+      forgetKept(nil)
     }
   }
 
@@ -521,6 +545,7 @@ public final class Container: @unchecked Sendable {
       argumentKeeper.clear()
     }
     hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
+    forgetKept(nil)
   }
 
   /// The per-service choices in force here.
@@ -561,6 +586,7 @@ public final class Container: @unchecked Sendable {
       argumentKeeper.clear()
     }
     hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
+    forgetKept(nil)
   }
 
   /// ``invalidate()``, for a registration just made a fallback.
@@ -571,6 +597,7 @@ public final class Container: @unchecked Sendable {
       fastKeeper.clear()
     }
     hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
+    forgetKept(nil)
   }
 
   /// The registrations as they are now, for inspection and diagnostics.

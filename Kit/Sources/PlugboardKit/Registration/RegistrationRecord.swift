@@ -232,6 +232,8 @@ class RegistrationRecord: @unchecked Sendable {
     guard let instance = fast.pointee.shared.exchange(nil, ordering: .acquiringAndReleasing) else {
       return nil
     }
+    // What an unnamed request read without a call is gone too.
+    if let id = fastKey { owner.forgetKept(id) }
     StripedLock.withLock(for: self) { madeKept.dropped.append(instance) }
     return instance
   }
