@@ -54,10 +54,7 @@ extension Container {
     if let slot = fastKeeper.table.slot(for: id) {
       // One of this container's own, with a kept instance the inlined
       // resolve could read without this call next time.
-      if slot.pointee.shared.load(ordering: .relaxed) != nil,
-        KeptCache.entry(for: Registry.bits(of: id)).pointee.isFree(
-          for: Registry.bits(of: id), owner: UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()))
-      {
+      if slot.pointee.shared.load(ordering: .relaxed) != nil, KeptCache.isFree(for: id, in: self) {
         rememberKept(id)
       }
       return FastFind(slot: slot, call: enterDirectCall(slot, hasArguments: false))
@@ -102,8 +99,10 @@ extension Container {
       return FastFind(slot: slot, call: enterDirectCall(slot, hasArguments: true))
     }
     guard let found = lookup(id, name: name, signature: signature) else { return FastFind(slot: nil) }
-    let slot = found._withUnsafeGuaranteedRef { $0.fast }
-    if name == nil { rememberArgumentRecord(id, signature: signature) }
+    let (slot, isOwn) = found._withUnsafeGuaranteedRef { ($0.fast, $0.owner === self) }
+    // A parent's registration is its table's to hold: remembering it
+    // here would take this container's lock on every such request.
+    if name == nil && isOwn { rememberArgumentRecord(id, signature: signature) }
     return FastFind(slot: slot, call: enterDirectCall(slot, hasArguments: true))
   }
 

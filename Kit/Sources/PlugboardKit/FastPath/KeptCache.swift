@@ -75,6 +75,15 @@ extension KeptCache {
   /// Serializes the writers of every entry.
   private static let writers = Mutex(())
 
+  /// Whether the entry of `id` is empty or already `container`'s for it:
+  /// whether ``keep(_:of:in:generation:)`` could write it. Read without
+  /// the lock, so that a type whose place another holds costs no more.
+  static func isFree(for id: ObjectIdentifier, in container: Container) -> Bool {
+    let type = UInt(bitPattern: unsafeBitCast(id, to: Int.self))
+    return entry(for: type).pointee.isFree(
+      for: type, owner: UInt(bitPattern: Unmanaged.passUnretained(container).toOpaque()))
+  }
+
   /// Puts `instance` in the entry of `id` for `container`, if the entry is
   /// free (or already the container's for `id`) and the container's
   /// answers have not changed since `generation` was read (see
@@ -85,7 +94,6 @@ extension KeptCache {
     let type = UInt(bitPattern: unsafeBitCast(id, to: Int.self))
     let owner = UInt(bitPattern: Unmanaged.passUnretained(container).toOpaque())
     let entry = entry(for: type)
-    guard entry.pointee.isFree(for: type, owner: owner) else { return }
     writers.withLock { _ in
       // Before the generation is read: a change that bumps it after this
       // sees the flag and empties the entry (Container.forgetKept).
