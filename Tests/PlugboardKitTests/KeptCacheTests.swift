@@ -67,3 +67,21 @@ import Testing
     #expect(try parent.resolve(Thing.self).label == "parent")
   }
 }
+
+/// The table of unnamed registrations with runtime arguments, filled as
+/// requests find them, is withdrawn with every change that moves them.
+@Suite struct ArgumentTableTests {
+  typealias Cat = KeptCacheTests.Thing
+
+  @Test("a registration made a fallback after it was resolved gives way to the one it replaced")
+  func aFallbackGivesWay() throws {
+    let container = Container()
+    container.register(Cat.self) { (_, name: String) in Cat("registered first: \(name)") }
+    #expect(try container.resolve(Cat.self, arguments: "Mimi").label == "registered first: Mimi")
+    let later = container.register(Cat.self) { (_, name: String) in Cat("registered later: \(name)") }
+    #expect(try container.resolve(Cat.self, arguments: "Mimi").label == "registered later: Mimi")
+    _ = try container.resolve(Cat.self, arguments: "Mimi")
+    later.asFallback()
+    #expect(try container.resolve(Cat.self, arguments: "Mimi").label == "registered first: Mimi")
+  }
+}

@@ -339,17 +339,12 @@ public final class Container: @unchecked Sendable {
   /// `.container` and custom-scoped instances, stay alive until the
   /// container goes: a resolution on another thread may still be using one.
   public func removeAll() {
-    state.withLock { state in
+    invalidate { state in
       state.removed += state.log.records(upTo: state.log.count)
       state.log = RegistrationLog()
       state.withdrawn = []
       state.pending = []
-      state.rebuildAll = true
-      fastKeeper.clear()
-      argumentKeeper.clear()
     }
-    hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
-    forgetKept(nil)
     _ = publish()
   }
 
@@ -363,10 +358,9 @@ public final class Container: @unchecked Sendable {
   /// As with ``removeAll()``, removed registrations and their instances
   /// stay alive until the container goes.
   public func removeRegistrations(attributedTo plugin: String) {
-    let number = RecordSite.existingPlugin(plugin)
-    state.withLock { state in
-      // A name no site ever had attributes nothing.
-      guard let number else { return }
+    // A name no site ever had attributes nothing.
+    guard let number = RecordSite.existingPlugin(plugin) else { return }
+    invalidate { state in
       let all = state.log.records(upTo: state.log.count)
       let removed = all.filter { $0.stamp.plugin == number }
       guard !removed.isEmpty else { return }
@@ -376,12 +370,7 @@ public final class Container: @unchecked Sendable {
       // the removed registrations are undone.
       state.log = RegistrationLog(all.filter { $0.stamp.plugin != number })
       state.pending.removeAll { $0.stamp.plugin == number }
-      state.rebuildAll = true
-      fastKeeper.clear()
-      argumentKeeper.clear()
     }
-    hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
-    forgetKept(nil)
   }
 
   /// The registrations ``removeRegistrations(attributedTo:)`` removed, in
@@ -521,14 +510,7 @@ public final class Container: @unchecked Sendable {
   public var activeProfile: String? {
     get { state.withLock { $0.activeProfile } ?? parent?.activeProfile }
     set {
-      state.withLock {
-        $0.activeProfile = newValue
-        $0.rebuildAll = true
-        fastKeeper.clear()
-        argumentKeeper.clear()
-      }
-      hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
-      forgetKept(nil)
+      invalidate { $0.activeProfile = newValue }
     }
   }
 
@@ -537,15 +519,9 @@ public final class Container: @unchecked Sendable {
   /// implementation. `reason` is kept for diagnostics and tools, e.g.
   /// "chosen by profile 'mock'".
   public func select(name: String, for serviceType: TypeIdentity, reason: String) {
-    state.withLock {
-      $0.selections[serviceType.id] = ServiceSelection(
-        service: serviceType, name: name, reason: reason)
-      $0.rebuildAll = true
-      fastKeeper.clear()
-      argumentKeeper.clear()
+    invalidate {
+      $0.selections[serviceType.id] = ServiceSelection(service: serviceType, name: name, reason: reason)
     }
-    hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
-    forgetKept(nil)
   }
 
   /// The per-service choices in force here.
@@ -577,11 +553,15 @@ public final class Container: @unchecked Sendable {
 
   // MARK: Snapshots
 
-  /// Makes the next resolution build a new registry, after a change that
-  /// affects which registrations take part.
-  func invalidate() {
-    state.withLock {
-      $0.rebuildAll = true
+  /// Makes the next resolution build a new registry, after `change`
+  /// (made under the container's lock, before anything else) affects which
+  /// registrations take part: every answer kept for lock-free readers (the
+  /// published registry, the fast tables, ``KeptCache``) is withdrawn with
+  /// it.
+  func invalidate(after change: (inout State) -> Void = { _ in }) {
+    state.withLock { state in
+      change(&state)
+      state.rebuildAll = true
       fastKeeper.clear()
       argumentKeeper.clear()
     }
@@ -589,15 +569,9 @@ public final class Container: @unchecked Sendable {
     forgetKept(nil)
   }
 
-  /// ``invalidate()``, for a registration just made a fallback.
+  /// ``invalidate(after:)``, for a registration just made a fallback.
   func invalidateForFallback() {
-    state.withLock {
-      $0.rebuildAll = true
-      $0.hasFallbacks = true
-      fastKeeper.clear()
-    }
-    hot.pointee.published.store(nil, ordering: .sequentiallyConsistent)
-    forgetKept(nil)
+    invalidate { $0.hasFallbacks = true }
   }
 
   /// The registrations as they are now, for inspection and diagnostics.
